@@ -1,0 +1,28 @@
+# gb_add_criterion_tests(<target> LABELS <label>... [ENVIRONMENT <VAR=value>...]
+#                        [TIMEOUT <seconds>])
+#
+# Registers every Criterion test in <target> as its own CTest test, so the count
+# CTest prints is the real number of tests. Like gtest_discover_tests, the list
+# is read from the built binary (`--list`) after each build. A binary that lists
+# no test, or a filtered run that reports "Tested: 0", fails instead of passing.
+set(GB_DISCOVER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/GreenbenchDiscover.cmake)
+
+function(gb_add_criterion_tests target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT" "LABELS;ENVIRONMENT")
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT 600)
+  endif()
+  set(ctest_file ${CMAKE_CURRENT_BINARY_DIR}/${target}_tests.cmake)
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND ${CMAKE_COMMAND}
+      -D "TEST_EXECUTABLE=$<TARGET_FILE:${target}>"
+      -D "TEST_TARGET=${target}"
+      -D "CTEST_FILE=${ctest_file}"
+      -D "TEST_LABELS=${arg_LABELS}"
+      -D "TEST_ENVIRONMENT=${arg_ENVIRONMENT}"
+      -D "TEST_TIMEOUT=${arg_TIMEOUT}"
+      -P ${GB_DISCOVER_SCRIPT}
+    BYPRODUCTS ${ctest_file}
+    VERBATIM)
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${ctest_file})
+endfunction()

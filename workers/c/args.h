@@ -1,0 +1,27 @@
+/* The worker contract's arguments (DESIGN.md), parsed strictly. The Python and
+ * Node.js workers implement the same rules and the same messages. */
+#ifndef GB_WORKER_ARGS_H
+#define GB_WORKER_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "greenbench/workload.h"
+
+typedef enum { GB_MODE_SORT, GB_MODE_STARTUP, GB_MODE_DUMP_INPUT, GB_MODE_DUMP_XORSHIFT } gb_mode;
+
+typedef struct {
+  gb_mode mode;
+  gb_algorithm algorithm;
+  gb_order order;
+  size_t size;
+  uint64_t sorts;
+  uint32_t seed;
+  uint64_t dump_count; /* --dump-xorshift COUNT */
+} gb_worker_args;
+
+/* Parses argv. Returns 0, 1 when --help was asked for, or -EINVAL with a
+ * one-line message (no newline) in msg. */
+int gb_worker_args_parse(int argc, char **argv, gb_worker_args *out, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,63 @@
+#include <errno.h>
+#include <string.h>
+
+#include "greenbench/workload.h"
+
+static const char *const algorithm_names[GB_ALGORITHM_COUNT] = {"bubble", "insertion",
+                                                                "quick"};
+static const char *const order_names[GB_ORDER_COUNT] = {"random", "sorted", "reversed",
+                                                        "nearly"};
+
+const char *gb_algorithm_name(gb_algorithm a) {
+  return (unsigned)a < GB_ALGORITHM_COUNT ? algorithm_names[a] : NULL;
+}
+
+const char *gb_order_name(gb_order o) {
+  return (unsigned)o < GB_ORDER_COUNT ? order_names[o] : NULL;
+}
+
+int gb_algorithm_parse(const char *name, gb_algorithm *out) {
+  for (int i = 0; i < GB_ALGORITHM_COUNT; i++)
+    if (strcmp(name, algorithm_names[i]) == 0) {
+      *out = (gb_algorithm)i;
+      return 0;
+    }
+  return -EINVAL;
+}
+
+int gb_order_parse(const char *name, gb_order *out) {
+  for (int i = 0; i < GB_ORDER_COUNT; i++)
+    if (strcmp(name, order_names[i]) == 0) {
+      *out = (gb_order)i;
+      return 0;
+    }
+  return -EINVAL;
+}
+
+static void swap(int *a, size_t i, size_t j) {
+  int t = a[i];
+  a[i] = a[j];
+  a[j] = t;
+}
+
+int gb_input_fill(int *a, size_t n, gb_order o, uint32_t seed) {
+  gb_xorshift32 g;
+  if (n == 0 || n > GB_MAX_SIZE || (unsigned)o >= GB_ORDER_COUNT ||
+      gb_xorshift32_init(&g, seed) < 0)
+    return -EINVAL;
+  for (size_t i = 0; i < n; i++)
+    a[i] = (int)(o == GB_REVERSED ? n - 1 - i : i);
+  if (o == GB_RANDOM) {
+    /* Fisher-Yates from the top. */
+    for (size_t i = n - 1; i >= 1; i--)
+      swap(a, i, gb_xorshift32_next(&g) % (uint32_t)(i + 1));
+  } else if (o == GB_NEARLY) {
+    /* n/20 swaps of random pairs: about 5% of positions. */
+    for (size_t k = 0; k < n / 20; k++) {
+      uint32_t i = gb_xorshift32_next(&g) % (uint32_t)n;
+      uint32_t j = gb_xorshift32_next(&g) % (uint32_t)n;
+      swap(a, i, j);
+    }
+  }
+  return 0;
+}
