@@ -1,0 +1,14 @@
+#include "greenbench/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+int gb_err_set(gb_err *e, int code, const char *fmt, ...) {
+  if (e) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+  }
+  return -code;
+}
