@@ -1,0 +1,104 @@
+/* The campaign's plan: which configurations, how many runs of each, the
+ * startup groups, and the one shuffled order of every measured run. Pure
+ * arithmetic, so it is tested without running anything. */
+#ifndef GREENBENCH_PLAN_H
+#define GREENBENCH_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "greenbench/error.h"
+#include "greenbench/workload.h"
+
+typedef enum { GB_C, GB_PYTHON, GB_NODE, GB_LANGUAGE_COUNT } gb_language;
+typedef enum { GB_ENERGY_AUTO, GB_ENERGY_ON, GB_ENERGY_OFF } gb_energy_mode;
+
+#define GB_MAX_SIZES 16
+/* Sorts per process are calibrated to this multiple of the target (240 ms for
+ * 200 ms), so ordinary run-to-run variation stays above the target. */
+#define GB_CALIBRATION_HEADROOM_NUM 6
+#define GB_CALIBRATION_HEADROOM_DEN 5
+/* The algorithm argument startup-only launches are given (they never sort). */
+#define GB_STARTUP_ALGORITHM GB_QUICK
+
+const char *gb_language_name(gb_language l);
+int gb_language_parse(const char *name, gb_language *out);
+const char *gb_energy_mode_name(gb_energy_mode m);
+int gb_energy_mode_parse(const char *name, gb_energy_mode *out);
+
+/* What a campaign measures: sets are bitmasks over the enums (bit 1 << value),
+ * sizes are kept in the order given. */
+typedef struct {
+  char profile[16]; /* "smoke", "study" or "custom" */
+  unsigned languages, algorithms, orders;
+  uint32_t sizes[GB_MAX_SIZES];
+  size_t nsizes;
+  unsigned runs;      /* measured runs per configuration and startup group */
+  unsigned warmups;   /* warm-up runs per configuration, >= 1 */
+  unsigned target_ms; /* shortest sort loop wanted per process */
+  gb_energy_mode energy;
+  uint32_t seed;       /* input seed */
+  uint64_t order_seed; /* shuffle seed */
+  unsigned timeout_s;  /* per process */
+} gb_settings;
+
+/* Fills *out with a profile's settings ("smoke" or "study"); order_seed and
+ * timeout are left for the caller. Returns 0 or -EINVAL for another name. */
+int gb_settings_profile(const char *name, gb_settings *out, gb_err *err);
+
+typedef struct {
+  gb_language language;
+  gb_algorithm algorithm;
+  gb_order order;
+  uint32_t size;
+} gb_config;
+
+/* Startup cost is measured per language, order and size. */
+typedef struct {
+  gb_language language;
+  gb_order order;
+  uint32_t size;
+} gb_startup_group;
+
+typedef enum { GB_RUN_SORT, GB_RUN_STARTUP } gb_run_kind;
+
+typedef struct {
+  gb_run_kind kind;
+  uint32_t target; /* index into configs (sort) or startups (startup) */
+  uint32_t rep;    /* 0 .. runs-1 within its configuration or group */
+} gb_planned_run;
+
+typedef struct {
+  gb_config *configs;
+  size_t nconfigs;
+  gb_startup_group *startups;
+  size_t nstartups;
+  gb_planned_run *runs; /* in execution order once shuffled */
+  size_t nruns;
+} gb_plan;
+
+/* Builds the plan in canonical order (languages, algorithms, orders, sizes as
+ * their enums and the size list order them), then shuffles every measured run
+ * into one order with a Fisher-Yates shuffle seeded by s->order_seed. The same
+ * settings always give the same plan. Returns 0, -EINVAL for an empty
+ * selection or -ENOMEM. */
+int gb_plan_build(const gb_settings *s, gb_plan *out, gb_err *err);
+void gb_plan_free(gb_plan *p);
+/* Index of the startup group a configuration subtracts; always found. */
+size_t gb_plan_startup_of(const gb_plan *p, const gb_config *c);
+/* "python/quick/random/2000" and "python/startup/random/2000". */
+void gb_config_label(const gb_config *c, char *buf, size_t len);
+void gb_startup_label(const gb_startup_group *g, char *buf, size_t len);
+
+/* Calibration (METHODS.md: aim 20% above the target). From a warm-up that ran
+ * `sorts` sorts in `loop_ns`, the sorts for the next process, so that its loop
+ * lasts 6/5 x target_ns: ceil(sorts x 6 x target / (5 x loop)) in exact integer
+ * arithmetic, at least 1 and at most GB_MAX_SORTS. A zero loop time counts as
+ * 1 ns. */
+uint64_t gb_calibrate_sorts(uint64_t sorts, uint64_t loop_ns, uint64_t target_ns);
+/* Startup batches: how many back-to-back launches of a process that takes
+ * single_ns make a batch of about batch_ns: round(batch / single), >= 1. */
+uint64_t gb_startup_launches(uint64_t single_ns, uint64_t batch_ns);
+
+#endif
