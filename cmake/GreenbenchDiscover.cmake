@@ -19,7 +19,7 @@ foreach(line IN LISTS lines)
     set(name "${suite}/${CMAKE_MATCH_2}")
     math(EXPR count "${count} + 1")
     string(APPEND out
-      "add_test([=[${name}]=] [=[${TEST_EXECUTABLE}]=] --filter [=[${name}]=] --ascii)\n"
+      "add_test([=[${name}]=] [=[${TEST_EXECUTABLE}]=] --filter [=[${name}]=])\n"
       "set_tests_properties([=[${name}]=] PROPERTIES\n"
       "  LABELS [=[${TEST_LABELS}]=]\n"
       "  TIMEOUT ${TEST_TIMEOUT}\n"

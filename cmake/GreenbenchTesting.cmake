@@ -24,5 +24,14 @@ function(gb_add_criterion_tests target)
       -P ${GB_DISCOVER_SCRIPT}
     BYPRODUCTS ${ctest_file}
     VERBATIM)
-  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${ctest_file})
+  # A binary that was never built must fail, not vanish from the count.
+  set(include_file ${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake)
+  file(WRITE ${include_file}
+    "if(EXISTS [=[${ctest_file}]=])\n"
+    "  include([=[${ctest_file}]=])\n"
+    "else()\n"
+    "  add_test([=[${target}/NOT_BUILT]=] [=[${CMAKE_COMMAND}]=] -E echo [=[${target} was not built]=])\n"
+    "  set_tests_properties([=[${target}/NOT_BUILT]=] PROPERTIES WILL_FAIL TRUE LABELS [=[${arg_LABELS}]=])\n"
+    "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${include_file})
 endfunction()
