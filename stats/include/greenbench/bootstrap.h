@@ -1,0 +1,126 @@
+/* Percentile bootstrap (Efron & Tibshirani 1993, ch. 13) for one
+ * configuration: its n measured runs are resampled with replacement, the
+ * same index vector serving every estimate, so a run's time and energy stay
+ * together (study.md, Analysis). The startup medians subtracted are held
+ * fixed. Central values are medians and intervals are percentile intervals,
+ * both by the one quantile rule, Hyndman & Fan type 7 (quantile.h).
+ *
+ * Units: time in ns, energy in uJ, power in W (uJ / ns = 1e3 W). A missing
+ * energy is NAN, never 0. */
+#ifndef GREENBENCH_BOOTSTRAP_H
+#define GREENBENCH_BOOTSTRAP_H
+
+#include "greenbench/error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One measured sorting run (one process). */
+typedef struct {
+  double wall_ns;        /* process wall time, finite, > 0 */
+  double cpu_ns;         /* user + sys CPU time of the process, finite, >= 0 */
+  double energy_uj;      /* package + DRAM over the process, >= 0; NAN if missing */
+  double idle_ns;        /* the idle window after the run; > 0 when energy is present */
+  double idle_energy_uj; /* energy over that window, >= 0; NAN if missing */
+  uint64_t sorts;        /* sorts in the process, >= 1 */
+} gb_run;
+
+/* Median startup cost per process for the configuration's language, order
+ * and size (cost of a batch divided by its launches), held fixed. */
+typedef struct {
+  double time_ns;   /* wall time, finite, >= 0 */
+  double cpu_ns;    /* user + sys CPU time, finite, >= 0 (0 to subtract none) */
+  double energy_uj; /* energy net of idle (gb_net_energy_uj); NAN if missing */
+} gb_startup;
+
+/* What one run says, per the study's Analysis section. */
+typedef struct {
+  double time_per_sort_ns;         /* (wall - startup time) / sorts */
+  double energy_per_sort_uj;       /* (net energy - startup energy) / sorts; NAN if missing */
+  double process_ns;               /* wall */
+  double cpu_per_sort_ns;          /* (cpu - startup cpu) / sorts */
+  double gross_energy_per_sort_uj; /* energy_per_sort + idle power x time_per_sort */
+} gb_run_values;
+
+/* Energy net of the idle baseline scaled to the run's exact length:
+ * energy - idle_energy * (wall / idle_wall). Units as the arguments; NAN if
+ * either energy is NAN. Also gives a startup batch's net energy. */
+double gb_net_energy_uj(double energy_uj, double idle_energy_uj, double wall_ns,
+                        double idle_ns);
+
+/* Derives *out from one run. Errors: -EINVAL on a value outside its range
+ * (above), naming the field. Energy counts as missing when the run's energy
+ * or idle energy or the startup energy is NAN. */
+int gb_run_values_of(const gb_run *run, const gb_startup *startup, gb_run_values *out,
+                     gb_err *err);
+
+/* The configuration's estimates; every one comes from the same resamples. */
+typedef enum {
+  GB_EST_TIME_PER_SORT,         /* ns: median time per sort */
+  GB_EST_ENERGY_PER_SORT,       /* uJ: median net energy per sort */
+  GB_EST_PROCESS_TIME,          /* ns: median process wall time */
+  GB_EST_CPU_PER_SORT,          /* ns: median CPU time per sort */
+  GB_EST_GROSS_ENERGY_PER_SORT, /* uJ: median energy per sort including idle power */
+  GB_EST_NET_POWER,             /* W: median energy per sort / median time per sort */
+  GB_EST_COUNT
+} gb_estimate;
+
+/* A point estimate with its percentile interval. */
+typedef struct {
+  bool available;       /* false when its inputs are missing (energy) */
+  double point;         /* from the original runs; NAN when not available */
+  double lo, hi;        /* percentile interval; NAN when not available */
+  size_t n_used;        /* replicates with a value (not NAN) behind lo and hi */
+  size_t n_nonpositive; /* replicates whose value is not > 0 (NAN counts) */
+} gb_interval;
+
+typedef struct {
+  uint64_t seed;     /* the study seed */
+  uint64_t stream;   /* the configuration's index: its stream of the seed */
+  size_t replicates; /* resamples, >= 1 (the study: 10,000) */
+  double level;      /* interval coverage, 0 < level < 1 (the study: 0.95) */
+} gb_boot_opts;
+
+#define GB_BOOT_OPTS_DEFAULT                                                                   \
+  { .seed = 0, .stream = 0, .replicates = 10000, .level = 0.95 }
+
+typedef struct {
+  size_t n_runs;
+  size_t n_replicates;
+  bool has_energy;               /* every run, and the startup, has energy */
+  gb_interval est[GB_EST_COUNT]; /* indexed by gb_estimate */
+  double *replicates;            /* owned; see gb_boot_replicates */
+} gb_boot;
+
+/* Bootstraps one configuration. Replicate r (0-based, in order) draws n run
+ * indices with gb_rng_below(rng, n), n draws in order, from the generator
+ * gb_rng_seed_stream(seed, stream), and takes each estimate's type 7 median
+ * over those runs (net power: the ratio of the two medians, not a median of
+ * ratios). The interval is the ((1 - level) / 2, (1 + level) / 2) type 7
+ * quantile pair of the replicate values, NAN values left out. The same runs,
+ * startup and options give bit-identical results.
+ * Errors: -EINVAL (n == 0 or above UINT32_MAX, bad options, or a run out of
+ * range, naming the run and field), -ENOMEM. *out is set only on success and
+ * must be released with gb_boot_free. */
+int gb_boot_run(const gb_run *runs, size_t n, const gb_startup *startup,
+                const gb_boot_opts *opts, gb_boot *out, gb_err *err);
+
+/* The n_replicates values of estimate e, in replicate order (replicate r of
+ * every estimate comes from the same resample). All NAN for an estimate that
+ * is not available. Net power is NAN where median time per sort <= 0. */
+const double *gb_boot_replicates(const gb_boot *b, gb_estimate e);
+
+/* Releases b's replicates and zeroes it. NULL and a zeroed gb_boot are fine. */
+void gb_boot_free(gb_boot *b);
+
+/* Percentile interval of values[0..n-1] at coverage level, skipping NAN:
+ * the type 7 quantiles at t and 1 - t, t = (1 - level) / 2 rounded to 12
+ * decimal places (so level 0.95 gives exactly the double nearest 0.025;
+ * docs/adr/0005-quantile-rule.md). Sets *lo, *hi and returns the number of
+ * values used (0 leaves them NAN). scratch holds n doubles; values is
+ * unchanged. */
+size_t gb_percentile_interval(const double *values, size_t n, double level, double *scratch,
+                              double *lo, double *hi);
+
+#endif

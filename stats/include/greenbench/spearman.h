@@ -1,0 +1,49 @@
+/* Spearman's rank correlation: the Pearson correlation of the ranks, with
+ * tied values given the average of the ranks they span (the "average"
+ * method, as in scipy.stats.spearmanr), so it stays exact under ties. */
+#ifndef GREENBENCH_SPEARMAN_H
+#define GREENBENCH_SPEARMAN_H
+
+#include "greenbench/bootstrap.h"
+#include "greenbench/error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+  bool defined; /* false when n < 2 or either side has no spread */
+  double rho;   /* in [-1, 1]; NAN when not defined */
+} gb_rho;
+
+/* Ranks 1..n of x[0..n-1] into ranks, ties averaged (1, 2.5, 2.5, 4).
+ * Errors: -EINVAL on a NaN, -ENOMEM. */
+int gb_rank_average(const double *x, size_t n, double *ranks, gb_err *err);
+
+/* Spearman's rho of the pairs (x[i], y[i]). n < 2, or all x (or all y)
+ * equal, gives defined = false and rho = NAN with return 0: rho does not
+ * exist there, which is a result, not an error. Errors: -EINVAL on a NaN,
+ * -ENOMEM. *out is set only on success. */
+int gb_spearman(const double *x, const double *y, size_t n, gb_rho *out, gb_err *err);
+
+/* Rank agreement across configurations with a percentile-bootstrap
+ * interval (study.md, Analysis). */
+typedef struct {
+  gb_rho point;  /* from the configurations' point estimates */
+  double lo, hi; /* type 7 percentile interval of the replicate rhos; NAN if none */
+  size_t n_used; /* replicates whose rho is defined (the interval's basis) */
+} gb_rho_interval;
+
+/* Spearman's rho between estimate x and estimate y (e.g. median time and
+ * median energy per sort) across the k configurations configs[0..k-1].
+ * Replicate r uses every configuration's replicate r, for r < replicates
+ * (the study takes the first 2,000): each configuration's resamples are
+ * independent, so this resamples all of them at once. Replicates where rho
+ * is undefined are left out and counted by n_used. An estimate that is not
+ * available in some configuration (energy missing) gives an undefined point
+ * and no interval, with return 0.
+ * Errors: -EINVAL when replicates is 0 or exceeds a configuration's
+ * n_replicates, or level is outside (0, 1); -ENOMEM. */
+int gb_spearman_boot(const gb_boot *const *configs, size_t k, gb_estimate x, gb_estimate y,
+                     size_t replicates, double level, gb_rho_interval *out, gb_err *err);
+
+#endif

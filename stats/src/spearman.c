@@ -1,0 +1,219 @@
+#include "greenbench/spearman.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct {
+  double v;
+  size_t i;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b) {
+  const keyed *x = a, *y = b;
+  if (x->v != y->v) {
+    return x->v < y->v ? -1 : 1;
+  }
+  return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Ranks with a caller's buffer of n keyed, for the bootstrap's loop. */
+static void rank_into(const double *x, size_t n, double *ranks, keyed *tmp) {
+  for (size_t i = 0; i < n; i++) {
+    tmp[i] = (keyed){x[i], i};
+  }
+  qsort(tmp, n, sizeof *tmp, cmp_keyed);
+  for (size_t j = 0; j < n;) {
+    size_t end = j;
+    while (end + 1 < n && tmp[end + 1].v == tmp[j].v) {
+      end++;
+    }
+    /* Positions j..end (0-based) share the mean of ranks j+1..end+1. */
+    double rank = (double)(j + end) / 2.0 + 1.0;
+    for (size_t t = j; t <= end; t++) {
+      ranks[tmp[t].i] = rank;
+    }
+    j = end + 1;
+  }
+}
+
+static int check_no_nan(const double *x, size_t n, gb_err *err) {
+  for (size_t i = 0; i < n; i++) {
+    if (isnan(x[i])) {
+      return gb_err_set(err, EINVAL, "rank: value %zu is NaN", i);
+    }
+  }
+  return 0;
+}
+
+int gb_rank_average(const double *x, size_t n, double *ranks, gb_err *err) {
+  int rc = check_no_nan(x, n, err);
+  if (rc < 0) {
+    return rc;
+  }
+  keyed *tmp = malloc((n ? n : 1) * sizeof *tmp);
+  if (!tmp) {
+    return gb_err_set(err, ENOMEM, "rank: out of memory for %zu values", n);
+  }
+  rank_into(x, n, ranks, tmp);
+  free(tmp);
+  return 0;
+}
+
+/* Pearson correlation of two rank vectors. Their mean is (n + 1) / 2
+ * exactly, and all-tied ranks all equal it, so "no spread" is an exact
+ * zero sum rather than a tolerance. */
+static gb_rho pearson_of_ranks(const double *rx, const double *ry, size_t n) {
+  double mean = ((double)n + 1.0) / 2.0, sxy = 0.0, sxx = 0.0, syy = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    double dx = rx[i] - mean, dy = ry[i] - mean;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
+  }
+  if (n < 2 || sxx == 0.0 || syy == 0.0) {
+    return (gb_rho){.defined = false, .rho = NAN};
+  }
+  double rho = sxy / sqrt(sxx * syy);
+  return (gb_rho){.defined = true, .rho = fmax(-1.0, fmin(1.0, rho))};
+}
+
+/* Work space for k pairs: two value vectors, two rank vectors, keys. */
+typedef struct {
+  double *x, *y, *rx, *ry;
+  keyed *tmp;
+} rank_work;
+
+static int work_alloc(rank_work *w, size_t k, gb_err *err) {
+  size_t m = k ? k : 1;
+  double *d = malloc(4 * m * sizeof *d);
+  keyed *tmp = malloc(m * sizeof *tmp);
+  if (!d || !tmp) {
+    free(d);
+    free(tmp);
+    return gb_err_set(err, ENOMEM, "spearman: out of memory for %zu values", k);
+  }
+  *w = (rank_work){.x = d, .y = d + m, .rx = d + 2 * m, .ry = d + 3 * m, .tmp = tmp};
+  return 0;
+}
+
+static void work_free(rank_work *w) {
+  free(w->x);
+  free(w->tmp);
+}
+
+static gb_rho rho_of(rank_work *w, size_t n) {
+  rank_into(w->x, n, w->rx, w->tmp);
+  rank_into(w->y, n, w->ry, w->tmp);
+  return pearson_of_ranks(w->rx, w->ry, n);
+}
+
+int gb_spearman(const double *x, const double *y, size_t n, gb_rho *out, gb_err *err) {
+  int rc = check_no_nan(x, n, err);
+  if (rc == 0) {
+    rc = check_no_nan(y, n, err);
+  }
+  rank_work w = {0};
+  if (rc < 0 || (rc = work_alloc(&w, n, err)) < 0) {
+    return rc;
+  }
+  for (size_t i = 0; i < n; i++) {
+    w.x[i] = x[i];
+    w.y[i] = y[i];
+  }
+  *out = rho_of(&w, n);
+  work_free(&w);
+  return 0;
+}
+
+static int check_boot_args(const gb_boot *const *configs, size_t k, size_t replicates,
+                           double level, gb_err *err) {
+  if (!(level > 0.0 && level < 1.0)) {
+    return gb_err_set(err, EINVAL, "spearman: level %g is not in (0, 1)", level);
+  }
+  if (replicates == 0) {
+    return gb_err_set(err, EINVAL, "spearman: 0 replicates");
+  }
+  for (size_t c = 0; c < k; c++) {
+    if (configs[c]->n_replicates < replicates) {
+      return gb_err_set(err, EINVAL, "spearman: configuration %zu has %zu replicates, not %zu",
+                        c, configs[c]->n_replicates, replicates);
+    }
+  }
+  return 0;
+}
+
+static bool all_available(const gb_boot *const *configs, size_t k, gb_estimate x,
+                          gb_estimate y) {
+  for (size_t c = 0; c < k; c++) {
+    if (!configs[c]->est[x].available || !configs[c]->est[y].available) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool any_nan(const double *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (isnan(v[i])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Replicate rhos into rhos[0..replicates-1], NAN where undefined. */
+static void replicate_rhos(rank_work *w, const gb_boot *const *configs, size_t k, gb_estimate x,
+                           gb_estimate y, size_t replicates, double *rhos) {
+  for (size_t r = 0; r < replicates; r++) {
+    for (size_t c = 0; c < k; c++) {
+      w->x[c] = gb_boot_replicates(configs[c], x)[r];
+      w->y[c] = gb_boot_replicates(configs[c], y)[r];
+    }
+    rhos[r] = any_nan(w->x, k) || any_nan(w->y, k) ? NAN : rho_of(w, k).rho;
+  }
+}
+
+static int boot_with(rank_work *w, const gb_boot *const *configs, size_t k, gb_estimate x,
+                     gb_estimate y, size_t replicates, double level, gb_rho_interval *res,
+                     gb_err *err) {
+  for (size_t c = 0; c < k; c++) {
+    w->x[c] = configs[c]->est[x].point;
+    w->y[c] = configs[c]->est[y].point;
+  }
+  /* A point can be NAN (net power with time <= 0): no rank, no rho. */
+  bool usable = !any_nan(w->x, k) && !any_nan(w->y, k);
+  res->point = usable ? rho_of(w, k) : (gb_rho){.defined = false, .rho = NAN};
+  double *rhos = malloc(2 * replicates * sizeof *rhos);
+  if (!rhos) {
+    return gb_err_set(err, ENOMEM, "spearman: out of memory for %zu replicates", replicates);
+  }
+  replicate_rhos(w, configs, k, x, y, replicates, rhos);
+  res->n_used =
+      gb_percentile_interval(rhos, replicates, level, rhos + replicates, &res->lo, &res->hi);
+  free(rhos);
+  return 0;
+}
+
+int gb_spearman_boot(const gb_boot *const *configs, size_t k, gb_estimate x, gb_estimate y,
+                     size_t replicates, double level, gb_rho_interval *out, gb_err *err) {
+  int rc = check_boot_args(configs, k, replicates, level, err);
+  if (rc < 0) {
+    return rc;
+  }
+  gb_rho_interval res = {.point = {.defined = false, .rho = NAN}, .lo = NAN, .hi = NAN};
+  if (!all_available(configs, k, x, y)) {
+    *out = res;
+    return 0;
+  }
+  rank_work w = {0};
+  if ((rc = work_alloc(&w, k, err)) < 0) {
+    return rc;
+  }
+  rc = boot_with(&w, configs, k, x, y, replicates, level, &res, err);
+  work_free(&w);
+  if (rc == 0) {
+    *out = res;
+  }
+  return rc;
+}

@@ -1,0 +1,324 @@
+/* The percentile bootstrap on fixed data with fixed seeds. */
+#include "greenbench/bootstrap.h"
+#include "greenbench/quantile.h"
+#include "greenbench/rng.h"
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const gb_startup NO_STARTUP = {.time_ns = 0, .cpu_ns = 0, .energy_uj = 0};
+
+/* 30 plausible runs: about 1.2 s each, 25 W above a 5 W idle, 10 sorts,
+ * with deterministic scatter of a few percent. */
+static void plausible_runs(gb_run *runs, size_t n, unsigned salt) {
+  unsigned s = 2463534242u ^ salt;
+  for (size_t i = 0; i < n; i++) {
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    double jitter = (double)(s % 1000) / 1000.0 - 0.5; /* [-0.5, 0.5) */
+    double wall = 1.2e9 * (1.0 + 0.04 * jitter);
+    runs[i] = (gb_run){.wall_ns = wall,
+                       .cpu_ns = wall * 0.98,
+                       .energy_uj = wall * 0.030 * (1.0 + 0.03 * jitter * jitter),
+                       .idle_ns = wall,
+                       .idle_energy_uj = wall * 0.005,
+                       .sorts = 10};
+  }
+}
+
+static gb_boot boot(const gb_run *runs, size_t n, const gb_startup *st, uint64_t seed,
+                    uint64_t stream, size_t replicates) {
+  gb_boot_opts o = GB_BOOT_OPTS_DEFAULT;
+  o.seed = seed;
+  o.stream = stream;
+  o.replicates = replicates;
+  gb_boot b;
+  gb_err err = {{0}};
+  cr_assert_eq(gb_boot_run(runs, n, st, &o, &b, &err), 0, "%s", err.msg);
+  return b;
+}
+
+/* A run worked by hand: 1.2 s wall, 0.2 s startup, 10 sorts -> 0.1 s per
+ * sort. 30 J measured; idle 4 J over 0.8 s is 5 W, scaled to the 1.2 s run
+ * 6 J, so 24 J net; startup 4 J net -> (24 - 4) / 10 = 2 J per sort, and
+ * 2 J / 0.1 s = 20 W. Including idle: 2 J + 5 W x 0.1 s = 2.5 J. CPU:
+ * (2.4 s - 0.4 s) / 10 = 0.2 s. Every value is exact in binary. */
+Test(bootstrap, hand_computed_run) {
+  gb_run run = {.wall_ns = 1.2e9,
+                .cpu_ns = 2.4e9,
+                .energy_uj = 30e6,
+                .idle_ns = 0.8e9,
+                .idle_energy_uj = 4e6,
+                .sorts = 10};
+  gb_startup st = {.time_ns = 0.2e9, .cpu_ns = 0.4e9, .energy_uj = 4e6};
+  cr_assert_eq(gb_net_energy_uj(30e6, 4e6, 1.2e9, 0.8e9), 24e6);
+  gb_run_values v;
+  cr_assert_eq(gb_run_values_of(&run, &st, &v, NULL), 0);
+  cr_assert_eq(v.time_per_sort_ns, 1e8);
+  cr_assert_eq(v.energy_per_sort_uj, 2e6);
+  cr_assert_eq(v.process_ns, 1.2e9);
+  cr_assert_eq(v.cpu_per_sort_ns, 2e8);
+  cr_assert_eq(v.gross_energy_per_sort_uj, 2.5e6);
+
+  gb_boot b = boot(&run, 1, &st, 1, 0, 100);
+  cr_assert(b.has_energy);
+  cr_assert_eq(b.est[GB_EST_TIME_PER_SORT].point, 1e8);
+  cr_assert_eq(b.est[GB_EST_ENERGY_PER_SORT].point, 2e6);
+  cr_assert_float_eq(b.est[GB_EST_NET_POWER].point, 20.0, 1e-12);
+  cr_assert_float_eq(b.est[GB_EST_NET_POWER].lo, 20.0, 1e-12);
+  gb_boot_free(&b);
+}
+
+Test(bootstrap, missing_energy_stays_missing) {
+  gb_run run = {.wall_ns = 1e9,
+                .cpu_ns = 1e9,
+                .energy_uj = NAN,
+                .idle_ns = 1e9,
+                .idle_energy_uj = NAN,
+                .sorts = 4};
+  gb_run_values v;
+  cr_assert_eq(gb_run_values_of(&run, &NO_STARTUP, &v, NULL), 0);
+  cr_assert(isnan(v.energy_per_sort_uj));
+  cr_assert(isnan(v.gross_energy_per_sort_uj));
+  cr_assert_eq(v.time_per_sort_ns, 2.5e8);
+
+  gb_run runs[30];
+  plausible_runs(runs, 30, 1);
+  runs[17].energy_uj = NAN; /* one run without energy: the configuration has none */
+  gb_boot b = boot(runs, 30, &NO_STARTUP, 1, 0, 200);
+  cr_assert_not(b.has_energy);
+  cr_assert(b.est[GB_EST_TIME_PER_SORT].available);
+  cr_assert_gt(b.est[GB_EST_TIME_PER_SORT].lo, 0.0);
+  gb_estimate energy[] = {GB_EST_ENERGY_PER_SORT, GB_EST_GROSS_ENERGY_PER_SORT,
+                          GB_EST_NET_POWER};
+  for (int i = 0; i < 3; i++) {
+    const gb_interval *iv = &b.est[energy[i]];
+    cr_assert_not(iv->available);
+    cr_assert(isnan(iv->point) && isnan(iv->lo) && isnan(iv->hi));
+    cr_assert_eq(iv->n_used, 0);
+    cr_assert(isnan(gb_boot_replicates(&b, energy[i])[123]));
+  }
+  gb_boot_free(&b);
+}
+
+Test(bootstrap, constant_data_gives_zero_width_intervals) {
+  gb_run runs[30];
+  for (int i = 0; i < 30; i++) {
+    runs[i] = (gb_run){.wall_ns = 5e8,
+                       .cpu_ns = 5e8,
+                       .energy_uj = 1e7,
+                       .idle_ns = 5e8,
+                       .idle_energy_uj = 2e6,
+                       .sorts = 8};
+  }
+  gb_boot b = boot(runs, 30, &NO_STARTUP, 99, 3, 1000);
+  for (int e = 0; e < GB_EST_COUNT; e++) {
+    const gb_interval *iv = &b.est[e];
+    cr_assert(iv->available, "estimate %d", e);
+    cr_assert_eq(iv->lo, iv->point, "estimate %d", e);
+    cr_assert_eq(iv->hi, iv->point, "estimate %d", e);
+    cr_assert_eq(iv->n_used, 1000);
+    cr_assert_eq(iv->n_nonpositive, 0);
+  }
+  cr_assert_eq(b.est[GB_EST_ENERGY_PER_SORT].point, 1e6); /* (1e7 - 2e6) / 8 */
+  gb_boot_free(&b);
+}
+
+Test(bootstrap, interval_contains_point_for_plausible_data) {
+  gb_run runs[30];
+  plausible_runs(runs, 30, 7);
+  gb_boot b = boot(runs, 30, &NO_STARTUP, 2463534242u, 11, 10000);
+  for (int e = 0; e < GB_EST_COUNT; e++) {
+    const gb_interval *iv = &b.est[e];
+    cr_assert(iv->lo < iv->hi, "estimate %d: [%g, %g]", e, iv->lo, iv->hi);
+    cr_assert(iv->lo <= iv->point && iv->point <= iv->hi, "estimate %d: %g not in [%g, %g]", e,
+              iv->point, iv->lo, iv->hi);
+    cr_assert_eq(iv->n_nonpositive, 0);
+  }
+  /* 25 W above idle by construction, give or take the few-percent scatter. */
+  cr_assert(b.est[GB_EST_NET_POWER].lo > 24.0 && b.est[GB_EST_NET_POWER].hi < 26.5);
+  gb_boot_free(&b);
+}
+
+Test(bootstrap, same_input_bit_identical) {
+  gb_run runs[30];
+  plausible_runs(runs, 30, 3);
+  gb_boot a = boot(runs, 30, &NO_STARTUP, 5, 2, 2000);
+  gb_boot b = boot(runs, 30, &NO_STARTUP, 5, 2, 2000);
+  cr_assert_eq(memcmp(a.replicates, b.replicates, GB_EST_COUNT * 2000 * sizeof(double)), 0);
+  cr_assert_eq(memcmp(a.est, b.est, sizeof a.est), 0);
+  gb_boot c = boot(runs, 30, &NO_STARTUP, 5, 3, 2000);
+  cr_assert_neq(memcmp(a.replicates, c.replicates, 2000 * sizeof(double)), 0,
+                "another stream resamples differently");
+  gb_boot d = boot(runs, 30, &NO_STARTUP, 6, 2, 2000);
+  cr_assert_neq(memcmp(a.replicates, d.replicates, 2000 * sizeof(double)), 0,
+                "another seed resamples differently");
+  gb_boot_free(&a);
+  gb_boot_free(&b);
+  gb_boot_free(&c);
+  gb_boot_free(&d);
+}
+
+/* Processing configurations in reverse order, with other work in between,
+ * gives each the same replicates: its stream depends on its index only. */
+Test(bootstrap, independent_of_processing_order) {
+  enum { K = 4, B = 500 };
+  gb_run runs[K][30];
+  gb_boot fwd[K], rev[K];
+  for (unsigned c = 0; c < K; c++) {
+    plausible_runs(runs[c], 30, 100 + c);
+  }
+  for (unsigned c = 0; c < K; c++) {
+    fwd[c] = boot(runs[c], 30, &NO_STARTUP, 77, c, B);
+  }
+  for (unsigned c = K; c-- > 0;) {
+    gb_boot noise = boot(runs[0], 30, &NO_STARTUP, 78, c, B);
+    rev[c] = boot(runs[c], 30, &NO_STARTUP, 77, c, B);
+    gb_boot_free(&noise);
+  }
+  for (unsigned c = 0; c < K; c++) {
+    cr_assert_eq(
+        memcmp(fwd[c].replicates, rev[c].replicates, GB_EST_COUNT * B * sizeof(double)), 0,
+        "configuration %u", c);
+    gb_boot_free(&fwd[c]);
+    gb_boot_free(&rev[c]);
+  }
+}
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The documented resampling, done the slow way: draw the index vector,
+ * gather each estimate's values, sort, take the type 7 median. The library's
+ * count-and-walk medians must match it bit for bit, and every estimate must
+ * come from the same index vector. */
+Test(bootstrap, matches_naive_resampling) {
+  enum { N = 30, B = 300 };
+  gb_run runs[N];
+  gb_startup st = {.time_ns = 3e7, .cpu_ns = 2e7, .energy_uj = 5e5};
+  plausible_runs(runs, N, 42);
+  runs[4] = runs[9]; /* ties */
+  gb_run_values v[N];
+  for (int i = 0; i < N; i++) {
+    cr_assert_eq(gb_run_values_of(&runs[i], &st, &v[i], NULL), 0);
+  }
+  gb_boot b = boot(runs, N, &st, 2024, 5, B);
+  gb_rng rng;
+  gb_rng_seed_stream(&rng, 2024, 5);
+  for (int r = 0; r < B; r++) {
+    double col[5][N];
+    for (int i = 0; i < N; i++) {
+      const gb_run_values *x = &v[gb_rng_below(&rng, N)];
+      double vals[5] = {x->time_per_sort_ns, x->energy_per_sort_uj, x->process_ns,
+                        x->cpu_per_sort_ns, x->gross_energy_per_sort_uj};
+      for (int e = 0; e < 5; e++) {
+        col[e][i] = vals[e];
+      }
+    }
+    double med[5];
+    for (int e = 0; e < 5; e++) {
+      qsort(col[e], N, sizeof(double), cmp);
+      med[e] = gb_quantile_sorted(col[e], N, 0.5);
+      cr_assert_eq(gb_boot_replicates(&b, (gb_estimate)e)[r], med[e], "rep %d est %d", r, e);
+    }
+    cr_assert_eq(gb_boot_replicates(&b, GB_EST_NET_POWER)[r], med[1] / med[0] * 1e3);
+  }
+  gb_boot_free(&b);
+}
+
+/* Two runs with energy per sort -1 and 3 uJ: a resample's median is -1
+ * (both draws run 0), 3 (both run 1) or 1 (one of each), so the replicates
+ * at or below zero are exactly those that drew run 0 twice. */
+Test(bootstrap, counts_replicates_at_or_below_zero) {
+  gb_run runs[2] = {
+      {.wall_ns = 1e9,
+       .cpu_ns = 1e9,
+       .energy_uj = 0,
+       .idle_ns = 1e9,
+       .idle_energy_uj = 0,
+       .sorts = 1},
+      {.wall_ns = 1e9,
+       .cpu_ns = 1e9,
+       .energy_uj = 4,
+       .idle_ns = 1e9,
+       .idle_energy_uj = 0,
+       .sorts = 1},
+  };
+  gb_startup st = {.time_ns = 0, .cpu_ns = 0, .energy_uj = 1}; /* -1 and 3 per sort */
+  enum { B = 4000 };
+  gb_boot b = boot(runs, 2, &st, 8, 1, B);
+  gb_rng rng;
+  gb_rng_seed_stream(&rng, 8, 1);
+  size_t twice_run0 = 0;
+  for (int r = 0; r < B; r++) {
+    uint64_t i = gb_rng_below(&rng, 2), j = gb_rng_below(&rng, 2);
+    twice_run0 += i == 0 && j == 0;
+  }
+  const gb_interval *e = &b.est[GB_EST_ENERGY_PER_SORT];
+  cr_assert_eq(e->n_nonpositive, twice_run0);
+  cr_assert(twice_run0 > B / 4 - 150 && twice_run0 < B / 4 + 150, "%zu", twice_run0);
+  cr_assert_eq(e->point, 1.0);
+  cr_assert_eq(e->lo, -1.0);
+  cr_assert_eq(e->hi, 3.0);
+  cr_assert_eq(b.est[GB_EST_NET_POWER].n_nonpositive, twice_run0);
+  cr_assert_eq(b.est[GB_EST_TIME_PER_SORT].n_nonpositive, 0);
+  gb_boot_free(&b);
+}
+
+Test(bootstrap, percentile_interval_rule) {
+  /* 41 values 0..40: h = 40 x 0.025 = 1 and 40 x 0.975 = 39 exactly. */
+  double v[43], scratch[43], lo, hi;
+  for (int i = 0; i < 41; i++) {
+    v[i] = (double)((i * 7) % 41);
+  }
+  v[41] = NAN; /* left out */
+  cr_assert_eq(gb_percentile_interval(v, 42, 0.95, scratch, &lo, &hi), 41);
+  cr_assert_eq(lo, 1.0);
+  cr_assert_eq(hi, 39.0);
+  /* 11 values 0..10 at 90%: h = 0.5 and 9.5. */
+  cr_assert_eq(gb_percentile_interval(v, 0, 0.9, scratch, &lo, &hi), 0);
+  cr_assert(isnan(lo) && isnan(hi));
+  for (int i = 0; i < 11; i++) {
+    v[i] = (double)(10 - i);
+  }
+  cr_assert_eq(gb_percentile_interval(v, 11, 0.9, scratch, &lo, &hi), 11);
+  cr_assert_float_eq(lo, 0.5, 1e-12);
+  cr_assert_float_eq(hi, 9.5, 1e-12);
+}
+
+Test(bootstrap, rejects_bad_input) {
+  gb_run runs[3];
+  plausible_runs(runs, 3, 9);
+  gb_boot_opts o = GB_BOOT_OPTS_DEFAULT;
+  gb_boot b = {.n_runs = 12345};
+  gb_err err = {{0}};
+  cr_assert_eq(gb_boot_run(runs, 0, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  runs[2].sorts = 0;
+  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  cr_assert(strstr(err.msg, "run 2") && strstr(err.msg, "sorts"), "%s", err.msg);
+  runs[2].sorts = 10;
+  runs[1].wall_ns = -1;
+  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  cr_assert(strstr(err.msg, "run 1") && strstr(err.msg, "wall_ns"), "%s", err.msg);
+  plausible_runs(runs, 3, 9);
+  runs[0].idle_ns = 0;
+  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  cr_assert(strstr(err.msg, "idle_ns"), "%s", err.msg);
+  runs[0].energy_uj = NAN; /* without energy the idle window is not needed */
+  o.replicates = 10;
+  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), 0, "%s", err.msg);
+  gb_boot_free(&b);
+  b.n_runs = 12345;
+  o.level = 1.0;
+  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  o.level = 0.95;
+  o.replicates = 0;
+  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  cr_assert_eq(b.n_runs, 12345, "out-param set on failure");
+}
