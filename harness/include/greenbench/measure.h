@@ -1,0 +1,69 @@
+/* One measured run of the campaign: a sorting process, or a batch of
+ * startup-only launches, with its energy window, its parsed worker line, and
+ * the idle window that follows it (study.md, Measurement). */
+#ifndef GREENBENCH_MEASURE_H
+#define GREENBENCH_MEASURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "greenbench/error.h"
+#include "greenbench/plan.h"
+#include "greenbench/privilege.h"
+#include "greenbench/records.h"
+#include "greenbench/sampler.h"
+#include "greenbench/spawn.h"
+#include "greenbench/workerline.h"
+
+/* How to start each language's worker. Paths are used as given, never
+ * looked up through a shell or PATH. */
+typedef struct {
+  const char *worker_c;      /* the C worker binary */
+  const char *python;        /* the Python interpreter (Debian's /usr/bin/python3) */
+  const char *python_worker; /* workers/python/worker.py */
+  const char *node;          /* the Node.js binary */
+  const char *node_worker;   /* workers/node/worker.js */
+} gb_workers;
+
+typedef struct {
+  const gb_workers *workers;
+  gb_sampler *sampler;       /* NULL: energy off or unavailable; nothing is read */
+  const gb_privilege *run_as; /* NULL: keep the harness's identity */
+  uint64_t timeout_ns;       /* per launch */
+  bool idle;                 /* sleep as long as the run took and measure it */
+} gb_measure_env;
+
+typedef struct {
+  gb_run_kind kind;
+  gb_language language;
+  gb_algorithm algorithm; /* startup batches: GB_STARTUP_ALGORITHM */
+  gb_order order;
+  uint32_t size;
+  uint32_t seed;
+  uint64_t sorts;    /* sort runs: sorts per process; startup: 1 (ignored) */
+  uint64_t launches; /* startup batches: launches; sort runs: 1 */
+} gb_job;
+
+typedef struct {
+  gb_rec_status status;
+  char message[GB_REC_MESSAGE_MAX]; /* why, when status is not ok */
+  uint64_t wall_ns, user_ns, sys_ns, max_rss_kib;
+  unsigned launches_done;
+  bool has_line;
+  gb_worker_line line; /* the last launch's line */
+  bool energy_read;    /* a sampler was used: energy and idle_energy are set */
+  gb_energy_reading energy;
+  gb_energy_reading idle_energy;
+  uint64_t idle_ns; /* 0 when there was no idle window */
+} gb_measurement;
+
+/* Builds the worker's argv for a job into argv (at least 16 slots), with
+ * decimal numbers in buf (at least 96 bytes). */
+void gb_job_argv(const gb_workers *w, const gb_job *job, char **argv, char *buf);
+
+/* Measures one job and its idle window. Returns 0 when the run happened,
+ * whatever became of it (m->status says: a crashed or lying worker is a
+ * result, not a harness error); -errno when the harness itself failed. */
+int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, gb_err *err);
+
+#endif

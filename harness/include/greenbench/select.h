@@ -1,0 +1,28 @@
+/* Narrowing a profile to a subset of its cases, for `greenbench run
+ * --languages ...` and for the suite's label selection (GREENBENCH_SELECT or
+ * the suite binary's --select). */
+#ifndef GREENBENCH_SELECT_H
+#define GREENBENCH_SELECT_H
+
+#include "greenbench/error.h"
+#include "greenbench/plan.h"
+
+typedef enum { GB_KEY_LANGUAGE, GB_KEY_ALGORITHM, GB_KEY_ORDER, GB_KEY_SIZE } gb_select_key;
+
+/* Parses a comma-separated list for one key ("python,node", "250,2000") into
+ * a bitmask (languages, algorithms, orders) or a size list. Every item must be
+ * valid and appear once. Returns 0 or -EINVAL naming the bad item. */
+int gb_select_parse_mask(gb_select_key key, const char *list, unsigned *mask, gb_err *err);
+int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t *n,
+                          gb_err *err);
+
+/* Applies a selection expression to s: terms separated by spaces or ';',
+ * each KEY=LIST with KEY one of language, algorithm, order, size; within a
+ * term the items are alternatives, across terms all must hold, e.g.
+ * "language=python" or "algorithm=quick size=2000". Sizes must be sizes of
+ * the profile. An empty or NULL expression selects everything. Returns 0, or
+ * -EINVAL (unknown key, bad item, a size the profile lacks, or a selection
+ * that leaves nothing) with s unchanged. */
+int gb_settings_select(gb_settings *s, const char *expr, gb_err *err);
+
+#endif

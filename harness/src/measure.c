@@ -1,0 +1,187 @@
+#include "greenbench/measure.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "greenbench/clock.h"
+
+void gb_job_argv(const gb_workers *w, const gb_job *job, char **argv, char *buf) {
+  size_t n = 0;
+  if (job->language == GB_C) {
+    argv[n++] = (char *)w->worker_c;
+  } else if (job->language == GB_PYTHON) {
+    argv[n++] = (char *)w->python;
+    argv[n++] = (char *)w->python_worker;
+  } else {
+    argv[n++] = (char *)w->node;
+    argv[n++] = (char *)w->node_worker;
+  }
+  char *size = buf, *sorts = buf + 32, *seed = buf + 64;
+  snprintf(size, 32, "%" PRIu32, job->size);
+  snprintf(sorts, 32, "%" PRIu64, job->kind == GB_RUN_SORT ? job->sorts : 1);
+  snprintf(seed, 32, "%" PRIu32, job->seed);
+  const char *fixed[] = {"--algorithm", gb_algorithm_name(job->algorithm),
+                         "--order",     gb_order_name(job->order),
+                         "--size",      size,
+                         "--sorts",     sorts,
+                         "--seed",      seed};
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+    argv[n++] = (char *)fixed[i];
+  if (job->kind == GB_RUN_STARTUP)
+    argv[n++] = "--startup-only";
+  argv[n] = NULL;
+}
+
+/* What the spawner's callbacks share. */
+typedef struct {
+  const gb_measure_env *env;
+  gb_worker_request req;
+  gb_worker_line line;
+  bool has_line;
+  gb_energy_reading energy;
+} run_ctx;
+
+static void before_hook(void *p) {
+  run_ctx *c = p;
+  if (c->env->sampler)
+    gb_sampler_begin(c->env->sampler);
+}
+
+static void after_hook(void *p) {
+  run_ctx *c = p;
+  if (c->env->sampler)
+    gb_sampler_end(c->env->sampler, &c->energy);
+}
+
+static void abort_reason(void *p, char *buf, size_t len) {
+  run_ctx *c = p;
+  gb_sampler_fault_reason(c->env->sampler, buf, len);
+}
+
+/* Parses each launch's line inside the batch: cheap, and a lying launch
+ * stops the batch at once. */
+static int check_line(void *p, const char *out, size_t len, bool truncated, char *msg,
+                      size_t msglen) {
+  run_ctx *c = p;
+  gb_err err;
+  if (truncated) {
+    snprintf(msg, msglen, "the worker printed more than %u bytes", GB_SPAWN_STDOUT_MAX);
+    return -1;
+  }
+  if (gb_workerline_read(out, len, &c->req, &c->line, &err) < 0) {
+    snprintf(msg, msglen, "%s", err.msg);
+    return -1;
+  }
+  c->has_line = true;
+  return 0;
+}
+
+/* Copies src into dst[len], cut short if need be: messages are one line of
+ * the records, and a long one is still worth its start. */
+static void copy_text(char *dst, size_t len, const char *src) {
+  size_t n = strnlen(src, len - 1);
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+static gb_rec_status status_of_spawn(gb_spawn_status s) {
+  switch (s) {
+  case GB_SPAWN_OK:
+    return GB_REC_STATUS_OK;
+  case GB_SPAWN_EXIT_NONZERO:
+    return GB_REC_STATUS_EXIT_NONZERO;
+  case GB_SPAWN_CRASHED:
+    return GB_REC_STATUS_CRASHED;
+  case GB_SPAWN_TIMEOUT:
+    return GB_REC_STATUS_TIMEOUT;
+  case GB_SPAWN_SPAWN_FAILED:
+    return GB_REC_STATUS_SPAWN_FAILED;
+  case GB_SPAWN_ABORTED:
+    return GB_REC_STATUS_ENERGY_STALLED; /* refined from the reading below */
+  case GB_SPAWN_BAD_OUTPUT:
+  default:
+    return GB_REC_STATUS_BAD_OUTPUT;
+  }
+}
+
+static gb_rec_status status_of_energy(gb_energy_status s) {
+  return s == GB_ENERGY_STALLED ? GB_REC_STATUS_ENERGY_STALLED
+         : s == GB_ENERGY_JUMP  ? GB_REC_STATUS_ENERGY_JUMP
+                                : GB_REC_STATUS_ENERGY_VANISHED;
+}
+
+/* The idle baseline: as long as the run took, measured the same way. */
+static void idle_window(const gb_measure_env *env, uint64_t ns, gb_measurement *m) {
+  uint64_t t0 = gb_monotonic_raw_ns();
+  if (env->sampler)
+    gb_sampler_begin(env->sampler);
+  gb_sleep_ns(ns); /* resumes after signals: the window is always whole */
+  if (env->sampler)
+    gb_sampler_end(env->sampler, &m->idle_energy);
+  m->idle_ns = gb_monotonic_raw_ns() - t0;
+  if (env->sampler)
+    m->idle_ns = m->idle_energy.end_ns - m->idle_energy.begin_ns;
+}
+
+static void record_energy_faults(gb_measurement *m) {
+  const gb_energy_reading *bad = m->energy.status != GB_ENERGY_OK        ? &m->energy
+                                 : m->idle_energy.status != GB_ENERGY_OK ? &m->idle_energy
+                                                                         : NULL;
+  if (!bad || (m->status != GB_REC_STATUS_OK && m->status != GB_REC_STATUS_ENERGY_STALLED))
+    return;
+  m->status = status_of_energy(bad->status);
+  char msg[sizeof bad->reason + 32];
+  snprintf(msg, sizeof msg, "%s%s", bad == &m->idle_energy ? "in the idle window: " : "",
+           bad->reason);
+  copy_text(m->message, sizeof m->message, msg);
+}
+
+int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, gb_err *err) {
+  char *argv[16], numbers[96];
+  gb_job_argv(env->workers, job, argv, numbers);
+  run_ctx ctx = {.env = env,
+                 .req = {.kind = job->kind == GB_RUN_SORT ? GB_WORKERLINE_SORT
+                                                          : GB_WORKERLINE_STARTUP,
+                         .language = gb_language_name(job->language),
+                         .algorithm = job->algorithm,
+                         .order = job->order,
+                         .size = job->size,
+                         .seed = job->seed,
+                         .sorts = job->kind == GB_RUN_SORT ? job->sorts : 1}};
+  gb_spawn_opts o;
+  gb_spawn_opts_init(&o, argv);
+  o.timeout_ns = env->timeout_ns;
+  o.run_as = env->run_as;
+  o.before = before_hook;
+  o.after = after_hook;
+  o.check = check_line;
+  o.ctx = &ctx;
+  o.launches = job->kind == GB_RUN_STARTUP ? (unsigned)job->launches : 1;
+  if (env->sampler) {
+    o.abort_fd = gb_sampler_abort_fd(env->sampler);
+    o.abort_reason = abort_reason;
+  }
+  gb_spawn_result r;
+  int rc = gb_spawn_run(&o, &r, err);
+  if (rc < 0)
+    return rc;
+  *m = (gb_measurement){.status = status_of_spawn(r.status),
+                        .wall_ns = r.wall_ns,
+                        .user_ns = r.user_ns,
+                        .sys_ns = r.sys_ns,
+                        .max_rss_kib = r.max_rss_kib,
+                        .launches_done = r.launches,
+                        .has_line = ctx.has_line && r.status == GB_SPAWN_OK,
+                        .line = ctx.line,
+                        .energy_read = env->sampler != NULL,
+                        .energy = ctx.energy};
+  copy_text(m->message, sizeof m->message, r.message);
+  gb_spawn_result_free(&r);
+  if (env->idle)
+    idle_window(env, m->wall_ns, m);
+  if (env->sampler)
+    record_energy_faults(m);
+  return 0;
+}

@@ -1,0 +1,24 @@
+#include "greenbench/numparse.h"
+
+#include <errno.h>
+#include <stdbool.h>
+
+int gb_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out) {
+  uint64_t v = 0;
+  bool over = false;
+  if (!s || *s == '\0')
+    return -EINVAL;
+  for (const char *p = s; *p; p++) {
+    if (*p < '0' || *p > '9')
+      return -EINVAL;
+    unsigned d = (unsigned)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      over = true;
+    else
+      v = v * 10 + d;
+  }
+  if (over || v < min || v > max)
+    return -ERANGE;
+  *out = v;
+  return 0;
+}

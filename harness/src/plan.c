@@ -1,0 +1,180 @@
+#include "greenbench/plan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "greenbench/rng.h"
+
+static const char *const language_names[GB_LANGUAGE_COUNT] = {"c", "python", "node"};
+static const char *const energy_names[] = {"auto", "on", "off"};
+
+const char *gb_language_name(gb_language l) {
+  return (unsigned)l < GB_LANGUAGE_COUNT ? language_names[l] : NULL;
+}
+
+int gb_language_parse(const char *name, gb_language *out) {
+  for (int i = 0; i < GB_LANGUAGE_COUNT; i++)
+    if (strcmp(name, language_names[i]) == 0) {
+      *out = (gb_language)i;
+      return 0;
+    }
+  return -EINVAL;
+}
+
+const char *gb_energy_mode_name(gb_energy_mode m) {
+  return (unsigned)m <= GB_ENERGY_OFF ? energy_names[m] : NULL;
+}
+
+int gb_energy_mode_parse(const char *name, gb_energy_mode *out) {
+  for (int i = 0; i <= GB_ENERGY_OFF; i++)
+    if (strcmp(name, energy_names[i]) == 0) {
+      *out = (gb_energy_mode)i;
+      return 0;
+    }
+  return -EINVAL;
+}
+
+int gb_settings_profile(const char *name, gb_settings *out, gb_err *err) {
+  gb_settings s = {
+      .languages = (1u << GB_LANGUAGE_COUNT) - 1,
+      .algorithms = (1u << GB_ALGORITHM_COUNT) - 1,
+      .orders = (1u << GB_ORDER_COUNT) - 1,
+      .seed = GB_DEFAULT_SEED,
+  };
+  if (strcmp(name, "study") == 0) {
+    /* The study's own numbers (study.md, Method). */
+    static const uint32_t sizes[] = {250, 500, 1000, 2000};
+    memcpy(s.sizes, sizes, sizeof sizes);
+    s.nsizes = 4;
+    s.runs = 30;
+    s.warmups = 3;
+    s.target_ms = 200;
+    s.energy = GB_ENERGY_ON;
+  } else if (strcmp(name, "smoke") == 0) {
+    /* Every language, algorithm and order, small enough to finish in well
+     * under three minutes on a 2-CPU machine. */
+    static const uint32_t sizes[] = {100, 200};
+    memcpy(s.sizes, sizes, sizeof sizes);
+    s.nsizes = 2;
+    s.runs = 5;
+    s.warmups = 2;
+    s.target_ms = 20;
+    s.energy = GB_ENERGY_AUTO;
+  } else {
+    return gb_err_set(err, EINVAL, "unknown profile '%s' (expected smoke or study)", name);
+  }
+  snprintf(s.profile, sizeof s.profile, "%s", name);
+  *out = s;
+  return 0;
+}
+
+static size_t count_bits(unsigned mask) {
+  return (size_t)__builtin_popcount(mask);
+}
+
+static void add_configs(const gb_settings *s, gb_plan *p) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (int o = 0; o < GB_ORDER_COUNT; o++)
+        for (size_t z = 0; z < s->nsizes; z++)
+          if ((s->languages >> l & 1) && (s->algorithms >> a & 1) && (s->orders >> o & 1))
+            p->configs[p->nconfigs++] =
+                (gb_config){(gb_language)l, (gb_algorithm)a, (gb_order)o, s->sizes[z]};
+}
+
+static void add_startups(const gb_settings *s, gb_plan *p) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int o = 0; o < GB_ORDER_COUNT; o++)
+      for (size_t z = 0; z < s->nsizes; z++)
+        if ((s->languages >> l & 1) && (s->orders >> o & 1))
+          p->startups[p->nstartups++] = (gb_startup_group){(gb_language)l, (gb_order)o, s->sizes[z]};
+}
+
+static void add_runs(const gb_settings *s, gb_plan *p) {
+  for (size_t c = 0; c < p->nconfigs; c++)
+    for (unsigned r = 0; r < s->runs; r++)
+      p->runs[p->nruns++] = (gb_planned_run){GB_RUN_SORT, (uint32_t)c, r};
+  for (size_t g = 0; g < p->nstartups; g++)
+    for (unsigned r = 0; r < s->runs; r++)
+      p->runs[p->nruns++] = (gb_planned_run){GB_RUN_STARTUP, (uint32_t)g, r};
+}
+
+/* Fisher-Yates (Durstenfeld): every permutation equally likely, given an
+ * unbiased bounded draw. */
+static void shuffle(gb_planned_run *runs, size_t n, uint64_t seed) {
+  gb_rng rng;
+  gb_rng_seed(&rng, seed);
+  for (size_t i = n; i > 1; i--) {
+    size_t j = (size_t)gb_rng_below(&rng, i);
+    gb_planned_run t = runs[i - 1];
+    runs[i - 1] = runs[j];
+    runs[j] = t;
+  }
+}
+
+int gb_plan_build(const gb_settings *s, gb_plan *out, gb_err *err) {
+  size_t nconfigs = count_bits(s->languages) * count_bits(s->algorithms) *
+                    count_bits(s->orders) * s->nsizes;
+  size_t nstartups = count_bits(s->languages) * count_bits(s->orders) * s->nsizes;
+  if (nconfigs == 0 || s->runs == 0)
+    return gb_err_set(err, EINVAL, "the selection is empty: no configuration to measure");
+  gb_plan p = {0};
+  p.configs = calloc(nconfigs, sizeof *p.configs);
+  p.startups = calloc(nstartups, sizeof *p.startups);
+  p.runs = calloc((nconfigs + nstartups) * s->runs, sizeof *p.runs);
+  if (!p.configs || !p.startups || !p.runs) {
+    gb_plan_free(&p);
+    return gb_err_set(err, ENOMEM, "out of memory planning %zu configurations", nconfigs);
+  }
+  add_configs(s, &p);
+  add_startups(s, &p);
+  add_runs(s, &p);
+  shuffle(p.runs, p.nruns, s->order_seed);
+  *out = p;
+  return 0;
+}
+
+void gb_plan_free(gb_plan *p) {
+  free(p->configs);
+  free(p->startups);
+  free(p->runs);
+  *p = (gb_plan){0};
+}
+
+size_t gb_plan_startup_of(const gb_plan *p, const gb_config *c) {
+  for (size_t g = 0; g < p->nstartups; g++)
+    if (p->startups[g].language == c->language && p->startups[g].order == c->order &&
+        p->startups[g].size == c->size)
+      return g;
+  return 0; /* unreachable: every configuration's group is planned */
+}
+
+void gb_config_label(const gb_config *c, char *buf, size_t len) {
+  snprintf(buf, len, "%s/%s/%s/%u", gb_language_name(c->language),
+           gb_algorithm_name(c->algorithm), gb_order_name(c->order), c->size);
+}
+
+void gb_startup_label(const gb_startup_group *g, char *buf, size_t len) {
+  snprintf(buf, len, "%s/startup/%s/%u", gb_language_name(g->language), gb_order_name(g->order),
+           g->size);
+}
+
+uint64_t gb_calibrate_sorts(uint64_t sorts, uint64_t loop_ns, uint64_t target_ns) {
+  /* 128-bit, so no product overflows and 1.2 is exact (no 12.000000001). */
+  unsigned __int128 num = (unsigned __int128)(sorts ? sorts : 1) * GB_CALIBRATION_HEADROOM_NUM *
+                          target_ns;
+  unsigned __int128 den = (unsigned __int128)(loop_ns ? loop_ns : 1) * GB_CALIBRATION_HEADROOM_DEN;
+  unsigned __int128 want = (num + den - 1) / den;
+  if (want < 1)
+    return 1;
+  return want > GB_MAX_SORTS ? GB_MAX_SORTS : (uint64_t)want;
+}
+
+uint64_t gb_startup_launches(uint64_t single_ns, uint64_t batch_ns) {
+  if (single_ns == 0)
+    single_ns = 1;
+  uint64_t n = (batch_ns + single_ns / 2) / single_ns;
+  return n ? n : 1;
+}

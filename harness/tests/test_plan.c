@@ -1,0 +1,133 @@
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+#include "greenbench/plan.h"
+
+static gb_plan plan_of(const char *profile, uint64_t order_seed) {
+  gb_settings s;
+  gb_err err;
+  cr_assert_eq(gb_settings_profile(profile, &s, &err), 0);
+  s.order_seed = order_seed;
+  gb_plan p;
+  cr_assert_eq(gb_plan_build(&s, &p, &err), 0, "%s", err.msg);
+  return p;
+}
+
+Test(plan, study_profile_counts) {
+  gb_plan p = plan_of("study", 1);
+  cr_assert_eq(p.nconfigs, 3u * 3u * 4u * 4u);
+  cr_assert_eq(p.nstartups, 3u * 4u * 4u);
+  cr_assert_eq(p.nruns, (144u + 48u) * 30u);
+  gb_plan_free(&p);
+}
+
+Test(plan, every_planned_run_appears_exactly_once) {
+  gb_plan p = plan_of("smoke", 42);
+  static int seen[2][128][16];
+  memset(seen, 0, sizeof seen);
+  for (size_t i = 0; i < p.nruns; i++)
+    seen[p.runs[i].kind][p.runs[i].target][p.runs[i].rep]++;
+  for (size_t c = 0; c < p.nconfigs; c++)
+    for (int r = 0; r < 5; r++)
+      cr_assert_eq(seen[GB_RUN_SORT][c][r], 1);
+  for (size_t g = 0; g < p.nstartups; g++)
+    for (int r = 0; r < 5; r++)
+      cr_assert_eq(seen[GB_RUN_STARTUP][g][r], 1);
+  gb_plan_free(&p);
+}
+
+Test(plan, shuffle_is_reproducible_from_its_seed) {
+  gb_plan a = plan_of("smoke", 7), b = plan_of("smoke", 7), c = plan_of("smoke", 8);
+  cr_assert_eq(memcmp(a.runs, b.runs, a.nruns * sizeof *a.runs), 0);
+  cr_assert_neq(memcmp(a.runs, c.runs, a.nruns * sizeof *a.runs), 0);
+  gb_plan_free(&a);
+  gb_plan_free(&b);
+  gb_plan_free(&c);
+}
+
+Test(plan, shuffle_mixes_kinds_and_configurations) {
+  /* Canonical order puts all sort runs first; a shuffled plan must not. */
+  gb_plan p = plan_of("study", 3);
+  size_t startups_in_first_half = 0, same_as_next = 0;
+  for (size_t i = 0; i < p.nruns / 2; i++)
+    startups_in_first_half += p.runs[i].kind == GB_RUN_STARTUP;
+  for (size_t i = 0; i + 1 < p.nruns; i++)
+    same_as_next += p.runs[i].kind == p.runs[i + 1].kind && p.runs[i].target == p.runs[i + 1].target;
+  /* 1,440 startup runs of 5,760: about 720 expected in the first half. */
+  cr_assert(startups_in_first_half > 600 && startups_in_first_half < 840, "%zu",
+            startups_in_first_half);
+  /* A uniform shuffle leaves about 5,759 x 29/5,759 = 29 such neighbours;
+   * the canonical order has 5,568. */
+  cr_assert_lt(same_as_next, 100u, "neighbours from one configuration: %zu", same_as_next);
+  gb_plan_free(&p);
+}
+
+Test(plan, selection_and_startup_groups) {
+  gb_settings s;
+  gb_err err;
+  gb_settings_profile("study", &s, &err);
+  s.languages = 1u << GB_PYTHON;
+  s.algorithms = 1u << GB_QUICK;
+  s.sizes[0] = 2000;
+  s.nsizes = 1;
+  gb_plan p;
+  cr_assert_eq(gb_plan_build(&s, &p, &err), 0);
+  cr_assert_eq(p.nconfigs, 4u);
+  cr_assert_eq(p.nstartups, 4u);
+  for (size_t c = 0; c < p.nconfigs; c++) {
+    const gb_startup_group *g = &p.startups[gb_plan_startup_of(&p, &p.configs[c])];
+    cr_assert_eq(g->order, p.configs[c].order);
+    cr_assert_eq(g->size, 2000u);
+  }
+  char label[64];
+  gb_config_label(&p.configs[0], label, sizeof label);
+  cr_assert_str_eq(label, "python/quick/random/2000");
+  gb_plan_free(&p);
+  s.languages = 0;
+  cr_assert_eq(gb_plan_build(&s, &p, &err), -EINVAL);
+  cr_assert(strstr(err.msg, "empty"));
+}
+
+Test(plan, unknown_profile) {
+  gb_settings s;
+  gb_err err;
+  cr_assert_eq(gb_settings_profile("quick", &s, &err), -EINVAL);
+  cr_assert_str_eq(err.msg, "unknown profile 'quick' (expected smoke or study)");
+}
+
+Test(calibration, aims_twenty_percent_above_target) {
+  const uint64_t ms = 1000000;
+  /* 1 sort in 2 ms -> 240 ms wanted -> 120 sorts. */
+  cr_assert_eq(gb_calibrate_sorts(1, 2 * ms, 200 * ms), 120u);
+  /* 10 sorts in 200 ms: exactly 12, not 13 from a rounding error. */
+  cr_assert_eq(gb_calibrate_sorts(10, 200 * ms, 200 * ms), 12u);
+  /* Rounds up: 7 sorts in 100 ms -> 16.8 -> 17. */
+  cr_assert_eq(gb_calibrate_sorts(7, 100 * ms, 200 * ms), 17u);
+  /* A slow sort still runs once. */
+  cr_assert_eq(gb_calibrate_sorts(1, 900 * ms, 200 * ms), 1u);
+  /* A zero loop time counts as 1 ns rather than dividing by 0, and the
+   * result is bounded by the worker's maximum. */
+  cr_assert_eq(gb_calibrate_sorts(1, 0, 200 * ms), 240u * ms);
+  cr_assert_eq(gb_calibrate_sorts(1000, 1, 200 * ms), GB_MAX_SORTS);
+}
+
+Test(calibration, startup_batch_sizing) {
+  const uint64_t ms = 1000000;
+  cr_assert_eq(gb_startup_launches(20 * ms, 240 * ms), 12u);
+  cr_assert_eq(gb_startup_launches(70 * ms, 240 * ms), 3u);  /* 3.43 rounds to 3 */
+  cr_assert_eq(gb_startup_launches(64 * ms, 240 * ms), 4u);  /* 3.75 rounds to 4 */
+  cr_assert_eq(gb_startup_launches(500 * ms, 240 * ms), 1u); /* at least one */
+  cr_assert_eq(gb_startup_launches(0, 240 * ms), 240u * ms);
+}
+
+Test(plan_names, languages_and_energy_modes) {
+  gb_language l;
+  cr_assert_eq(gb_language_parse("node", &l), 0);
+  cr_assert_eq(l, GB_NODE);
+  cr_assert_eq(gb_language_parse("js", &l), -EINVAL);
+  gb_energy_mode m;
+  cr_assert_eq(gb_energy_mode_parse("off", &m), 0);
+  cr_assert_str_eq(gb_energy_mode_name(m), "off");
+  cr_assert_eq(gb_energy_mode_parse("yes", &m), -EINVAL);
+}
