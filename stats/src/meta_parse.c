@@ -1,0 +1,530 @@
+/* Reading meta.json: every required field with its type, through cJSON.
+ * Values that depend on other fields are left to gb_meta_check. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "greenbench/records.h"
+
+/* The largest integer a JSON number (an IEEE double) holds exactly. */
+#define JSON_INT_MAX 9007199254740992.0
+
+typedef struct {
+  const char *path;
+  gb_err *err;
+} jctx;
+
+static const char *type_name(const cJSON *v) {
+  if (cJSON_IsString(v))
+    return "a string";
+  if (cJSON_IsNumber(v))
+    return "a number";
+  if (cJSON_IsBool(v))
+    return "a boolean";
+  if (cJSON_IsNull(v))
+    return "null";
+  if (cJSON_IsArray(v))
+    return "an array";
+  return "an object";
+}
+
+/* "settings.runs" from the prefix "settings" and the key "runs". */
+static const char *key_path(char *buf, size_t len, const char *at, const char *key) {
+  snprintf(buf, len, "%s%s%s", at, at[0] && key[0] ? "." : "", key);
+  return buf;
+}
+
+static int bad(jctx *j, const char *at, const char *key, const char *what, const cJSON *v) {
+  char k[128];
+  return gb_err_set(j->err, EINVAL, "%s: %s: expected %s, got %s", j->path,
+                    key_path(k, sizeof k, at, key), what, v ? type_name(v) : "nothing");
+}
+
+static int bad_value(jctx *j, const char *at, const char *key, const char *why) {
+  char k[128];
+  return gb_err_set(j->err, EINVAL, "%s: %s: %s", j->path, key_path(k, sizeof k, at, key), why);
+}
+
+static int member(jctx *j, const cJSON *obj, const char *at, const char *key,
+                  const cJSON **out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) {
+    char k[128];
+    return gb_err_set(j->err, EINVAL, "%s: %s: missing", j->path,
+                      key_path(k, sizeof k, at, key));
+  }
+  *out = v;
+  return 0;
+}
+
+static int get_typed(jctx *j, const cJSON *obj, const char *at, const char *key,
+                     cJSON_bool (*is)(const cJSON *), const char *what, const cJSON **out) {
+  const cJSON *v = NULL;
+  int rc = member(j, obj, at, key, &v);
+  if (rc < 0)
+    return rc;
+  if (!is(v))
+    return bad(j, at, key, what, v);
+  *out = v;
+  return 0;
+}
+
+static int get_object(jctx *j, const cJSON *obj, const char *at, const char *key,
+                      const cJSON **out) {
+  return get_typed(j, obj, at, key, cJSON_IsObject, "an object", out);
+}
+
+static int get_array(jctx *j, const cJSON *obj, const char *at, const char *key,
+                     const cJSON **out) {
+  return get_typed(j, obj, at, key, cJSON_IsArray, "an array", out);
+}
+
+static int copy_str(jctx *j, const cJSON *v, const char *at, const char *key, char *dst,
+                    size_t cap) {
+  if (!cJSON_IsString(v))
+    return bad(j, at, key, "a string", v);
+  size_t n = strlen(v->valuestring);
+  if (n >= cap) {
+    char why[64];
+    snprintf(why, sizeof why, "longer than %zu bytes", cap - 1);
+    return bad_value(j, at, key, why);
+  }
+  memcpy(dst, v->valuestring, n + 1);
+  return 0;
+}
+
+static int get_str(jctx *j, const cJSON *obj, const char *at, const char *key, char *dst,
+                   size_t cap) {
+  const cJSON *v = NULL;
+  int rc = member(j, obj, at, key, &v);
+  return rc < 0 ? rc : copy_str(j, v, at, key, dst, cap);
+}
+
+/* A string, or null (*has = false). */
+static int get_str_null(jctx *j, const cJSON *obj, const char *at, const char *key, char *dst,
+                        size_t cap, bool *has) {
+  const cJSON *v = NULL;
+  int rc = member(j, obj, at, key, &v);
+  if (rc < 0)
+    return rc;
+  *has = !cJSON_IsNull(v);
+  if (!*has) {
+    dst[0] = '\0';
+    return 0;
+  }
+  if (!cJSON_IsString(v))
+    return bad(j, at, key, "a string or null", v);
+  return copy_str(j, v, at, key, dst, cap);
+}
+
+static int to_uint(jctx *j, const cJSON *v, const char *at, const char *key, uint64_t *out) {
+  if (!cJSON_IsNumber(v))
+    return bad(j, at, key, "an integer", v);
+  double d = v->valuedouble;
+  if (!(d >= 0 && d <= JSON_INT_MAX) || (double)(uint64_t)d != d)
+    return bad_value(j, at, key, "not an integer in 0..2^53");
+  *out = (uint64_t)d;
+  return 0;
+}
+
+static int get_uint(jctx *j, const cJSON *obj, const char *at, const char *key, uint64_t *out) {
+  const cJSON *v = NULL;
+  int rc = member(j, obj, at, key, &v);
+  return rc < 0 ? rc : to_uint(j, v, at, key, out);
+}
+
+static int get_uint_null(jctx *j, const cJSON *obj, const char *at, const char *key,
+                         uint64_t *out, bool *has) {
+  const cJSON *v = NULL;
+  int rc = member(j, obj, at, key, &v);
+  if (rc < 0)
+    return rc;
+  *has = !cJSON_IsNull(v);
+  *out = 0;
+  if (!*has)
+    return 0;
+  if (!cJSON_IsNumber(v))
+    return bad(j, at, key, "an integer or null", v);
+  return to_uint(j, v, at, key, out);
+}
+
+static int get_bool(jctx *j, const cJSON *obj, const char *at, const char *key, bool *out) {
+  const cJSON *v = NULL;
+  int rc = get_typed(j, obj, at, key, cJSON_IsBool, "true or false", &v);
+  if (rc == 0)
+    *out = cJSON_IsTrue(v);
+  return rc;
+}
+
+/* A name of a value set: the string is checked by parse, which sets *out. */
+typedef int (*name_parse)(const char *name, int *out);
+
+static int to_name(jctx *j, const cJSON *v, const char *at, const char *key, name_parse parse,
+                   int *out) {
+  if (!cJSON_IsString(v))
+    return bad(j, at, key, "a string", v);
+  if (parse(v->valuestring, out) < 0) {
+    char why[96];
+    snprintf(why, sizeof why, "unknown value '%.40s'", v->valuestring);
+    return bad_value(j, at, key, why);
+  }
+  return 0;
+}
+
+static int get_name(jctx *j, const cJSON *obj, const char *at, const char *key,
+                    name_parse parse, int *out) {
+  const cJSON *v = NULL;
+  int rc = member(j, obj, at, key, &v);
+  return rc < 0 ? rc : to_name(j, v, at, key, parse, out);
+}
+
+#define PARSER(fn, type)                                                                       \
+  static int fn##_int(const char *name, int *out) {                                            \
+    type v;                                                                                    \
+    int rc = fn(name, &v);                                                                     \
+    if (rc == 0)                                                                               \
+      *out = (int)v;                                                                           \
+    return rc;                                                                                 \
+  }
+PARSER(gb_rec_language_parse, gb_rec_language)
+PARSER(gb_rec_algorithm_parse, gb_rec_algorithm)
+PARSER(gb_rec_order_parse, gb_rec_order)
+PARSER(gb_rec_energy_parse, gb_rec_energy)
+PARSER(gb_meta_profile_parse, gb_meta_profile)
+PARSER(gb_meta_energy_mode_parse, gb_meta_energy_mode)
+PARSER(gb_meta_zone_kind_parse, gb_meta_zone_kind)
+
+/* A JSON array of names into out[0..max), *n set. */
+static int get_names(jctx *j, const cJSON *obj, const char *at, const char *key,
+                     name_parse parse, int *out, size_t max, size_t *n) {
+  const cJSON *arr = NULL, *v;
+  int rc = get_array(j, obj, at, key, &arr);
+  if (rc < 0)
+    return rc;
+  size_t k = 0;
+  cJSON_ArrayForEach(v, arr) {
+    if (k == max)
+      return bad_value(j, at, key, "too many entries");
+    if ((rc = to_name(j, v, at, key, parse, &out[k++])) < 0)
+      return rc;
+  }
+  *n = k;
+  return 0;
+}
+
+static int get_uints(jctx *j, const cJSON *obj, const char *at, const char *key, uint64_t *out,
+                     size_t max, size_t *n) {
+  const cJSON *arr = NULL, *v;
+  int rc = get_array(j, obj, at, key, &arr);
+  if (rc < 0)
+    return rc;
+  size_t k = 0;
+  cJSON_ArrayForEach(v, arr) {
+    if (k == max)
+      return bad_value(j, at, key, "too many entries");
+    if ((rc = to_uint(j, v, at, key, &out[k++])) < 0)
+      return rc;
+  }
+  *n = k;
+  return 0;
+}
+
+/* ---- Sections --------------------------------------------------------- */
+
+static int parse_command(jctx *j, const cJSON *root, gb_meta *m) {
+  const cJSON *arr = NULL, *v;
+  int rc = get_array(j, root, "", "command", &arr);
+  if (rc < 0)
+    return rc;
+  size_t n = (size_t)cJSON_GetArraySize(arr), k = 0;
+  if (n == 0)
+    return bad_value(j, "", "command", "empty");
+  const char **argv = calloc(n, sizeof *argv);
+  if (!argv)
+    return gb_err_set(j->err, ENOMEM, "%s: out of memory", j->path);
+  cJSON_ArrayForEach(v, arr) {
+    if (!cJSON_IsString(v)) {
+      free(argv);
+      return bad(j, "", "command", "an array of strings", v);
+    }
+    argv[k++] = v->valuestring;
+  }
+  rc = gb_meta_set_command(m, n, argv, j->err);
+  free(argv);
+  return rc;
+}
+
+/* Arrays of languages, algorithms and orders, stored as their enums. */
+static int parse_lists(jctx *j, const cJSON *s, gb_meta_settings *st) {
+  int l[GB_REC_LANG_COUNT], a[GB_REC_ALG_COUNT], o[GB_REC_ORDER_COUNT];
+  int rc;
+  if ((rc = get_names(j, s, "settings", "languages", gb_rec_language_parse_int, l,
+                      GB_REC_LANG_COUNT, &st->n_languages)) < 0 ||
+      (rc = get_names(j, s, "settings", "algorithms", gb_rec_algorithm_parse_int, a,
+                      GB_REC_ALG_COUNT, &st->n_algorithms)) < 0 ||
+      (rc = get_names(j, s, "settings", "orders", gb_rec_order_parse_int, o, GB_REC_ORDER_COUNT,
+                      &st->n_orders)) < 0)
+    return rc;
+  for (size_t i = 0; i < st->n_languages; i++)
+    st->languages[i] = (gb_rec_language)l[i];
+  for (size_t i = 0; i < st->n_algorithms; i++)
+    st->algorithms[i] = (gb_rec_algorithm)a[i];
+  for (size_t i = 0; i < st->n_orders; i++)
+    st->orders[i] = (gb_rec_order)o[i];
+  return get_uints(j, s, "settings", "sizes", st->sizes, GB_META_MAX_SIZES, &st->n_sizes);
+}
+
+static int parse_settings(jctx *j, const cJSON *root, gb_meta_settings *st) {
+  const cJSON *s = NULL;
+  int rc, mode = 0;
+  if ((rc = get_object(j, root, "", "settings", &s)) < 0 || (rc = parse_lists(j, s, st)) < 0 ||
+      (rc = get_uint(j, s, "settings", "runs", &st->runs)) < 0 ||
+      (rc = get_uint(j, s, "settings", "warmups", &st->warmups)) < 0 ||
+      (rc = get_uint(j, s, "settings", "target_ms", &st->target_ms)) < 0 ||
+      (rc = get_name(j, s, "settings", "energy", gb_meta_energy_mode_parse_int, &mode)) < 0 ||
+      (rc = get_uint(j, s, "settings", "seed", &st->seed)) < 0 ||
+      (rc = get_uint(j, s, "settings", "order_seed", &st->order_seed)) < 0 ||
+      (rc = get_str(j, s, "settings", "python", st->python, sizeof st->python)) < 0 ||
+      (rc = get_str(j, s, "settings", "node", st->node, sizeof st->node)) < 0 ||
+      (rc = get_uint(j, s, "settings", "timeout_s", &st->timeout_s)) < 0)
+    return rc;
+  st->energy = (gb_meta_energy_mode)mode;
+  return 0;
+}
+
+static int parse_plan(jctx *j, const cJSON *root, gb_meta_plan *p) {
+  const cJSON *o = NULL;
+  int rc;
+  if ((rc = get_object(j, root, "", "plan", &o)) < 0 ||
+      (rc = get_uint(j, o, "plan", "configurations", &p->configurations)) < 0 ||
+      (rc = get_uint(j, o, "plan", "sort_runs", &p->sort_runs)) < 0 ||
+      (rc = get_uint(j, o, "plan", "startup_runs", &p->startup_runs)) < 0)
+    return rc;
+  return get_uint(j, o, "plan", "measured_runs", &p->measured_runs);
+}
+
+static int parse_one_calibration(jctx *j, const cJSON *o, const char *at,
+                                 gb_meta_calibration *c) {
+  int l = 0, a = 0, ord = 0, rc;
+  if (!cJSON_IsObject(o))
+    return bad(j, at, "", "an object", o);
+  if ((rc = get_name(j, o, at, "language", gb_rec_language_parse_int, &l)) < 0 ||
+      (rc = get_name(j, o, at, "algorithm", gb_rec_algorithm_parse_int, &a)) < 0 ||
+      (rc = get_name(j, o, at, "order", gb_rec_order_parse_int, &ord)) < 0 ||
+      (rc = get_uint(j, o, at, "size", &c->size)) < 0 ||
+      (rc = get_uint(j, o, at, "sorts", &c->sorts)) < 0 ||
+      (rc = get_uints(j, o, at, "warmup_loop_ns", c->warmup_loop_ns, GB_META_MAX_WARMUPS,
+                      &c->n_warmup_loop_ns)) < 0)
+    return rc;
+  c->language = (gb_rec_language)l;
+  c->algorithm = (gb_rec_algorithm)a;
+  c->order = (gb_rec_order)ord;
+  return 0;
+}
+
+static int parse_one_startup(jctx *j, const cJSON *o, const char *at, gb_meta_startup *s) {
+  int l = 0, ord = 0, rc;
+  if (!cJSON_IsObject(o))
+    return bad(j, at, "", "an object", o);
+  if ((rc = get_name(j, o, at, "language", gb_rec_language_parse_int, &l)) < 0 ||
+      (rc = get_name(j, o, at, "order", gb_rec_order_parse_int, &ord)) < 0 ||
+      (rc = get_uint(j, o, at, "size", &s->size)) < 0 ||
+      (rc = get_uint(j, o, at, "launches", &s->launches)) < 0)
+    return rc;
+  s->language = (gb_rec_language)l;
+  s->order = (gb_rec_order)ord;
+  return 0;
+}
+
+static int parse_calibration(jctx *j, const cJSON *root, gb_meta *m) {
+  const cJSON *arr = NULL, *v;
+  int rc = get_array(j, root, "", "calibration", &arr);
+  if (rc < 0)
+    return rc;
+  size_t i = 0;
+  cJSON_ArrayForEach(v, arr) {
+    char at[48];
+    gb_meta_calibration c = {0};
+    snprintf(at, sizeof at, "calibration[%zu]", i++);
+    if ((rc = parse_one_calibration(j, v, at, &c)) < 0 ||
+        (rc = gb_meta_add_calibration(m, &c, j->err)) < 0)
+      return rc;
+  }
+  return rc;
+}
+
+static int parse_startup(jctx *j, const cJSON *root, gb_meta *m) {
+  const cJSON *arr = NULL, *v;
+  int rc = get_array(j, root, "", "startup", &arr);
+  if (rc < 0)
+    return rc;
+  size_t i = 0;
+  cJSON_ArrayForEach(v, arr) {
+    char at[48];
+    gb_meta_startup s = {0};
+    snprintf(at, sizeof at, "startup[%zu]", i++);
+    if ((rc = parse_one_startup(j, v, at, &s)) < 0 ||
+        (rc = gb_meta_add_startup(m, &s, j->err)) < 0)
+      return rc;
+  }
+  return rc;
+}
+
+static int parse_zone(jctx *j, const cJSON *o, const char *at, gb_meta_zone *z) {
+  int kind = 0, rc;
+  if (!cJSON_IsObject(o))
+    return bad(j, at, "", "an object", o);
+  if ((rc = get_str(j, o, at, "name", z->name, sizeof z->name)) < 0 ||
+      (rc = get_str(j, o, at, "path", z->path, sizeof z->path)) < 0 ||
+      (rc = get_name(j, o, at, "kind", gb_meta_zone_kind_parse_int, &kind)) < 0 ||
+      (rc = get_uint(j, o, at, "socket", &z->socket)) < 0 ||
+      (rc = get_uint(j, o, at, "max_energy_range_uj", &z->max_energy_range_uj)) < 0)
+    return rc;
+  z->kind = (gb_meta_zone_kind)kind;
+  return 0;
+}
+
+static int parse_energy(jctx *j, const cJSON *root, gb_meta *m) {
+  const cJSON *e = NULL, *zones = NULL, *v;
+  int rc, status = 0;
+  if ((rc = get_object(j, root, "", "energy", &e)) < 0 ||
+      (rc = get_name(j, e, "energy", "status", gb_rec_energy_parse_int, &status)) < 0 ||
+      (rc = get_str(j, e, "energy", "reason", m->energy.reason, sizeof m->energy.reason)) < 0 ||
+      (rc = get_array(j, e, "energy", "zones", &zones)) < 0)
+    return rc;
+  m->energy.status = (gb_rec_energy)status;
+  cJSON_ArrayForEach(v, zones) {
+    char at[48];
+    if (m->energy.n_zones == GB_META_MAX_ZONES)
+      return bad_value(j, "energy", "zones", "too many entries");
+    snprintf(at, sizeof at, "energy.zones[%zu]", m->energy.n_zones);
+    if ((rc = parse_zone(j, v, at, &m->energy.zones[m->energy.n_zones++])) < 0)
+      return rc;
+  }
+  return 0;
+}
+
+static int parse_machine(jctx *j, const cJSON *root, gb_meta *m) {
+  const cJSON *o = NULL;
+  int rc;
+  if ((rc = get_object(j, root, "", "machine", &o)) < 0 ||
+      (rc = get_str(j, o, "machine", "cpu_model", m->machine.cpu_model,
+                    sizeof m->machine.cpu_model)) < 0 ||
+      (rc = get_str(j, o, "machine", "kernel", m->machine.kernel, sizeof m->machine.kernel)) <
+          0 ||
+      (rc = get_str_null(j, o, "machine", "governor", m->machine.governor,
+                         sizeof m->machine.governor, &m->machine.has_governor)) < 0 ||
+      (rc = get_str_null(j, o, "machine", "turbo", m->machine.turbo, sizeof m->machine.turbo,
+                         &m->machine.has_turbo)) < 0)
+    return rc;
+  return get_uint(j, o, "machine", "cpus_online", &m->machine.cpus_online);
+}
+
+static int parse_pinning(jctx *j, const cJSON *root, gb_meta *m) {
+  const cJSON *o = NULL;
+  int rc;
+  if ((rc = get_object(j, root, "", "pinning", &o)) < 0 ||
+      (rc = get_str(j, o, "pinning", "cpus", m->pinning.cpus, sizeof m->pinning.cpus)) < 0 ||
+      (rc = get_bool(j, o, "pinning", "rule_held", &m->pinning.rule_held)) < 0 ||
+      (rc = get_str(j, o, "pinning", "reason", m->pinning.reason, sizeof m->pinning.reason)) <
+          0 ||
+      (rc = get_uint_null(j, o, "pinning", "numa_node", &m->pinning.numa_node,
+                          &m->pinning.has_numa_node)) < 0)
+    return rc;
+  return get_bool(j, o, "pinning", "memory_bound", &m->pinning.memory_bound);
+}
+
+/* Runtimes of languages that are not in the settings may be absent. */
+static int parse_runtimes(jctx *j, const cJSON *root, gb_meta *m) {
+  const cJSON *o = NULL;
+  int rc = get_object(j, root, "", "runtimes", &o);
+  for (int l = 0; rc == 0 && l < GB_REC_LANG_COUNT; l++) {
+    const char *name = gb_rec_language_name((gb_rec_language)l);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (v)
+      rc = copy_str(j, v, "runtimes", name, m->runtimes[l], sizeof m->runtimes[l]);
+  }
+  return rc;
+}
+
+static int parse_header(jctx *j, const cJSON *root, gb_meta *m) {
+  char format[GB_META_NAME_MAX];
+  int rc, profile = 0;
+  if ((rc = get_str(j, root, "", "format", format, sizeof format)) < 0)
+    return rc;
+  if (strcmp(format, GB_META_FORMAT) != 0)
+    return bad_value(j, "", "format", "not " GB_META_FORMAT);
+  if ((rc = get_str(j, root, "", "tool_version", m->tool_version, sizeof m->tool_version)) <
+          0 ||
+      (rc = parse_command(j, root, m)) < 0 ||
+      (rc = get_name(j, root, "", "profile", gb_meta_profile_parse_int, &profile)) < 0)
+    return rc;
+  m->profile = (gb_meta_profile)profile;
+  return 0;
+}
+
+static int parse_progress(jctx *j, const cJSON *root, gb_meta *m) {
+  int rc;
+  if ((rc = get_str(j, root, "", "git_commit", m->git_commit, sizeof m->git_commit)) < 0 ||
+      (rc = get_str(j, root, "", "started_at", m->started_at, sizeof m->started_at)) < 0 ||
+      (rc = get_str_null(j, root, "", "finished_at", m->finished_at, sizeof m->finished_at,
+                         &m->has_finished_at)) < 0 ||
+      (rc = get_bool(j, root, "", "completed", &m->completed)) < 0)
+    return rc;
+  return get_uint(j, root, "", "runs_done", &m->runs_done);
+}
+
+static int parse_root(jctx *j, const cJSON *root, gb_meta *m) {
+  int rc;
+  if (!cJSON_IsObject(root))
+    return gb_err_set(j->err, EINVAL, "%s: expected a JSON object, got %s", j->path,
+                      type_name(root));
+  if ((rc = parse_header(j, root, m)) < 0 || (rc = parse_settings(j, root, &m->settings)) < 0 ||
+      (rc = parse_plan(j, root, &m->plan)) < 0 || (rc = parse_calibration(j, root, m)) < 0 ||
+      (rc = parse_startup(j, root, m)) < 0 || (rc = parse_energy(j, root, m)) < 0 ||
+      (rc = parse_machine(j, root, m)) < 0 || (rc = parse_pinning(j, root, m)) < 0 ||
+      (rc = parse_runtimes(j, root, m)) < 0 || (rc = parse_progress(j, root, m)) < 0)
+    return rc;
+  return gb_meta_check(m, j->path, j->err);
+}
+
+static size_t line_at(const char *s, size_t len, const char *at) {
+  size_t line = 1;
+  for (const char *p = s; p < s + len && p < at; p++)
+    line += *p == '\n';
+  return line;
+}
+
+static bool only_space(const char *p, const char *end) {
+  for (; p < end; p++)
+    if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+      return false;
+  return true;
+}
+
+int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, gb_err *err) {
+  const char *end = json;
+  cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+  if (!root || !only_space(end, json + len)) {
+    cJSON_Delete(root);
+    return gb_err_set(err, EINVAL, "%s:%zu: malformed JSON", path, line_at(json, len, end));
+  }
+  gb_meta *m = malloc(sizeof *m);
+  if (!m) {
+    cJSON_Delete(root);
+    return gb_err_set(err, ENOMEM, "%s: out of memory", path);
+  }
+  gb_meta_init(m);
+  jctx j = {path, err};
+  int rc = parse_root(&j, root, m);
+  cJSON_Delete(root);
+  if (rc == 0)
+    *out = *m;
+  else
+    gb_meta_free(m);
+  free(m);
+  return rc;
+}

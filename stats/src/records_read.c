@@ -1,0 +1,355 @@
+/* The strict reader of runs.csv and warmups.csv: lines through the CSV
+ * splitter, fields through the schema, rows against meta.json, then the
+ * rows grouped by configuration for the stats stage. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "greenbench/records.h"
+#include "records_row.h"
+
+typedef struct {
+  const char *name;
+  gb_rec_file which;
+  const gb_meta *meta;
+  gb_err *err;
+  size_t line;
+  gb_rec_table t;
+  size_t cap;
+  char *scratch;
+  size_t scratch_cap;
+  gb_csv_field f[GB_REC_COL_COUNT + 1]; /* one more: a header with an extra column */
+  size_t n_fields;
+} reader;
+
+/* A message located at the current line, from a message about the row. */
+static int at_line(reader *r, int rc, const gb_err *what) {
+  return gb_err_set(r->err, -rc, "%s:%zu: %s", r->name, r->line, what->msg);
+}
+
+static int split(reader *r, const char *s, size_t len) {
+  if (len > r->scratch_cap) {
+    char *p = realloc(r->scratch, len);
+    if (!p)
+      return gb_err_set(r->err, ENOMEM, "%s:%zu: out of memory", r->name, r->line);
+    r->scratch = p;
+    r->scratch_cap = len;
+  }
+  const char *why;
+  if (gb_csv_split(s, len, r->scratch, r->f, GB_REC_COL_COUNT + 1, &r->n_fields, &why) < 0)
+    return gb_err_set(r->err, EINVAL, "%s:%zu: malformed CSV: %s", r->name, r->line, why);
+  return 0;
+}
+
+static bool field_is(const gb_csv_field *f, const char *s) {
+  return f->len == strlen(s) && memcmp(f->s, s, f->len) == 0;
+}
+
+static int header_column(const gb_csv_field *f) {
+  for (int c = 0; c < GB_REC_COL_COUNT; c++)
+    if (field_is(f, gb_records_column((gb_rec_col)c)->name))
+      return c;
+  return -1;
+}
+
+/* Names the first unknown column, then a repeated one, then the first
+ * missing one, then one out of place. With one field more than the schema
+ * kept, a header that is too long always has an unknown or repeated column
+ * among the kept fields. */
+static int check_header(reader *r, size_t n) {
+  bool seen[GB_REC_COL_COUNT] = {false};
+  size_t kept = n < GB_REC_COL_COUNT + 1 ? n : GB_REC_COL_COUNT + 1;
+  for (size_t i = 0; i < kept; i++)
+    if (header_column(&r->f[i]) < 0)
+      return gb_err_set(r->err, EINVAL, "%s:1: unknown column '%.*s' in the header", r->name,
+                        r->f[i].len > 40 ? 40 : (int)r->f[i].len, r->f[i].s);
+  for (size_t i = 0; i < kept; i++) {
+    int c = header_column(&r->f[i]);
+    if (seen[c])
+      return gb_err_set(r->err, EINVAL, "%s:1: column '%s' appears twice in the header",
+                        r->name, gb_records_column((gb_rec_col)c)->name);
+    seen[c] = true;
+  }
+  for (int c = 0; c < GB_REC_COL_COUNT; c++)
+    if (!seen[c])
+      return gb_err_set(r->err, EINVAL, "%s:1: missing column '%s' in the header", r->name,
+                        gb_records_column((gb_rec_col)c)->name);
+  for (size_t i = 0; i < kept; i++)
+    if (header_column(&r->f[i]) != (int)i)
+      return gb_err_set(r->err, EINVAL, "%s:1: column %zu is '%s', expected '%s'", r->name,
+                        i + 1, gb_records_column((gb_rec_col)header_column(&r->f[i]))->name,
+                        gb_records_column((gb_rec_col)i)->name);
+  return 0;
+}
+
+/* ---- Rows against meta.json ------------------------------------------ */
+
+static bool meta_has_dram(const gb_meta *m) {
+  for (size_t i = 0; i < m->energy.n_zones; i++)
+    if (m->energy.zones[i].kind == GB_META_ZONE_DRAM)
+      return true;
+  return false;
+}
+
+static int check_configuration(reader *r, const gb_run_row *row) {
+  const gb_meta *m = r->meta;
+  bool known = gb_meta_has_language(m, row->language) && gb_meta_has_order(m, row->order) &&
+               gb_meta_has_size(m, row->size);
+  if (row->kind == GB_REC_KIND_SORT && !(known && gb_meta_has_algorithm(m, row->algorithm)))
+    return gb_err_set(
+        r->err, EINVAL,
+        "unknown configuration %s/%s/%s/%" PRIu64 " at %s:%zu: not in meta.json settings",
+        gb_rec_language_name(row->language), gb_rec_algorithm_name(row->algorithm),
+        gb_rec_order_name(row->order), row->size, r->name, r->line);
+  if (row->kind == GB_REC_KIND_STARTUP && !known)
+    return gb_err_set(r->err, EINVAL,
+                      "unknown startup trial %s/%s/%" PRIu64
+                      " at %s:%zu: not in meta.json settings",
+                      gb_rec_language_name(row->language), gb_rec_order_name(row->order),
+                      row->size, r->name, r->line);
+  if (row->seed != m->settings.seed)
+    return gb_err_set(r->err, EINVAL,
+                      "%s:%zu: seed: %" PRIu64 ", but meta.json settings.seed is %" PRIu64,
+                      r->name, r->line, row->seed, m->settings.seed);
+  return 0;
+}
+
+static int check_row_energy(reader *r, const gb_run_row *row) {
+  const gb_meta *m = r->meta;
+  bool dram = meta_has_dram(m);
+  if (row->energy == GB_REC_ENERGY_OK && m->energy.status != GB_REC_ENERGY_OK)
+    return gb_err_set(r->err, EINVAL, "%s:%zu: energy: ok, but meta.json energy.status is %s",
+                      r->name, r->line, gb_rec_energy_name(m->energy.status));
+  if (!dram && (row->dram_uj.present || row->idle_dram_uj.present))
+    return gb_err_set(r->err, EINVAL,
+                      "%s:%zu: %s: holds a value, but meta.json lists no dram zone", r->name,
+                      r->line, row->dram_uj.present ? "dram_uj" : "idle_dram_uj");
+  if (dram && row->energy == GB_REC_ENERGY_OK && row->status == GB_REC_STATUS_OK &&
+      !row->dram_uj.present)
+    return gb_err_set(r->err, EINVAL, "%s:%zu: dram_uj: empty, but meta.json lists a dram zone",
+                      r->name, r->line);
+  return 0;
+}
+
+/* runs.csv numbers its rows 0, 1, 2, ... and stops at the plan. */
+static int check_sequence(reader *r, const gb_run_row *row) {
+  size_t index = r->t.n_rows;
+  if (row->run != index)
+    return gb_err_set(r->err, EINVAL, "%s:%zu: run %" PRIu64 " out of sequence, expected %zu",
+                      r->name, r->line, row->run, index);
+  if (r->meta && index >= r->meta->plan.measured_runs)
+    return gb_err_set(r->err, EINVAL,
+                      "%s:%zu: row %zu is beyond meta.json plan.measured_runs %" PRIu64,
+                      r->name, r->line, index + 1, r->meta->plan.measured_runs);
+  return 0;
+}
+
+static int append(reader *r, const gb_run_row *row) {
+  if (r->t.n_rows == r->cap) {
+    size_t cap = r->cap ? 2 * r->cap : 256;
+    gb_run_row *p = realloc(r->t.rows, cap * sizeof *p);
+    if (!p)
+      return gb_err_set(r->err, ENOMEM, "%s:%zu: out of memory", r->name, r->line);
+    r->t.rows = p;
+    r->cap = cap;
+  }
+  r->t.rows[r->t.n_rows++] = *row;
+  return 0;
+}
+
+static int parse_row(reader *r) {
+  gb_run_row row = {0};
+  gb_err e;
+  int rc;
+  if (r->n_fields < GB_REC_COL_COUNT)
+    return gb_err_set(r->err, EINVAL, "%s:%zu: truncated line: %zu of %d fields", r->name,
+                      r->line, r->n_fields, GB_REC_COL_COUNT);
+  if (r->n_fields > GB_REC_COL_COUNT)
+    return gb_err_set(r->err, EINVAL, "%s:%zu: %zu fields, expected %d", r->name, r->line,
+                      r->n_fields, GB_REC_COL_COUNT);
+  for (int c = 0; c < GB_REC_COL_COUNT; c++)
+    if ((rc = gb_rec_parse_field(&row, (gb_rec_col)c, r->f[c].s, r->f[c].len, &e)) < 0)
+      return at_line(r, rc, &e);
+  if ((rc = gb_run_row_check(&row, &e)) < 0)
+    return at_line(r, rc, &e);
+  row.line = r->line;
+  if (r->meta &&
+      ((rc = check_configuration(r, &row)) < 0 || (rc = check_row_energy(r, &row)) < 0))
+    return rc;
+  if (r->which == GB_REC_FILE_RUNS && (rc = check_sequence(r, &row)) < 0)
+    return rc;
+  return append(r, &row);
+}
+
+static int parse_line(reader *r, const char *s, size_t len) {
+  int rc;
+  if (len > 0 && s[len - 1] == '\r')
+    len--;
+  if (len == 0)
+    return gb_err_set(r->err, EINVAL, "%s:%zu: empty line", r->name, r->line);
+  if ((rc = split(r, s, len)) < 0)
+    return rc;
+  return r->line == 1 ? check_header(r, r->n_fields) : parse_row(r);
+}
+
+static int parse_lines(reader *r, const char *buf, size_t len) {
+  const char *p = buf, *end = buf + len;
+  int rc;
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    r->line++;
+    if (!nl)
+      return gb_err_set(r->err, EINVAL, "%s:%zu: truncated last line (no newline at the end)",
+                        r->name, r->line);
+    if ((rc = parse_line(r, p, (size_t)(nl - p))) < 0)
+      return rc;
+    p = nl + 1;
+  }
+  if (r->line == 0)
+    return gb_err_set(r->err, EINVAL, "%s:1: empty file, expected a header", r->name);
+  return 0;
+}
+
+/* The whole file against meta.json's progress. */
+static int check_count(reader *r) {
+  const gb_meta *m = r->meta;
+  size_t n = r->t.n_rows;
+  if (!m || r->which != GB_REC_FILE_RUNS)
+    return 0;
+  if (m->completed && n != m->plan.measured_runs)
+    return gb_err_set(r->err, EINVAL,
+                      "%s:%zu: ends after %zu rows, but meta.json is completed with %" PRIu64
+                      " measured runs",
+                      r->name, r->line, n, m->plan.measured_runs);
+  if (m->runs_done > n)
+    return gb_err_set(r->err, EINVAL,
+                      "%s:%zu: ends after %zu rows, but meta.json runs_done is %" PRIu64,
+                      r->name, r->line, n, m->runs_done);
+  return 0;
+}
+
+/* ---- Groups ------------------------------------------------------------ */
+
+static int key_cmp(const gb_run_row *a, const gb_run_row *b) {
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  if (a->language != b->language)
+    return a->language < b->language ? -1 : 1;
+  if (a->kind == GB_REC_KIND_SORT && a->algorithm != b->algorithm)
+    return a->algorithm < b->algorithm ? -1 : 1;
+  if (a->order != b->order)
+    return a->order < b->order ? -1 : 1;
+  if (a->size != b->size)
+    return a->size < b->size ? -1 : 1;
+  return 0;
+}
+
+/* By key, then by position, which keeps each group in execution order. */
+static int row_ptr_cmp(const void *pa, const void *pb) {
+  const gb_run_row *a = *(const gb_run_row *const *)pa, *b = *(const gb_run_row *const *)pb;
+  int c = key_cmp(a, b);
+  return c ? c : (a < b ? -1 : a > b);
+}
+
+static gb_rec_group group_of(const gb_run_row **rows) {
+  const gb_run_row *k = rows[0];
+  return (gb_rec_group){
+      k->kind,  k->language, k->kind == GB_REC_KIND_SORT ? k->algorithm : (gb_rec_algorithm)0,
+      k->order, k->size,     rows,
+      0};
+}
+
+static int build_groups(gb_rec_table *t) {
+  size_t n = t->n_rows;
+  t->group_rows = malloc((n ? n : 1) * sizeof *t->group_rows);
+  t->groups = malloc((n ? n : 1) * sizeof *t->groups);
+  if (!t->group_rows || !t->groups)
+    return -ENOMEM;
+  for (size_t i = 0; i < n; i++)
+    t->group_rows[i] = &t->rows[i];
+  qsort(t->group_rows, n, sizeof *t->group_rows, row_ptr_cmp);
+  t->n_groups = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i == 0 || key_cmp(t->group_rows[i - 1], t->group_rows[i]) != 0)
+      t->groups[t->n_groups++] = group_of(&t->group_rows[i]);
+    t->groups[t->n_groups - 1].n_rows++;
+  }
+  return 0;
+}
+
+/* warmups.csv numbers each group's rows 0, 1, 2, ...; the earliest line
+ * that breaks it is reported. */
+static int check_warmup_sequence(reader *r) {
+  const gb_run_row *bad = NULL;
+  uint64_t expected = 0;
+  for (size_t g = 0; g < r->t.n_groups; g++)
+    for (size_t i = 0; i < r->t.groups[g].n_rows; i++) {
+      const gb_run_row *row = r->t.groups[g].rows[i];
+      if (row->run != i && (!bad || row->line < bad->line)) {
+        bad = row;
+        expected = i;
+      }
+    }
+  if (!bad)
+    return 0;
+  return gb_err_set(r->err, EINVAL,
+                    "%s:%zu: run %" PRIu64 " out of sequence, expected %" PRIu64
+                    " (warm-ups count from 0 per configuration)",
+                    r->name, bad->line, bad->run, expected);
+}
+
+void gb_rec_table_free(gb_rec_table *t) {
+  free(t->rows);
+  free(t->groups);
+  free(t->group_rows);
+  memset(t, 0, sizeof *t);
+}
+
+int gb_records_parse_csv(const char *buf, size_t len, const char *name, gb_rec_file which,
+                         const gb_meta *meta, gb_rec_table *t, gb_err *err) {
+  reader r = {.name = name, .which = which, .meta = meta, .err = err};
+  int rc = parse_lines(&r, buf, len);
+  if (rc == 0)
+    rc = check_count(&r);
+  if (rc == 0 && build_groups(&r.t) < 0)
+    rc = gb_err_set(err, ENOMEM, "%s: out of memory", name);
+  if (rc == 0 && which == GB_REC_FILE_WARMUPS)
+    rc = check_warmup_sequence(&r);
+  free(r.scratch);
+  if (rc < 0) {
+    gb_rec_table_free(&r.t);
+    return rc;
+  }
+  *t = r.t;
+  return 0;
+}
+
+static const gb_rec_group *find(const gb_rec_table *t, const gb_run_row *key) {
+  size_t lo = 0, hi = t->n_groups;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = key_cmp(t->groups[mid].rows[0], key);
+    if (c == 0)
+      return &t->groups[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+const gb_rec_group *gb_rec_table_find_sort(const gb_rec_table *t, gb_rec_language l,
+                                           gb_rec_algorithm a, gb_rec_order o, uint64_t size) {
+  gb_run_row key = {
+      .kind = GB_REC_KIND_SORT, .language = l, .algorithm = a, .order = o, .size = size};
+  return find(t, &key);
+}
+
+const gb_rec_group *gb_rec_table_find_startup(const gb_rec_table *t, gb_rec_language l,
+                                              gb_rec_order o, uint64_t size) {
+  gb_run_row key = {.kind = GB_REC_KIND_STARTUP, .language = l, .order = o, .size = size};
+  return find(t, &key);
+}

@@ -1,0 +1,1159 @@
+/* The records module: the writer against golden bytes, the strict reader
+ * against every kind of bad file, meta.json both ways, a study-sized file
+ * and a comma locale. */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "greenbench/records.h"
+
+#define DATA GB_TEST_DATA_DIR
+
+/* ---- Helpers ------------------------------------------------------------ */
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  cr_assert(f, "cannot open %s", path);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  cr_assert(buf);
+  cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+  buf[n] = '\0';
+  fclose(f);
+  if (len)
+    *len = (size_t)n;
+  return buf;
+}
+
+static void spit(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  cr_assert(f, "cannot write %s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
+static gb_meta good_meta(void) {
+  size_t len;
+  char *json = slurp(DATA "/records-good/meta.json", &len);
+  gb_meta m;
+  gb_err err = {""};
+  int rc = gb_meta_parse(json, len, "meta.json", &m, &err);
+  cr_assert_eq(rc, 0, "good meta.json refused: %s", err.msg);
+  free(json);
+  return m;
+}
+
+static char *good_runs(void) {
+  return slurp(DATA "/records-good/runs.csv", NULL);
+}
+
+/* Start of line `line` (1-based) in text, and its length without "\n". */
+static const char *line_span(const char *text, size_t line, size_t *len) {
+  const char *p = text;
+  for (size_t i = 1; i < line; i++) {
+    p = strchr(p, '\n');
+    cr_assert(p, "no line %zu", line);
+    p++;
+  }
+  const char *nl = strchr(p, '\n');
+  *len = nl ? (size_t)(nl - p) : strlen(p);
+  return p;
+}
+
+/* text with line `line` replaced by repl (no newline), or removed when repl
+ * is NULL. */
+static char *edit_line(const char *text, size_t line, const char *repl) {
+  size_t len;
+  const char *p = line_span(text, line, &len);
+  const char *rest = p[len] == '\n' ? p + len + 1 : p + len;
+  size_t head = (size_t)(p - text);
+  char *out = malloc(strlen(text) + (repl ? strlen(repl) : 0) + 2);
+  memcpy(out, text, head);
+  out[head] = '\0';
+  if (repl) {
+    strcat(out, repl);
+    strcat(out, "\n");
+  }
+  strcat(out, rest);
+  return out;
+}
+
+/* text with field col of line `line` replaced by value. The fields before
+ * `message` hold no commas, so counting commas finds the field. */
+static char *edit_field(const char *text, size_t line, gb_rec_col col, const char *value) {
+  size_t len;
+  const char *p = line_span(text, line, &len);
+  const char *start = p;
+  for (int c = 0; c < (int)col; c++) {
+    start = memchr(start, ',', len - (size_t)(start - p));
+    cr_assert(start);
+    start++;
+  }
+  const char *stop = memchr(start, ',', len - (size_t)(start - p));
+  if (!stop || col == GB_REC_COL_MESSAGE)
+    stop = p + len;
+  char repl[4096];
+  snprintf(repl, sizeof repl, "%.*s%s%.*s", (int)(start - p), p, value, (int)(p + len - stop),
+           stop);
+  return edit_line(text, line, repl);
+}
+
+static void expect_error(const char *csv, gb_rec_file which, const gb_meta *meta,
+                         const char *message) {
+  gb_rec_table t = {0};
+  gb_err err = {""};
+  const char *name = which == GB_REC_FILE_RUNS ? "runs.csv" : "warmups.csv";
+  int rc = gb_records_parse_csv(csv, strlen(csv), name, which, meta, &t, &err);
+  cr_assert_eq(rc, -EINVAL, "expected an error, got %d (%s)", rc, err.msg);
+  cr_assert_str_eq(err.msg, message);
+  cr_assert_null(t.rows, "the table was set on failure");
+}
+
+/* Parses csv as runs.csv against the good meta and expects message. */
+static void expect_runs_error(const char *csv, const char *message) {
+  gb_meta m = good_meta();
+  expect_error(csv, GB_REC_FILE_RUNS, &m, message);
+  gb_meta_free(&m);
+}
+
+static void expect_field_error(size_t line, gb_rec_col col, const char *value,
+                               const char *message) {
+  char *good = good_runs();
+  char *bad = edit_field(good, line, col, value);
+  expect_runs_error(bad, message);
+  free(bad);
+  free(good);
+}
+
+/* ---- The writer ----------------------------------------------------------- */
+
+#define U(v) ((gb_rec_opt_u64){true, (v)})
+#define I(v) ((gb_rec_opt_i64){true, (v)})
+
+/* The three rows of records-golden/runs.csv. */
+static gb_run_row golden_row(int i) {
+  gb_run_row r = {.seed = 2463534242u, .launches = 1};
+  if (i == 0) {
+    r.kind = GB_REC_KIND_SORT, r.language = GB_REC_LANG_C, r.algorithm = GB_REC_ALG_QUICK;
+    r.order = GB_REC_ORDER_RANDOM, r.size = 4000, r.sorts = 1200, r.status = GB_REC_STATUS_OK;
+    r.wall_ns = U(250123456), r.user_ns = U(249000000), r.sys_ns = U(1000000);
+    r.max_rss_kib = U(1800), r.loop_ns = U(240000000), r.comparisons = U(55119);
+    r.writes = U(56984);
+    strcpy(r.input_hash, "9f662f292f0c2286");
+    r.energy = GB_REC_ENERGY_OK, r.pkg_uj = U(4100000), r.dram_uj = U(330000);
+    r.idle_ns = U(250200000), r.idle_pkg_uj = U(1300000), r.idle_dram_uj = U(160000);
+    r.freq_start_khz = U(4300000), r.freq_end_khz = U(4250000);
+    r.temp_start_mc = I(45000), r.temp_end_mc = I(47000);
+    r.started_unix_ns = 1796281200000000000u;
+  } else if (i == 1) {
+    r.run = 1, r.kind = GB_REC_KIND_STARTUP, r.language = GB_REC_LANG_PYTHON;
+    r.algorithm = GB_REC_ALG_QUICK, r.order = GB_REC_ORDER_SORTED, r.size = 250, r.sorts = 0;
+    r.launches = 12, r.status = GB_REC_STATUS_OK, r.wall_ns = U(263000000);
+    r.user_ns = U(250000000), r.sys_ns = U(12000000), r.max_rss_kib = U(9800);
+    strcpy(r.input_hash, "4ad7c2d1e1c0b4f3");
+    r.energy = GB_REC_ENERGY_OFF, r.idle_ns = U(263001000);
+    r.temp_start_mc = I(-2500), r.temp_end_mc = I(-2000);
+    r.started_unix_ns = 1796281200500000000u;
+  } else {
+    r.run = 2, r.kind = GB_REC_KIND_SORT, r.language = GB_REC_LANG_NODE;
+    r.algorithm = GB_REC_ALG_BUBBLE, r.order = GB_REC_ORDER_REVERSED, r.size = 500, r.seed = 7;
+    r.sorts = 40, r.status = GB_REC_STATUS_EXIT_NONZERO, r.wall_ns = U(51000000);
+    r.user_ns = U(40000000), r.sys_ns = U(9000000), r.max_rss_kib = U(45000);
+    r.energy = GB_REC_ENERGY_UNAVAILABLE, r.freq_start_khz = U(4300000);
+    r.freq_end_khz = U(4300000), r.started_unix_ns = 1796281201000000000u;
+    strcpy(r.message, "worker said \"bad, very bad\"\nsee stderr\r");
+  }
+  return r;
+}
+
+/* Header and golden rows, formatted, into out (at least 8 KiB). */
+static void format_golden(char *out, size_t cap) {
+  int n = gb_records_header(out, cap);
+  cr_assert_gt(n, 0);
+  size_t used = (size_t)n;
+  for (int i = 0; i < 3; i++) {
+    gb_run_row r = golden_row(i);
+    n = gb_records_format_row(&r, out + used, cap - used);
+    cr_assert_gt(n, 0, "row %d: %d", i, n);
+    used += (size_t)n;
+  }
+}
+
+Test(records_writer, golden_bytes) {
+  char out[8192];
+  format_golden(out, sizeof out);
+  char *want = slurp(DATA "/records-golden/runs.csv", NULL);
+  cr_assert_str_eq(out, want);
+  free(want);
+}
+
+Test(records_writer, row_is_one_line_and_checks_itself) {
+  for (int i = 0; i < 3; i++) {
+    gb_run_row r = golden_row(i);
+    char line[GB_REC_LINE_MAX];
+    int n = gb_records_format_row(&r, line, sizeof line);
+    cr_assert_gt(n, 0);
+    cr_assert_eq(strchr(line, '\n'), line + n - 1, "row %d is not one line", i);
+    gb_err err = {""};
+    cr_assert_eq(gb_run_row_check(&r, &err), 0, "row %d: %s", i, err.msg);
+  }
+}
+
+Test(records_writer, no_space) {
+  gb_run_row r = golden_row(2);
+  char line[GB_REC_LINE_MAX];
+  int n = gb_records_format_row(&r, line, sizeof line);
+  cr_assert_gt(n, 0);
+  cr_assert_eq(gb_records_format_row(&r, line, (size_t)n), -ENOSPC);
+  cr_assert_str_eq(line, "");
+  cr_assert_eq(gb_records_format_row(&r, line, (size_t)n + 1), n);
+  cr_assert_eq(gb_records_header(line, 10), -ENOSPC);
+}
+
+Test(records_writer, longest_row_fits_line_max) {
+  gb_run_row r = golden_row(0);
+  memset(r.message, '"', sizeof r.message - 1);
+  r.message[sizeof r.message - 1] = '\0';
+  gb_rec_opt_u64 *u[] = {&r.wall_ns,        &r.user_ns,     &r.sys_ns,      &r.max_rss_kib,
+                         &r.loop_ns,        &r.comparisons, &r.writes,      &r.pkg_uj,
+                         &r.dram_uj,        &r.idle_ns,     &r.idle_pkg_uj, &r.idle_dram_uj,
+                         &r.freq_start_khz, &r.freq_end_khz};
+  for (size_t i = 0; i < sizeof u / sizeof *u; i++)
+    *u[i] = U(UINT64_MAX);
+  r.run = r.size = r.sorts = r.started_unix_ns = UINT64_MAX;
+  r.temp_start_mc = r.temp_end_mc = I(INT64_MIN);
+  char line[GB_REC_LINE_MAX];
+  cr_assert_gt(gb_records_format_row(&r, line, sizeof line), 0);
+}
+
+Test(records_writer, refuses_unwritable_values) {
+  char line[GB_REC_LINE_MAX];
+  gb_run_row r = golden_row(0);
+  r.status = GB_REC_STATUS_COUNT;
+  cr_assert_eq(gb_records_format_row(&r, line, sizeof line), -EINVAL);
+  r = golden_row(0);
+  strcpy(r.input_hash, "9F662F292F0C2286");
+  cr_assert_eq(gb_records_format_row(&r, line, sizeof line), -EINVAL);
+}
+
+Test(records_writer, schema_table) {
+  cr_assert_str_eq(gb_records_column(GB_REC_COL_RUN)->name, "run");
+  cr_assert_str_eq(gb_records_column(GB_REC_COL_MESSAGE)->name, "message");
+  cr_assert_eq(gb_records_column(GB_REC_COL_TEMP_END_MC)->type, GB_REC_TYPE_INT);
+  cr_assert_eq(gb_records_column(GB_REC_COL_WALL_NS)->type, GB_REC_TYPE_NS);
+  cr_assert(gb_records_column(GB_REC_COL_PKG_UJ)->optional);
+  cr_assert(!gb_records_column(GB_REC_COL_STATUS)->optional);
+  cr_assert_null(gb_records_column(GB_REC_COL_COUNT));
+}
+
+Test(records_writer, row_check_rules) {
+  gb_err err = {""};
+  gb_run_row r = golden_row(0);
+  r.wall_ns.present = false;
+  cr_assert_eq(gb_run_row_check(&r, &err), -EINVAL);
+  cr_assert_str_eq(err.msg, "wall_ns: empty, but an ok run must have it");
+  r = golden_row(1);
+  r.sorts = 3;
+  cr_assert_eq(gb_run_row_check(&r, &err), -EINVAL);
+  cr_assert_str_eq(err.msg, "sorts: 3, but a startup row has 0");
+  r = golden_row(0);
+  r.launches = 2;
+  cr_assert_eq(gb_run_row_check(&r, &err), -EINVAL);
+  cr_assert_str_eq(err.msg, "launches: 2, but a sort row has 1");
+  r = golden_row(0);
+  r.seed = 0;
+  cr_assert_eq(gb_run_row_check(&r, &err), -EINVAL);
+  cr_assert_str_eq(err.msg, "seed: 0 is out of range 1..4294967295");
+}
+
+/* ---- Round trips ------------------------------------------------------------ */
+
+static void assert_rows_eq(const gb_run_row *a, const gb_run_row *b) {
+  char la[GB_REC_LINE_MAX], lb[GB_REC_LINE_MAX];
+  cr_assert_gt(gb_records_format_row(a, la, sizeof la), 0);
+  cr_assert_gt(gb_records_format_row(b, lb, sizeof lb), 0);
+  cr_assert_str_eq(la, lb);
+}
+
+Test(records_reader, golden_round_trip) {
+  size_t len;
+  char *text = slurp(DATA "/records-golden/runs.csv", &len);
+  gb_rec_table t;
+  gb_err err = {""};
+  cr_assert_eq(gb_records_parse_csv(text, len, "runs.csv", GB_REC_FILE_RUNS, NULL, &t, &err), 0,
+               "%s", err.msg);
+  cr_assert_eq(t.n_rows, 3);
+  for (int i = 0; i < 3; i++) {
+    gb_run_row want = golden_row(i);
+    assert_rows_eq(&t.rows[i], &want);
+    cr_assert_eq(t.rows[i].line, (size_t)i + 2);
+  }
+  cr_assert_str_eq(t.rows[2].message, "worker said \"bad, very bad\" see stderr ");
+  cr_assert(!t.rows[1].pkg_uj.present);
+  cr_assert(!t.rows[1].freq_start_khz.present);
+  cr_assert_eq(t.rows[1].temp_start_mc.value, -2500);
+  cr_assert_str_eq(t.rows[2].input_hash, "");
+  gb_rec_table_free(&t);
+  free(text);
+}
+
+Test(records_reader, good_folder) {
+  gb_records *r;
+  gb_err err = {""};
+  cr_assert_eq(gb_records_read(DATA "/records-good", &r, &err), 0, "%s", err.msg);
+  cr_assert_eq(r->runs.n_rows, 12);
+  cr_assert(r->has_warmups);
+  cr_assert_eq(r->warmups.n_rows, 3);
+  cr_assert_eq(r->runs.n_groups, 4);
+
+  const gb_rec_group *g = gb_rec_table_find_sort(&r->runs, GB_REC_LANG_C, GB_REC_ALG_QUICK,
+                                                 GB_REC_ORDER_RANDOM, 250);
+  cr_assert_not_null(g);
+  cr_assert_eq(g->n_rows, 3);
+  cr_assert_eq(g->rows[0]->run, 0);
+  cr_assert_eq(g->rows[1]->run, 4);
+  cr_assert_eq(g->rows[2]->run, 9);
+  g = gb_rec_table_find_startup(&r->runs, GB_REC_LANG_PYTHON, GB_REC_ORDER_RANDOM, 250);
+  cr_assert_not_null(g);
+  cr_assert_eq(g->kind, GB_REC_KIND_STARTUP);
+  cr_assert_eq(g->n_rows, 3);
+  cr_assert_eq(g->rows[0]->run, 1);
+  cr_assert_eq(g->rows[1]->run, 7);
+  cr_assert_eq(g->rows[2]->run, 10);
+  cr_assert_eq(g->rows[0]->launches, 12);
+  cr_assert_null(gb_rec_table_find_sort(&r->runs, GB_REC_LANG_NODE, GB_REC_ALG_QUICK,
+                                        GB_REC_ORDER_RANDOM, 250));
+  cr_assert_null(gb_rec_table_find_startup(&r->runs, GB_REC_LANG_C, GB_REC_ORDER_SORTED, 250));
+
+  const gb_run_row *timeout = &r->runs.rows[8];
+  cr_assert_eq(timeout->status, GB_REC_STATUS_TIMEOUT);
+  cr_assert_str_eq(timeout->message, "worker ran past timeout_s 60, killed (SIGKILL)");
+  cr_assert(!timeout->user_ns.present);
+  cr_assert_eq(r->runs.rows[3].temp_start_mc.value, -1500);
+  cr_assert(!r->runs.rows[3].temp_end_mc.present);
+
+  g = gb_rec_table_find_sort(&r->warmups, GB_REC_LANG_C, GB_REC_ALG_QUICK, GB_REC_ORDER_RANDOM,
+                             250);
+  cr_assert_not_null(g);
+  cr_assert_eq(g->n_rows, 2);
+  cr_assert_eq(g->rows[1]->sorts, 9000);
+  gb_records_free(r);
+}
+
+Test(records_reader, good_folder_rows_format_back_to_the_same_bytes) {
+  gb_records *r;
+  gb_err err = {""};
+  cr_assert_eq(gb_records_read(DATA "/records-good", &r, &err), 0, "%s", err.msg);
+  char *text = good_runs();
+  char out[64 * 1024];
+  int used = gb_records_header(out, sizeof out);
+  for (size_t i = 0; i < r->runs.n_rows; i++)
+    used += gb_records_format_row(&r->runs.rows[i], out + used, sizeof out - (size_t)used);
+  cr_assert_str_eq(out, text);
+  free(text);
+  gb_records_free(r);
+}
+
+Test(records_reader, crlf_line_endings) {
+  char *text = good_runs();
+  char *crlf = malloc(2 * strlen(text) + 1), *q = crlf;
+  for (const char *p = text; *p; p++) {
+    if (*p == '\n')
+      *q++ = '\r';
+    *q++ = *p;
+  }
+  *q = '\0';
+  gb_meta m = good_meta();
+  gb_rec_table t;
+  gb_err err = {""};
+  cr_assert_eq(
+      gb_records_parse_csv(crlf, strlen(crlf), "runs.csv", GB_REC_FILE_RUNS, &m, &t, &err), 0,
+      "%s", err.msg);
+  cr_assert_eq(t.n_rows, 12);
+  gb_rec_table_free(&t);
+  gb_meta_free(&m);
+  free(crlf);
+  free(text);
+}
+
+Test(records_reader, quoted_fields) {
+  char *text = good_runs();
+  char *bad = edit_field(text, 2, GB_REC_COL_LANGUAGE, "\"c\"");
+  gb_rec_table t;
+  gb_err err = {""};
+  cr_assert_eq(
+      gb_records_parse_csv(bad, strlen(bad), "runs.csv", GB_REC_FILE_RUNS, NULL, &t, &err), 0,
+      "%s", err.msg);
+  cr_assert_eq(t.rows[0].language, GB_REC_LANG_C);
+  gb_rec_table_free(&t);
+  free(bad);
+  bad = edit_field(text, 2, GB_REC_COL_MESSAGE, "\"a \"\"quoted\"\", word\"");
+  cr_assert_eq(
+      gb_records_parse_csv(bad, strlen(bad), "runs.csv", GB_REC_FILE_RUNS, NULL, &t, &err), 0,
+      "%s", err.msg);
+  cr_assert_str_eq(t.rows[0].message, "a \"quoted\", word");
+  gb_rec_table_free(&t);
+  free(bad);
+  free(text);
+}
+
+/* ---- Bad runs.csv ----------------------------------------------------------- */
+
+Test(records_reader, header_missing_column) {
+  char *text = good_runs();
+  char *bad = edit_line(
+      text, 1,
+      "run,kind,language,algorithm,order,size,seed,sorts,launches,status,user_ns,sys_ns,"
+      "max_rss_kib,loop_ns,comparisons,writes,input_hash,energy,pkg_uj,dram_uj,idle_ns,"
+      "idle_pkg_uj,idle_dram_uj,freq_start_khz,freq_end_khz,temp_start_mc,temp_end_mc,"
+      "started_unix_ns,message");
+  expect_runs_error(bad, "runs.csv:1: missing column 'wall_ns' in the header");
+  free(bad);
+  free(text);
+}
+
+Test(records_reader, header_unknown_column) {
+  char *text = good_runs();
+  char *bad = edit_field(text, 1, GB_REC_COL_WALL_NS, "wall_ms");
+  expect_runs_error(bad, "runs.csv:1: unknown column 'wall_ms' in the header");
+  free(bad);
+  bad = edit_field(text, 1, GB_REC_COL_MESSAGE, "message,note");
+  expect_runs_error(bad, "runs.csv:1: unknown column 'note' in the header");
+  free(bad);
+  free(text);
+}
+
+Test(records_reader, header_repeated_or_reordered_column) {
+  char *text = good_runs();
+  char *bad = edit_field(text, 1, GB_REC_COL_MESSAGE, "message,run");
+  expect_runs_error(bad, "runs.csv:1: column 'run' appears twice in the header");
+  free(bad);
+  char *a = edit_field(text, 1, GB_REC_COL_USER_NS, "sys_ns");
+  bad = edit_field(a, 1, GB_REC_COL_SYS_NS, "user_ns");
+  expect_runs_error(bad, "runs.csv:1: column 12 is 'sys_ns', expected 'user_ns'");
+  free(bad);
+  free(a);
+  free(text);
+}
+
+Test(records_reader, truncated_last_line_without_newline) {
+  char *text = good_runs();
+  text[strlen(text) - 1] = '\0';
+  expect_runs_error(text, "runs.csv:13: truncated last line (no newline at the end)");
+  free(text);
+}
+
+Test(records_reader, truncated_last_line_with_fewer_fields) {
+  char *text = good_runs();
+  char *bad =
+      edit_line(text, 13, "11,startup,c,quick,random,250,2463534242,0,400,ok,274222221,27");
+  expect_runs_error(bad, "runs.csv:13: truncated line: 12 of 30 fields");
+  free(bad);
+  free(text);
+}
+
+Test(records_reader, too_many_fields) {
+  expect_field_error(5, GB_REC_COL_MESSAGE, ",extra", "runs.csv:5: 31 fields, expected 30");
+}
+
+Test(records_reader, text_in_a_number) {
+  expect_field_error(5, GB_REC_COL_WALL_NS, "12a",
+                     "runs.csv:5: wall_ns: '12a' is not an integer");
+  expect_field_error(5, GB_REC_COL_PKG_UJ, " 12",
+                     "runs.csv:5: pkg_uj: ' 12' is not an integer");
+  expect_field_error(5, GB_REC_COL_SIZE, "2.5e2",
+                     "runs.csv:5: size: '2.5e2' is not an integer");
+  expect_field_error(5, GB_REC_COL_LOOP_NS, "+5",
+                     "runs.csv:5: loop_ns: '+5' is not an integer");
+}
+
+Test(records_reader, negative_duration) {
+  expect_field_error(5, GB_REC_COL_WALL_NS, "-5",
+                     "runs.csv:5: wall_ns: negative duration '-5'");
+  expect_field_error(6, GB_REC_COL_IDLE_NS, "-1",
+                     "runs.csv:6: idle_ns: negative duration '-1'");
+  expect_field_error(6, GB_REC_COL_PKG_UJ, "-1", "runs.csv:6: pkg_uj: negative value '-1'");
+}
+
+Test(records_reader, number_out_of_range) {
+  expect_field_error(5, GB_REC_COL_WRITES, "18446744073709551616",
+                     "runs.csv:5: writes: '18446744073709551616' is too large");
+  expect_field_error(5, GB_REC_COL_TEMP_END_MC, "-9223372036854775809",
+                     "runs.csv:5: temp_end_mc: '-9223372036854775809' is too large");
+  expect_field_error(5, GB_REC_COL_SEED, "4294967296",
+                     "runs.csv:5: seed: 4294967296 is out of range 1..4294967295");
+}
+
+Test(records_reader, empty_required_field) {
+  expect_field_error(5, GB_REC_COL_SIZE, "", "runs.csv:5: size: empty, but required");
+  expect_field_error(5, GB_REC_COL_STARTED_UNIX_NS, "",
+                     "runs.csv:5: started_unix_ns: empty, but required");
+}
+
+Test(records_reader, ok_run_missing_a_measurement) {
+  expect_field_error(5, GB_REC_COL_WALL_NS, "",
+                     "runs.csv:5: wall_ns: empty, but an ok run must have it");
+  expect_field_error(6, GB_REC_COL_COMPARISONS, "",
+                     "runs.csv:6: comparisons: empty, but an ok sort run must have it");
+  expect_field_error(
+      6, GB_REC_COL_IDLE_PKG_UJ, "",
+      "runs.csv:6: idle_pkg_uj: empty, but an ok run with energy ok must have it");
+}
+
+Test(records_reader, unknown_names) {
+  expect_field_error(5, GB_REC_COL_LANGUAGE, "java",
+                     "runs.csv:5: language: unknown value 'java' (expected c, python, node)");
+  expect_field_error(
+      5, GB_REC_COL_ALGORITHM, "merge",
+      "runs.csv:5: algorithm: unknown value 'merge' (expected bubble, insertion, "
+      "quick)");
+  expect_field_error(5, GB_REC_COL_ORDER, "Random",
+                     "runs.csv:5: order: unknown value 'Random' (expected random, sorted, "
+                     "reversed, nearly)");
+  expect_field_error(5, GB_REC_COL_KIND, "warmup",
+                     "runs.csv:5: kind: unknown value 'warmup' (expected sort, startup)");
+  expect_field_error(
+      5, GB_REC_COL_STATUS, "killed",
+      "runs.csv:5: status: unknown value 'killed' (expected ok, timeout, crashed, "
+      "exit_nonzero, bad_output, parity_mismatch, energy_stalled, energy_jump, "
+      "energy_vanished, spawn_failed)");
+  expect_field_error(
+      5, GB_REC_COL_ENERGY, "zero",
+      "runs.csv:5: energy: unknown value 'zero' (expected ok, off, unavailable)");
+  expect_field_error(
+      5, GB_REC_COL_INPUT_HASH, "4AD7C2D1E1C0B4F3",
+      "runs.csv:5: input_hash: '4AD7C2D1E1C0B4F3' is not 16 lowercase hex digits");
+}
+
+Test(records_reader, configuration_not_in_settings) {
+  expect_field_error(7, GB_REC_COL_ALGORITHM, "bubble",
+                     "unknown configuration python/bubble/random/250 at runs.csv:7: not in "
+                     "meta.json settings");
+  expect_field_error(5, GB_REC_COL_LANGUAGE, "node",
+                     "unknown startup trial node/random/250 at runs.csv:5: not in meta.json "
+                     "settings");
+  expect_field_error(2, GB_REC_COL_SIZE, "500",
+                     "unknown configuration c/quick/random/500 at runs.csv:2: not in meta.json "
+                     "settings");
+}
+
+Test(records_reader, configuration_unchecked_without_meta) {
+  char *text = good_runs();
+  char *bad = edit_field(text, 6, GB_REC_COL_ALGORITHM, "bubble");
+  gb_rec_table t;
+  gb_err err = {""};
+  cr_assert_eq(
+      gb_records_parse_csv(bad, strlen(bad), "runs.csv", GB_REC_FILE_RUNS, NULL, &t, &err), 0,
+      "%s", err.msg);
+  cr_assert_eq(t.n_groups, 5);
+  gb_rec_table_free(&t);
+  free(bad);
+  free(text);
+}
+
+Test(records_reader, seed_differs_from_settings) {
+  expect_field_error(3, GB_REC_COL_SEED, "42",
+                     "runs.csv:3: seed: 42, but meta.json settings.seed is 2463534242");
+}
+
+Test(records_reader, run_out_of_sequence) {
+  expect_field_error(6, GB_REC_COL_RUN, "7", "runs.csv:6: run 7 out of sequence, expected 4");
+}
+
+Test(records_reader, more_rows_than_planned) {
+  char *text = good_runs();
+  size_t len;
+  const char *last = line_span(text, 13, &len);
+  char extra[1024];
+  snprintf(extra, sizeof extra, "%.*s\n12%.*s", (int)len, last, (int)(len - 2), last + 2);
+  char *bad = edit_line(text, 13, extra);
+  expect_runs_error(bad, "runs.csv:14: row 13 is beyond meta.json plan.measured_runs 12");
+  free(bad);
+  free(text);
+}
+
+Test(records_reader, fewer_rows_than_a_completed_campaign) {
+  char *text = good_runs();
+  char *bad = edit_line(text, 13, NULL);
+  expect_runs_error(
+      bad, "runs.csv:12: ends after 11 rows, but meta.json is completed with 12 measured "
+           "runs");
+  gb_meta m = good_meta();
+  m.completed = false;
+  m.runs_done = 11;
+  gb_rec_table t;
+  gb_err err = {""};
+  cr_assert_eq(
+      gb_records_parse_csv(bad, strlen(bad), "runs.csv", GB_REC_FILE_RUNS, &m, &t, &err), 0,
+      "%s", err.msg);
+  gb_rec_table_free(&t);
+  gb_meta_free(&m);
+  free(bad);
+  free(text);
+}
+
+Test(records_reader, energy_columns_when_energy_is_off) {
+  char *text = good_runs();
+  char *bad = edit_field(text, 2, GB_REC_COL_ENERGY, "off");
+  expect_runs_error(bad, "runs.csv:2: pkg_uj: holds a value, but energy is off");
+  free(bad);
+  free(text);
+}
+
+Test(records_reader, energy_ok_when_meta_has_none) {
+  char *text = good_runs();
+  gb_meta m = good_meta();
+  m.energy.status = GB_REC_ENERGY_UNAVAILABLE;
+  expect_error(text, GB_REC_FILE_RUNS, &m,
+               "runs.csv:2: energy: ok, but meta.json energy.status is unavailable");
+  gb_meta_free(&m);
+  free(text);
+}
+
+Test(records_reader, dram_against_meta_zones) {
+  expect_field_error(4, GB_REC_COL_DRAM_UJ, "",
+                     "runs.csv:4: dram_uj: empty, but idle_dram_uj is not");
+  char *text = good_runs();
+  char *a = edit_field(text, 4, GB_REC_COL_DRAM_UJ, "");
+  char *bad = edit_field(a, 4, GB_REC_COL_IDLE_DRAM_UJ, "");
+  expect_runs_error(bad, "runs.csv:4: dram_uj: empty, but meta.json lists a dram zone");
+  gb_meta m = good_meta();
+  m.energy.n_zones = 1; /* the package zone only */
+  expect_error(text, GB_REC_FILE_RUNS, &m,
+               "runs.csv:2: dram_uj: holds a value, but meta.json lists no dram zone");
+  gb_meta_free(&m);
+  free(bad);
+  free(a);
+  free(text);
+}
+
+Test(records_reader, malformed_quotes) {
+  expect_field_error(5, GB_REC_COL_MESSAGE, "\"abc\"x",
+                     "runs.csv:5: malformed CSV: text after a closing quote");
+  expect_field_error(5, GB_REC_COL_MESSAGE, "\"abc",
+                     "runs.csv:5: malformed CSV: an unterminated quoted field");
+  expect_field_error(5, GB_REC_COL_MESSAGE, "say \"hi\"",
+                     "runs.csv:5: malformed CSV: a quote inside an unquoted field");
+}
+
+Test(records_reader, message_too_long) {
+  char value[400];
+  memset(value, 'x', 300);
+  value[300] = '\0';
+  expect_field_error(5, GB_REC_COL_MESSAGE, value,
+                     "runs.csv:5: message: longer than 255 bytes");
+}
+
+Test(records_reader, empty_line_and_empty_file) {
+  char *text = good_runs();
+  char *bad = edit_line(text, 4, "");
+  expect_runs_error(bad, "runs.csv:4: empty line");
+  free(bad);
+  free(text);
+  expect_runs_error("", "runs.csv:1: empty file, expected a header");
+}
+
+Test(records_reader, warmups_out_of_sequence) {
+  char *text = slurp(DATA "/records-good/warmups.csv", NULL);
+  char *bad = edit_field(text, 4, GB_REC_COL_RUN, "2");
+  gb_meta m = good_meta();
+  expect_error(bad, GB_REC_FILE_WARMUPS, &m,
+               "warmups.csv:4: run 2 out of sequence, expected 1 (warm-ups count from 0 per "
+               "configuration)");
+  free(bad);
+  bad = edit_field(text, 3, GB_REC_COL_RUN, "1");
+  expect_error(bad, GB_REC_FILE_WARMUPS, &m,
+               "warmups.csv:3: run 1 out of sequence, expected 0 (warm-ups count from 0 per "
+               "configuration)");
+  gb_meta_free(&m);
+  free(bad);
+  free(text);
+}
+
+/* ---- Bad folders ------------------------------------------------------------ */
+
+static void expect_read_error(const char *dir, int code, const char *message) {
+  gb_records *r = NULL;
+  gb_err err = {""};
+  cr_assert_eq(gb_records_read(dir, &r, &err), -code, "%s", err.msg);
+  cr_assert_null(r);
+  cr_assert_str_eq(err.msg, message);
+}
+
+Test(records_reader, missing_runs_csv) {
+  expect_read_error(DATA "/records-no-runs", ENOENT,
+                    DATA "/records-no-runs/runs.csv: cannot open: No such file or directory");
+}
+
+Test(records_reader, missing_meta_json) {
+  expect_read_error(DATA "/records-no-meta", ENOENT,
+                    DATA "/records-no-meta/meta.json: cannot open: No such file or directory");
+}
+
+Test(records_reader, malformed_meta_json) {
+  expect_read_error(DATA "/records-bad-json", EINVAL,
+                    DATA "/records-bad-json/meta.json:6: malformed JSON");
+}
+
+Test(records_reader, meta_field_of_the_wrong_type) {
+  expect_read_error(DATA "/records-bad-type", EINVAL,
+                    DATA
+                    "/records-bad-type/meta.json: settings.runs: expected an integer, got a "
+                    "string");
+}
+
+/* ---- meta.json ----------------------------------------------------------------- */
+
+static char *print_meta(const gb_meta *m) {
+  cJSON *j = gb_meta_to_json(m);
+  cr_assert_not_null(j);
+  char *s = cJSON_Print(j);
+  cJSON_Delete(j);
+  return s;
+}
+
+Test(records_meta, good_fields) {
+  gb_meta m = good_meta();
+  cr_assert_eq(m.profile, GB_META_PROFILE_CUSTOM);
+  cr_assert_eq(m.settings.n_languages, 2);
+  cr_assert_eq(m.settings.languages[1], GB_REC_LANG_PYTHON);
+  cr_assert_eq(m.settings.sizes[0], 250);
+  cr_assert_eq(m.settings.seed, 2463534242u);
+  cr_assert_eq(m.settings.energy, GB_META_ENERGY_AUTO);
+  cr_assert_eq(m.plan.measured_runs, 12);
+  cr_assert_eq(m.n_calibration, 2);
+  cr_assert_eq(m.calibration[1].sorts, 90);
+  cr_assert_eq(m.calibration[1].warmup_loop_ns[0], 214000000);
+  cr_assert_eq(m.n_startup, 2);
+  cr_assert_eq(m.startup[0].launches, 400);
+  cr_assert_eq(m.energy.status, GB_REC_ENERGY_OK);
+  cr_assert_eq(m.energy.n_zones, 2);
+  cr_assert_eq(m.energy.zones[0].max_energy_range_uj, 262143328850u);
+  cr_assert_eq(m.energy.zones[1].kind, GB_META_ZONE_DRAM);
+  cr_assert(m.machine.has_governor);
+  cr_assert_str_eq(m.machine.governor, "performance");
+  cr_assert(!m.machine.has_turbo);
+  cr_assert_str_eq(m.pinning.cpus, "2,4");
+  cr_assert(m.pinning.has_numa_node);
+  cr_assert_str_eq(m.runtimes[GB_REC_LANG_PYTHON], "CPython 3.11.2");
+  cr_assert_str_eq(m.runtimes[GB_REC_LANG_NODE], "");
+  cr_assert(m.completed);
+  cr_assert_eq(m.n_command, 18);
+  cr_assert_str_eq(m.command[17], "results/it's here");
+  cr_assert_str_eq(m.command_line, "greenbench run --profile custom --languages c,python "
+                                   "--algorithms quick --orders random --sizes 250 --runs 3 "
+                                   "--warmups 1 --out 'results/it'\\''s here'");
+  gb_meta_free(&m);
+}
+
+Test(records_meta, json_round_trip) {
+  gb_meta m = good_meta();
+  char *first = print_meta(&m);
+  gb_meta back;
+  gb_err err = {""};
+  cr_assert_eq(gb_meta_parse(first, strlen(first), "printed", &back, &err), 0, "%s", err.msg);
+  char *second = print_meta(&back);
+  cr_assert_str_eq(first, second);
+  cr_assert_eq(back.energy.zones[0].max_energy_range_uj, 262143328850u);
+  cr_assert_str_eq(back.command_line, m.command_line);
+  free(first);
+  free(second);
+  gb_meta_free(&back);
+  gb_meta_free(&m);
+}
+
+/* meta.json text of the good fixture after edit(root). */
+static char *meta_variant(void (*edit)(cJSON *root)) {
+  char *text = slurp(DATA "/records-good/meta.json", NULL);
+  cJSON *root = cJSON_Parse(text);
+  cr_assert_not_null(root);
+  edit(root);
+  char *out = cJSON_PrintUnformatted(root);
+  cJSON_Delete(root);
+  free(text);
+  return out;
+}
+
+static void expect_meta_error(void (*edit)(cJSON *root), const char *message) {
+  char *json = meta_variant(edit);
+  gb_meta m;
+  gb_err err = {""};
+  cr_assert_eq(gb_meta_parse(json, strlen(json), "meta.json", &m, &err), -EINVAL,
+               "accepted: %s", json);
+  cr_assert_str_eq(err.msg, message);
+  free(json);
+}
+
+static cJSON *obj(cJSON *root, const char *key) {
+  return cJSON_GetObjectItemCaseSensitive(root, key);
+}
+
+static void drop_machine(cJSON *r) {
+  cJSON_DeleteItemFromObject(r, "machine");
+}
+static void drop_zone_kind(cJSON *r) {
+  cJSON_DeleteItemFromObject(cJSON_GetArrayItem(obj(obj(r, "energy"), "zones"), 1), "kind");
+}
+static void languages_string(cJSON *r) {
+  cJSON_ReplaceItemInObject(obj(r, "settings"), "languages", cJSON_CreateString("c"));
+}
+static void completed_string(cJSON *r) {
+  cJSON_ReplaceItemInObject(r, "completed", cJSON_CreateString("yes"));
+}
+static void numa_string(cJSON *r) {
+  cJSON_ReplaceItemInObject(obj(r, "pinning"), "numa_node", cJSON_CreateString("0"));
+}
+static void runs_fraction(cJSON *r) {
+  cJSON_ReplaceItemInObject(obj(r, "settings"), "runs", cJSON_CreateNumber(2.5));
+}
+static void sizes_negative(cJSON *r) {
+  cJSON_ReplaceItemInArray(obj(obj(r, "settings"), "sizes"), 0, cJSON_CreateNumber(-250));
+}
+static void unknown_language(cJSON *r) {
+  cJSON_ReplaceItemInArray(obj(obj(r, "settings"), "languages"), 0, cJSON_CreateString("rust"));
+}
+static void wrong_format(cJSON *r) {
+  cJSON_ReplaceItemInObject(r, "format", cJSON_CreateString("greenbench-records-2"));
+}
+static void seed_zero(cJSON *r) {
+  cJSON_ReplaceItemInObject(obj(r, "settings"), "seed", cJSON_CreateNumber(0));
+}
+static void plan_off_by_one(cJSON *r) {
+  cJSON_ReplaceItemInObject(obj(r, "plan"), "measured_runs", cJSON_CreateNumber(13));
+}
+static void language_twice(cJSON *r) {
+  cJSON_ReplaceItemInArray(obj(obj(r, "settings"), "languages"), 1, cJSON_CreateString("c"));
+}
+static void unfinished_but_completed(cJSON *r) {
+  cJSON_ReplaceItemInObject(r, "finished_at", cJSON_CreateNull());
+}
+static void off_without_reason(cJSON *r) {
+  cJSON_ReplaceItemInObject(obj(r, "energy"), "status", cJSON_CreateString("unavailable"));
+}
+static void calibration_outside(cJSON *r) {
+  cJSON_ReplaceItemInObject(cJSON_GetArrayItem(obj(r, "calibration"), 1), "order",
+                            cJSON_CreateString("sorted"));
+}
+static void no_python_runtime(cJSON *r) {
+  cJSON_DeleteItemFromObject(obj(r, "runtimes"), "python");
+}
+static void bad_time(cJSON *r) {
+  cJSON_ReplaceItemInObject(r, "started_at", cJSON_CreateString("2026-12-03 07:00:00"));
+}
+
+Test(records_meta, missing_fields) {
+  expect_meta_error(drop_machine, "meta.json: machine: missing");
+  expect_meta_error(drop_zone_kind, "meta.json: energy.zones[1].kind: missing");
+  expect_meta_error(no_python_runtime,
+                    "meta.json: runtimes.python: missing for a language in settings");
+}
+
+Test(records_meta, wrong_types) {
+  expect_meta_error(languages_string,
+                    "meta.json: settings.languages: expected an array, got a string");
+  expect_meta_error(completed_string,
+                    "meta.json: completed: expected true or false, got a string");
+  expect_meta_error(numa_string,
+                    "meta.json: pinning.numa_node: expected an integer or null, got a string");
+  expect_meta_error(runs_fraction, "meta.json: settings.runs: not an integer in 0..2^53");
+  expect_meta_error(sizes_negative, "meta.json: settings.sizes: not an integer in 0..2^53");
+}
+
+Test(records_meta, wrong_values) {
+  expect_meta_error(unknown_language, "meta.json: settings.languages: unknown value 'rust'");
+  expect_meta_error(wrong_format, "meta.json: format: not greenbench-records-1");
+  expect_meta_error(seed_zero,
+                    "meta.json: settings.seed: 0 is not a xorshift32 seed (1..4294967295)");
+  expect_meta_error(plan_off_by_one,
+                    "meta.json: plan: sort_runs 6 + startup_runs 6 is not measured_runs 13");
+  expect_meta_error(language_twice, "meta.json: settings.languages: lists c twice");
+  expect_meta_error(unfinished_but_completed,
+                    "meta.json: finished_at: null, but completed is true");
+  expect_meta_error(off_without_reason,
+                    "meta.json: energy.reason: empty, but energy is unavailable");
+  expect_meta_error(calibration_outside,
+                    "meta.json: calibration[1]: configuration not in settings");
+  expect_meta_error(bad_time,
+                    "meta.json: started_at: '2026-12-03 07:00:00' is not YYYY-MM-DDTHH:MM:SSZ");
+}
+
+Test(records_meta, malformed_text) {
+  gb_meta m;
+  gb_err err = {""};
+  const char *cases[][2] = {
+      {"", "meta.json:1: malformed JSON"},
+      {"{\"format\":\n\"greenbench-records-1\",\n}", "meta.json:3: malformed JSON"},
+      {"{} trailing", "meta.json:1: malformed JSON"},
+      {"[1, 2]", "meta.json: expected a JSON object, got an array"},
+      {"{}", "meta.json: format: missing"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    cr_assert_eq(gb_meta_parse(cases[i][0], strlen(cases[i][0]), "meta.json", &m, &err),
+                 -EINVAL);
+    cr_assert_str_eq(err.msg, cases[i][1]);
+  }
+}
+
+/* A study-profile meta.json, built the way the harness builds it. */
+static void study_meta(gb_meta *m) {
+  gb_meta_init(m);
+  const char *argv[] = {"greenbench", "run", "--profile", "study", "--out", "results/study"};
+  gb_err err = {""};
+  cr_assert_eq(gb_meta_set_command(m, 6, argv, &err), 0);
+  strcpy(m->tool_version, "0.1.0");
+  m->profile = GB_META_PROFILE_STUDY;
+  gb_meta_settings *s = &m->settings;
+  for (int i = 0; i < GB_REC_LANG_COUNT; i++)
+    s->languages[s->n_languages++] = (gb_rec_language)i;
+  for (int i = 0; i < GB_REC_ALG_COUNT; i++)
+    s->algorithms[s->n_algorithms++] = (gb_rec_algorithm)i;
+  for (int i = 0; i < GB_REC_ORDER_COUNT; i++)
+    s->orders[s->n_orders++] = (gb_rec_order)i;
+  const uint64_t sizes[] = {250, 500, 1000, 2000};
+  for (int i = 0; i < 4; i++)
+    s->sizes[s->n_sizes++] = sizes[i];
+  s->runs = 30, s->warmups = 3, s->target_ms = 200, s->energy = GB_META_ENERGY_OFF;
+  s->seed = 2463534242u, s->order_seed = 123, s->timeout_s = 60;
+  strcpy(s->python, "/usr/bin/python3");
+  strcpy(s->node, "/usr/bin/node");
+  m->plan = (gb_meta_plan){144, 144 * 30, 48 * 30, 192 * 30};
+  for (size_t l = 0; l < 3; l++)
+    for (size_t a = 0; a < 3; a++)
+      for (size_t o = 0; o < 4; o++)
+        for (size_t z = 0; z < 4; z++) {
+          gb_meta_calibration c = {(gb_rec_language)l,
+                                   (gb_rec_algorithm)a,
+                                   (gb_rec_order)o,
+                                   sizes[z],
+                                   10 + z,
+                                   {1000, 2000, 3000},
+                                   3};
+          cr_assert_eq(gb_meta_add_calibration(m, &c, &err), 0);
+        }
+  for (size_t l = 0; l < 3; l++)
+    for (size_t o = 0; o < 4; o++)
+      for (size_t z = 0; z < 4; z++) {
+        gb_meta_startup st = {(gb_rec_language)l, (gb_rec_order)o, sizes[z], 50};
+        cr_assert_eq(gb_meta_add_startup(m, &st, &err), 0);
+      }
+  m->energy.status = GB_REC_ENERGY_OFF;
+  strcpy(m->energy.reason, "disabled by --energy off");
+  strcpy(m->machine.cpu_model, "test CPU");
+  strcpy(m->machine.kernel, "6.1.0");
+  m->machine.cpus_online = 2;
+  strcpy(m->pinning.cpus, "1");
+  strcpy(m->pinning.reason, "only two CPUs online");
+  strcpy(m->runtimes[GB_REC_LANG_C], "gcc 12.2.0");
+  strcpy(m->runtimes[GB_REC_LANG_PYTHON], "CPython 3.11.2");
+  strcpy(m->runtimes[GB_REC_LANG_NODE], "Node.js 20.20.2");
+  strcpy(m->git_commit, "unknown");
+  strcpy(m->started_at, "2026-12-03T07:00:00Z");
+  strcpy(m->finished_at, "2026-12-03T09:00:00Z");
+  m->has_finished_at = true;
+  m->completed = true;
+  m->runs_done = m->plan.measured_runs;
+  cr_assert_eq(gb_meta_check(m, "built", &err), 0, "%s", err.msg);
+}
+
+Test(records_meta, built_by_the_harness_reads_back) {
+  gb_meta m;
+  study_meta(&m);
+  cr_assert_eq(m.n_calibration, 144);
+  char *text = print_meta(&m);
+  gb_meta back;
+  gb_err err = {""};
+  cr_assert_eq(gb_meta_parse(text, strlen(text), "built", &back, &err), 0, "%s", err.msg);
+  cr_assert_eq(back.n_calibration, 144);
+  cr_assert_eq(back.calibration[143].sorts, 13);
+  cr_assert_eq(back.calibration[143].n_warmup_loop_ns, 3);
+  cr_assert_eq(back.n_startup, 48);
+  cr_assert_str_eq(back.command_line, "greenbench run --profile study --out results/study");
+  cr_assert(!back.pinning.has_numa_node);
+  cr_assert(!back.machine.has_governor);
+  char *again = print_meta(&back);
+  cr_assert_str_eq(text, again);
+  free(again);
+  free(text);
+  gb_meta_free(&back);
+  gb_meta_free(&m);
+}
+
+Test(records_meta, to_json_refuses_out_of_range_enums) {
+  gb_meta m;
+  study_meta(&m);
+  m.profile = GB_META_PROFILE_COUNT;
+  cr_assert_null(gb_meta_to_json(&m));
+  gb_meta_free(&m);
+}
+
+/* ---- A study-sized folder ------------------------------------------------------- */
+
+/* All 5,760 measured runs of the study profile, shuffled, as runs.csv. */
+static char *study_runs(const gb_meta *m, size_t *len) {
+  size_t n = m->plan.measured_runs, k = 0;
+  gb_run_row *rows = calloc(n, sizeof *rows);
+  const gb_meta_settings *s = &m->settings;
+  for (size_t l = 0; l < 3; l++)
+    for (size_t o = 0; o < 4; o++)
+      for (size_t z = 0; z < 4; z++)
+        for (size_t a = 0; a < 4; a++) /* a == 3: the startup trial */
+          for (size_t i = 0; i < s->runs; i++) {
+            gb_run_row *r = &rows[k++];
+            r->kind = a < 3 ? GB_REC_KIND_SORT : GB_REC_KIND_STARTUP;
+            r->language = (gb_rec_language)l, r->order = (gb_rec_order)o;
+            r->algorithm = a < 3 ? (gb_rec_algorithm)a : GB_REC_ALG_QUICK;
+            r->size = s->sizes[z], r->seed = s->seed;
+            r->sorts = a < 3 ? 100 : 0, r->launches = a < 3 ? 1 : 50;
+            r->wall_ns = U(250000000 + i), r->user_ns = U(240000000), r->sys_ns = U(1000000);
+            r->max_rss_kib = U(2000);
+            if (a < 3)
+              r->loop_ns = U(241000000), r->comparisons = U(1000 + z), r->writes = U(900);
+            strcpy(r->input_hash, "0123456789abcdef");
+            r->energy = GB_REC_ENERGY_OFF, r->idle_ns = U(250000000);
+            r->started_unix_ns = 1796281200000000000u + k;
+          }
+  cr_assert_eq(k, n);
+  uint64_t x = 88172645463325252u; /* a fixed shuffle: xorshift64 */
+  for (size_t i = n - 1; i > 0; i--) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    size_t j = (size_t)(x % (i + 1));
+    gb_run_row t = rows[i];
+    rows[i] = rows[j];
+    rows[j] = t;
+  }
+  char *text = malloc(n * GB_REC_LINE_MAX);
+  size_t used = (size_t)gb_records_header(text, GB_REC_LINE_MAX);
+  for (size_t i = 0; i < n; i++) {
+    rows[i].run = i;
+    int w = gb_records_format_row(&rows[i], text + used, GB_REC_LINE_MAX);
+    cr_assert_gt(w, 0);
+    used += (size_t)w;
+  }
+  free(rows);
+  *len = used;
+  return text;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+Test(records_reader, study_sized_folder) {
+  gb_meta m;
+  study_meta(&m);
+  size_t len;
+  char *csv = study_runs(&m, &len);
+  char *json = print_meta(&m);
+  char dir[] = "/tmp/gb-records-XXXXXX", path[64];
+  cr_assert_not_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  spit(path, csv);
+  snprintf(path, sizeof path, "%s/meta.json", dir);
+  spit(path, json);
+
+  gb_records *r;
+  gb_err err = {""};
+  double t0 = now_ms();
+  int rc = gb_records_read(dir, &r, &err);
+  double t1 = now_ms();
+  cr_assert_eq(rc, 0, "%s", err.msg);
+  cr_log_info("read %zu rows in %.1f ms", r->runs.n_rows, t1 - t0);
+  cr_assert_eq(r->runs.n_rows, 5760);
+  cr_assert(!r->has_warmups);
+  cr_assert_eq(r->runs.n_groups, 144 + 48);
+  for (size_t g = 0; g < r->runs.n_groups; g++) {
+    const gb_rec_group *grp = &r->runs.groups[g];
+    cr_assert_eq(grp->n_rows, 30);
+    for (size_t i = 1; i < grp->n_rows; i++)
+      cr_assert_lt(grp->rows[i - 1]->run, grp->rows[i]->run);
+  }
+  const gb_rec_group *g = gb_rec_table_find_sort(
+      &r->runs, GB_REC_LANG_NODE, GB_REC_ALG_INSERTION, GB_REC_ORDER_NEARLY, 2000);
+  cr_assert_not_null(g);
+  cr_assert_eq(g->rows[0]->comparisons.value, 1003);
+  cr_assert_not_null(
+      gb_rec_table_find_startup(&r->runs, GB_REC_LANG_PYTHON, GB_REC_ORDER_SORTED, 500));
+
+  gb_records_free(r);
+  unlink(path);
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  unlink(path);
+  rmdir(dir);
+  free(json);
+  free(csv);
+  gb_meta_free(&m);
+}
+
+/* ---- A comma locale ---------------------------------------------------------------- */
+
+/* Switches the process to a locale whose decimal point is a comma: an
+ * installed one, else one compiled with localedef into scratch (LOCPATH),
+ * which the caller removes. False when neither is possible. */
+static bool use_comma_locale(char *scratch, size_t len) {
+  const char *names[] = {"de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8", "nl_NL.UTF-8",
+                         "ru_RU.UTF-8", "es_ES.UTF-8", "it_IT.UTF-8"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (setlocale(LC_ALL, names[i]) && localeconv()->decimal_point[0] == ',')
+      return true;
+  char cmd[256];
+  snprintf(scratch, len, "/tmp/gb-locale-XXXXXX");
+  if (!mkdtemp(scratch))
+    return false;
+  snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1",
+           scratch);
+  if (system(cmd) == -1)
+    return false;
+  setenv("LOCPATH", scratch, 1);
+  return setlocale(LC_ALL, "de_DE.UTF-8") && localeconv()->decimal_point[0] == ',';
+}
+
+static void remove_scratch(const char *scratch) {
+  char cmd[256];
+  if (!scratch[0])
+    return;
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
+  cr_assert_neq(system(cmd), -1);
+}
+
+Test(records_locale, comma_locale_changes_nothing) {
+  char scratch[64] = "";
+  bool comma = use_comma_locale(scratch, sizeof scratch);
+  if (!comma) {
+    remove_scratch(scratch);
+    cr_skip_test("no comma locale installed, and localedef could not build de_DE");
+  }
+  char probe[16];
+  snprintf(probe, sizeof probe, "%.1f", 1.5);
+  cr_assert_str_eq(probe, "1,5", "the locale is not in effect");
+
+  char out[8192];
+  format_golden(out, sizeof out);
+  char *want = slurp(DATA "/records-golden/runs.csv", NULL);
+  cr_assert_str_eq(out, want);
+  free(want);
+
+  gb_records *r;
+  gb_err err = {""};
+  cr_assert_eq(gb_records_read(DATA "/records-good", &r, &err), 0, "%s", err.msg);
+  cr_assert_eq(r->runs.rows[3].temp_start_mc.value, -1500);
+  char *json = print_meta(&r->meta);
+  cr_assert_not_null(strstr(json, "262143328850"));
+  cr_assert_not_null(strstr(json, "2463534242"));
+  gb_meta back;
+  cr_assert_eq(gb_meta_parse(json, strlen(json), "printed", &back, &err), 0, "%s", err.msg);
+  cr_assert_eq(back.energy.zones[0].max_energy_range_uj, 262143328850u);
+  gb_meta_free(&back);
+  free(json);
+  gb_records_free(r);
+  remove_scratch(scratch);
+}
