@@ -1,0 +1,111 @@
+/* Energy over a measurement window, watched while it runs. A background
+ * thread reads every zone every period while a window is open, adds up the
+ * wrap-corrected change of each interval (so a counter may wrap any number of
+ * times over a run, as long as it wraps at most once per interval), and stops
+ * the run through an eventfd when the counters stop making sense:
+ *
+ *   stalled   a package counter stood still for stall_ns (default 100 ms);
+ *   jump      a package counter rose faster than max_power_w (default 1 kW)
+ *             over an interval, as after a suspend resets the counters;
+ *   vanished  a zone could no longer be read (read error, or its file gone).
+ *
+ * Usage per measured run (the idle window after it is just another window):
+ *
+ *   gb_sampler_begin(s);     just before spawning the worker
+ *   ... poll gb_sampler_abort_fd(s) while the worker runs ...
+ *   gb_sampler_end(s, &r);   just after reaping it
+ *
+ * Between windows the thread sleeps on a condition variable. During a window
+ * each sample is one clock reading before and one after a pread per zone,
+ * under a mutex, with no allocation; the thread blocks every signal so that
+ * the spawner's signal handling is undisturbed. */
+#ifndef GREENBENCH_SAMPLER_H
+#define GREENBENCH_SAMPLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "greenbench/clock.h"
+#include "greenbench/error.h"
+#include "greenbench/rapl.h"
+
+#define GB_SAMPLER_DEFAULT_PERIOD_NS 10000000u /* 10 ms */
+#define GB_SAMPLER_MIN_PERIOD_NS 100000u       /* 0.1 ms */
+#define GB_SAMPLER_MAX_PERIOD_NS 20000000u     /* 20 ms */
+#define GB_SAMPLER_DEFAULT_STALL_NS 100000000u /* 100 ms */
+#define GB_SAMPLER_DEFAULT_MAX_POWER_W 1000u   /* per package zone */
+/* A counter read just after an update can hold up to one update (about
+ * 1 ms) of energy from before the interval began; the jump test allows two. */
+#define GB_SAMPLER_JUMP_SLACK_NS 2000000u
+
+typedef enum {
+  GB_ENERGY_OK,
+  GB_ENERGY_STALLED,
+  GB_ENERGY_JUMP,
+  GB_ENERGY_VANISHED,
+} gb_energy_status;
+
+/* "ok", "stalled", "jump", "vanished" (runs.csv writes energy_<name>). */
+const char *gb_energy_status_name(gb_energy_status s);
+
+/* Zero in a field means its default. */
+typedef struct {
+  uint64_t period_ns;   /* between samples in a window: 0.1 ms to 20 ms; 10 ms */
+  uint64_t stall_ns;    /* a package counter unchanged this long is stalled; > period */
+  uint64_t max_power_w; /* per package zone; faster is a jump */
+  gb_clock clock;       /* timestamps for stall and jump; now_ns NULL: CLOCK_MONOTONIC_RAW.
+                           The thread's sleeps always use CLOCK_MONOTONIC. */
+} gb_sampler_opts;
+
+typedef struct {
+  gb_energy_status status;
+  char reason[512]; /* why, one line, when status is not GB_ENERGY_OK; else "" */
+  /* The totals are the energy of the window only when status is GB_ENERGY_OK;
+   * after a fault they hold what was counted up to it and must be recorded
+   * as unavailable. */
+  uint64_t pkg_uj;  /* all package zones, summed over sockets */
+  uint64_t dram_uj; /* all DRAM zones; 0 when !has_dram */
+  bool has_dram;
+  size_t zone_count;
+  uint64_t zone_uj[GB_RAPL_MAX_ZONES]; /* per zone, in gb_rapl_zone_at order */
+  uint64_t samples;                    /* readings in the window, begin and end included */
+  /* Longest time between two consecutive readings, at most: each reading
+   * lies between two clock readings, and the gap is taken from the earlier
+   * reading's first to the later one's second. */
+  uint64_t max_gap_ns;
+  uint64_t begin_ns; /* sampler clock just before the first reading */
+  uint64_t end_ns;   /* sampler clock just after the last good reading */
+} gb_energy_reading;
+
+typedef struct gb_sampler gb_sampler;
+
+/* Starts the sampling thread over rapl's zones (rapl must outlive the
+ * sampler; opts may be NULL). Returns 0 and sets *out, -EINVAL for options
+ * out of range, or -errno from eventfd or pthread_create; each with a
+ * message. */
+int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **out,
+                      gb_err *err);
+/* Stops and joins the thread (within one period) and frees s (NULL is fine).
+ * An open window is abandoned. */
+void gb_sampler_destroy(gb_sampler *s);
+
+/* Opens a window: takes the "before" reading now, in the caller's thread,
+ * and resets the abort fd. Returns 0; -EBUSY when a window is already open
+ * (nothing changes); or the -errno of a failed reading, in which case the
+ * window is open but already faulted (vanished): the abort fd is readable
+ * and gb_sampler_end reports why. */
+int gb_sampler_begin(gb_sampler *s);
+/* Closes the window: takes the "after" reading now (unless it has faulted)
+ * and fills *out with the totals and the status. Returns 0, or -EINVAL (out
+ * untouched) when no window is open. */
+int gb_sampler_end(gb_sampler *s, gb_energy_reading *out);
+
+/* An eventfd that becomes readable (POLLIN) when the open window faults, and
+ * stays so until the next gb_sampler_begin. Owned by the sampler: poll it,
+ * never read or close it. */
+int gb_sampler_abort_fd(const gb_sampler *s);
+/* Copies the current window's fault reason ("" when none) into buf. */
+void gb_sampler_fault_reason(gb_sampler *s, char *buf, size_t len);
+
+#endif
