@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "greenbench/clock.h"
+#include "greenbench/text.h"
 
 void gb_job_argv(const gb_workers *w, const gb_job *job, char **argv, char *buf) {
   size_t n = 0;
@@ -78,14 +79,6 @@ static int check_line(void *p, const char *out, size_t len, bool truncated, char
   return 0;
 }
 
-/* Copies src into dst[len], cut short if need be: messages are one line of
- * the records, and a long one is still worth its start. */
-static void copy_text(char *dst, size_t len, const char *src) {
-  size_t n = strnlen(src, len - 1);
-  memcpy(dst, src, n);
-  dst[n] = '\0';
-}
-
 static gb_rec_status status_of_spawn(gb_spawn_status s) {
   switch (s) {
   case GB_SPAWN_OK:
@@ -135,7 +128,7 @@ static void record_energy_faults(gb_measurement *m) {
   char msg[sizeof bad->reason + 32];
   snprintf(msg, sizeof msg, "%s%s", bad == &m->idle_energy ? "in the idle window: " : "",
            bad->reason);
-  copy_text(m->message, sizeof m->message, msg);
+  gb_str_copy(m->message, sizeof m->message, msg);
 }
 
 int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, gb_err *err) {
@@ -177,7 +170,7 @@ int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, 
                         .line = ctx.line,
                         .energy_read = env->sampler != NULL,
                         .energy = ctx.energy};
-  copy_text(m->message, sizeof m->message, r.message);
+  gb_str_copy(m->message, sizeof m->message, r.message);
   gb_spawn_result_free(&r);
   if (env->idle)
     idle_window(env, m->wall_ns, m);

@@ -1,0 +1,60 @@
+/* The campaign (study.md, Measurement): every selected configuration's
+ * warm-ups and calibration, the startup trials' batch sizing, then every
+ * measured run in one shuffled order, each appended to the records as it
+ * finishes, with parity checked on every run. Interrupted campaigns resume
+ * from the next run of the same order. */
+#ifndef GREENBENCH_CAMPAIGN_H
+#define GREENBENCH_CAMPAIGN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "greenbench/error.h"
+#include "greenbench/measure.h"
+#include "greenbench/plan.h"
+
+typedef enum { GB_PROGRESS_AUTO, GB_PROGRESS_LINES, GB_PROGRESS_QUIET } gb_progress_mode;
+
+typedef struct {
+  gb_settings settings;     /* on resume: compared with the records' when settings_given */
+  bool settings_given;      /* resume: the command line set settings of its own */
+  const char *out_dir;      /* the records folder */
+  bool resume;              /* continue the campaign recorded in out_dir */
+  gb_workers workers;
+  const char *cpus;         /* --cpus override, or NULL for the rule */
+  const char *topology_xml; /* NULL: this machine (tests: a synthetic topology, no binding) */
+  const char *powercap_root; /* NULL: $GREENBENCH_POWERCAP_ROOT or /sys/class/powercap */
+  const char *machine_root; /* NULL: "/" (tests: a fake sysfs/procfs tree) */
+  const char *source_dir;   /* for the git commit in the records; NULL: not recorded */
+  size_t argc;              /* the command, recorded in meta.json */
+  const char *const *argv;
+  volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM: stop after the current run */
+  gb_progress_mode progress;
+  FILE *log;                /* warnings and progress; NULL: stderr */
+} gb_campaign_opts;
+
+typedef struct {
+  size_t runs_done;  /* rows in runs.csv */
+  size_t runs_total; /* planned measured runs */
+  bool completed;
+  bool interrupted;
+  bool energy;       /* energy was measured */
+} gb_campaign_result;
+
+/* Runs (or resumes) the campaign. Returns 0 when it completed or was
+ * interrupted cleanly (result says which); -errno with a one-line message
+ * when it could not start (energy required but unavailable, a folder that
+ * is not empty, settings or a machine that differ on resume, a worker that
+ * does not start) or had to stop (a parity mismatch, a records write that
+ * failed). Every row written before an error stays on disk, and meta.json
+ * then says completed: false. */
+int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_err *err);
+
+/* A rough duration of a plan, in ns, for --dry-run: each measured run as
+ * 1.2 x target plus the language's typical start, twice (its idle window),
+ * and each warm-up likewise. */
+uint64_t gb_plan_estimate_ns(const gb_settings *s, const gb_plan *p);
+
+#endif

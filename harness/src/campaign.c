@@ -1,0 +1,429 @@
+#include "campaign_internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "greenbench/clock.h"
+
+/* Frozen counters (most virtual machines) are told apart from live ones by
+ * watching them this long before the campaign starts. */
+#define ENERGY_PROBE_NS 250000000ull
+#define DEFAULT_TIMEOUT_S 60u
+
+void gb_campaign_warn(gb_campaign *c, const char *fmt, ...) {
+  va_list ap;
+  gb_progress_break(&c->progress);
+  fputs("greenbench: warning: ", c->log);
+  va_start(ap, fmt);
+  vfprintf(c->log, fmt, ap);
+  va_end(ap);
+  fputc('\n', c->log);
+}
+
+gb_job gb_campaign_sort_job(const gb_campaign *c, size_t config, uint64_t sorts) {
+  const gb_config *k = &c->plan.configs[config];
+  return (gb_job){GB_RUN_SORT, k->language, k->algorithm, k->order, k->size, c->s.seed, sorts, 1};
+}
+
+gb_job gb_campaign_startup_job(const gb_campaign *c, size_t group, uint64_t launches) {
+  const gb_startup_group *g = &c->plan.startups[group];
+  return (gb_job){GB_RUN_STARTUP, g->language, GB_STARTUP_ALGORITHM, g->order, g->size,
+                  c->s.seed,      1,           launches};
+}
+
+static int setup_pinning(gb_campaign *c, gb_err *err) {
+  int rc = gb_pin_topology_load(c->o->topology_xml, &c->topo, err);
+  if (rc < 0)
+    return rc;
+  rc = c->o->cpus ? gb_pin_override(c->topo, c->o->cpus, &c->pin, err)
+                  : gb_pin_choose(c->topo, &c->pin, err);
+  if (rc < 0)
+    return rc;
+  if (!c->pin.rule_held)
+    gb_campaign_warn(c, "the pinning rule does not hold here: %s", c->pin.reason);
+  if (c->o->topology_xml) {
+    c->binding = (gb_pin_binding){false, "synthetic topology: nothing was bound"};
+    return 0;
+  }
+  /* Before any thread starts: the memory policy is per thread. */
+  rc = gb_pin_apply(c->topo, &c->pin, &c->binding, err);
+  if (rc == 0 && !c->binding.mem_bound)
+    gb_campaign_warn(c, "memory not bound to the CPUs' NUMA node: %s", c->binding.mem_note);
+  return rc;
+}
+
+static int setup_machine(gb_campaign *c, gb_err *err) {
+  int rc = gb_machine_info_read(c->o->machine_root, c->pin.cpus, c->pin.ncpus, &c->info, err);
+  if (rc == 0)
+    rc = gb_machine_sampler_open(c->o->machine_root, c->pin.cpus, c->pin.ncpus, &c->machine,
+                                 err);
+  return rc;
+}
+
+static void energy_unavailable(gb_campaign *c, const char *why) {
+  c->energy = GB_REC_ENERGY_UNAVAILABLE;
+  snprintf(c->energy_reason, sizeof c->energy_reason, "%s", why);
+}
+
+static int setup_energy(gb_campaign *c, gb_err *err) {
+  if (c->s.energy == GB_ENERGY_OFF) {
+    c->energy = GB_REC_ENERGY_OFF;
+    snprintf(c->energy_reason, sizeof c->energy_reason, "--energy off: energy was not read");
+    return 0;
+  }
+  gb_rapl_opts ro = {.root = c->o->powercap_root};
+  gb_err why;
+  if (gb_rapl_open(&ro, &c->rapl, &why) < 0) {
+    energy_unavailable(c, why.msg);
+  } else if (gb_rapl_probe(c->rapl, ENERGY_PROBE_NS, &why) < 0) {
+    energy_unavailable(c, why.msg);
+    gb_rapl_close(c->rapl);
+    c->rapl = NULL;
+  } else {
+    c->energy = GB_REC_ENERGY_OK;
+    return gb_sampler_create(c->rapl, NULL, &c->sampler, err);
+  }
+  if (c->s.energy == GB_ENERGY_ON)
+    return gb_err_set(err, ENODEV,
+                      "energy is unavailable: %s (see `greenbench check`; --energy auto or "
+                      "off measures time only)",
+                      c->energy_reason);
+  gb_campaign_warn(c, "energy is unavailable, measuring time only: %s", c->energy_reason);
+  return 0;
+}
+
+/* Starts each selected language's worker once: it must run, and its line
+ * names the runtime the records will describe. */
+static int probe_runtimes(gb_campaign *c, gb_err *err) {
+  gb_measure_env env = c->env;
+  env.sampler = NULL;
+  env.idle = false;
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    if (!(c->s.languages >> l & 1))
+      continue;
+    gb_job job = {GB_RUN_STARTUP, (gb_language)l, GB_STARTUP_ALGORITHM, GB_RANDOM, 1, c->s.seed,
+                  1, 1};
+    gb_measurement m;
+    int rc = gb_measure(&env, &job, &m, err);
+    if (rc < 0)
+      return rc;
+    if (m.status != GB_REC_STATUS_OK)
+      return gb_err_set(err, ENOEXEC, "the %s worker does not run: %s",
+                        gb_language_name((gb_language)l), m.message);
+    snprintf(c->runtimes[l], sizeof c->runtimes[l], "%s", m.line.runtime);
+  }
+  return 0;
+}
+
+int gb_campaign_setup_expected(gb_campaign *c, gb_err *err) {
+  c->expected = calloc(c->plan.nconfigs, sizeof *c->expected);
+  c->sorts = calloc(c->plan.nconfigs, sizeof *c->sorts);
+  c->launches = calloc(c->plan.nstartups, sizeof *c->launches);
+  if (!c->expected || !c->sorts || !c->launches)
+    return gb_err_set(err, ENOMEM, "out of memory");
+  for (size_t i = 0; i < c->plan.nconfigs; i++) {
+    const gb_config *k = &c->plan.configs[i];
+    int rc = gb_expected_compute(k->algorithm, k->order, k->size, c->s.seed, &c->expected[i]);
+    if (rc < 0)
+      return gb_err_set(err, -rc, "cannot compute the expected counts of a configuration");
+  }
+  return 0;
+}
+
+/* Parity (study.md, "Checks that the comparison is fair"): the worker's
+ * input hash and counts against the C library's for the same input, which
+ * also holds every language to the others. */
+static void check_parity(const gb_campaign *c, const gb_job *job, size_t index,
+                         const gb_worker_line *line, gb_run_row *row) {
+  const gb_expected *e = NULL;
+  gb_expected startup;
+  if (job->kind == GB_RUN_SORT) {
+    e = &c->expected[index];
+  } else {
+    gb_expected_compute(GB_STARTUP_ALGORITHM, job->order, job->size, job->seed, &startup);
+    e = &startup;
+  }
+  const char *field = NULL;
+  uint64_t got = 0, want = 0;
+  if (line->input_hash != e->input_hash)
+    field = "input_hash", got = line->input_hash, want = e->input_hash;
+  else if (job->kind == GB_RUN_SORT && line->comparisons != e->counts.comparisons)
+    field = "comparisons", got = line->comparisons, want = e->counts.comparisons;
+  else if (job->kind == GB_RUN_SORT && line->writes != e->counts.writes)
+    field = "writes", got = line->writes, want = e->counts.writes;
+  if (!field)
+    return;
+  gb_config k = {job->language, job->algorithm, job->order, job->size};
+  char label[64];
+  if (job->kind == GB_RUN_SORT)
+    gb_config_label(&k, label, sizeof label);
+  else
+    gb_startup_label(&(gb_startup_group){job->language, job->order, job->size}, label,
+                     sizeof label);
+  row->status = GB_REC_STATUS_PARITY_MISMATCH;
+  if (strcmp(field, "input_hash") == 0)
+    snprintf(row->message, sizeof row->message,
+             "parity mismatch in %s: the %s worker's input_hash is %016" PRIx64
+             ", the C library's is %016" PRIx64,
+             label, gb_language_name(job->language), got, want);
+  else
+    snprintf(row->message, sizeof row->message,
+             "parity mismatch in %s: the %s worker counted %s %" PRIu64
+             ", the C library counts %" PRIu64,
+             label, gb_language_name(job->language), field, got, want);
+}
+
+static gb_rec_opt_u64 some(uint64_t v) {
+  return (gb_rec_opt_u64){true, v};
+}
+
+static void fill_energy(const gb_campaign *c, const gb_measurement *m, gb_run_row *row) {
+  if (!m->energy_read) {
+    row->energy = c->energy;
+    return;
+  }
+  bool ok = m->energy.status == GB_ENERGY_OK &&
+            (m->idle_ns == 0 || m->idle_energy.status == GB_ENERGY_OK);
+  row->energy = ok ? GB_REC_ENERGY_OK : GB_REC_ENERGY_UNAVAILABLE;
+  if (!ok)
+    return;
+  row->pkg_uj = some(m->energy.pkg_uj);
+  if (m->energy.has_dram)
+    row->dram_uj = some(m->energy.dram_uj);
+  if (m->idle_ns) {
+    row->idle_pkg_uj = some(m->idle_energy.pkg_uj);
+    if (m->idle_energy.has_dram)
+      row->idle_dram_uj = some(m->idle_energy.dram_uj);
+  }
+}
+
+static void fill_machine(const gb_machine_sample *before, const gb_machine_sample *after,
+                         gb_run_row *row) {
+  if (before->has_freq)
+    row->freq_start_khz = some(before->freq_khz);
+  if (after->has_freq)
+    row->freq_end_khz = some(after->freq_khz);
+  if (before->has_temp)
+    row->temp_start_mc = (gb_rec_opt_i64){true, before->temp_mc};
+  if (after->has_temp)
+    row->temp_end_mc = (gb_rec_opt_i64){true, after->temp_mc};
+}
+
+static void fill_row(const gb_campaign *c, const gb_job *job, const gb_measurement *m,
+                     uint64_t index, gb_run_row *row) {
+  *row = (gb_run_row){.run = index,
+                      .kind = job->kind == GB_RUN_SORT ? GB_REC_KIND_SORT : GB_REC_KIND_STARTUP,
+                      .language = (gb_rec_language)job->language,
+                      .algorithm = (gb_rec_algorithm)job->algorithm,
+                      .order = (gb_rec_order)job->order,
+                      .size = job->size,
+                      .seed = job->seed,
+                      .sorts = job->kind == GB_RUN_SORT ? job->sorts : 0,
+                      .launches = job->kind == GB_RUN_SORT ? 1 : job->launches,
+                      .status = m->status,
+                      .wall_ns = some(m->wall_ns),
+                      .user_ns = some(m->user_ns),
+                      .sys_ns = some(m->sys_ns),
+                      .max_rss_kib = some(m->max_rss_kib)};
+  if (m->has_line) {
+    memcpy(row->input_hash, m->line.input_hash_hex, sizeof row->input_hash);
+    if (job->kind == GB_RUN_SORT) {
+      row->loop_ns = some(m->line.loop_ns);
+      row->comparisons = some(m->line.comparisons);
+      row->writes = some(m->line.writes);
+    }
+  }
+  if (m->idle_ns)
+    row->idle_ns = some(m->idle_ns);
+  fill_energy(c, m, row);
+  snprintf(row->message, sizeof row->message, "%s", m->message);
+  (void)c;
+}
+
+int gb_campaign_measure_row(gb_campaign *c, const gb_job *job, size_t config_or_group,
+                            bool idle, uint64_t index, gb_run_row *row, gb_err *err) {
+  gb_measure_env env = c->env;
+  env.idle = idle;
+  if (!idle)
+    env.sampler = NULL; /* warm-ups: time only, no idle window */
+  gb_machine_sample before, after;
+  gb_machine_sample_read(c->machine, &before);
+  uint64_t started = gb_realtime_ns();
+  gb_measurement m;
+  int rc = gb_measure(&env, job, &m, err);
+  if (rc < 0)
+    return rc;
+  gb_machine_sample_read(c->machine, &after);
+  fill_row(c, job, &m, index, row);
+  if (!idle && c->energy == GB_REC_ENERGY_OK)
+    row->energy = GB_REC_ENERGY_OFF;
+  row->started_unix_ns = started;
+  fill_machine(&before, &after, row);
+  if (m.status == GB_REC_STATUS_OK && m.has_line)
+    check_parity(c, job, config_or_group, &m.line, row);
+  return 0;
+}
+
+static void label_of(const gb_campaign *c, const gb_planned_run *r, char *buf, size_t len) {
+  if (r->kind == GB_RUN_SORT)
+    gb_config_label(&c->plan.configs[r->target], buf, len);
+  else
+    gb_startup_label(&c->plan.startups[r->target], buf, len);
+}
+
+/* A fault that leaves nothing more to measure, or a result that must not be
+ * trusted, stops the campaign; a worker that failed once is recorded and
+ * the campaign goes on (its case then fails validation). */
+static int stop_reason(const gb_run_row *row, gb_err *err) {
+  if (row->status == GB_REC_STATUS_PARITY_MISMATCH)
+    return gb_err_set(err, EPROTO, "%s (run %" PRIu64 "; the campaign stopped)", row->message,
+                      row->run);
+  if (row->status == GB_REC_STATUS_ENERGY_VANISHED)
+    return gb_err_set(err, ENODEV, "energy counters vanished in run %" PRIu64 ": %s", row->run,
+                      row->message);
+  return 0;
+}
+
+static int execute(gb_campaign *c, gb_campaign_result *res, gb_err *err) {
+  for (size_t i = c->runs_done; i < c->plan.nruns; i++) {
+    if (c->o->stop && *c->o->stop) {
+      res->interrupted = true;
+      break;
+    }
+    const gb_planned_run *r = &c->plan.runs[i];
+    char label[64];
+    label_of(c, r, label, sizeof label);
+    gb_progress_update(&c->progress, "run", i, c->plan.nruns, label);
+    gb_job job = r->kind == GB_RUN_SORT ? gb_campaign_sort_job(c, r->target, c->sorts[r->target])
+                                        : gb_campaign_startup_job(c, r->target,
+                                                                  c->launches[r->target]);
+    gb_run_row row;
+    int rc = gb_campaign_measure_row(c, &job, r->target, true, i, &row, err);
+    if (rc < 0 || (rc = gb_recorder_append(c->rec, GB_REC_FILE_RUNS, &row, err)) < 0)
+      return rc;
+    c->runs_done = i + 1;
+    if (row.status != GB_REC_STATUS_OK)
+      gb_campaign_warn(c, "run %zu (%s): %s: %s", i, label, gb_rec_status_name(row.status),
+                       row.message);
+    if ((rc = stop_reason(&row, err)) < 0)
+      return rc;
+  }
+  if (c->runs_done == c->plan.nruns)
+    gb_progress_update(&c->progress, "run", c->runs_done, c->plan.nruns, "done");
+  gb_progress_break(&c->progress);
+  return 0;
+}
+
+static int prepare(gb_campaign *c, gb_err *err) {
+  int rc = setup_pinning(c, err);
+  if (rc == 0)
+    rc = setup_machine(c, err);
+  if (rc == 0)
+    rc = setup_energy(c, err);
+  if (rc < 0)
+    return rc;
+  c->env = (gb_measure_env){.workers = &c->o->workers,
+                            .sampler = c->sampler,
+                            .run_as = gb_privilege_drops(&c->owner) ? &c->owner : NULL,
+                            .timeout_ns = (uint64_t)(c->s.timeout_s ? c->s.timeout_s
+                                                                    : DEFAULT_TIMEOUT_S) *
+                                          1000000000u,
+                            .idle = true};
+  return probe_runtimes(c, err);
+}
+
+static int open_records(gb_campaign *c, gb_err *err) {
+  bool dropped = false;
+  gb_recorder_opts ro = {.dir = c->o->out_dir,
+                         .resume = c->o->resume,
+                         .owner = gb_privilege_drops(&c->owner) ? &c->owner : NULL};
+  int rc = gb_recorder_open(&ro, &c->rec, &dropped, err);
+  if (rc == 0 && dropped)
+    gb_campaign_warn(c, "%s/runs.csv ended in a cut-short line; it was dropped and that run "
+                        "will be measured again",
+                     c->o->out_dir);
+  return rc;
+}
+
+/* A new campaign: plan, records, calibration. A resumed one: the recorded
+ * settings' plan, the recorded calibration, the rows already done. */
+static int start(gb_campaign *c, gb_err *err) {
+  int rc;
+  if (c->o->resume) {
+    if ((rc = open_records(c, err)) < 0 || (rc = gb_campaign_resume_load(c, err)) < 0 ||
+        (rc = prepare(c, err)) < 0)
+      return rc;
+    return gb_campaign_resume_check(c, err);
+  }
+  c->s = c->o->settings;
+  if ((rc = gb_plan_build(&c->s, &c->plan, err)) < 0 || (rc = gb_campaign_setup_expected(c, err)) < 0 ||
+      (rc = prepare(c, err)) < 0 || (rc = open_records(c, err)) < 0 ||
+      (rc = gb_campaign_meta_new(c, err)) < 0 || (rc = gb_campaign_write_environment(c, err)) < 0 ||
+      (rc = gb_campaign_calibrate(c, err)) < 0)
+    return rc;
+  return gb_campaign_meta_calibration(c, err);
+}
+
+static void teardown(gb_campaign *c) {
+  gb_sampler_destroy(c->sampler);
+  gb_rapl_close(c->rapl);
+  gb_machine_sampler_close(c->machine);
+  if (c->topo)
+    hwloc_topology_destroy(c->topo);
+  gb_recorder_close(c->rec);
+  gb_meta_free(&c->meta);
+  gb_plan_free(&c->plan);
+  free(c->expected);
+  free(c->sorts);
+  free(c->launches);
+}
+
+int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_err *err) {
+  gb_campaign c = {.o = o, .log = o->log ? o->log : stderr};
+  gb_meta_init(&c.meta);
+  gb_progress_init(&c.progress, c.log, o->progress, 0);
+  gb_campaign_result res = {0};
+  int rc = gb_privilege_detect(&c.owner, err);
+  if (rc == 0)
+    rc = start(&c, err);
+  if (rc == 0) {
+    gb_progress_init(&c.progress, c.log, o->progress, c.runs_done);
+    rc = execute(&c, &res, err);
+  }
+  if (c.rec && c.meta.command) {
+    /* Whatever happened, meta.json says how far the records go. */
+    gb_err merr;
+    int mrc = gb_campaign_meta_finish(&c, rc == 0 && c.runs_done == c.plan.nruns, &merr);
+    if (rc == 0 && mrc < 0) {
+      rc = mrc;
+      *err = merr;
+    }
+  }
+  res.runs_done = c.runs_done;
+  res.runs_total = c.plan.nruns;
+  res.completed = rc == 0 && c.runs_done == c.plan.nruns;
+  res.energy = c.energy == GB_REC_ENERGY_OK;
+  teardown(&c);
+  if (result)
+    *result = res;
+  return rc;
+}
+
+uint64_t gb_plan_estimate_ns(const gb_settings *s, const gb_plan *p) {
+  /* Typical start of a worker here: C ~1 ms, CPython ~25 ms, Node.js ~60 ms. */
+  static const uint64_t start_ns[GB_LANGUAGE_COUNT] = {1000000, 25000000, 60000000};
+  uint64_t loop = (uint64_t)s->target_ms * 1000000u * GB_CALIBRATION_HEADROOM_NUM /
+                  GB_CALIBRATION_HEADROOM_DEN;
+  uint64_t total = 0;
+  for (size_t i = 0; i < p->nruns; i++) {
+    gb_language l = p->runs[i].kind == GB_RUN_SORT ? p->configs[p->runs[i].target].language
+                                                   : p->startups[p->runs[i].target].language;
+    total += 2 * (loop + start_ns[l]);
+  }
+  for (size_t i = 0; i < p->nconfigs; i++)
+    total += s->warmups * (loop + start_ns[p->configs[i].language]);
+  return total;
+}

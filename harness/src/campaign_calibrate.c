@@ -1,0 +1,107 @@
+/* Warm-ups and calibration (study.md, "Enough work per process" and
+ * "Startup cost"). They run before the shuffled runs, in canonical order,
+ * and go to warmups.csv, never into the measured records. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign_internal.h"
+#include "greenbench/quantile.h"
+
+static int failed_warmup(const gb_run_row *row, const char *label, unsigned w, gb_err *err) {
+  return gb_err_set(err, row->status == GB_REC_STATUS_PARITY_MISMATCH ? EPROTO : ECHILD,
+                    "warm-up %u of %s failed, so it cannot be calibrated: %s: %s", w + 1, label,
+                    gb_rec_status_name(row->status), row->message);
+}
+
+/* One configuration: each warm-up's sorts come from the one before (the
+ * first sorts once); the last sets the sorts of the measured runs. Returns
+ * the wall time a measured run is expected to take, for the startup batches. */
+static int calibrate_config(gb_campaign *c, size_t i, uint64_t *expected_wall, gb_err *err) {
+  char label[64];
+  gb_config_label(&c->plan.configs[i], label, sizeof label);
+  uint64_t sorts = 1, target_ns = (uint64_t)c->s.target_ms * 1000000u;
+  const gb_config *k = &c->plan.configs[i];
+  gb_meta_calibration cal = {.language = (gb_rec_language)k->language,
+                             .algorithm = (gb_rec_algorithm)k->algorithm,
+                             .order = (gb_rec_order)k->order,
+                             .size = k->size};
+  gb_run_row row;
+  for (unsigned w = 0; w < c->s.warmups; w++) {
+    gb_job job = gb_campaign_sort_job(c, i, sorts);
+    int rc = gb_campaign_measure_row(c, &job, i, false, w, &row, err);
+    if (rc < 0 || (rc = gb_recorder_append(c->rec, GB_REC_FILE_WARMUPS, &row, err)) < 0)
+      return rc;
+    if (row.status != GB_REC_STATUS_OK)
+      return failed_warmup(&row, label, w, err);
+    c->sorts[i] = gb_calibrate_sorts(sorts, row.loop_ns.value, target_ns);
+    if (cal.n_warmup_loop_ns < GB_META_MAX_WARMUPS)
+      cal.warmup_loop_ns[cal.n_warmup_loop_ns++] = row.loop_ns.value;
+    if (w + 1 < c->s.warmups)
+      sorts = c->sorts[i];
+  }
+  /* The last warm-up's start-up part, plus its loop scaled to the new sorts. */
+  uint64_t loop = row.loop_ns.value, wall = row.wall_ns.value;
+  uint64_t startup = wall > loop ? wall - loop : 0;
+  *expected_wall = startup + (uint64_t)((double)loop * (double)c->sorts[i] / (double)sorts);
+  cal.sorts = c->sorts[i];
+  return gb_meta_add_calibration(&c->meta, &cal, err);
+}
+
+/* One startup group: `warmups` single launches, then the batch size that
+ * lasts about as long as the group's sorting runs (the median of their
+ * expected walls). */
+static int calibrate_startup(gb_campaign *c, size_t g, const uint64_t *expected_wall,
+                             gb_err *err) {
+  char label[64];
+  gb_startup_label(&c->plan.startups[g], label, sizeof label);
+  double walls[64], runs[GB_ALGORITHM_COUNT * GB_MAX_SIZES];
+  size_t n = 0, nruns = 0;
+  for (unsigned w = 0; w < c->s.warmups && w < 64; w++) {
+    gb_job job = gb_campaign_startup_job(c, g, 1);
+    gb_run_row row;
+    int rc = gb_campaign_measure_row(c, &job, g, false, w, &row, err);
+    if (rc < 0 || (rc = gb_recorder_append(c->rec, GB_REC_FILE_WARMUPS, &row, err)) < 0)
+      return rc;
+    if (row.status != GB_REC_STATUS_OK)
+      return failed_warmup(&row, label, w, err);
+    walls[n++] = (double)row.wall_ns.value;
+  }
+  for (size_t i = 0; i < c->plan.nconfigs; i++)
+    if (gb_plan_startup_of(&c->plan, &c->plan.configs[i]) == g)
+      runs[nruns++] = (double)expected_wall[i];
+  double single = 0, batch = 0;
+  gb_err ignored;
+  if (gb_median(walls, n, &single, &ignored) < 0 || gb_median(runs, nruns, &batch, &ignored) < 0)
+    return gb_err_set(err, EINVAL, "no warm-up to size the startup batches of %s", label);
+  c->launches[g] = gb_startup_launches((uint64_t)single, (uint64_t)batch);
+  const gb_startup_group *sg = &c->plan.startups[g];
+  gb_meta_startup entry = {(gb_rec_language)sg->language, (gb_rec_order)sg->order, sg->size,
+                           c->launches[g]};
+  return gb_meta_add_startup(&c->meta, &entry, err);
+}
+
+int gb_campaign_calibrate(gb_campaign *c, gb_err *err) {
+  size_t total = c->plan.nconfigs + c->plan.nstartups;
+  uint64_t *expected_wall = calloc(c->plan.nconfigs, sizeof *expected_wall);
+  if (!expected_wall)
+    return gb_err_set(err, ENOMEM, "out of memory");
+  int rc = 0;
+  char label[64];
+  for (size_t i = 0; i < c->plan.nconfigs && rc == 0; i++) {
+    gb_config_label(&c->plan.configs[i], label, sizeof label);
+    gb_progress_update(&c->progress, "calibrating", i, total, label);
+    rc = calibrate_config(c, i, &expected_wall[i], err);
+  }
+  for (size_t g = 0; g < c->plan.nstartups && rc == 0; g++) {
+    gb_startup_label(&c->plan.startups[g], label, sizeof label);
+    gb_progress_update(&c->progress, "calibrating", c->plan.nconfigs + g, total, label);
+    rc = calibrate_startup(c, g, expected_wall, err);
+  }
+  free(expected_wall);
+  if (rc == 0)
+    gb_progress_update(&c->progress, "calibrating", total, total, "done");
+  gb_progress_break(&c->progress);
+  return rc;
+}

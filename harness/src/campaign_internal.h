@@ -1,0 +1,77 @@
+/* State shared by the campaign's parts: campaign.c (set-up and the measured
+ * runs), campaign_calibrate.c (warm-ups and startup batch sizing) and
+ * campaign_meta.c (meta.json, environment.txt, resume). */
+#ifndef GB_CAMPAIGN_INTERNAL_H
+#define GB_CAMPAIGN_INTERNAL_H
+
+#include <hwloc.h>
+
+#include "greenbench/campaign.h"
+#include "greenbench/machine.h"
+#include "greenbench/pin.h"
+#include "greenbench/rapl.h"
+#include "greenbench/recorder.h"
+#include "greenbench/records.h"
+#include "greenbench/sampler.h"
+#include "progress.h"
+
+/* The records spell the same sets in the same order as the harness. */
+_Static_assert((int)GB_REC_LANG_NODE == (int)GB_NODE, "language order");
+_Static_assert((int)GB_REC_ALG_QUICK == (int)GB_QUICK, "algorithm order");
+_Static_assert((int)GB_REC_ORDER_NEARLY == (int)GB_NEARLY, "order order");
+
+typedef struct {
+  const gb_campaign_opts *o;
+  FILE *log;
+  gb_settings s;
+  gb_plan plan;
+  gb_privilege owner;
+  hwloc_topology_t topo;
+  gb_pin_choice pin;
+  gb_pin_binding binding;
+  gb_machine_info info;
+  gb_machine_sampler *machine;
+  gb_rapl *rapl;
+  gb_sampler *sampler;
+  gb_rec_energy energy;
+  char energy_reason[GB_META_TEXT_MAX];
+  char runtimes[GB_LANGUAGE_COUNT][GB_META_TEXT_MAX];
+  gb_recorder *rec;
+  gb_meta meta;
+  uint64_t *sorts;        /* per configuration, from calibration */
+  uint64_t *launches;     /* per startup group */
+  gb_expected *expected;  /* per configuration: what every worker must report */
+  gb_measure_env env;
+  gb_progress progress;
+  size_t runs_done;
+} gb_campaign;
+
+/* campaign.c */
+int gb_campaign_setup_expected(gb_campaign *c, gb_err *err);
+void gb_campaign_warn(gb_campaign *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+gb_job gb_campaign_sort_job(const gb_campaign *c, size_t config, uint64_t sorts);
+gb_job gb_campaign_startup_job(const gb_campaign *c, size_t group, uint64_t launches);
+/* Measures a job and turns it into a row (run index, parity checked). */
+int gb_campaign_measure_row(gb_campaign *c, const gb_job *job, size_t config_or_group,
+                            bool idle, uint64_t index, gb_run_row *row, gb_err *err);
+
+/* campaign_calibrate.c: warm-ups into warmups.csv, then c->sorts and
+ * c->launches. */
+int gb_campaign_calibrate(gb_campaign *c, gb_err *err);
+
+/* campaign_meta.c */
+int gb_campaign_meta_new(gb_campaign *c, gb_err *err);
+int gb_campaign_meta_calibration(gb_campaign *c, gb_err *err);
+int gb_campaign_meta_finish(gb_campaign *c, bool completed, gb_err *err);
+int gb_campaign_write_environment(gb_campaign *c, gb_err *err);
+/* The recorded settings as the harness's; -EINVAL for more sizes than it holds. */
+int gb_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err);
+/* --resume, before the machine is set up: the recorded settings (refusing
+ * different ones given on the command line), their plan, the recorded
+ * calibration, and the rows already done, which must follow the plan. */
+int gb_campaign_resume_load(gb_campaign *c, gb_err *err);
+/* --resume, after set-up: refuses a machine, pinning, runtimes or energy
+ * state that differ from the records'. */
+int gb_campaign_resume_check(gb_campaign *c, gb_err *err);
+
+#endif

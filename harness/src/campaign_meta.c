@@ -1,0 +1,206 @@
+/* meta.json and environment.txt for a campaign, and what --resume reads back
+ * from them (DESIGN.md, "The records"). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign_internal.h"
+#include "greenbench/clock.h"
+#include "greenbench/spawn.h"
+#include "greenbench/text.h"
+
+#ifndef GB_VERSION
+#define GB_VERSION "unknown"
+#endif
+
+/* Runs a helper program (never through a shell) and keeps its stdout, or
+ * why it failed, in buf. */
+static void capture_command(char *const *argv, char *buf, size_t len) {
+  gb_spawn_opts o;
+  gb_spawn_opts_init(&o, argv);
+  o.timeout_ns = 10000000000ull;
+  gb_spawn_result r;
+  gb_err err;
+  if (gb_spawn_run(&o, &r, &err) < 0) {
+    snprintf(buf, len, "(%s failed: %s)\n", argv[0], err.msg);
+    return;
+  }
+  if (r.status == GB_SPAWN_OK)
+    snprintf(buf, len, "%s", r.out);
+  else
+    snprintf(buf, len, "(%s failed: %s)\n", argv[0], r.message);
+  gb_spawn_result_free(&r);
+}
+
+static void git_commit(const char *source_dir, char *buf, size_t len) {
+  char out[4096];
+  snprintf(buf, len, "unknown");
+  if (!source_dir || access("/usr/bin/git", X_OK) < 0)
+    return;
+  char *rev[] = {"/usr/bin/git", "-C", (char *)source_dir, "rev-parse", "HEAD", NULL};
+  capture_command(rev, out, sizeof out);
+  if (strspn(out, "0123456789abcdef") != 40)
+    return;
+  out[40] = '\0';
+  char *st[] = {"/usr/bin/git", "-C", (char *)source_dir, "status", "--porcelain",
+                "--untracked-files=no", NULL};
+  char status[4096];
+  capture_command(st, status, sizeof status);
+  snprintf(buf, len, "%s%s", out, status[0] ? "-dirty" : "");
+}
+
+static void utc_now(char *buf, size_t len) {
+  time_t t = (time_t)(gb_realtime_ns() / 1000000000u);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static gb_meta_profile profile_of(const char *name) {
+  gb_meta_profile p = GB_META_PROFILE_CUSTOM;
+  gb_meta_profile_parse(name, &p);
+  return p;
+}
+
+static void settings_to_meta(const gb_settings *s, const gb_workers *w, gb_meta_settings *m) {
+  *m = (gb_meta_settings){.runs = s->runs,
+                          .warmups = s->warmups,
+                          .target_ms = s->target_ms,
+                          .energy = (gb_meta_energy_mode)s->energy,
+                          .seed = s->seed,
+                          .order_seed = s->order_seed,
+                          .timeout_s = s->timeout_s};
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    if (s->languages >> l & 1)
+      m->languages[m->n_languages++] = (gb_rec_language)l;
+  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+    if (s->algorithms >> a & 1)
+      m->algorithms[m->n_algorithms++] = (gb_rec_algorithm)a;
+  for (int o = 0; o < GB_ORDER_COUNT; o++)
+    if (s->orders >> o & 1)
+      m->orders[m->n_orders++] = (gb_rec_order)o;
+  for (size_t i = 0; i < s->nsizes; i++)
+    m->sizes[m->n_sizes++] = s->sizes[i];
+  snprintf(m->python, sizeof m->python, "%s", w->python);
+  snprintf(m->node, sizeof m->node, "%s", w->node);
+}
+
+int gb_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err) {
+  const gb_meta_settings *ms = &m->settings;
+  *s = (gb_settings){.runs = (unsigned)ms->runs,
+                     .warmups = (unsigned)ms->warmups,
+                     .target_ms = (unsigned)ms->target_ms,
+                     .energy = (gb_energy_mode)ms->energy,
+                     .seed = (uint32_t)ms->seed,
+                     .order_seed = ms->order_seed,
+                     .timeout_s = (unsigned)ms->timeout_s};
+  snprintf(s->profile, sizeof s->profile, "%s", gb_meta_profile_name(m->profile));
+  for (size_t i = 0; i < ms->n_languages; i++)
+    s->languages |= 1u << ms->languages[i];
+  for (size_t i = 0; i < ms->n_algorithms; i++)
+    s->algorithms |= 1u << ms->algorithms[i];
+  for (size_t i = 0; i < ms->n_orders; i++)
+    s->orders |= 1u << ms->orders[i];
+  if (ms->n_sizes > GB_MAX_SIZES)
+    return gb_err_set(err, EINVAL, "the records list more than %d sizes", GB_MAX_SIZES);
+  for (size_t i = 0; i < ms->n_sizes; i++)
+    s->sizes[s->nsizes++] = (uint32_t)ms->sizes[i];
+  return 0;
+}
+
+static void energy_to_meta(const gb_campaign *c, gb_meta *m) {
+  m->energy.status = c->energy;
+  snprintf(m->energy.reason, sizeof m->energy.reason, "%s", c->energy_reason);
+  if (!c->rapl)
+    return;
+  size_t root_len = strlen(gb_rapl_root(c->rapl));
+  for (size_t i = 0; i < gb_rapl_count(c->rapl) && i < GB_META_MAX_ZONES; i++) {
+    const gb_rapl_zone *z = gb_rapl_zone_at(c->rapl, i);
+    gb_meta_zone *mz = &m->energy.zones[m->energy.n_zones++];
+    const char *rel = strncmp(z->path, gb_rapl_root(c->rapl), root_len) == 0
+                          ? z->path + root_len + (z->path[root_len] == '/')
+                          : z->path;
+    gb_str_copy(mz->name, sizeof mz->name, z->name);
+    gb_str_copy(mz->path, sizeof mz->path, rel);
+    mz->kind = z->kind == GB_RAPL_DRAM ? GB_META_ZONE_DRAM : GB_META_ZONE_PACKAGE;
+    mz->socket = z->socket;
+    mz->max_energy_range_uj = z->max_energy_range_uj;
+  }
+}
+
+static void machine_to_meta(const gb_campaign *c, gb_meta *m) {
+  const gb_machine_info *i = &c->info;
+  snprintf(m->machine.cpu_model, sizeof m->machine.cpu_model, "%s",
+           i->has_cpu_model ? i->cpu_model : "unknown");
+  snprintf(m->machine.kernel, sizeof m->machine.kernel, "%s", i->has_kernel ? i->kernel : "unknown");
+  m->machine.has_governor = i->has_governor;
+  gb_str_copy(m->machine.governor, sizeof m->machine.governor, i->governor);
+  m->machine.has_turbo = i->turbo != GB_TURBO_UNKNOWN;
+  snprintf(m->machine.turbo, sizeof m->machine.turbo, "%s (%s)",
+           i->turbo == GB_TURBO_ON ? "on" : "off", i->turbo_source);
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  m->machine.cpus_online = online > 0 ? (uint64_t)online : 0;
+}
+
+static void pinning_to_meta(const gb_campaign *c, gb_meta *m) {
+  gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, m->pinning.cpus, sizeof m->pinning.cpus);
+  m->pinning.rule_held = c->pin.rule_held;
+  snprintf(m->pinning.reason, sizeof m->pinning.reason, "%s%s%s", c->pin.reason,
+           c->binding.mem_bound ? "" : "; memory not bound: ",
+           c->binding.mem_bound ? "" : c->binding.mem_note);
+  m->pinning.has_numa_node = c->pin.numa_node >= 0;
+  m->pinning.numa_node = c->pin.numa_node >= 0 ? (uint64_t)c->pin.numa_node : 0;
+  m->pinning.memory_bound = c->binding.mem_bound;
+}
+
+int gb_campaign_meta_new(gb_campaign *c, gb_err *err) {
+  gb_meta *m = &c->meta;
+  int rc = gb_meta_set_command(m, c->o->argc, c->o->argv, err);
+  if (rc < 0)
+    return rc;
+  snprintf(m->tool_version, sizeof m->tool_version, "%s", GB_VERSION);
+  m->profile = profile_of(c->s.profile);
+  settings_to_meta(&c->s, &c->o->workers, &m->settings);
+  m->plan.configurations = c->plan.nconfigs;
+  m->plan.sort_runs = (uint64_t)c->plan.nconfigs * c->s.runs;
+  m->plan.startup_runs = (uint64_t)c->plan.nstartups * c->s.runs;
+  m->plan.measured_runs = c->plan.nruns;
+  energy_to_meta(c, m);
+  machine_to_meta(c, m);
+  pinning_to_meta(c, m);
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    snprintf(m->runtimes[l], sizeof m->runtimes[l], "%s", c->runtimes[l]);
+  git_commit(c->o->source_dir, m->git_commit, sizeof m->git_commit);
+  utc_now(m->started_at, sizeof m->started_at);
+  return gb_recorder_write_meta(c->rec, m, err);
+}
+
+int gb_campaign_meta_calibration(gb_campaign *c, gb_err *err) {
+  return gb_recorder_write_meta(c->rec, &c->meta, err);
+}
+
+int gb_campaign_meta_finish(gb_campaign *c, bool completed, gb_err *err) {
+  c->meta.runs_done = c->runs_done;
+  c->meta.completed = completed;
+  c->meta.has_finished_at = completed;
+  if (completed)
+    utc_now(c->meta.finished_at, sizeof c->meta.finished_at);
+  return gb_recorder_write_meta(c->rec, &c->meta, err);
+}
+
+int gb_campaign_write_environment(gb_campaign *c, gb_err *err) {
+  static char lscpu[32768], uname_a[1024], text[40000];
+  char *lscpu_argv[] = {"/usr/bin/lscpu", NULL};
+  char *uname_argv[] = {"/usr/bin/uname", "-a", NULL};
+  char sampler[512] = "";
+  capture_command(lscpu_argv, lscpu, sizeof lscpu);
+  capture_command(uname_argv, uname_a, sizeof uname_a);
+  gb_machine_sampler_describe(c->machine, sampler, sizeof sampler);
+  snprintf(text, sizeof text,
+           "# uname -a\n%s\n# git commit\n%s\n\n# per-run machine readings\n%s\n\n# lscpu\n%s",
+           uname_a, c->meta.git_commit, sampler, lscpu);
+  return gb_recorder_write_text(c->rec, "environment.txt", text, err);
+}

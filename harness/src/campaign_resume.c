@@ -1,0 +1,151 @@
+/* --resume: continue a campaign from the records it left, with the same
+ * settings, the same plan (the shuffle is rebuilt from the recorded seed),
+ * the same calibration, and the same machine. A resumed campaign therefore
+ * yields the same set of runs as an uninterrupted one. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign_internal.h"
+
+static int refuse(gb_campaign *c, gb_err *err, const char *what, const char *was,
+                  const char *now) {
+  return gb_err_set(err, EINVAL, "cannot resume %s: %s differs (recorded '%s', now '%s')",
+                    c->o->out_dir, what, was, now);
+}
+
+static int compare_settings(gb_campaign *c, const gb_settings *given, gb_err *err) {
+  const gb_settings *rec = &c->s;
+  static const struct {
+    const char *name;
+    size_t offset, size;
+  } fields[] = {
+#define F(f) {#f, offsetof(gb_settings, f), sizeof((gb_settings *)0)->f}
+      F(languages), F(algorithms), F(orders), F(sizes), F(nsizes), F(runs),
+      F(warmups),   F(target_ms),  F(energy), F(seed),  F(timeout_s),
+#undef F
+  };
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    if (memcmp((const char *)rec + fields[i].offset, (const char *)given + fields[i].offset,
+               fields[i].size) != 0)
+      return gb_err_set(err, EINVAL,
+                        "cannot resume %s: the setting %s given on the command line differs "
+                        "from the records' (leave the settings out to use the recorded ones)",
+                        c->o->out_dir, fields[i].name);
+  return 0;
+}
+
+static int restore_calibration(gb_campaign *c, gb_err *err) {
+  const gb_meta *m = &c->meta;
+  for (size_t i = 0; i < c->plan.nconfigs; i++) {
+    const gb_config *k = &c->plan.configs[i];
+    for (size_t j = 0; j < m->n_calibration; j++) {
+      const gb_meta_calibration *e = &m->calibration[j];
+      if ((int)e->language == (int)k->language && (int)e->algorithm == (int)k->algorithm &&
+          (int)e->order == (int)k->order && e->size == k->size)
+        c->sorts[i] = e->sorts;
+    }
+    char label[64];
+    gb_config_label(k, label, sizeof label);
+    if (!c->sorts[i])
+      return gb_err_set(err, EINVAL, "cannot resume %s: meta.json has no calibration for %s",
+                        c->o->out_dir, label);
+  }
+  for (size_t g = 0; g < c->plan.nstartups; g++) {
+    const gb_startup_group *k = &c->plan.startups[g];
+    for (size_t j = 0; j < m->n_startup; j++) {
+      const gb_meta_startup *e = &m->startup[j];
+      if ((int)e->language == (int)k->language && (int)e->order == (int)k->order &&
+          e->size == k->size)
+        c->launches[g] = e->launches;
+    }
+    char label[64];
+    gb_startup_label(k, label, sizeof label);
+    if (!c->launches[g])
+      return gb_err_set(err, EINVAL, "cannot resume %s: meta.json has no batch size for %s",
+                        c->o->out_dir, label);
+  }
+  return 0;
+}
+
+/* The rows on disk must be the plan's first runs, in order. */
+static int check_rows(gb_campaign *c, const gb_rec_table *t, gb_err *err) {
+  if (t->n_rows > c->plan.nruns)
+    return gb_err_set(err, EINVAL, "cannot resume %s: runs.csv has more rows than planned",
+                      c->o->out_dir);
+  for (size_t i = 0; i < t->n_rows; i++) {
+    const gb_run_row *row = &t->rows[i];
+    const gb_planned_run *p = &c->plan.runs[i];
+    bool same = (row->kind == GB_REC_KIND_SORT) == (p->kind == GB_RUN_SORT);
+    if (same && p->kind == GB_RUN_SORT) {
+      const gb_config *k = &c->plan.configs[p->target];
+      same = (int)row->language == (int)k->language && (int)row->algorithm == (int)k->algorithm &&
+             (int)row->order == (int)k->order && row->size == k->size;
+    } else if (same) {
+      const gb_startup_group *g = &c->plan.startups[p->target];
+      same = (int)row->language == (int)g->language && (int)row->order == (int)g->order &&
+             row->size == g->size;
+    }
+    if (!same)
+      return gb_err_set(err, EINVAL,
+                        "cannot resume %s: runs.csv line %zu is not the plan's run %zu (were "
+                        "the records edited?)",
+                        c->o->out_dir, row->line, i);
+  }
+  return 0;
+}
+
+int gb_campaign_resume_load(gb_campaign *c, gb_err *err) {
+  gb_records *r;
+  int rc = gb_records_read(c->o->out_dir, &r, err);
+  if (rc < 0)
+    return rc;
+  gb_meta_free(&c->meta);
+  c->meta = r->meta; /* taken over: the records no longer own it */
+  memset(&r->meta, 0, sizeof r->meta);
+  if (c->meta.completed)
+    rc = gb_err_set(err, EALREADY, "cannot resume %s: the campaign is already complete",
+                    c->o->out_dir);
+  if (rc == 0)
+    rc = gb_campaign_settings_from_meta(&c->meta, &c->s, err);
+  if (rc == 0 && c->o->settings_given)
+    rc = compare_settings(c, &c->o->settings, err);
+  if (rc == 0 && (strcmp(c->meta.settings.python, c->o->workers.python) ||
+                  strcmp(c->meta.settings.node, c->o->workers.node)))
+    rc = gb_err_set(err, EINVAL, "cannot resume %s: --python or --node differs from the records",
+                    c->o->out_dir);
+  if (rc == 0)
+    rc = gb_plan_build(&c->s, &c->plan, err);
+  if (rc == 0)
+    rc = gb_campaign_setup_expected(c, err);
+  if (rc == 0)
+    rc = restore_calibration(c, err);
+  if (rc == 0)
+    rc = check_rows(c, &r->runs, err);
+  if (rc == 0)
+    c->runs_done = r->runs.n_rows;
+  gb_records_free(r);
+  return rc;
+}
+
+int gb_campaign_resume_check(gb_campaign *c, gb_err *err) {
+  const gb_meta *m = &c->meta;
+  char cpus[GB_META_TEXT_MAX];
+  gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, cpus, sizeof cpus);
+  const char *model = c->info.has_cpu_model ? c->info.cpu_model : "unknown";
+  const char *kernel = c->info.has_kernel ? c->info.kernel : "unknown";
+  if (strcmp(m->machine.cpu_model, model))
+    return refuse(c, err, "the CPU model", m->machine.cpu_model, model);
+  if (strcmp(m->machine.kernel, kernel))
+    return refuse(c, err, "the kernel", m->machine.kernel, kernel);
+  if (strcmp(m->pinning.cpus, cpus))
+    return refuse(c, err, "the pinned CPUs", m->pinning.cpus, cpus);
+  if (m->energy.status != c->energy)
+    return refuse(c, err, "the energy status", gb_rec_energy_name(m->energy.status),
+                  gb_rec_energy_name(c->energy));
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    if ((c->s.languages >> l & 1) && strcmp(m->runtimes[l], c->runtimes[l]))
+      return refuse(c, err, "a runtime", m->runtimes[l], c->runtimes[l]);
+  return 0;
+}

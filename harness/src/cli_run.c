@@ -1,0 +1,279 @@
+/* `greenbench run`: parses the study's options (study.md, Reproducing) into
+ * campaign options, validates them, and runs or plans the campaign. Parsing
+ * and validation are separate steps, as in hyperfine. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "greenbench/campaign.h"
+#include "greenbench/cli.h"
+#include "greenbench/clock.h"
+#include "greenbench/numparse.h"
+#include "greenbench/select.h"
+
+/* Integers in meta.json stay exact in any JSON reader: at most 2^53. */
+#define ORDER_SEED_MAX 9007199254740991ull
+
+static const char usage[] =
+    "usage: greenbench run [options]\n"
+    "  --profile smoke|study    settings to start from (default: study)\n"
+    "  --languages LIST         c,python,node (default: all)\n"
+    "  --algorithms LIST        bubble,insertion,quick (default: all)\n"
+    "  --orders LIST            random,sorted,reversed,nearly (default: all)\n"
+    "  --sizes LIST             input sizes (study: 250,500,1000,2000; smoke: 100,200)\n"
+    "  --runs N                 measured runs per configuration (study: 30)\n"
+    "  --warmups N              warm-up runs per configuration, >= 1 (study: 3)\n"
+    "  --target-ms N            shortest sort loop per process (study: 200)\n"
+    "  --energy auto|on|off     read RAPL energy (study: on, smoke: auto)\n"
+    "  --cpus LIST              pin to these CPUs instead of the rule's choice\n"
+    "  --seed S                 input seed, 1..4294967295 (default: 2463534242)\n"
+    "  --order-seed S           shuffle seed (default: random, recorded)\n"
+    "  --timeout-s N            per worker process (default: 60)\n"
+    "  --python PATH            Python interpreter (default: /usr/bin/python3)\n"
+    "  --node PATH              Node.js binary (default: the one found at build time)\n"
+    "  --out DIR                records folder (default: results/PROFILE-UTCTIME)\n"
+    "  --resume DIR             continue an interrupted campaign in DIR\n"
+    "  --dry-run                print the plan and its estimated duration, run nothing\n"
+    "  --quiet                  no progress output\n";
+
+/* What the command line said, before validation. */
+typedef struct {
+  const char *profile, *languages, *algorithms, *orders, *sizes, *runs, *warmups, *target_ms,
+      *energy, *cpus, *seed, *order_seed, *timeout_s, *python, *node, *out, *resume;
+  bool dry_run, quiet, help;
+} run_args;
+
+static const struct {
+  const char *name;
+  size_t offset; /* of the const char * in run_args; flags use SIZE_MAX */
+} options[] = {
+#define V(n, f) {n, offsetof(run_args, f)}
+    V("--profile", profile),     V("--languages", languages), V("--algorithms", algorithms),
+    V("--orders", orders),       V("--sizes", sizes),         V("--runs", runs),
+    V("--warmups", warmups),     V("--target-ms", target_ms), V("--energy", energy),
+    V("--cpus", cpus),           V("--seed", seed),           V("--order-seed", order_seed),
+    V("--timeout-s", timeout_s), V("--python", python),       V("--node", node),
+    V("--out", out),             V("--resume", resume),
+#undef V
+};
+
+static int bad(const gb_cli_env *env, const char *fmt, const char *a) {
+  fprintf(env->err, "greenbench: error: ");
+  fprintf(env->err, fmt, a);
+  fprintf(env->err, " (see greenbench run --help)\n");
+  return 2;
+}
+
+static int parse_flag(run_args *a, const char *arg) {
+  if (!strcmp(arg, "--dry-run"))
+    a->dry_run = true;
+  else if (!strcmp(arg, "--quiet"))
+    a->quiet = true;
+  else if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
+    a->help = true;
+  else
+    return -1;
+  return 0;
+}
+
+/* --name value or --name=value; a repeated option is an error. */
+static int parse_args(int argc, char **argv, run_args *a, const gb_cli_env *env) {
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *eq = strchr(arg, '=');
+    size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (!eq && parse_flag(a, arg) == 0)
+      continue;
+    size_t k = 0;
+    while (k < sizeof options / sizeof options[0] &&
+           (strlen(options[k].name) != name_len || strncmp(options[k].name, arg, name_len)))
+      k++;
+    if (k == sizeof options / sizeof options[0])
+      return bad(env, arg[0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", arg);
+    const char **slot = (const char **)((char *)a + options[k].offset);
+    if (*slot)
+      return bad(env, "option '%s' given twice", options[k].name);
+    if (!eq && i + 1 >= argc)
+      return bad(env, "option '%s' needs a value", options[k].name);
+    *slot = eq ? eq + 1 : argv[++i];
+  }
+  return 0;
+}
+
+static int number(const gb_cli_env *env, const char *name, const char *v, uint64_t min,
+                  uint64_t max, uint64_t *out) {
+  if (!v)
+    return 0;
+  if (gb_parse_u64(v, min, max, out) == 0)
+    return 0;
+  fprintf(env->err, "greenbench: error: %s must be an integer from %" PRIu64 " to %" PRIu64
+                    ", got '%s'\n",
+          name, min, max, v);
+  return 2;
+}
+
+static int apply_lists(const run_args *a, gb_settings *s, const gb_cli_env *env) {
+  gb_err err;
+  const char *lists[] = {a->languages, a->algorithms, a->orders};
+  unsigned *masks[] = {&s->languages, &s->algorithms, &s->orders};
+  for (int k = 0; k < 3; k++)
+    if (lists[k] && gb_select_parse_mask((gb_select_key)k, lists[k], masks[k], &err) < 0)
+      return bad(env, "%s", err.msg);
+  if (a->sizes && gb_select_parse_sizes(a->sizes, s->sizes, &s->nsizes, &err) < 0)
+    return bad(env, "%s", err.msg);
+  if (a->energy && gb_energy_mode_parse(a->energy, &s->energy) < 0)
+    return bad(env, "unknown energy mode '%s' (expected auto, on or off)", a->energy);
+  return 0;
+}
+
+/* A selection inside the profile keeps its name; other numbers make it custom. */
+static void mark_custom(gb_settings *s, const gb_settings *profile) {
+  bool custom = s->runs != profile->runs || s->warmups != profile->warmups ||
+                s->target_ms != profile->target_ms || s->seed != profile->seed;
+  for (size_t i = 0; i < s->nsizes && !custom; i++) {
+    size_t j = 0;
+    while (j < profile->nsizes && profile->sizes[j] != s->sizes[i])
+      j++;
+    custom = j == profile->nsizes;
+  }
+  if (custom)
+    snprintf(s->profile, sizeof s->profile, "custom");
+}
+
+static int apply_numbers(const run_args *a, gb_settings *s, const gb_cli_env *env) {
+  uint64_t runs = s->runs, warmups = s->warmups, target = s->target_ms, seed = s->seed,
+           timeout = 60, order_seed = 0;
+  int rc = 0;
+  if ((rc = number(env, "--runs", a->runs, 1, 10000, &runs)) ||
+      (rc = number(env, "--warmups", a->warmups, 1, 64, &warmups)) ||
+      (rc = number(env, "--target-ms", a->target_ms, 1, 60000, &target)) ||
+      (rc = number(env, "--seed", a->seed, 1, UINT32_MAX, &seed)) ||
+      (rc = number(env, "--timeout-s", a->timeout_s, 1, 86400, &timeout)) ||
+      (rc = number(env, "--order-seed", a->order_seed, 0, ORDER_SEED_MAX, &order_seed)))
+    return rc;
+  if (!a->order_seed && getrandom(&order_seed, sizeof order_seed, 0) != sizeof order_seed)
+    order_seed = gb_realtime_ns();
+  s->runs = (unsigned)runs;
+  s->warmups = (unsigned)warmups;
+  s->target_ms = (unsigned)target;
+  s->seed = (uint32_t)seed;
+  s->timeout_s = (unsigned)timeout;
+  s->order_seed = a->order_seed ? order_seed : order_seed & ORDER_SEED_MAX;
+  return 0;
+}
+
+static bool any_setting(const run_args *a) {
+  return a->profile || a->languages || a->algorithms || a->orders || a->sizes || a->runs ||
+         a->warmups || a->target_ms || a->energy || a->seed || a->order_seed || a->timeout_s;
+}
+
+static int build_settings(const run_args *a, gb_settings *s, const gb_cli_env *env) {
+  gb_err err;
+  if (gb_settings_profile(a->profile ? a->profile : "study", s, &err) < 0)
+    return bad(env, "%s", err.msg);
+  gb_settings profile = *s;
+  int rc = apply_lists(a, s, env);
+  if (rc == 0)
+    rc = apply_numbers(a, s, env);
+  if (rc == 0)
+    mark_custom(s, &profile);
+  return rc;
+}
+
+static void default_out(const gb_settings *s, char *buf, size_t len) {
+  time_t t = time(NULL);
+  struct tm tm;
+  char stamp[32];
+  gmtime_r(&t, &tm);
+  strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  snprintf(buf, len, "results/%s-%s", s->profile, stamp);
+}
+
+static int print_plan(const gb_settings *s, const gb_cli_env *env) {
+  gb_plan p;
+  gb_err err;
+  if (gb_plan_build(s, &p, &err) < 0)
+    return bad(env, "%s", err.msg);
+  uint64_t est = gb_plan_estimate_ns(s, &p) / 1000000000u;
+  size_t sort_runs = p.nconfigs * s->runs;
+  fprintf(env->out,
+          "profile %s: %zu configurations, %zu startup groups\n"
+          "measured runs: %zu (%zu sorting runs, %zu startup batches), %u per configuration, "
+          "one shuffled order (order seed %" PRIu64 ")\n"
+          "warm-ups: %u per configuration and startup group; target loop %u ms (calibrated to "
+          "%u ms)\n"
+          "energy: %s; input seed %" PRIu32 "\n"
+          "estimated duration: about %" PRIu64 "h%02" PRIu64 "m (rough: 1.2 x target plus a "
+          "typical start per run, doubled for the idle window)\n",
+          s->profile, p.nconfigs, p.nstartups, p.nruns, sort_runs, p.nruns - sort_runs, s->runs,
+          p.runs ? s->order_seed : 0, s->warmups, s->target_ms, s->target_ms * 6 / 5,
+          gb_energy_mode_name(s->energy), s->seed, est / 3600, est % 3600 / 60);
+  gb_plan_free(&p);
+  return 0;
+}
+
+static int run_campaign(const run_args *a, const gb_settings *s, int argc, char **argv,
+                        const gb_cli_env *env) {
+  char out[512];
+  if (a->resume)
+    snprintf(out, sizeof out, "%s", a->resume);
+  else if (a->out)
+    snprintf(out, sizeof out, "%s", a->out);
+  else
+    default_out(s, out, sizeof out);
+  gb_campaign_opts o = {.settings = *s,
+                        .settings_given = a->resume && any_setting(a),
+                        .out_dir = out,
+                        .resume = a->resume != NULL,
+                        .workers = env->workers,
+                        .cpus = a->cpus,
+                        .source_dir = env->source_dir,
+                        .argc = (size_t)argc,
+                        .argv = (const char *const *)argv,
+                        .stop = env->stop,
+                        .progress = a->quiet ? GB_PROGRESS_QUIET : GB_PROGRESS_AUTO,
+                        .log = env->err};
+  if (a->python)
+    o.workers.python = a->python;
+  if (a->node)
+    o.workers.node = a->node;
+  gb_campaign_result r;
+  gb_err err;
+  if (gb_campaign_run(&o, &r, &err) < 0) {
+    fprintf(env->err, "greenbench: error: %s\n", err.msg);
+    return 1;
+  }
+  if (r.interrupted) {
+    fprintf(env->err,
+            "greenbench: interrupted after %zu of %zu runs; records kept in %s (continue with "
+            "greenbench run --resume %s)\n",
+            r.runs_done, r.runs_total, out, out);
+    return 130;
+  }
+  if (!a->quiet)
+    fprintf(env->err, "greenbench: %zu runs recorded in %s (energy %s)\n", r.runs_done, out,
+            r.energy ? "measured" : "not measured");
+  return 0;
+}
+
+int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
+  run_args a = {0};
+  int rc = parse_args(argc, argv, &a, env);
+  if (rc)
+    return rc;
+  if (a.help) {
+    fputs(usage, env->out);
+    return 0;
+  }
+  if (a.resume && a.out && strcmp(a.resume, a.out))
+    return bad(env, "--out and --resume name different folders ('%s')", a.out);
+  if (a.resume && a.dry_run)
+    return bad(env, "--dry-run plans a new campaign; it cannot be combined with --resume%s", "");
+  gb_settings s;
+  if ((rc = build_settings(&a, &s, env)))
+    return rc;
+  return a.dry_run ? print_plan(&s, env) : run_campaign(&a, &s, argc, argv, env);
+}

@@ -1,0 +1,71 @@
+/* greenbench: the study's command line. Subcommands: check, run, report. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "greenbench/cli.h"
+#include "greenbench/report.h"
+
+#ifndef GB_VERSION
+#define GB_VERSION "unknown"
+#endif
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig) {
+  (void)sig;
+  stop_requested = 1;
+}
+
+/* SIGINT and SIGTERM finish the current run, then stop the campaign with
+ * every earlier row on disk; the workers run in their own process groups, so
+ * a Ctrl-C at the terminal reaches only the harness. */
+static void install_handlers(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+static const char usage[] =
+    "usage: greenbench <command> [options]\n"
+    "commands:\n"
+    "  check    can this machine measure energy for the study, and why not\n"
+    "  run      measure a campaign (profiles smoke and study) into a records folder\n"
+    "  report   turn a records folder into results.md, a chart and JUnit XML\n"
+    "Run greenbench <command> --help for its options.\n";
+
+int main(int argc, char **argv) {
+  gb_cli_env env = {.workers = {.worker_c = GB_WORKER_C_PATH,
+                                .python = GB_PYTHON_PATH,
+                                .python_worker = GB_PYTHON_WORKER_PATH,
+                                .node = GB_NODE_PATH,
+                                .node_worker = GB_NODE_WORKER_PATH},
+                    .source_dir = GB_SOURCE_DIR,
+                    .stop = &stop_requested,
+                    .out = stdout,
+                    .err = stderr};
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+      !strcmp(argv[1], "help")) {
+    fputs(usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("greenbench %s\n", GB_VERSION);
+    return 0;
+  }
+  install_handlers();
+  if (!strcmp(argv[1], "run"))
+    return gb_cli_run(argc - 1, argv + 1, &env);
+  if (!strcmp(argv[1], "check"))
+    return gb_cli_check(argc - 1, argv + 1, &env);
+  if (!strcmp(argv[1], "report"))
+    return gb_report_main(argc - 1, argv + 1);
+  fprintf(stderr, "greenbench: error: unknown command '%s' (expected check, run or report)\n",
+          argv[1]);
+  return 2;
+}

@@ -1,0 +1,263 @@
+/* The study as a Criterion suite (DESIGN.md, "What it is"; ADR 0001).
+ *
+ * Each configuration (language x algorithm x order x size) of the chosen
+ * profile and selection is one instance of the parameterized test
+ * study/cases. Before any test runs, the PRE_ALL report hook (it runs in the
+ * runner process, after Criterion has applied --filter) measures exactly the
+ * selected configurations as ONE campaign with one shuffled order, and
+ * writes the report. Each instance then passes or fails on the validity of
+ * its own records (gb_validate_case), read back from disk: test processes
+ * are forked from the runner, so they inherit where the records are through
+ * the environment.
+ *
+ * Criterion 2.4.1 gives every instance the same name and its XML output
+ * merges them, so instances are selected by this binary's own --select (or
+ * GREENBENCH_SELECT), never by --filter, and the per-case JUnit file is the
+ * project's own (gb_report_junit). Parameters hold no pointers: they are
+ * copied into the test processes. */
+#include <criterion/criterion.h>
+#include <criterion/hooks.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "greenbench/campaign.h"
+#include "greenbench/records.h"
+#include "greenbench/report.h"
+#include "greenbench/select.h"
+#include "greenbench/validate.h"
+
+#define ENV_RECORDS "GREENBENCH_SUITE_RECORDS"
+#define ENV_FAILURE "GREENBENCH_SUITE_FAILURE"
+#define MAX_CASES (GB_LANGUAGE_COUNT * GB_ALGORITHM_COUNT * GB_ORDER_COUNT * GB_MAX_SIZES)
+
+typedef struct {
+  int language, algorithm, order;
+  unsigned size;
+} case_param;
+
+/* Set by main before Criterion runs; read by the hooks and, through fork,
+ * by the tests. */
+static struct {
+  gb_settings settings;
+  char select[1024];
+  const char *out, *junit;
+  bool energy_required;
+  bool list_only;
+} suite;
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig) {
+  (void)sig;
+  stop_requested = 1;
+}
+
+static size_t selected_cases(case_param *out) {
+  gb_plan p;
+  gb_err err;
+  size_t n = 0;
+  if (gb_plan_build(&suite.settings, &p, &err) < 0)
+    return 0;
+  for (size_t i = 0; i < p.nconfigs && n < MAX_CASES; i++)
+    out[n++] = (case_param){(int)p.configs[i].language, (int)p.configs[i].algorithm,
+                            (int)p.configs[i].order, p.configs[i].size};
+  gb_plan_free(&p);
+  return n;
+}
+
+ParameterizedTestParameters(study, cases) {
+  static case_param cases[MAX_CASES];
+  size_t n = selected_cases(cases);
+  return cr_make_param_array(case_param, cases, n);
+}
+
+static void label(const case_param *c, char *buf, size_t len) {
+  gb_config k = {(gb_language)c->language, (gb_algorithm)c->algorithm, (gb_order)c->order,
+                 c->size};
+  gb_config_label(&k, buf, len);
+}
+
+ParameterizedTest(case_param *c, study, cases, .timeout = 60) {
+  char name[64], why[512];
+  label(c, name, sizeof name);
+  const char *failure = getenv(ENV_FAILURE), *dir = getenv(ENV_RECORDS);
+  if (failure && *failure)
+    cr_assert_fail("%s: the campaign did not run: %s", name, failure);
+  cr_assert(dir && *dir, "%s: no records (the campaign hook did not run)", name);
+  gb_records *r;
+  gb_err err;
+  cr_assert_eq(gb_records_read(dir, &r, &err), 0, "%s: %s", name, err.msg);
+  int invalid = gb_validate_case(r, (gb_rec_language)c->language, (gb_rec_algorithm)c->algorithm,
+                                 (gb_rec_order)c->order, c->size, suite.energy_required, why,
+                                 sizeof why);
+  gb_records_free(r);
+  cr_assert_eq(invalid, 0, "%s", why);
+  cr_log_info("%s: valid", name);
+}
+
+static bool cases_enabled(struct criterion_test_set *set) {
+  FOREACH_SET(struct criterion_suite_set *s, set->suites) {
+    FOREACH_SET(struct criterion_test *t, s->tests) {
+      if (!strcmp(t->category, "study") && !strcmp(t->name, "cases") && !t->data->disabled)
+        return true;
+    }
+  }
+  return false;
+}
+
+static void fail_all(const char *why) {
+  fprintf(stderr, "greenbench-suite: error: %s\n", why);
+  setenv(ENV_FAILURE, why, 1);
+}
+
+/* One campaign over exactly the selected cases, then the report. */
+ReportHook(PRE_ALL)(struct criterion_test_set *set) {
+  if (!cases_enabled(set))
+    return;
+  char *argv[] = {"greenbench-suite", "--profile", suite.settings.profile, "--select",
+                  suite.select, NULL};
+  gb_campaign_opts o = {.settings = suite.settings,
+                        .out_dir = suite.out,
+                        .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
+                                    GB_NODE_PATH, GB_NODE_WORKER_PATH},
+                        .source_dir = GB_SOURCE_DIR,
+                        .argc = 5,
+                        .argv = (const char *const *)argv,
+                        .stop = &stop_requested,
+                        .progress = GB_PROGRESS_AUTO};
+  gb_campaign_result res;
+  gb_err err;
+  if (gb_campaign_run(&o, &res, &err) < 0) {
+    char why[600];
+    snprintf(why, sizeof why, "%s%s", err.msg,
+             strstr(err.msg, "greenbench check") ? "" : " (see `greenbench check`)");
+    fail_all(why);
+    return;
+  }
+  setenv(ENV_RECORDS, suite.out, 1);
+  gb_report_opts ro = gb_report_opts_default();
+  ro.dir = suite.out;
+  ro.junit_path = suite.junit;
+  ro.allow_partial = !res.completed;
+  if (gb_report_write(&ro, &err) < 0)
+    fprintf(stderr, "greenbench-suite: warning: the report was not written: %s\n", err.msg);
+  else
+    fprintf(stderr, "greenbench-suite: records and report in %s\n", suite.out);
+}
+
+static const char usage[] =
+    "usage: greenbench-suite [--profile smoke|study] [--select EXPR]... [--out DIR]\n"
+    "                        [--junit FILE] [--list-cases] [criterion options]\n"
+    "Runs the selected cases of the profile as one shuffled campaign and checks each\n"
+    "case's records. EXPR is KEY=LIST terms, KEY one of language, algorithm, order,\n"
+    "size, e.g. --select language=python or --select 'algorithm=quick size=2000';\n"
+    "GREENBENCH_SELECT and GREENBENCH_PROFILE in the environment do the same.\n";
+
+static int take(int *i, int argc, char **argv, const char **value) {
+  if (*i + 1 >= argc) {
+    fprintf(stderr, "greenbench-suite: error: option '%s' needs a value\n", argv[*i]);
+    return -1;
+  }
+  *value = argv[++*i];
+  return 0;
+}
+
+static void append_select(const char *expr) {
+  size_t used = strlen(suite.select);
+  snprintf(suite.select + used, sizeof suite.select - used, "%s%s", used ? " " : "", expr);
+}
+
+/* Our options out of argv; the rest stays for Criterion. */
+static int parse_args(int *argc, char **argv, const char **profile) {
+  int kept = 1;
+  for (int i = 1; i < *argc; i++) {
+    const char *v = NULL;
+    if (!strcmp(argv[i], "--profile")) {
+      if (take(&i, *argc, argv, profile) < 0)
+        return -1;
+    } else if (!strcmp(argv[i], "--select")) {
+      if (take(&i, *argc, argv, &v) < 0)
+        return -1;
+      append_select(v);
+    } else if (!strcmp(argv[i], "--out")) {
+      if (take(&i, *argc, argv, &suite.out) < 0)
+        return -1;
+    } else if (!strcmp(argv[i], "--junit")) {
+      if (take(&i, *argc, argv, &suite.junit) < 0)
+        return -1;
+    } else if (!strcmp(argv[i], "--list-cases")) {
+      suite.list_only = true;
+    } else {
+      if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+        fputs(usage, stdout);
+      argv[kept++] = argv[i];
+    }
+  }
+  *argc = kept;
+  return 0;
+}
+
+static int configure(int *argc, char **argv) {
+  const char *profile = getenv("GREENBENCH_PROFILE"), *env_select = getenv("GREENBENCH_SELECT");
+  if (env_select && *env_select)
+    append_select(env_select);
+  if (parse_args(argc, argv, &profile) < 0)
+    return -1;
+  gb_err err;
+  if (gb_settings_profile(profile && *profile ? profile : "smoke", &suite.settings, &err) < 0 ||
+      gb_settings_select(&suite.settings, suite.select, &err) < 0) {
+    fprintf(stderr, "greenbench-suite: error: %s\n", err.msg);
+    return -1;
+  }
+  suite.settings.order_seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
+  suite.settings.order_seed &= (1ull << 53) - 1;
+  suite.energy_required = suite.settings.energy == GB_ENERGY_ON;
+  static char out[512], junit[600];
+  if (!suite.out) {
+    char stamp[32];
+    time_t t = time(NULL);
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&t));
+    snprintf(out, sizeof out, "results/suite-%s-%s", suite.settings.profile, stamp);
+    suite.out = out;
+  }
+  if (!suite.junit) {
+    snprintf(junit, sizeof junit, "%s/junit.xml", suite.out);
+    suite.junit = junit;
+  }
+  return 0;
+}
+
+static void list_cases(void) {
+  static case_param cases[MAX_CASES];
+  size_t n = selected_cases(cases);
+  for (size_t i = 0; i < n; i++) {
+    char name[64];
+    label(&cases[i], name, sizeof name);
+    printf("%s\n", name);
+  }
+  printf("%zu cases of the %s profile\n", n, suite.settings.profile);
+}
+
+int main(int argc, char **argv) {
+  if (configure(&argc, argv) < 0)
+    return 2;
+  if (suite.list_only) {
+    list_cases();
+    return 0;
+  }
+  struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  struct criterion_test_set *tests = criterion_initialize();
+  int result = 0;
+  if (criterion_handle_args(argc, argv, true))
+    result = !criterion_run_all_tests(tests);
+  criterion_finalize(tests);
+  return result;
+}
