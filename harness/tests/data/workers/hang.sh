@@ -1,0 +1,3 @@
+#!/bin/sh
+# Never finishes on its own.
+sleep 60
