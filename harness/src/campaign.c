@@ -5,13 +5,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "greenbench/clock.h"
 
 /* Frozen counters (most virtual machines) are told apart from live ones by
  * watching them this long before the campaign starts. */
 #define ENERGY_PROBE_NS 250000000ull
-#define DEFAULT_TIMEOUT_S 60u
 
 void gb_campaign_warn(gb_campaign *c, const char *fmt, ...) {
   va_list ap;
@@ -74,9 +74,8 @@ static int setup_energy(gb_campaign *c, gb_err *err) {
     snprintf(c->energy_reason, sizeof c->energy_reason, "--energy off: energy was not read");
     return 0;
   }
-  gb_rapl_opts ro = {.root = c->o->powercap_root};
   gb_err why;
-  if (gb_rapl_open(&ro, &c->rapl, &why) < 0) {
+  if (gb_rapl_open(c->o->rapl, &c->rapl, &why) < 0) {
     energy_unavailable(c, why.msg);
   } else if (gb_rapl_probe(c->rapl, ENERGY_PROBE_NS, &why) < 0) {
     energy_unavailable(c, why.msg);
@@ -84,7 +83,7 @@ static int setup_energy(gb_campaign *c, gb_err *err) {
     c->rapl = NULL;
   } else {
     c->energy = GB_REC_ENERGY_OK;
-    return gb_sampler_create(c->rapl, NULL, &c->sampler, err);
+    return gb_sampler_create(c->rapl, c->o->sampler, &c->sampler, err);
   }
   if (c->s.energy == GB_ENERGY_ON)
     return gb_err_set(err, ENODEV,
@@ -325,12 +324,13 @@ static int prepare(gb_campaign *c, gb_err *err) {
     rc = setup_energy(c, err);
   if (rc < 0)
     return rc;
+  if (geteuid() == 0 && !gb_privilege_drops(&c->owner))
+    gb_campaign_warn(c, "running as root without sudo: the workers run as root too (start "
+                        "greenbench with sudo from your own account to run them as you)");
   c->env = (gb_measure_env){.workers = &c->o->workers,
                             .sampler = c->sampler,
                             .run_as = gb_privilege_drops(&c->owner) ? &c->owner : NULL,
-                            .timeout_ns = (uint64_t)(c->s.timeout_s ? c->s.timeout_s
-                                                                    : DEFAULT_TIMEOUT_S) *
-                                          1000000000u,
+                            .timeout_ns = (uint64_t)c->s.timeout_s * 1000000000u,
                             .idle = true};
   return probe_runtimes(c, err);
 }

@@ -22,7 +22,7 @@ static int compare_settings(gb_campaign *c, const gb_settings *given, gb_err *er
     size_t offset, size;
   } fields[] = {
 #define F(f) {#f, offsetof(gb_settings, f), sizeof((gb_settings *)0)->f}
-      F(languages), F(algorithms), F(orders), F(sizes), F(nsizes), F(runs),
+      F(languages), F(algorithms), F(orders), F(nsizes), F(runs),
       F(warmups),   F(target_ms),  F(energy), F(seed),  F(timeout_s),
 #undef F
   };
@@ -33,6 +33,11 @@ static int compare_settings(gb_campaign *c, const gb_settings *given, gb_err *er
                         "cannot resume %s: the setting %s given on the command line differs "
                         "from the records' (leave the settings out to use the recorded ones)",
                         c->o->out_dir, fields[i].name);
+  if (memcmp(rec->sizes, given->sizes, rec->nsizes * sizeof rec->sizes[0]) != 0)
+    return gb_err_set(err, EINVAL,
+                      "cannot resume %s: the setting sizes given on the command line differs "
+                      "from the records' (leave the settings out to use the recorded ones)",
+                      c->o->out_dir);
   return 0;
 }
 

@@ -14,6 +14,8 @@
 #include "greenbench/error.h"
 #include "greenbench/measure.h"
 #include "greenbench/plan.h"
+#include "greenbench/rapl.h"
+#include "greenbench/sampler.h"
 
 typedef enum { GB_PROGRESS_AUTO, GB_PROGRESS_LINES, GB_PROGRESS_QUIET } gb_progress_mode;
 
@@ -25,7 +27,8 @@ typedef struct {
   gb_workers workers;
   const char *cpus;         /* --cpus override, or NULL for the rule */
   const char *topology_xml; /* NULL: this machine (tests: a synthetic topology, no binding) */
-  const char *powercap_root; /* NULL: $GREENBENCH_POWERCAP_ROOT or /sys/class/powercap */
+  const gb_rapl_opts *rapl; /* NULL: $GREENBENCH_POWERCAP_ROOT or /sys/class/powercap */
+  const gb_sampler_opts *sampler; /* NULL: the defaults (10 ms, 100 ms stall, 1 kW) */
   const char *machine_root; /* NULL: "/" (tests: a fake sysfs/procfs tree) */
   const char *source_dir;   /* for the git commit in the records; NULL: not recorded */
   size_t argc;              /* the command, recorded in meta.json */

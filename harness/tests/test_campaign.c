@@ -1,0 +1,338 @@
+/* The campaign end to end, on small settings: strict records, energy from a
+ * fake powercap tree, parity mismatches, interruption and resume. Workers
+ * are the real ones; the topology and the machine's sysfs are fixtures. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "greenbench/campaign.h"
+#include "greenbench/records.h"
+#include "helper_powercap.h"
+
+static char *new_out(void) {
+  static char dir[128];
+  char base[] = "/tmp/gb-campaign-XXXXXX";
+  cr_assert_not_null(mkdtemp(base));
+  snprintf(dir, sizeof dir, "%s/records", base);
+  return dir;
+}
+
+static gb_settings small(void) {
+  gb_settings s;
+  gb_err err;
+  cr_assert_eq(gb_settings_profile("smoke", &s, &err), 0);
+  s.languages = 1u << GB_C;
+  s.algorithms = 1u << GB_QUICK;
+  s.orders = (1u << GB_RANDOM) | (1u << GB_SORTED);
+  s.sizes[0] = 50;
+  s.nsizes = 1;
+  s.runs = 3;
+  s.warmups = 1;
+  s.target_ms = 2;
+  s.energy = GB_ENERGY_OFF;
+  s.order_seed = 42;
+  s.timeout_s = 20;
+  return s;
+}
+
+static const char *const command[] = {"greenbench", "run", "--profile", "smoke"};
+
+static gb_campaign_opts opts_for(const char *out, gb_settings s) {
+  return (gb_campaign_opts){
+      .settings = s,
+      .out_dir = out,
+      .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH, GB_NODE_PATH,
+                  GB_NODE_WORKER_PATH},
+      .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
+      .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
+      .argc = 4,
+      .argv = command,
+      .progress = GB_PROGRESS_QUIET};
+}
+
+static gb_records *read_records(const char *dir) {
+  gb_records *r;
+  gb_err err;
+  cr_assert_eq(gb_records_read(dir, &r, &err), 0, "%s", err.msg);
+  return r;
+}
+
+/* Each configuration's rows all use the same calibrated sorts. */
+static void assert_constant_sorts(const gb_records *r) {
+  for (size_t g = 0; g < r->runs.n_groups; g++) {
+    const gb_rec_group *grp = &r->runs.groups[g];
+    for (size_t i = 1; i < grp->n_rows; i++) {
+      cr_assert_eq(grp->rows[i]->sorts, grp->rows[0]->sorts);
+      cr_assert_eq(grp->rows[i]->launches, grp->rows[0]->launches);
+    }
+  }
+}
+
+Test(campaign, completes_with_strict_records) {
+  char *out = new_out();
+  gb_campaign_opts o = opts_for(out, small());
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, &res, &err), 0, "%s", err.msg);
+  cr_assert(res.completed);
+  cr_assert_eq(res.runs_total, (2u + 2u) * 3u);
+  gb_records *r = read_records(out);
+  cr_assert(r->meta.completed);
+  cr_assert_eq(r->runs.n_rows, 12u);
+  for (size_t i = 0; i < r->runs.n_rows; i++) {
+    const gb_run_row *row = &r->runs.rows[i];
+    cr_assert_eq(row->status, GB_REC_STATUS_OK, "row %zu: %s", i, row->message);
+    cr_assert_eq(row->energy, GB_REC_ENERGY_OFF);
+    cr_assert(row->idle_ns.present && row->idle_ns.value > 0, "every run has its idle window");
+    cr_assert(row->freq_start_khz.present, "the fixture's CPUs have a frequency");
+  }
+  assert_constant_sorts(r);
+  cr_assert_eq(r->meta.n_calibration, 2u);
+  cr_assert_eq(r->meta.n_startup, 2u);
+  cr_assert(r->has_warmups && r->warmups.n_rows >= 2u + 2u);
+  cr_assert(r->meta.pinning.rule_held, "%s", r->meta.pinning.reason);
+  cr_assert_str_eq(r->meta.runtimes[GB_REC_LANG_C], "gcc 12.2.0");
+  gb_records_free(r);
+  char env[256];
+  snprintf(env, sizeof env, "%s/environment.txt", out);
+  cr_assert_eq(access(env, R_OK), 0);
+}
+
+Test(campaign, energy_from_a_live_counter, .timeout = 60) {
+  powercap_fake *f = powercap_fake_create();
+  int pkg = powercap_fake_package(f, 0, 1000, 262143328850u);
+  int dram = powercap_fake_dram(f, 0, 0, 5000, 65712999613u);
+  powercap_fake_power(f, pkg, 10000); /* 10 W */
+  powercap_fake_power(f, dram, 1000); /* 1 W */
+  powercap_fake_start(f);
+  char *out = new_out();
+  gb_settings s = small();
+  s.energy = GB_ENERGY_ON;
+  gb_campaign_opts o = opts_for(out, s);
+  gb_rapl_opts ro = powercap_fake_rapl_opts(f);
+  o.rapl = &ro;
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, &res, &err), 0, "%s", err.msg);
+  cr_assert(res.energy);
+  gb_records *r = read_records(out);
+  cr_assert_eq(r->meta.energy.status, GB_REC_ENERGY_OK);
+  cr_assert_eq(r->meta.energy.n_zones, 2u);
+  cr_assert_eq(r->meta.energy.zones[0].max_energy_range_uj, 262143328850u);
+  for (size_t i = 0; i < r->runs.n_rows; i++) {
+    const gb_run_row *row = &r->runs.rows[i];
+    cr_assert_eq(row->energy, GB_REC_ENERGY_OK, "row %zu: %s", i, row->message);
+    cr_assert(row->pkg_uj.present && row->dram_uj.present && row->idle_pkg_uj.present);
+    /* The fake ticks once per real millisecond: about 10 W, allowing for a
+     * busy machine that slows the fake firmware down. */
+    double watts = (double)row->pkg_uj.value / (double)row->wall_ns.value * 1e3;
+    cr_assert(watts > 2 && watts < 20, "row %zu: %.2f W", i, watts);
+  }
+  gb_records_free(r);
+  powercap_fake_destroy(f);
+}
+
+Test(campaign, energy_on_without_counters_fails_before_recording) {
+  powercap_fake *f = powercap_fake_create();
+  char *out = new_out();
+  gb_settings s = small();
+  s.energy = GB_ENERGY_ON;
+  gb_campaign_opts o = opts_for(out, s);
+  gb_rapl_opts ro = powercap_fake_rapl_opts(f);
+  o.rapl = &ro;
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), -ENODEV);
+  cr_assert(strstr(err.msg, "energy is unavailable: no RAPL package zone"), "%s", err.msg);
+  cr_assert(strstr(err.msg, "greenbench check"), "%s", err.msg);
+  cr_assert_eq(access(out, F_OK), -1, "nothing was recorded");
+  powercap_fake_destroy(f);
+}
+
+Test(campaign, energy_auto_without_counters_records_why) {
+  powercap_fake *f = powercap_fake_create();
+  int pkg = powercap_fake_package(f, 0, 1000, 262143328850u);
+  (void)pkg; /* never advanced: frozen, as in a virtual machine */
+  char *out = new_out();
+  gb_settings s = small();
+  s.energy = GB_ENERGY_AUTO;
+  gb_campaign_opts o = opts_for(out, s);
+  gb_rapl_opts ro = powercap_fake_rapl_opts(f);
+  o.rapl = &ro;
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), 0, "%s", err.msg);
+  gb_records *r = read_records(out);
+  cr_assert_eq(r->meta.energy.status, GB_REC_ENERGY_UNAVAILABLE);
+  cr_assert(strlen(r->meta.energy.reason) > 0);
+  for (size_t i = 0; i < r->runs.n_rows; i++) {
+    cr_assert_eq(r->runs.rows[i].energy, GB_REC_ENERGY_UNAVAILABLE);
+    cr_assert_not(r->runs.rows[i].pkg_uj.present, "never a zero for a missing reading");
+  }
+  gb_records_free(r);
+  powercap_fake_destroy(f);
+}
+
+static gb_campaign_opts liar_opts(const char *out, bool after_first_row) {
+  static char runs[160];
+  snprintf(runs, sizeof runs, "%s/runs.csv", out);
+  setenv("GB_REAL_WORKER", GB_WORKER_C_PATH, 1);
+  if (after_first_row)
+    setenv("GB_LIE_ONCE_RECORDED", runs, 1);
+  else
+    unsetenv("GB_LIE_ONCE_RECORDED");
+  gb_campaign_opts o = opts_for(out, small());
+  o.workers.worker_c = GB_TEST_DATA_DIR "/workers/liar.sh";
+  return o;
+}
+
+Test(campaign, parity_mismatch_stops_the_campaign) {
+  char *out = new_out();
+  /* Warm-ups and the first measured run tell the truth, then it lies. */
+  gb_campaign_opts o = liar_opts(out, true);
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EPROTO);
+  cr_assert(strstr(err.msg, "parity mismatch in c/quick/"), "%s", err.msg);
+  cr_assert(strstr(err.msg, "the c worker counted comparisons"), "%s", err.msg);
+  cr_assert(strstr(err.msg, "the campaign stopped"), "%s", err.msg);
+  gb_records *r = read_records(out);
+  cr_assert_not(r->meta.completed);
+  const gb_run_row *last = &r->runs.rows[r->runs.n_rows - 1];
+  cr_assert_eq(last->status, GB_REC_STATUS_PARITY_MISMATCH);
+  for (size_t i = 0; i + 1 < r->runs.n_rows; i++)
+    cr_assert_eq(r->runs.rows[i].status, GB_REC_STATUS_OK, "earlier rows are kept whole");
+  gb_records_free(r);
+}
+
+Test(campaign, a_lying_warmup_cannot_be_calibrated) {
+  char *out = new_out();
+  gb_campaign_opts o = liar_opts(out, false);
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EPROTO);
+  cr_assert(strstr(err.msg, "warm-up 1 of c/quick/random/50 failed, so it cannot be calibrated: "
+                            "parity_mismatch"),
+            "%s", err.msg);
+}
+
+Test(campaign, a_worker_that_does_not_run_is_named) {
+  char *out = new_out();
+  gb_settings s = small();
+  s.languages |= 1u << GB_PYTHON;
+  gb_campaign_opts o = opts_for(out, s);
+  o.workers.python = GB_TEST_DATA_DIR "/workers/fail.sh";
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), -ENOEXEC);
+  cr_assert(strstr(err.msg, "the python worker does not run: exited with code"), "%s", err.msg);
+}
+
+Test(campaign, records_are_never_overwritten) {
+  char *out = new_out();
+  gb_campaign_opts o = opts_for(out, small());
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EEXIST);
+  cr_assert(strstr(err.msg, "is not empty"), "%s", err.msg);
+}
+
+/* Sets *stop once runs.csv holds `rows` rows. */
+typedef struct {
+  const char *out;
+  size_t rows;
+  volatile sig_atomic_t *stop;
+} stopper;
+
+static size_t rows_in(const char *out) {
+  char path[256];
+  snprintf(path, sizeof path, "%s/runs.csv", out);
+  FILE *f = fopen(path, "r");
+  size_t lines = 0;
+  int ch;
+  while (f && (ch = fgetc(f)) != EOF)
+    lines += ch == '\n';
+  if (f)
+    fclose(f);
+  return lines ? lines - 1 : 0;
+}
+
+static void *stop_later(void *p) {
+  stopper *s = p;
+  while (rows_in(s->out) < s->rows)
+    usleep(1000);
+  *s->stop = 1;
+  return NULL;
+}
+
+static bool same_key(const gb_run_row *a, const gb_run_row *b) {
+  return a->kind == b->kind && a->language == b->language && a->order == b->order &&
+         a->size == b->size && (a->kind == GB_REC_KIND_STARTUP || a->algorithm == b->algorithm);
+}
+
+Test(campaign, interrupted_then_resumed_equals_uninterrupted, .timeout = 120) {
+  gb_settings s = small();
+  s.runs = 5;
+  char whole[128], cut[128];
+  snprintf(whole, sizeof whole, "%s", new_out());
+  snprintf(cut, sizeof cut, "%s", new_out());
+  gb_campaign_opts o = opts_for(whole, s);
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), 0, "%s", err.msg);
+
+  volatile sig_atomic_t stop = 0;
+  stopper st = {cut, 7, &stop};
+  pthread_t t;
+  pthread_create(&t, NULL, stop_later, &st);
+  o = opts_for(cut, s);
+  o.stop = &stop;
+  gb_campaign_result res;
+  cr_assert_eq(gb_campaign_run(&o, &res, &err), 0, "%s", err.msg);
+  pthread_join(t, NULL);
+  cr_assert(res.interrupted && !res.completed);
+  cr_assert(res.runs_done >= 7 && res.runs_done < res.runs_total, "%zu", res.runs_done);
+  gb_records *before = read_records(cut);
+  cr_assert_not(before->meta.completed);
+  cr_assert_eq(before->meta.runs_done, res.runs_done);
+
+  gb_campaign_opts again = opts_for(cut, small()); /* settings come from the records */
+  again.resume = true;
+  cr_assert_eq(gb_campaign_run(&again, &res, &err), 0, "%s", err.msg);
+  cr_assert(res.completed);
+  gb_records *a = read_records(whole), *b = read_records(cut);
+  cr_assert_eq(a->runs.n_rows, b->runs.n_rows);
+  for (size_t i = 0; i < a->runs.n_rows; i++)
+    cr_assert(same_key(&a->runs.rows[i], &b->runs.rows[i]), "run %zu differs", i);
+  /* The resumed part used the recorded calibration. */
+  assert_constant_sorts(b);
+  for (size_t i = 0; i < before->runs.n_rows; i++)
+    cr_assert_eq(before->runs.rows[i].started_unix_ns, b->runs.rows[i].started_unix_ns,
+                 "rows before the interruption are kept as they were");
+  gb_records_free(a);
+  gb_records_free(b);
+  gb_records_free(before);
+
+  again.resume = true;
+  cr_assert_eq(gb_campaign_run(&again, NULL, &err), -EALREADY);
+  cr_assert(strstr(err.msg, "already complete"), "%s", err.msg);
+}
+
+Test(campaign, resume_refuses_other_settings) {
+  gb_settings s = small();
+  s.runs = 5;
+  char *out = new_out();
+  volatile sig_atomic_t stop = 1; /* stop before the first measured run */
+  gb_campaign_opts o = opts_for(out, s);
+  o.stop = &stop;
+  gb_err err;
+  gb_campaign_result res;
+  cr_assert_eq(gb_campaign_run(&o, &res, &err), 0, "%s", err.msg);
+  cr_assert(res.interrupted);
+  cr_assert_eq(res.runs_done, 0u);
+  s.runs = 4;
+  o = opts_for(out, s);
+  o.resume = true;
+  o.settings_given = true;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EINVAL);
+  cr_assert(strstr(err.msg, "the setting runs given on the command line differs"), "%s", err.msg);
+}
