@@ -44,12 +44,14 @@ static void git_commit(const char *source_dir, char *buf, size_t len) {
   capture_command(rev, out, sizeof out);
   if (strspn(out, "0123456789abcdef") != 40)
     return;
-  out[40] = '\0';
+  memcpy(out + 40, "-dirty", 7);
   char *st[] = {"/usr/bin/git", "-C", (char *)source_dir, "status", "--porcelain",
                 "--untracked-files=no", NULL};
   char status[4096];
   capture_command(st, status, sizeof status);
-  snprintf(buf, len, "%s%s", out, status[0] ? "-dirty" : "");
+  if (!status[0])
+    out[40] = '\0';
+  gb_str_copy(buf, len, out);
 }
 
 static void utc_now(char *buf, size_t len) {

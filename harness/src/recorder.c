@@ -118,7 +118,7 @@ static int open_csv(gb_recorder *r, int which, bool resume, bool *dropped, gb_er
 }
 
 static int check_folder(const gb_recorder_opts *o, gb_err *err) {
-  bool empty;
+  bool empty = false;
   int rc = folder_is_empty(o->dir, &empty);
   if (rc < 0)
     return gb_err_set(err, -rc, "cannot read folder %s: %s", o->dir, strerror(-rc));

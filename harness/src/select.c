@@ -42,7 +42,7 @@ int gb_select_parse_mask(gb_select_key key, const char *list, unsigned *mask, gb
       list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
     return gb_err_set(err, EINVAL, "bad %s list '%s'", key_names[key], list);
   for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-    unsigned bit;
+    unsigned bit = 0;
     if (parse_item(key, item, &bit) < 0)
       return gb_err_set(err, EINVAL, "unknown %s '%s' (expected %s)", key_names[key], item,
                         expected_items(key));
