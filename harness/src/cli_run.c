@@ -145,7 +145,7 @@ static void mark_custom(gb_settings *s, const gb_settings *profile) {
 
 static int apply_numbers(const run_args *a, gb_settings *s, const gb_cli_env *env) {
   uint64_t runs = s->runs, warmups = s->warmups, target = s->target_ms, seed = s->seed,
-           timeout = 60, order_seed = 0;
+           timeout = s->timeout_s, order_seed = 0;
   int rc = 0;
   if ((rc = number(env, "--runs", a->runs, 1, 10000, &runs)) ||
       (rc = number(env, "--warmups", a->warmups, 1, 64, &warmups)) ||
@@ -198,6 +198,11 @@ static int print_plan(const gb_settings *s, const gb_cli_env *env) {
   if (gb_plan_build(s, &p, &err) < 0)
     return bad(env, "%s", err.msg);
   uint64_t est = gb_plan_estimate_ns(s, &p) / 1000000000u;
+  char duration[32];
+  if (est < 3600)
+    snprintf(duration, sizeof duration, "%" PRIu64 "m%02" PRIu64 "s", est / 60, est % 60);
+  else
+    snprintf(duration, sizeof duration, "%" PRIu64 "h%02" PRIu64 "m", est / 3600, est % 3600 / 60);
   size_t sort_runs = p.nconfigs * s->runs;
   fprintf(env->out,
           "profile %s: %zu configurations, %zu startup groups\n"
@@ -206,11 +211,11 @@ static int print_plan(const gb_settings *s, const gb_cli_env *env) {
           "warm-ups: %u per configuration and startup group; target loop %u ms (calibrated to "
           "%u ms)\n"
           "energy: %s; input seed %" PRIu32 "\n"
-          "estimated duration: about %" PRIu64 "h%02" PRIu64 "m (rough: 1.2 x target plus a "
-          "typical start per run, doubled for the idle window)\n",
+          "estimated duration: about %s (rough: 1.2 x target plus a typical start per run, "
+          "doubled for the idle window)\n",
           s->profile, p.nconfigs, p.nstartups, p.nruns, sort_runs, p.nruns - sort_runs, s->runs,
           p.runs ? s->order_seed : 0, s->warmups, s->target_ms, s->target_ms * 6 / 5,
-          gb_energy_mode_name(s->energy), s->seed, est / 3600, est % 3600 / 60);
+          gb_energy_mode_name(s->energy), s->seed, duration);
   gb_plan_free(&p);
   return 0;
 }
