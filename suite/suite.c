@@ -133,10 +133,7 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set) {
   gb_campaign_result res;
   gb_err err;
   if (gb_campaign_run(&o, &res, &err) < 0) {
-    char why[600];
-    snprintf(why, sizeof why, "%s%s", err.msg,
-             strstr(err.msg, "greenbench check") ? "" : " (see `greenbench check`)");
-    fail_all(why);
+    fail_all(err.msg);
     return;
   }
   setenv(ENV_RECORDS, suite.out, 1);

@@ -107,6 +107,11 @@ int gb_campaign_calibrate(gb_campaign *c, gb_err *err) {
     return gb_err_set(err, ENOMEM, "out of memory");
   int rc = 0;
   char label[64];
+  for (size_t i = 0; i < total && rc == 0; i++)
+    if (c->o->stop && *c->o->stop)
+      rc = gb_err_set(err, EINTR,
+                      "interrupted while calibrating, before any measured run: nothing to "
+                      "resume; start the campaign again in a new folder");
   for (size_t i = 0; i < c->plan.nconfigs && rc == 0; i++) {
     gb_config_label(&c->plan.configs[i], label, sizeof label);
     gb_progress_update(&c->progress, "calibrating", i, total, label);

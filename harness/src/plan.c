@@ -42,6 +42,7 @@ int gb_settings_profile(const char *name, gb_settings *out, gb_err *err) {
       .algorithms = (1u << GB_ALGORITHM_COUNT) - 1,
       .orders = (1u << GB_ORDER_COUNT) - 1,
       .seed = GB_DEFAULT_SEED,
+      .timeout_s = GB_DEFAULT_TIMEOUT_S,
   };
   if (strcmp(name, "study") == 0) {
     /* The study's own numbers (study.md, Method). */

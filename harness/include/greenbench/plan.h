@@ -15,6 +15,8 @@ typedef enum { GB_C, GB_PYTHON, GB_NODE, GB_LANGUAGE_COUNT } gb_language;
 typedef enum { GB_ENERGY_AUTO, GB_ENERGY_ON, GB_ENERGY_OFF } gb_energy_mode;
 
 #define GB_MAX_SIZES 16
+/* A worker process that runs longer than this is killed and recorded. */
+#define GB_DEFAULT_TIMEOUT_S 60
 /* Sorts per process are calibrated to this multiple of the target (240 ms for
  * 200 ms), so ordinary run-to-run variation stays above the target. */
 #define GB_CALIBRATION_HEADROOM_NUM 6
@@ -43,8 +45,8 @@ typedef struct {
   unsigned timeout_s;  /* per process */
 } gb_settings;
 
-/* Fills *out with a profile's settings ("smoke" or "study"); order_seed and
- * timeout are left for the caller. Returns 0 or -EINVAL for another name. */
+/* Fills *out with a profile's settings ("smoke" or "study"); order_seed is
+ * left 0 for the caller. Returns 0 or -EINVAL for another name. */
 int gb_settings_profile(const char *name, gb_settings *out, gb_err *err);
 
 typedef struct {

@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+"""The report's per-configuration bootstrap in vectorised numpy, for the
+speed comparison with the C stats library (stats/bench/run.sh).
+
+Same method as stats/src/analysis.c and bootstrap.c: the ok runs of each
+configuration; startup cost per process = batch / launches, the median over
+the trial's ok batches, held fixed; per-run time, CPU time, net energy
+(idle baseline scaled to the run's length), process time and energy with
+idle, per sort; 10,000 resamples of the run indices, the median of each
+estimate along the resample axis, net power as the ratio of the two
+medians, and 2.5% / 97.5% percentiles (numpy's default "linear" method,
+Hyndman & Fan type 7). The random numbers differ from the C library's
+(numpy's PCG64 against xoshiro256**), so intervals agree only to bootstrap
+noise; the point estimates must agree exactly, and are checked against
+POINTS from bench_report when given.
+
+usage: bootstrap_numpy.py DIR [POINTS]
+"""
+import csv
+import sys
+import time
+
+import numpy as np
+
+RESAMPLES = 10000
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        return [r for r in csv.DictReader(f) if r["status"] == "ok"]
+
+
+def energy(r, prefix=""):
+    pkg, dram = r[prefix + "pkg_uj"], r[prefix + "dram_uj"]
+    if r["energy"] != "ok" or pkg == "":
+        return np.nan
+    return float(pkg) + (float(dram) if dram else 0.0)
+
+
+def net(r):
+    wall = float(r["wall_ns"])
+    return energy(r) - energy(r, "idle_") * wall / float(r["idle_ns"])
+
+
+def startup_costs(rows):
+    groups = {}
+    for r in rows:
+        if r["kind"] != "startup":
+            continue
+        k = (r["language"], r["order"], r["size"])
+        n = float(r["launches"])
+        cpu = float(r["user_ns"]) + float(r["sys_ns"])
+        groups.setdefault(k, []).append((float(r["wall_ns"]) / n, cpu / n, net(r) / n))
+    return {k: np.median(np.array(v), axis=0) for k, v in groups.items()}
+
+
+def config_values(rows, costs):
+    """Per configuration a (5, n) array: time, energy, process, cpu, gross."""
+    groups = {}
+    for r in rows:
+        if r["kind"] != "sort":
+            continue
+        st_t, st_c, st_e = costs[(r["language"], r["order"], r["size"])]
+        sorts, wall = float(r["sorts"]), float(r["wall_ns"])
+        t = (wall - st_t) / sorts
+        e = (net(r) - st_e) / sorts
+        cpu = (float(r["user_ns"]) + float(r["sys_ns"]) - st_c) / sorts
+        gross = e + energy(r, "idle_") / float(r["idle_ns"]) * t
+        k = (r["language"], r["algorithm"], r["order"], r["size"])
+        groups.setdefault(k, []).append((t, e, wall, cpu, gross))
+    return {k: np.array(v).T for k, v in groups.items()}
+
+
+def median_last_axis(v):
+    """The type 7 median along the last axis by np.partition, which is
+    about twice as fast as np.median here (it skips np.median's NaN checks
+    and full mean); the same values."""
+    n = v.shape[-1]
+    h = (n - 1) // 2
+    if n % 2:
+        return np.partition(v, h, axis=-1)[..., h]
+    p = np.partition(v, [h, h + 1], axis=-1)
+    return (p[..., h] + p[..., h + 1]) / 2.0
+
+
+def bootstrap(x, rng):
+    n = x.shape[1]
+    idx = rng.integers(0, n, size=(RESAMPLES, n))
+    med = median_last_axis(x[:, idx])  # (5, RESAMPLES)
+    power = med[1] / med[0] * 1e3
+    reps = np.vstack([med, power])
+    return np.percentile(reps, [2.5, 97.5], axis=1)
+
+
+def check_points(points, path):
+    worst = 0.0
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            k = (r["language"], r["algorithm"], r["order"], r["size"])
+            mine = points[k]
+            theirs = (float(r["time_per_sort_ns"]), float(r["energy_per_sort_uj"]))
+            for a, b in zip(mine, theirs):
+                worst = max(worst, abs(a - b) / max(abs(b), 1e-300))
+    return worst
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: bootstrap_numpy.py DIR [POINTS]")
+    t0 = time.perf_counter()
+    rows = read_rows(sys.argv[1] + "/runs.csv")
+    costs = startup_costs(rows)
+    values = config_values(rows, costs)
+    t1 = time.perf_counter()
+    rng = np.random.default_rng(2463534242)
+    points = {}
+    for k in sorted(values):
+        x = values[k]
+        bootstrap(x, rng)
+        points[k] = (np.median(x[0]), np.median(x[1]))
+    t2 = time.perf_counter()
+    print("numpy %s: read and derive %.3f s, bootstrap of %d configurations %.3f s"
+          % (np.__version__, t1 - t0, len(values), t2 - t1))
+    print("PY_BOOTSTRAP_S=%.6f" % (t2 - t1))
+    print("PY_TOTAL_S=%.6f" % (t2 - t0))
+    if len(sys.argv) == 3:
+        worst = check_points(points, sys.argv[2])
+        print("point estimates: largest relative difference from C %.3g" % worst)
+        if worst > 1e-12:
+            sys.exit("point estimates differ from the C library's")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,204 @@
+/* The report's numbers (study.md, Analysis): a campaign's records in,
+ * estimates, ratios, rank agreement and data checks out. Pure: no files, no
+ * clock, no printing; the same records and options give bit-identical
+ * results.
+ *
+ * Units: time in ns, energy in uJ, power in W. Only runs with status ok
+ * enter the statistics; the others are counted. */
+#ifndef GREENBENCH_ANALYSIS_H
+#define GREENBENCH_ANALYSIS_H
+
+#include "greenbench/bootstrap.h"
+#include "greenbench/error.h"
+#include "greenbench/quantile.h"
+#include "greenbench/ratio.h"
+#include "greenbench/records.h"
+#include "greenbench/spearman.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The study's seed, so the default report of the same records is always
+ * the same, byte for byte. */
+#define GB_ANALYSIS_SEED_DEFAULT UINT64_C(2463534242)
+#define GB_ANALYSIS_RESAMPLES_DEFAULT 10000
+#define GB_ANALYSIS_RANK_RESAMPLES 2000 /* study.md: rank intervals from 2,000 */
+#define GB_ANALYSIS_MIN_RUNS 30         /* METHODS.md #3 */
+/* A warm-up plateau: the last two warm-ups' per-sort loop times within 10%. */
+#define GB_ANALYSIS_PLATEAU_TOLERANCE 0.10
+/* A run counts as throttled when the pinned CPUs' mean frequency at its end
+ * is more than 10% below that at its start. */
+#define GB_ANALYSIS_THROTTLE_DROP 0.10
+
+typedef struct {
+  uint64_t seed;         /* bootstrap seed */
+  size_t resamples;      /* per configuration, >= 1 */
+  size_t rank_resamples; /* of those, used for rank intervals: min(this, resamples) */
+  double level;          /* interval coverage, in (0, 1) */
+  double margin;         /* equivalence margin of power ratios, > 0 */
+} gb_analysis_opts;
+
+#define GB_ANALYSIS_OPTS_DEFAULT                                                               \
+  {                                                                                            \
+    .seed = GB_ANALYSIS_SEED_DEFAULT, .resamples = GB_ANALYSIS_RESAMPLES_DEFAULT,              \
+    .rank_resamples = GB_ANALYSIS_RANK_RESAMPLES, .level = 0.95,                               \
+    .margin = GB_RATIO_MARGIN_DEFAULT                                                          \
+  }
+
+/* One startup trial (language, order, size): the cost per process of its
+ * ok batches (batch / launches), median over them, held fixed. */
+typedef struct {
+  gb_rec_language language;
+  gb_rec_order order;
+  uint64_t size;
+  size_t n_rows, n_ok;
+  bool measured;     /* at least one ok batch */
+  gb_startup cost;   /* per process; energy net of idle, NAN when missing */
+  uint64_t launches; /* of its first ok batch */
+} gb_an_startup;
+
+typedef enum { GB_AN_PLATEAU_UNCHECKED, GB_AN_PLATEAU_YES, GB_AN_PLATEAU_NO } gb_an_plateau;
+
+/* One configuration of the settings (language, algorithm, order, size). */
+typedef struct {
+  gb_rec_language language;
+  gb_rec_algorithm algorithm;
+  gb_rec_order order;
+  uint64_t size;
+  uint64_t stream; /* its bootstrap stream (gb_analysis_stream) */
+  size_t n_rows;   /* rows of kind sort, any status */
+  size_t n_ok;
+  size_t by_status[GB_REC_STATUS_COUNT];
+  const gb_an_startup *startup; /* NULL when its startup trial has no rows */
+  /* Estimates exist: at least one ok run and a measured startup. */
+  bool measured;
+  uint64_t sorts_min, sorts_max; /* sorts per process over the ok runs */
+  bool has_counts;               /* comparisons and writes of the first ok run */
+  uint64_t comparisons, writes;
+  gb_boot boot;       /* every estimate with its interval; zeroed if not measured */
+  gb_summary process; /* process wall time (ns) over the ok runs: p95, min, max, outliers */
+  gb_rho coupling;    /* rho(process wall time, process energy) over its ok runs */
+  size_t loops, loops_short; /* ok runs with a loop time; of those below target_ms */
+  uint64_t shortest_loop_ns;
+  size_t freq_runs, throttled; /* ok runs with both frequencies; of those throttled */
+  gb_an_plateau plateau;
+  double warmup_prev_ns, warmup_last_ns; /* per-sort loop times; NAN unless checked */
+} gb_an_config;
+
+typedef enum { GB_AN_LANGUAGES, GB_AN_ORDERS } gb_an_family;
+
+/* configs[a] / configs[b]: another language against C, Python against
+ * Node.js, or an order against random input. */
+typedef struct {
+  gb_an_family family;
+  size_t a, b;
+  bool computed; /* both sides measured; otherwise ratio reads undefined, all NAN */
+  gb_ratio ratio;
+} gb_an_ratio;
+
+typedef struct {
+  gb_ratio_tally tally;
+  /* The count of intervals excluding 1 that chance alone would exceed with
+   * probability at most 5%: the smallest k with P(X > k) <= 0.05 for
+   * X ~ Binomial(defined, 1 - level). */
+  size_t chance_bound;
+} gb_an_tally;
+
+typedef enum {
+  GB_AN_RANK_OVERALL,
+  GB_AN_RANK_SIZE,
+  GB_AN_RANK_LANGUAGE,
+  GB_AN_RANK_LANG_ALG
+} gb_an_rank_scope;
+
+/* Spearman's rho between median time and median energy per sort across the
+ * measured configurations of one scope. */
+typedef struct {
+  gb_an_rank_scope scope;
+  gb_rec_language language;   /* LANGUAGE, LANG_ALG */
+  gb_rec_algorithm algorithm; /* LANG_ALG */
+  uint64_t size;              /* SIZE */
+  size_t k;                   /* measured configurations in the scope */
+  bool computed;              /* k >= 2 and every one has energy */
+  gb_rho_interval rho;
+} gb_an_rank;
+
+/* Run-to-run coupling per language and algorithm: the median (and range)
+ * of its configurations' defined coupling rhos. */
+typedef struct {
+  gb_rec_language language;
+  gb_rec_algorithm algorithm;
+  size_t n_defined;
+  double median, min, max; /* NAN when n_defined is 0 */
+} gb_an_coupling;
+
+typedef struct {
+  size_t rows;                           /* runs.csv rows, both kinds */
+  size_t by_status[GB_REC_STATUS_COUNT]; /* over those rows */
+  size_t loops, loops_short;             /* over measured configurations */
+  uint64_t shortest_loop_ns;             /* when loops > 0 */
+  size_t plateau[3];                     /* configurations per gb_an_plateau */
+  size_t freq_runs, throttled;
+  bool has_temp; /* some ok sort run recorded a temperature */
+  int64_t temp_min_mc, temp_max_mc;
+  size_t configs, configs_measured, configs_without_rows;
+  bool all_energy_zero; /* energy is ok, and every ok reading is 0 uJ */
+} gb_an_checks;
+
+#define GB_AN_WARNING_MAX 320
+
+typedef struct {
+  char text[GB_AN_WARNING_MAX]; /* one line, no "warning:" prefix */
+} gb_an_warning;
+
+typedef struct {
+  gb_analysis_opts opts;
+  const gb_records *records; /* borrowed: must outlive the analysis */
+  bool energy;               /* meta.json energy.status is ok */
+  gb_an_startup *startups;   /* every startup trial of the settings, canonical order */
+  size_t n_startups;
+  gb_an_config *configs; /* every configuration of the settings, canonical order */
+  size_t n_configs;
+  gb_an_ratio *ratios; /* language ratios, then order ratios */
+  size_t n_ratios, n_language_ratios;
+  gb_an_tally tally_all, tally_languages, tally_orders;
+  gb_an_rank *ranks;
+  size_t n_ranks;
+  gb_an_coupling *couplings; /* per language and algorithm of the settings */
+  size_t n_couplings;
+  gb_an_checks checks;
+  gb_an_warning *warnings;
+  size_t n_warnings;
+} gb_analysis;
+
+/* Canonical order: languages, algorithms and orders as their enums order
+ * them, sizes as settings.sizes lists them (the harness's plan order).
+ * A configuration's bootstrap stream depends only on its key, never on
+ * which other configurations the campaign holds:
+ * ((language x 3 + algorithm) x 4 + order) x 2^32 + size mod 2^32. */
+uint64_t gb_analysis_stream(gb_rec_language l, gb_rec_algorithm a, gb_rec_order o,
+                            uint64_t size);
+
+/* The smallest k with P(X > k) <= 0.05 for X ~ Binomial(n, p), 0 < p < 1:
+ * how many of n intervals chance alone exceeds at most one time in 20 when
+ * each excludes 1 with probability p. 0 for n = 0. */
+size_t gb_analysis_chance_bound(size_t n, double p);
+
+/* Analyses r. Errors: -EINVAL for bad options or a run the bootstrap
+ * refuses (message naming the configuration), -ENOMEM. *out (release with
+ * gb_analysis_free) is set only on success. Warnings (fewer runs than
+ * planned or than 30, an unfinished campaign, energy not measured) are
+ * collected, not printed. */
+int gb_analysis_run(const gb_records *r, const gb_analysis_opts *opts, gb_analysis **out,
+                    gb_err *err);
+void gb_analysis_free(gb_analysis *a);
+
+/* The configuration with this key, or NULL. */
+const gb_an_config *gb_analysis_find(const gb_analysis *a, gb_rec_language l,
+                                     gb_rec_algorithm alg, gb_rec_order o, uint64_t size);
+
+/* "python/quick/random/250" into buf. */
+void gb_an_config_label(const gb_an_config *c, char *buf, size_t len);
+
+#endif

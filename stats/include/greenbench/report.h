@@ -1,0 +1,65 @@
+/* `greenbench report DIR`: a campaign's records folder in, results.md, the
+ * chart (SVG) and JUnit XML out. gb_report_write is the struct-based entry
+ * point (the Criterion suite calls it after a campaign); gb_report_main is
+ * the command line over it, which the `greenbench` command dispatches to. */
+#ifndef GREENBENCH_REPORT_H
+#define GREENBENCH_REPORT_H
+
+#include "greenbench/carbon.h"
+#include "greenbench/error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Most resamples accepted: every configuration keeps 6 doubles per
+ * resample, so a study of 144 configurations at this bound holds ~7 GB. */
+#define GB_REPORT_MAX_RESAMPLES 1000000
+
+typedef struct {
+  const char *dir;        /* the records folder (meta.json, runs.csv, warmups.csv) */
+  const char *md_path;    /* NULL: DIR/results.md */
+  const char *junit_path; /* NULL: DIR/junit.xml */
+  const char *chart_path; /* NULL: DIR/chart.svg; results.md links it relative to itself */
+  size_t resamples;   /* bootstrap resamples per configuration, 1..GB_REPORT_MAX_RESAMPLES */
+  uint64_t seed;      /* bootstrap seed */
+  double margin;      /* equivalence margin of power ratios, > 0 */
+  bool allow_partial; /* report a campaign whose meta.json says completed: false */
+  /* Carbon intensities in the order to report them. NULL: the default
+   * regions, the United Arab Emirates and the United Kingdom, from
+   * gb_carbon_default_path(); non-NULL with n_intensities 0: none. */
+  const gb_intensity *intensities;
+  size_t n_intensities;
+  FILE *warnings; /* each warning as one "greenbench: warning: ..." line; NULL: silent */
+} gb_report_opts;
+
+/* The defaults: DIR's three files, 10,000 resamples, the fixed default
+ * seed (GB_ANALYSIS_SEED_DEFAULT), margin 0.10, the default regions, no
+ * partial campaigns, warnings to stderr. dir is left NULL. */
+gb_report_opts gb_report_opts_default(void);
+
+/* Reads the records, refuses an unfinished campaign (unless allow_partial)
+ * and energy readings that are all zero, analyses, and writes the three
+ * files as a set (each to a temporary file beside it, then all renamed
+ * into place), so a failed report leaves neither a half-written file nor
+ * new files beside old ones. Deterministic: the same records
+ * and options give the same bytes. Errors: the records reader's (-ENOENT,
+ * -EINVAL naming the file and line), -EINVAL for a refusal or bad options,
+ * -ENOENT for a default carbon region missing from the table, -errno from
+ * writing (naming the file), -ENOMEM. */
+int gb_report_write(const gb_report_opts *opts, gb_err *err);
+
+/* The command line: argv[0] is "report", then
+ *   DIR [--out FILE] [--junit FILE] [--chart FILE] [--resamples N] [--seed S]
+ *   [--equivalence-margin M] [--allow-partial] [--carbon REGION,...]
+ *   [--carbon-intensity NAME=G]... [--help]
+ * (an option's value also as --out=FILE). --carbon replaces the default
+ * regions (a name, an ISO 3166-1 alpha-3 code, or UAE / UK);
+ * --carbon-intensity adds a custom intensity in g CO2e/kWh. Prints
+ * warnings to stderr. Returns the exit status: 0 done (or --help), 1 bad
+ * records, a refusal or an I/O error, 2 bad arguments; every error is one
+ * line "greenbench: error: ..." on stderr. */
+int gb_report_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,23 @@
+/* The report's chart as SVG, written by hand: a log-log scatter plot needs
+ * no plotting library (see the comment in report_svg.c). Pure and
+ * deterministic like report_md.
+ *
+ * With energy: energy per sort against time per sort, one mark per measured
+ * configuration coloured by language, with its 95% intervals as whiskers and
+ * dashed lines of constant net power. Without energy (pending): time per
+ * sort against size, one panel per input order, one line per language and
+ * algorithm. */
+#ifndef GREENBENCH_REPORT_SVG_H
+#define GREENBENCH_REPORT_SVG_H
+
+#include "greenbench/analysis.h"
+#include "greenbench/error.h"
+
+#include <stddef.h>
+
+/* Writes the chart for a into *out (malloc'd, NUL-terminated, *len without
+ * the NUL). Errors: -ENOMEM. With no measured configuration the chart says
+ * so instead of plotting. */
+int gb_report_svg(const gb_analysis *a, char **out, size_t *len, gb_err *err);
+
+#endif

@@ -1,0 +1,737 @@
+/* The report's numbers from a campaign's records (study.md, Analysis).
+ * Medians and percentile intervals come from bootstrap.h, ratios from
+ * ratio.h, rank agreement from spearman.h; this file decides which runs go
+ * in (status ok only), subtracts the startup cost held fixed, and collects
+ * the data checks. */
+#include "greenbench/analysis.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t gb_analysis_stream(gb_rec_language l, gb_rec_algorithm a, gb_rec_order o,
+                            uint64_t size) {
+  uint64_t key = ((uint64_t)l * GB_REC_ALG_COUNT + (uint64_t)a) * GB_REC_ORDER_COUNT + o;
+  return (key << 32) | (size & UINT64_C(0xffffffff));
+}
+
+void gb_an_config_label(const gb_an_config *c, char *buf, size_t len) {
+  snprintf(buf, len, "%s/%s/%s/%" PRIu64, gb_rec_language_name(c->language),
+           gb_rec_algorithm_name(c->algorithm), gb_rec_order_name(c->order), c->size);
+}
+
+/* ---- Per-row values ----------------------------------------------------- */
+
+/* Package plus DRAM over the process, or NAN when the row has no reading. */
+static double row_energy_uj(const gb_run_row *r) {
+  if (r->energy != GB_REC_ENERGY_OK || !r->pkg_uj.present) {
+    return NAN;
+  }
+  return (double)r->pkg_uj.value + (r->dram_uj.present ? (double)r->dram_uj.value : 0.0);
+}
+
+static double row_idle_uj(const gb_run_row *r) {
+  if (r->energy != GB_REC_ENERGY_OK || !r->idle_pkg_uj.present) {
+    return NAN;
+  }
+  return (double)r->idle_pkg_uj.value +
+         (r->idle_dram_uj.present ? (double)r->idle_dram_uj.value : 0.0);
+}
+
+static double row_idle_ns(const gb_run_row *r) {
+  return r->idle_ns.present ? (double)r->idle_ns.value : NAN;
+}
+
+static double row_cpu_ns(const gb_run_row *r) {
+  return (double)r->user_ns.value + (double)r->sys_ns.value;
+}
+
+static bool row_ok(const gb_run_row *r) {
+  return r->status == GB_REC_STATUS_OK;
+}
+
+/* ---- Startup trials ------------------------------------------------------ */
+
+/* Median of x[0..n-1] (n >= 1); NAN when any value is NAN, so that one
+ * missing energy makes the startup's energy missing, never a smaller sample. */
+static double median_or_nan(double *x, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (isnan(x[i])) {
+      return NAN;
+    }
+  }
+  return gb_quantile_select(x, n, 0.5);
+}
+
+/* Cost per process = batch / launches, median over the ok batches
+ * (study.md, Startup cost). */
+static int startup_cost(const gb_rec_group *g, gb_an_startup *s, gb_err *err) {
+  double *v = malloc(3 * g->n_rows * sizeof *v);
+  if (!v) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
+  double *wall = v, *cpu = v + g->n_rows, *energy = v + 2 * g->n_rows;
+  size_t n = 0;
+  for (size_t i = 0; i < g->n_rows; i++) {
+    const gb_run_row *r = g->rows[i];
+    if (!row_ok(r)) {
+      continue;
+    }
+    double launches = (double)r->launches, w = (double)r->wall_ns.value;
+    s->launches = n == 0 ? r->launches : s->launches;
+    wall[n] = w / launches;
+    cpu[n] = row_cpu_ns(r) / launches;
+    energy[n] =
+        gb_net_energy_uj(row_energy_uj(r), row_idle_uj(r), w, row_idle_ns(r)) / launches;
+    n++;
+  }
+  s->n_ok = n;
+  s->measured = n > 0;
+  if (n > 0) {
+    s->cost = (gb_startup){.time_ns = median_or_nan(wall, n),
+                           .cpu_ns = median_or_nan(cpu, n),
+                           .energy_uj = median_or_nan(energy, n)};
+  }
+  free(v);
+  return 0;
+}
+
+static int build_startups(gb_analysis *a, gb_err *err) {
+  const gb_meta *m = &a->records->meta;
+  const gb_meta_settings *s = &m->settings;
+  a->startups = calloc(s->n_languages * s->n_orders * s->n_sizes, sizeof *a->startups);
+  if (!a->startups) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
+  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
+    for (int o = 0; o < GB_REC_ORDER_COUNT && gb_meta_has_language(m, (gb_rec_language)l);
+         o++) {
+      for (size_t z = 0; z < s->n_sizes && gb_meta_has_order(m, (gb_rec_order)o); z++) {
+        gb_an_startup *st = &a->startups[a->n_startups++];
+        *st = (gb_an_startup){.language = (gb_rec_language)l,
+                              .order = (gb_rec_order)o,
+                              .size = s->sizes[z],
+                              .cost = {.energy_uj = NAN}};
+        const gb_rec_group *g =
+            gb_rec_table_find_startup(&a->records->runs, st->language, st->order, st->size);
+        st->n_rows = g ? g->n_rows : 0;
+        int rc = g ? startup_cost(g, st, err) : 0;
+        if (rc < 0) {
+          return rc;
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+static const gb_an_startup *find_startup(const gb_analysis *a, gb_rec_language l,
+                                         gb_rec_order o, uint64_t size) {
+  for (size_t i = 0; i < a->n_startups; i++) {
+    const gb_an_startup *s = &a->startups[i];
+    if (s->language == l && s->order == o && s->size == size) {
+      return s;
+    }
+  }
+  return NULL;
+}
+
+/* ---- Configurations ------------------------------------------------------ */
+
+static void count_rows(gb_an_config *c, const gb_rec_group *g, uint64_t target_ns) {
+  c->sorts_min = UINT64_MAX;
+  for (size_t i = 0; i < g->n_rows; i++) {
+    const gb_run_row *r = g->rows[i];
+    c->by_status[r->status]++;
+    if (!row_ok(r)) {
+      continue;
+    }
+    c->n_ok++;
+    c->sorts_min = r->sorts < c->sorts_min ? r->sorts : c->sorts_min;
+    c->sorts_max = r->sorts > c->sorts_max ? r->sorts : c->sorts_max;
+    if (!c->has_counts && r->comparisons.present && r->writes.present) {
+      c->has_counts = true;
+      c->comparisons = r->comparisons.value;
+      c->writes = r->writes.value;
+    }
+    if (r->loop_ns.present) {
+      uint64_t loop = r->loop_ns.value;
+      c->shortest_loop_ns =
+          c->loops == 0 || loop < c->shortest_loop_ns ? loop : c->shortest_loop_ns;
+      c->loops++;
+      c->loops_short += loop < target_ns;
+    }
+    if (r->freq_start_khz.present && r->freq_end_khz.present) {
+      c->freq_runs++;
+      /* Integers: end < (1 - 0.10) x start, exactly. */
+      c->throttled += r->freq_end_khz.value * 10 < r->freq_start_khz.value * 9;
+    }
+  }
+  c->sorts_min = c->n_ok ? c->sorts_min : 0;
+}
+
+/* The last two ok warm-ups' loop times per sort (METHODS.md #1): a plateau
+ * when the last is within 10% of the one before it. */
+static void check_plateau(gb_an_config *c, const gb_records *r) {
+  c->plateau = GB_AN_PLATEAU_UNCHECKED;
+  c->warmup_prev_ns = c->warmup_last_ns = NAN;
+  const gb_rec_group *g =
+      r->has_warmups
+          ? gb_rec_table_find_sort(&r->warmups, c->language, c->algorithm, c->order, c->size)
+          : NULL;
+  double last[2] = {NAN, NAN};
+  size_t n = 0;
+  for (size_t i = 0; g && i < g->n_rows; i++) {
+    const gb_run_row *w = g->rows[i];
+    if (row_ok(w) && w->loop_ns.present) {
+      last[0] = last[1];
+      last[1] = (double)w->loop_ns.value / (double)w->sorts;
+      n++;
+    }
+  }
+  if (n < 2) {
+    return;
+  }
+  c->warmup_prev_ns = last[0];
+  c->warmup_last_ns = last[1];
+  bool flat = fabs(last[1] - last[0]) <= GB_ANALYSIS_PLATEAU_TOLERANCE * last[0];
+  c->plateau = flat ? GB_AN_PLATEAU_YES : GB_AN_PLATEAU_NO;
+}
+
+/* The ok runs as the bootstrap takes them, and each run's process energy. */
+static size_t collect_runs(const gb_rec_group *g, gb_run *runs, double *wall, double *energy) {
+  size_t n = 0;
+  for (size_t i = 0; i < g->n_rows; i++) {
+    const gb_run_row *r = g->rows[i];
+    if (!row_ok(r)) {
+      continue;
+    }
+    runs[n] = (gb_run){.wall_ns = (double)r->wall_ns.value,
+                       .cpu_ns = row_cpu_ns(r),
+                       .energy_uj = row_energy_uj(r),
+                       .idle_ns = row_idle_ns(r),
+                       .idle_energy_uj = row_idle_uj(r),
+                       .sorts = r->sorts};
+    wall[n] = runs[n].wall_ns;
+    energy[n] = runs[n].energy_uj;
+    n++;
+  }
+  return n;
+}
+
+static bool any_nan(const double *x, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (isnan(x[i])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static int measure(gb_analysis *a, gb_an_config *c, const gb_rec_group *g, gb_err *err) {
+  gb_run *runs = malloc(c->n_ok * sizeof *runs);
+  double *v = malloc(2 * c->n_ok * sizeof *v);
+  int rc = runs && v ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
+  double *wall = v, *energy = v ? v + c->n_ok : NULL;
+  size_t n = rc == 0 ? collect_runs(g, runs, wall, energy) : 0;
+  gb_boot_opts bo = {.seed = a->opts.seed,
+                     .stream = c->stream,
+                     .replicates = a->opts.resamples,
+                     .level = a->opts.level};
+  gb_err inner;
+  if (rc == 0 && (rc = gb_boot_run(runs, n, &c->startup->cost, &bo, &c->boot, &inner)) < 0) {
+    char label[96];
+    gb_an_config_label(c, label, sizeof label);
+    gb_err_set(err, -rc, "%s: %s", label, inner.msg);
+  }
+  if (rc == 0) {
+    rc = gb_summarize(wall, n, &c->process, err);
+  }
+  c->coupling = (gb_rho){.defined = false, .rho = NAN};
+  if (rc == 0 && !any_nan(energy, n)) {
+    rc = gb_spearman(wall, energy, n, &c->coupling, err);
+  }
+  c->measured = rc == 0;
+  free(runs);
+  free(v);
+  return rc;
+}
+
+static int build_config(gb_analysis *a, gb_an_config *c, gb_err *err) {
+  const gb_meta_settings *s = &a->records->meta.settings;
+  c->stream = gb_analysis_stream(c->language, c->algorithm, c->order, c->size);
+  c->startup = find_startup(a, c->language, c->order, c->size);
+  c->coupling = (gb_rho){.defined = false, .rho = NAN};
+  c->process = (gb_summary){.min = NAN, .median = NAN, .p95 = NAN, .max = NAN};
+  check_plateau(c, a->records);
+  const gb_rec_group *g =
+      gb_rec_table_find_sort(&a->records->runs, c->language, c->algorithm, c->order, c->size);
+  if (!g) {
+    return 0;
+  }
+  c->n_rows = g->n_rows;
+  count_rows(c, g, s->target_ms * UINT64_C(1000000));
+  if (c->n_ok == 0 || !c->startup || !c->startup->measured) {
+    return 0;
+  }
+  return measure(a, c, g, err);
+}
+
+static int build_configs(gb_analysis *a, gb_err *err) {
+  const gb_meta *m = &a->records->meta;
+  const gb_meta_settings *s = &m->settings;
+  size_t cap = s->n_languages * s->n_algorithms * s->n_orders * s->n_sizes;
+  a->configs = calloc(cap, sizeof *a->configs);
+  if (!a->configs) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
+  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
+    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+      for (int o = 0; o < GB_REC_ORDER_COUNT; o++) {
+        if (!gb_meta_has_language(m, (gb_rec_language)l) ||
+            !gb_meta_has_algorithm(m, (gb_rec_algorithm)g) ||
+            !gb_meta_has_order(m, (gb_rec_order)o)) {
+          continue;
+        }
+        for (size_t z = 0; z < s->n_sizes; z++) {
+          gb_an_config *c = &a->configs[a->n_configs++];
+          c->language = (gb_rec_language)l;
+          c->algorithm = (gb_rec_algorithm)g;
+          c->order = (gb_rec_order)o;
+          c->size = s->sizes[z];
+          int rc = build_config(a, c, err);
+          if (rc < 0) {
+            return rc;
+          }
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+const gb_an_config *gb_analysis_find(const gb_analysis *a, gb_rec_language l,
+                                     gb_rec_algorithm alg, gb_rec_order o, uint64_t size) {
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_an_config *c = &a->configs[i];
+    if (c->language == l && c->algorithm == alg && c->order == o && c->size == size) {
+      return c;
+    }
+  }
+  return NULL;
+}
+
+/* ---- Ratios (study.md, Ratios) ------------------------------------------ */
+
+static int add_ratio(gb_analysis *a, gb_an_family f, const gb_an_config *x,
+                     const gb_an_config *y, gb_err *err) {
+  if (!x || !y) {
+    return 0;
+  }
+  gb_an_ratio *r = &a->ratios[a->n_ratios++];
+  *r = (gb_an_ratio){.family = f,
+                     .a = (size_t)(x - a->configs),
+                     .b = (size_t)(y - a->configs),
+                     .computed = x->measured && y->measured};
+  if (!r->computed) {
+    gb_interval none = {.point = NAN, .lo = NAN, .hi = NAN};
+    r->ratio = (gb_ratio){.time = none, .energy = none, .power = none};
+    return 0;
+  }
+  return gb_ratio_of(&x->boot, &y->boot, a->opts.margin, a->opts.level, &r->ratio, err);
+}
+
+/* Python / C, Node.js / C and Python / Node.js: the slower language on top
+ * for the usual case, so most ratios read as "times C". */
+static const gb_rec_language language_pairs[3][2] = {
+    {GB_REC_LANG_PYTHON, GB_REC_LANG_C},
+    {GB_REC_LANG_NODE, GB_REC_LANG_C},
+    {GB_REC_LANG_PYTHON, GB_REC_LANG_NODE},
+};
+
+static int language_ratios(gb_analysis *a, gb_err *err) {
+  const gb_meta_settings *s = &a->records->meta.settings;
+  for (int p = 0; p < 3; p++) {
+    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+      for (int o = 0; o < GB_REC_ORDER_COUNT; o++) {
+        for (size_t z = 0; z < s->n_sizes; z++) {
+          const gb_an_config *x = gb_analysis_find(a, language_pairs[p][0], g, o, s->sizes[z]);
+          const gb_an_config *y = gb_analysis_find(a, language_pairs[p][1], g, o, s->sizes[z]);
+          int rc = add_ratio(a, GB_AN_LANGUAGES, x, y, err);
+          if (rc < 0) {
+            return rc;
+          }
+        }
+      }
+    }
+  }
+  a->n_language_ratios = a->n_ratios;
+  return 0;
+}
+
+static int order_ratios(gb_analysis *a, gb_err *err) {
+  const gb_meta_settings *s = &a->records->meta.settings;
+  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
+    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+      for (int o = GB_REC_ORDER_RANDOM + 1; o < GB_REC_ORDER_COUNT; o++) {
+        for (size_t z = 0; z < s->n_sizes; z++) {
+          const gb_an_config *x = gb_analysis_find(a, l, g, o, s->sizes[z]);
+          const gb_an_config *y = gb_analysis_find(a, l, g, GB_REC_ORDER_RANDOM, s->sizes[z]);
+          int rc = add_ratio(a, GB_AN_ORDERS, x, y, err);
+          if (rc < 0) {
+            return rc;
+          }
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+size_t gb_analysis_chance_bound(size_t n, double p) {
+  double cdf = 0.0, ln = lgamma((double)n + 1.0);
+  for (size_t k = 0; k < n; k++) {
+    double lk = ln - lgamma((double)k + 1.0) - lgamma((double)(n - k) + 1.0);
+    cdf += exp(lk + (double)k * log(p) + (double)(n - k) * log1p(-p));
+    if (1.0 - cdf <= 0.05) {
+      return k;
+    }
+  }
+  return n;
+}
+
+static void tally(const gb_analysis *a, size_t from, size_t to, gb_ratio *tmp, gb_an_tally *t) {
+  for (size_t i = from; i < to; i++) {
+    tmp[i - from] = a->ratios[i].ratio;
+  }
+  gb_ratio_tally_of(tmp, to - from, a->opts.level, &t->tally);
+  t->chance_bound = gb_analysis_chance_bound(t->tally.defined, 1.0 - a->opts.level);
+}
+
+static int build_ratios(gb_analysis *a, gb_err *err) {
+  a->ratios = calloc(2 * a->n_configs + 1, sizeof *a->ratios);
+  gb_ratio *tmp = calloc(2 * a->n_configs + 1, sizeof *tmp);
+  int rc = a->ratios && tmp ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
+  if (rc == 0) {
+    rc = language_ratios(a, err);
+  }
+  if (rc == 0) {
+    rc = order_ratios(a, err);
+  }
+  if (rc == 0) {
+    tally(a, 0, a->n_ratios, tmp, &a->tally_all);
+    tally(a, 0, a->n_language_ratios, tmp, &a->tally_languages);
+    tally(a, a->n_language_ratios, a->n_ratios, tmp, &a->tally_orders);
+  }
+  free(tmp);
+  return rc;
+}
+
+/* ---- Rank agreement and coupling ------------------------------------------ */
+
+static bool in_scope(const gb_an_rank *k, const gb_an_config *c) {
+  switch (k->scope) {
+  case GB_AN_RANK_SIZE:
+    return c->size == k->size;
+  case GB_AN_RANK_LANGUAGE:
+    return c->language == k->language;
+  case GB_AN_RANK_LANG_ALG:
+    return c->language == k->language && c->algorithm == k->algorithm;
+  default:
+    return true;
+  }
+}
+
+static int rank_one(gb_analysis *a, gb_an_rank *k, const gb_boot **tmp, gb_err *err) {
+  bool energy = true;
+  k->k = 0;
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_an_config *c = &a->configs[i];
+    if (c->measured && in_scope(k, c)) {
+      tmp[k->k++] = &c->boot;
+      energy = energy && c->boot.has_energy;
+    }
+  }
+  k->rho = (gb_rho_interval){.point = {.defined = false, .rho = NAN}, .lo = NAN, .hi = NAN};
+  k->computed = k->k >= 2 && energy;
+  if (!k->computed) {
+    return 0;
+  }
+  size_t reps =
+      a->opts.rank_resamples < a->opts.resamples ? a->opts.rank_resamples : a->opts.resamples;
+  return gb_spearman_boot(tmp, k->k, GB_EST_TIME_PER_SORT, GB_EST_ENERGY_PER_SORT, reps,
+                          a->opts.level, &k->rho, err);
+}
+
+static void add_scopes(gb_analysis *a) {
+  const gb_meta *m = &a->records->meta;
+  a->ranks[a->n_ranks++] = (gb_an_rank){.scope = GB_AN_RANK_OVERALL};
+  for (size_t z = 0; z < m->settings.n_sizes; z++) {
+    a->ranks[a->n_ranks++] =
+        (gb_an_rank){.scope = GB_AN_RANK_SIZE, .size = m->settings.sizes[z]};
+  }
+  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
+    if (gb_meta_has_language(m, l)) {
+      a->ranks[a->n_ranks++] = (gb_an_rank){.scope = GB_AN_RANK_LANGUAGE, .language = l};
+    }
+  }
+  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
+    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+      if (gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, g)) {
+        a->ranks[a->n_ranks++] =
+            (gb_an_rank){.scope = GB_AN_RANK_LANG_ALG, .language = l, .algorithm = g};
+      }
+    }
+  }
+}
+
+static int build_ranks(gb_analysis *a, gb_err *err) {
+  size_t cap = 1 + GB_META_MAX_SIZES + GB_REC_LANG_COUNT * (1 + GB_REC_ALG_COUNT);
+  a->ranks = calloc(cap, sizeof *a->ranks);
+  const gb_boot **tmp = calloc(a->n_configs + 1, sizeof *tmp);
+  int rc = a->ranks && tmp ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
+  if (rc == 0) {
+    add_scopes(a);
+  }
+  for (size_t i = 0; rc == 0 && i < a->n_ranks; i++) {
+    rc = rank_one(a, &a->ranks[i], tmp, err);
+  }
+  free(tmp);
+  return rc;
+}
+
+static void coupling_of(const gb_analysis *a, gb_an_coupling *cp, double *tmp) {
+  size_t n = 0;
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_an_config *c = &a->configs[i];
+    if (c->language == cp->language && c->algorithm == cp->algorithm && c->coupling.defined) {
+      tmp[n++] = c->coupling.rho;
+    }
+  }
+  cp->n_defined = n;
+  cp->median = cp->min = cp->max = NAN;
+  if (n > 0) {
+    cp->median = gb_quantile_select(tmp, n, 0.5);
+    cp->min = gb_quantile_select(tmp, n, 0.0);
+    cp->max = gb_quantile_select(tmp, n, 1.0);
+  }
+}
+
+static int build_couplings(gb_analysis *a, gb_err *err) {
+  const gb_meta *m = &a->records->meta;
+  a->couplings = calloc(GB_REC_LANG_COUNT * GB_REC_ALG_COUNT, sizeof *a->couplings);
+  double *tmp = malloc((a->n_configs + 1) * sizeof *tmp);
+  if (!a->couplings || !tmp) {
+    free(tmp);
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
+  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
+    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+      if (gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, g)) {
+        gb_an_coupling *cp = &a->couplings[a->n_couplings++];
+        *cp = (gb_an_coupling){.language = l, .algorithm = g};
+        coupling_of(a, cp, tmp);
+      }
+    }
+  }
+  free(tmp);
+  return 0;
+}
+
+/* ---- Data checks and warnings --------------------------------------------- */
+
+static void check_rows(gb_an_checks *k, const gb_rec_table *t) {
+  bool any_energy = false, nonzero = false;
+  k->rows = t->n_rows;
+  for (size_t i = 0; i < t->n_rows; i++) {
+    const gb_run_row *r = &t->rows[i];
+    k->by_status[r->status]++;
+    if (!row_ok(r)) {
+      continue;
+    }
+    double e = row_energy_uj(r);
+    any_energy = any_energy || !isnan(e);
+    nonzero = nonzero || (!isnan(e) && e != 0.0);
+    const gb_rec_opt_i64 *temps[2] = {&r->temp_start_mc, &r->temp_end_mc};
+    for (int j = 0; j < 2 && r->kind == GB_REC_KIND_SORT; j++) {
+      if (!temps[j]->present) {
+        continue;
+      }
+      int64_t v = temps[j]->value;
+      k->temp_min_mc = !k->has_temp || v < k->temp_min_mc ? v : k->temp_min_mc;
+      k->temp_max_mc = !k->has_temp || v > k->temp_max_mc ? v : k->temp_max_mc;
+      k->has_temp = true;
+    }
+  }
+  k->all_energy_zero = any_energy && !nonzero;
+}
+
+static void check_configs(gb_an_checks *k, const gb_analysis *a) {
+  k->configs = a->n_configs;
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_an_config *c = &a->configs[i];
+    k->configs_measured += c->measured;
+    k->configs_without_rows += c->n_rows == 0;
+    k->plateau[c->plateau]++;
+    k->freq_runs += c->freq_runs;
+    k->throttled += c->throttled;
+    if (c->loops > 0) {
+      bool first = k->loops == 0;
+      k->shortest_loop_ns = first || c->shortest_loop_ns < k->shortest_loop_ns
+                                ? c->shortest_loop_ns
+                                : k->shortest_loop_ns;
+      k->loops += c->loops;
+      k->loops_short += c->loops_short;
+    }
+  }
+}
+
+__attribute__((format(printf, 2, 3))) static int warn(gb_analysis *a, const char *fmt, ...) {
+  gb_an_warning *w = realloc(a->warnings, (a->n_warnings + 1) * sizeof *w);
+  if (!w) {
+    return -ENOMEM;
+  }
+  a->warnings = w;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(w[a->n_warnings++].text, GB_AN_WARNING_MAX, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+/* "28 of 30 planned runs ok (1 timeout, 1 crashed)". */
+static void describe_runs(char *buf, size_t len, size_t ok, uint64_t planned,
+                          const size_t *by_status) {
+  int n = snprintf(buf, len, "%zu of %" PRIu64 " planned runs ok", ok, planned);
+  const char *sep = " (";
+  for (int s = GB_REC_STATUS_OK + 1; s < GB_REC_STATUS_COUNT && n > 0 && (size_t)n < len; s++) {
+    if (by_status[s] > 0) {
+      n += snprintf(buf + n, len - (size_t)n, "%s%zu %s", sep, by_status[s],
+                    gb_rec_status_name((gb_rec_status)s));
+      sep = ", ";
+    }
+  }
+  if (*sep == ',' && n > 0 && (size_t)n < len) {
+    snprintf(buf + n, len - (size_t)n, ")");
+  }
+}
+
+static int warn_configs(gb_analysis *a) {
+  uint64_t planned = a->records->meta.settings.runs;
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_an_config *c = &a->configs[i];
+    if (c->n_ok >= planned) {
+      continue;
+    }
+    char label[96], runs[160];
+    gb_an_config_label(c, label, sizeof label);
+    describe_runs(runs, sizeof runs, c->n_ok, planned, c->by_status);
+    if (warn(a, "%s: %s", label, runs) < 0) {
+      return -ENOMEM;
+    }
+  }
+  return 0;
+}
+
+static int warn_startups(gb_analysis *a) {
+  uint64_t planned = a->records->meta.settings.runs;
+  for (size_t i = 0; i < a->n_startups; i++) {
+    const gb_an_startup *s = &a->startups[i];
+    if (s->n_ok >= planned) {
+      continue;
+    }
+    if (warn(a, "startup %s/%s/%" PRIu64 ": %zu of %" PRIu64 " planned batches ok",
+             gb_rec_language_name(s->language), gb_rec_order_name(s->order), s->size, s->n_ok,
+             planned) < 0) {
+      return -ENOMEM;
+    }
+  }
+  return 0;
+}
+
+static int build_warnings(gb_analysis *a, gb_err *err) {
+  const gb_meta *m = &a->records->meta;
+  int rc = 0;
+  if (!m->completed) {
+    rc = warn(a, "the campaign did not complete: %" PRIu64 " of %" PRIu64 " planned runs done",
+              m->runs_done, m->plan.measured_runs);
+  }
+  if (rc == 0 && m->settings.runs < GB_ANALYSIS_MIN_RUNS) {
+    rc = warn(a,
+              "the campaign planned %" PRIu64 " runs per configuration, fewer than the %d "
+              "that medians and intervals need (METHODS.md #3)",
+              m->settings.runs, GB_ANALYSIS_MIN_RUNS);
+  }
+  if (rc == 0) {
+    rc = warn_configs(a);
+  }
+  if (rc == 0) {
+    rc = warn_startups(a);
+  }
+  return rc < 0 ? gb_err_set(err, ENOMEM, "analysis: out of memory") : 0;
+}
+
+/* ---- Entry points ---------------------------------------------------------- */
+
+static int check_opts(const gb_analysis_opts *o, gb_err *err) {
+  if (o->resamples == 0) {
+    return gb_err_set(err, EINVAL, "analysis: resamples must be at least 1");
+  }
+  if (!(o->level > 0.0 && o->level < 1.0)) {
+    return gb_err_set(err, EINVAL, "analysis: level %g is not in (0, 1)", o->level);
+  }
+  if (!(isfinite(o->margin) && o->margin > 0.0)) {
+    return gb_err_set(err, EINVAL, "analysis: margin %g is not a positive number", o->margin);
+  }
+  return 0;
+}
+
+int gb_analysis_run(const gb_records *r, const gb_analysis_opts *opts, gb_analysis **out,
+                    gb_err *err) {
+  int rc = check_opts(opts, err);
+  if (rc < 0) {
+    return rc;
+  }
+  gb_analysis *a = calloc(1, sizeof *a);
+  if (!a) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
+  a->opts = *opts;
+  a->opts.rank_resamples =
+      opts->rank_resamples < opts->resamples ? opts->rank_resamples : opts->resamples;
+  a->records = r;
+  a->energy = r->meta.energy.status == GB_REC_ENERGY_OK;
+  if ((rc = build_startups(a, err)) == 0 && (rc = build_configs(a, err)) == 0 &&
+      (rc = build_ratios(a, err)) == 0 && (rc = build_ranks(a, err)) == 0 &&
+      (rc = build_couplings(a, err)) == 0) {
+    check_rows(&a->checks, &r->runs);
+    check_configs(&a->checks, a);
+    rc = build_warnings(a, err);
+  }
+  if (rc < 0) {
+    gb_analysis_free(a);
+    return rc;
+  }
+  *out = a;
+  return 0;
+}
+
+void gb_analysis_free(gb_analysis *a) {
+  if (!a) {
+    return;
+  }
+  for (size_t i = 0; i < a->n_configs; i++) {
+    gb_boot_free(&a->configs[i].boot);
+  }
+  free(a->configs);
+  free(a->startups);
+  free(a->ratios);
+  free(a->ranks);
+  free(a->couplings);
+  free(a->warnings);
+  free(a);
+}

@@ -1,0 +1,549 @@
+/* `greenbench report`: the files around the pure writers. Arguments are
+ * parsed here (strictly, with bounds), then gb_report_write reads the
+ * records, applies the refusals of study.md (an unfinished campaign, energy
+ * readings all zero), analyses, and writes each file atomically. */
+#include "greenbench/report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "greenbench/analysis.h"
+#include "greenbench/records.h"
+#include "greenbench/report_junit.h"
+#include "greenbench/report_md.h"
+#include "greenbench/report_svg.h"
+
+gb_report_opts gb_report_opts_default(void) {
+  return (gb_report_opts){.resamples = GB_ANALYSIS_RESAMPLES_DEFAULT,
+                          .seed = GB_ANALYSIS_SEED_DEFAULT,
+                          .margin = GB_RATIO_MARGIN_DEFAULT,
+                          .warnings = stderr};
+}
+
+/* ---- Paths and files ---------------------------------------------------------- */
+
+static int path_in(char *buf, size_t len, const char *dir, const char *file, gb_err *err) {
+  int n = snprintf(buf, len, "%s/%s", dir, file);
+  if (n < 0 || (size_t)n >= len) {
+    return gb_err_set(err, ENAMETOOLONG, "%s/%s: path too long", dir, file);
+  }
+  return 0;
+}
+
+/* The directory part of path ("." when it has none) into buf. */
+static void dir_of(const char *path, char *buf, size_t len) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) {
+    snprintf(buf, len, ".");
+  } else if (slash == path) {
+    snprintf(buf, len, "/");
+  } else {
+    snprintf(buf, len, "%.*s", (int)(slash - path), path);
+  }
+}
+
+/* The chart's path relative to the folder of results.md, through the real
+ * paths of both folders (which exist once the files can be written). */
+static int relative_href(const char *md_path, const char *chart_path, char *out, size_t len,
+                         gb_err *err) {
+  char md_dir[PATH_MAX], chart_dir[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+  dir_of(md_path, md_dir, sizeof md_dir);
+  dir_of(chart_path, chart_dir, sizeof chart_dir);
+  if (!realpath(md_dir, a) || !realpath(chart_dir, b)) {
+    int e = errno;
+    return gb_err_set(err, e, "%s: %s", realpath(md_dir, a) ? chart_dir : md_dir, strerror(e));
+  }
+  size_t common = 0, i = 0;
+  for (; a[i] && a[i] == b[i]; i++) {
+    common = a[i] == '/' ? i : common;
+  }
+  if (!a[i] && (!b[i] || b[i] == '/')) {
+    common = i; /* one folder holds the other (or they are the same) */
+  }
+  size_t n = 0;
+  out[0] = '\0';
+  for (const char *p = a + common; *p; p++) {
+    if (*p == '/' && (n += (size_t)snprintf(out + n, n < len ? len - n : 0, "../")) >= len) {
+      return gb_err_set(err, ENAMETOOLONG, "%s: path too long", chart_path);
+    }
+  }
+  const char *rest = b[common] == '/' ? b + common + 1 : b + common;
+  const char *base = strrchr(chart_path, '/') ? strrchr(chart_path, '/') + 1 : chart_path;
+  int m = snprintf(out + n, len - n, "%s%s%s", rest, *rest ? "/" : "", base);
+  if (m < 0 || (size_t)m >= len - n) {
+    return gb_err_set(err, ENAMETOOLONG, "%s: path too long", chart_path);
+  }
+  return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(fd, data, len);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      return -errno;
+    }
+    data += n;
+    len -= (size_t)n;
+  }
+  return 0;
+}
+
+/* The bytes into a new temporary file beside path, whose name goes into
+ * tmp; the caller renames it into place or unlinks it. */
+static int write_temp(const char *path, const char *data, size_t len, char *tmp, gb_err *err) {
+  if (snprintf(tmp, PATH_MAX, "%s.tmp-XXXXXX", path) >= PATH_MAX) {
+    return gb_err_set(err, ENAMETOOLONG, "%s: path too long", path);
+  }
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    int e = errno;
+    tmp[0] = '\0';
+    return gb_err_set(err, e, "%s: cannot write: %s", path, strerror(e));
+  }
+  int rc = write_all(fd, data, len);
+  if (rc == 0 && fchmod(fd, 0644) < 0) {
+    rc = -errno;
+  }
+  if (close(fd) < 0 && rc == 0) {
+    rc = -errno;
+  }
+  return rc < 0 ? gb_err_set(err, -rc, "%s: cannot write: %s", path, strerror(-rc)) : 0;
+}
+
+/* Writes the files as a set: every one to a temporary file first, then
+ * each renamed into place, so that a failure (a full disk, a folder that
+ * does not exist) leaves the old files, not a mix of old and new. */
+static int write_files(const char *const *paths, const char *const *data, const size_t *lens,
+                       int n, gb_err *err) {
+  char tmp[3][PATH_MAX] = {{0}};
+  int rc = 0;
+  for (int i = 0; rc == 0 && i < n; i++) {
+    rc = write_temp(paths[i], data[i], lens[i], tmp[i], err);
+  }
+  for (int i = 0; rc == 0 && i < n; i++) {
+    if (rename(tmp[i], paths[i]) < 0) {
+      int e = errno;
+      rc = gb_err_set(err, e, "%s: cannot write: %s", paths[i], strerror(e));
+    }
+    tmp[i][0] = rc == 0 ? '\0' : tmp[i][0];
+  }
+  for (int i = 0; i < n; i++) {
+    if (tmp[i][0]) {
+      unlink(tmp[i]);
+    }
+  }
+  return rc;
+}
+
+/* ---- Carbon --------------------------------------------------------------------- */
+
+/* The study's regions: the United Arab Emirates and the United Kingdom. */
+static const char *const default_regions[] = {"ARE", "GBR"};
+
+static int default_intensities(gb_intensity out[2], gb_err *err) {
+  gb_carbon_table t = {0};
+  int rc = gb_carbon_load(gb_carbon_default_path(), &t, err);
+  for (int i = 0; rc == 0 && i < 2; i++) {
+    rc = gb_carbon_find(&t, default_regions[i], &out[i], err);
+  }
+  gb_carbon_free(&t);
+  return rc;
+}
+
+/* ---- The report ------------------------------------------------------------------ */
+
+typedef struct {
+  char md[PATH_MAX], junit[PATH_MAX], chart[PATH_MAX], href[PATH_MAX];
+} report_paths;
+
+static int resolve_paths(const gb_report_opts *o, report_paths *p, gb_err *err) {
+  int rc = 0;
+  const char *given[3] = {o->md_path, o->junit_path, o->chart_path};
+  const char *file[3] = {"results.md", "junit.xml", "chart.svg"};
+  char *dst[3] = {p->md, p->junit, p->chart};
+  for (int i = 0; rc == 0 && i < 3; i++) {
+    if (given[i] && snprintf(dst[i], PATH_MAX, "%s", given[i]) >= PATH_MAX) {
+      rc = gb_err_set(err, ENAMETOOLONG, "%s: path too long", given[i]);
+    } else if (!given[i]) {
+      rc = path_in(dst[i], PATH_MAX, o->dir, file[i], err);
+    }
+  }
+  return rc == 0 ? relative_href(p->md, p->chart, p->href, sizeof p->href, err) : rc;
+}
+
+static int refuse(const gb_records *r, const gb_report_opts *o, gb_err *err) {
+  const gb_meta *m = &r->meta;
+  if (!m->completed && !o->allow_partial) {
+    return gb_err_set(err, EINVAL,
+                      "%s/meta.json: the campaign did not complete (%" PRIu64 " of %" PRIu64
+                      " planned runs done); pass --allow-partial to report it anyway",
+                      o->dir, m->runs_done, m->plan.measured_runs);
+  }
+  return 0;
+}
+
+static int check_opts(const gb_report_opts *o, gb_err *err) {
+  if (!o->dir) {
+    return gb_err_set(err, EINVAL, "report: no records folder given");
+  }
+  if (o->resamples < 1 || o->resamples > GB_REPORT_MAX_RESAMPLES) {
+    return gb_err_set(err, EINVAL, "report: resamples %zu is not in 1..%d", o->resamples,
+                      GB_REPORT_MAX_RESAMPLES);
+  }
+  if (!(isfinite(o->margin) && o->margin > 0.0)) {
+    return gb_err_set(err, EINVAL, "report: the equivalence margin must be a positive number");
+  }
+  return 0;
+}
+
+typedef struct {
+  char *md, *svg, *xml;
+  size_t md_len, svg_len, xml_len;
+} outputs;
+
+static int render(const gb_analysis *a, const gb_report_md_opts *mo, outputs *out,
+                  gb_err *err) {
+  int rc = gb_report_md(a, mo, &out->md, &out->md_len, err);
+  if (rc == 0) {
+    rc = gb_report_svg(a, &out->svg, &out->svg_len, err);
+  }
+  if (rc == 0) {
+    rc = gb_report_junit(a, &out->xml, &out->xml_len, err);
+  }
+  return rc;
+}
+
+static void print_warnings(const gb_analysis *a, FILE *f) {
+  for (size_t i = 0; f && i < a->n_warnings; i++) {
+    fprintf(f, "greenbench: warning: %s\n", a->warnings[i].text);
+  }
+}
+
+static int analyse_and_write(const gb_records *r, const gb_report_opts *o,
+                             const report_paths *p, const gb_report_md_opts *mo, gb_err *err) {
+  gb_analysis_opts ao = GB_ANALYSIS_OPTS_DEFAULT;
+  ao.seed = o->seed;
+  ao.resamples = o->resamples;
+  ao.margin = o->margin;
+  gb_analysis *a = NULL;
+  outputs out = {0};
+  int rc = gb_analysis_run(r, &ao, &a, err);
+  if (rc == 0 && a->checks.all_energy_zero) {
+    rc = gb_err_set(err, EINVAL,
+                    "%s/runs.csv: every energy reading is 0 uJ, which a working counter never "
+                    "gives; refusing to report it",
+                    o->dir);
+  }
+  if (rc == 0) {
+    print_warnings(a, o->warnings);
+    rc = render(a, mo, &out, err);
+  }
+  if (rc == 0) {
+    const char *paths[3] = {p->md, p->chart, p->junit};
+    const char *data[3] = {out.md, out.svg, out.xml};
+    const size_t lens[3] = {out.md_len, out.svg_len, out.xml_len};
+    rc = write_files(paths, data, lens, 3, err);
+  }
+  free(out.md);
+  free(out.svg);
+  free(out.xml);
+  gb_analysis_free(a);
+  return rc;
+}
+
+int gb_report_write(const gb_report_opts *o, gb_err *err) {
+  report_paths *p = calloc(1, sizeof *p);
+  gb_intensity defaults[2];
+  gb_records *r = NULL;
+  int rc = p ? check_opts(o, err) : gb_err_set(err, ENOMEM, "report: out of memory");
+  /* The records first: a wrong folder is best named by its missing file. */
+  if (rc == 0 && (rc = gb_records_read(o->dir, &r, err)) == 0) {
+    rc = refuse(r, o, err);
+  }
+  if (rc == 0) {
+    rc = resolve_paths(o, p, err);
+  }
+  if (rc == 0 && !o->intensities) {
+    rc = default_intensities(defaults, err);
+  }
+  if (rc == 0) {
+    gb_report_md_opts mo = {.chart_href = p->href,
+                            .intensities = o->intensities ? o->intensities : defaults,
+                            .n_intensities = o->intensities ? o->n_intensities : 2};
+    rc = analyse_and_write(r, o, p, &mo, err);
+  }
+  gb_records_free(r);
+  free(p);
+  return rc;
+}
+
+/* ---- The command line ---------------------------------------------------------------- */
+
+static const char usage[] =
+    "usage: greenbench report DIR [options]\n"
+    "\n"
+    "Turns a campaign's records (DIR/meta.json, runs.csv, warmups.csv) into results.md,\n"
+    "a chart (SVG) and JUnit XML, with 95% percentile-bootstrap intervals.\n"
+    "\n"
+    "  --out FILE                 results.md to write (default DIR/results.md)\n"
+    "  --junit FILE               JUnit XML to write (default DIR/junit.xml)\n"
+    "  --chart FILE               chart to write (default DIR/chart.svg)\n"
+    "  --resamples N              bootstrap resamples per configuration (default 10000)\n"
+    "  --seed S                   bootstrap seed (default 2463534242)\n"
+    "  --equivalence-margin M     margin of the power-ratio readings (default 0.10)\n"
+    "  --allow-partial            report a campaign that did not complete\n"
+    "  --carbon REGION,...        grid regions by name or ISO 3166-1 alpha-3 code, or\n"
+    "                             UAE / UK (default UAE,UK)\n"
+    "  --carbon-intensity NAME=G  add a custom intensity in g CO2e/kWh (repeatable)\n"
+    "  --help                     show this help\n"
+    "\n"
+    "Exit status: 0 done, 1 bad records or refused, 2 bad arguments.\n";
+
+#define MAX_INTENSITIES 64
+
+typedef struct {
+  gb_report_opts o;
+  const char *regions; /* --carbon's list, NULL when not given */
+  gb_intensity custom[MAX_INTENSITIES];
+  size_t n_custom;
+  gb_intensity all[MAX_INTENSITIES];
+  bool help;
+} cli;
+
+static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                     gb_err *err) {
+  uint64_t v = 0;
+  const char *p = s;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    unsigned d = (unsigned)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10) {
+      return gb_err_set(err, EINVAL, "%s: '%s' is too large", opt, s);
+    }
+    v = v * 10 + d;
+  }
+  if (p == s || *p) {
+    return gb_err_set(err, EINVAL, "%s: '%s' is not a whole number", opt, s);
+  }
+  if (v < min || v > max) {
+    return gb_err_set(err, EINVAL, "%s: %s is out of range %" PRIu64 "..%" PRIu64, opt, s, min,
+                      max);
+  }
+  *out = v;
+  return 0;
+}
+
+/* A plain decimal ("0.1"; no sign, exponent or spaces), read in the "C"
+ * locale whatever the process locale. */
+static int parse_margin(const char *s, double *out, gb_err *err) {
+  size_t digits = 0, dots = 0;
+  const char *p = s;
+  for (; (*p >= '0' && *p <= '9') || (*p == '.' && dots == 0); p++) {
+    digits += *p != '.';
+    dots += *p == '.';
+  }
+  locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+  locale_t old = c ? uselocale(c) : (locale_t)0;
+  char *end;
+  double v = strtod(s, &end);
+  if (c) {
+    uselocale(old);
+    freelocale(c);
+  }
+  if (*p || end != p || digits == 0 || !(isfinite(v) && v > 0.0 && v <= 10.0)) {
+    return gb_err_set(err, EINVAL,
+                      "--equivalence-margin: '%s' is not a decimal number above 0 and at most "
+                      "10",
+                      s);
+  }
+  *out = v;
+  return 0;
+}
+
+static int add_custom(cli *c, const char *arg, gb_err *err) {
+  if (c->n_custom == MAX_INTENSITIES) {
+    return gb_err_set(err, EINVAL, "--carbon-intensity: more than %d given", MAX_INTENSITIES);
+  }
+  gb_err inner;
+  if (gb_carbon_parse_custom(arg, &c->custom[c->n_custom], &inner) < 0) {
+    return gb_err_set(err, EINVAL, "--carbon-intensity: %s", inner.msg);
+  }
+  c->n_custom++;
+  return 0;
+}
+
+/* One option with its value: 0, or -EINVAL with a message. */
+static int set_option(cli *c, const char *name, const char *value, gb_err *err) {
+  uint64_t v;
+  int rc = 0;
+  if (strcmp(name, "--out") == 0) {
+    c->o.md_path = value;
+  } else if (strcmp(name, "--junit") == 0) {
+    c->o.junit_path = value;
+  } else if (strcmp(name, "--chart") == 0) {
+    c->o.chart_path = value;
+  } else if (strcmp(name, "--resamples") == 0) {
+    rc = parse_u64(name, value, 1, GB_REPORT_MAX_RESAMPLES, &v, err);
+    c->o.resamples = rc == 0 ? (size_t)v : c->o.resamples;
+  } else if (strcmp(name, "--seed") == 0) {
+    rc = parse_u64(name, value, 0, UINT64_MAX, &c->o.seed, err);
+  } else if (strcmp(name, "--equivalence-margin") == 0) {
+    rc = parse_margin(value, &c->o.margin, err);
+  } else if (strcmp(name, "--carbon") == 0) {
+    c->regions = value;
+  } else {
+    rc = add_custom(c, value, err);
+  }
+  return rc;
+}
+
+static bool takes_value(const char *name) {
+  static const char *const names[] = {"--out",    "--junit",
+                                      "--chart",  "--resamples",
+                                      "--seed",   "--equivalence-margin",
+                                      "--carbon", "--carbon-intensity"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (strcmp(name, names[i]) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static int parse_option(cli *c, int argc, char **argv, int *i, gb_err *err) {
+  const char *arg = argv[*i], *eq = strchr(arg, '=');
+  char name[64];
+  snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+  if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+    c->help = true;
+    return 0;
+  }
+  if (strcmp(arg, "--allow-partial") == 0) {
+    c->o.allow_partial = true;
+    return 0;
+  }
+  if (!takes_value(name)) {
+    return gb_err_set(err, EINVAL, "report: unknown option '%s' (see greenbench report --help)",
+                      arg);
+  }
+  if (!eq && *i + 1 >= argc) {
+    return gb_err_set(err, EINVAL, "report: %s needs a value", name);
+  }
+  const char *value = eq ? eq + 1 : argv[++*i];
+  if (!*value) {
+    return gb_err_set(err, EINVAL, "report: %s needs a value", name);
+  }
+  return set_option(c, name, value, err);
+}
+
+static int parse_args(cli *c, int argc, char **argv, gb_err *err) {
+  bool options_done = false;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    int rc = 0;
+    if (!options_done && strcmp(arg, "--") == 0) {
+      options_done = true;
+    } else if (!options_done && arg[0] == '-' && arg[1]) {
+      rc = parse_option(c, argc, argv, &i, err);
+    } else if (c->o.dir) {
+      rc = gb_err_set(err, EINVAL, "report: one records folder expected, got '%s' and '%s'",
+                      c->o.dir, arg);
+    } else {
+      c->o.dir = arg;
+    }
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  if (!c->help && !c->o.dir) {
+    return gb_err_set(err, EINVAL,
+                      "report: no records folder given (see greenbench report "
+                      "--help)");
+  }
+  return 0;
+}
+
+/* "UAE" and "UK" as the study names them; other names go to the table. */
+static const char *region_code(const char *name) {
+  if (strcasecmp(name, "uae") == 0) {
+    return "ARE";
+  }
+  return strcasecmp(name, "uk") == 0 ? "GBR" : name;
+}
+
+static int add_regions(cli *c, const gb_carbon_table *t, size_t *n, gb_err *err) {
+  char list[1024];
+  if (snprintf(list, sizeof list, "%s", c->regions ? c->regions : "ARE,GBR") >=
+      (int)sizeof list) {
+    return gb_err_set(err, EINVAL, "--carbon: list too long");
+  }
+  char *save = NULL;
+  for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    gb_err inner;
+    if (*n == MAX_INTENSITIES) {
+      return gb_err_set(err, EINVAL, "--carbon: more than %d regions", MAX_INTENSITIES);
+    }
+    if (gb_carbon_find(t, region_code(tok), &c->all[*n], &inner) < 0) {
+      return gb_err_set(err, EINVAL, "--carbon: %s", inner.msg);
+    }
+    ++*n;
+  }
+  return 0;
+}
+
+/* The intensities to report: --carbon's regions (or the defaults), then
+ * each --carbon-intensity. */
+static int resolve_carbon(cli *c, int *status, gb_err *err) {
+  gb_carbon_table t = {0};
+  size_t n = 0;
+  int rc = gb_carbon_load(gb_carbon_default_path(), &t, err);
+  *status = rc < 0 ? 1 : 2; /* a missing table is no argument's fault */
+  if (rc == 0) {
+    rc = add_regions(c, &t, &n, err);
+  }
+  gb_carbon_free(&t);
+  for (size_t i = 0; rc == 0 && i < c->n_custom; i++) {
+    if (n == MAX_INTENSITIES) {
+      return gb_err_set(err, EINVAL, "--carbon-intensity: too many intensities");
+    }
+    c->all[n++] = c->custom[i];
+  }
+  c->o.intensities = c->all;
+  c->o.n_intensities = n;
+  return rc;
+}
+
+int gb_report_main(int argc, char **argv) {
+  cli *c = calloc(1, sizeof *c);
+  if (!c) {
+    fprintf(stderr, "greenbench: error: report: out of memory\n");
+    return 1;
+  }
+  gb_err err;
+  c->o = gb_report_opts_default();
+  int status = 0;
+  if (parse_args(c, argc, argv, &err) < 0) {
+    status = 2;
+  } else if (!c->help && resolve_carbon(c, &status, &err) < 0) {
+    /* status set by resolve_carbon */
+  } else if (c->help) {
+    fputs(usage, stdout);
+  } else {
+    status = gb_report_write(&c->o, &err) < 0 ? 1 : 0;
+  }
+  if (status != 0) {
+    fprintf(stderr, "greenbench: error: %s\n", err.msg);
+  }
+  free(c);
+  return status;
+}

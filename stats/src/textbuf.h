@@ -1,0 +1,57 @@
+/* A growable text buffer for the report writers, and the number formats
+ * they share. Private to the stats library: the writers hand their callers
+ * plain malloc'd bytes.
+ *
+ * Errors are sticky (like curl's dynbuf, but checked once): after a failed
+ * allocation every append is a no-op and gb_tb_take reports -ENOMEM, so a
+ * writer appends freely and checks at the end. */
+#ifndef GREENBENCH_TEXTBUF_H
+#define GREENBENCH_TEXTBUF_H
+
+#include "greenbench/error.h"
+
+#include <locale.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+  char *data; /* NUL-terminated once anything was appended */
+  size_t len, cap;
+  bool failed; /* an allocation failed: the content is incomplete */
+} gb_textbuf;
+
+void gb_tb_init(gb_textbuf *b);
+void gb_tb_free(gb_textbuf *b);
+void gb_tb_putn(gb_textbuf *b, const char *s, size_t n);
+void gb_tb_puts(gb_textbuf *b, const char *s);
+__attribute__((format(printf, 2, 3))) void gb_tb_printf(gb_textbuf *b, const char *fmt, ...);
+
+/* Hands the bytes (NUL-terminated, len without the NUL) to the caller, who
+ * frees them, and resets b. -ENOMEM (message naming what) when an append
+ * failed; b is freed either way. */
+int gb_tb_take(gb_textbuf *b, char **out, size_t *len, const char *what, gb_err *err);
+
+/* Numbers are written in the "C" locale whatever the process locale, so
+ * results.md, XML and SVG always use a dot (as Criterion's reporters do).
+ * gb_tb_c_numeric switches this thread's LC_NUMERIC to "C" until
+ * gb_tb_restore_numeric; both are no-ops when newlocale fails, leaving the
+ * thread's locale alone. */
+typedef struct {
+  locale_t c, old;
+} gb_tb_numeric;
+
+void gb_tb_c_numeric(gb_tb_numeric *s);
+void gb_tb_restore_numeric(gb_tb_numeric *s);
+
+/* v with sig significant digits in fixed-point notation (never an
+ * exponent): 1234.5 -> "1235" for 4 digits, 0.0012345 -> "0.001235",
+ * 123456 -> "123456" (an integer part is never cut). NAN or an infinity
+ * gives "n/a". */
+void gb_tb_sig(gb_textbuf *b, double v, int sig);
+/* The same into buf (at least 64 bytes). */
+void gb_fmt_sig(char *buf, size_t len, double v, int sig);
+
+/* "12.34 [12.30, 12.41]": point and interval with sig digits each. */
+void gb_tb_interval(gb_textbuf *b, double point, double lo, double hi, int sig);
+
+#endif

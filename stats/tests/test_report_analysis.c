@@ -1,0 +1,317 @@
+/* Known answers of the analysis on the hand-built fixtures
+ * (stats/tests/data/report-gen/make_fixtures.py). c/quick/random/100 and
+ * its startup trial carry hand-picked numbers:
+ *   startup batches of 100 launches: wall 200, 210, 190 ms, so the median
+ *   cost per process is 2.0 ms; CPU 0.6 x wall, median 1.2 ms; net energy
+ *   (3.0, 3.1, 2.9 J minus 0.8 J idle over the same length) / 100, median
+ *   22000 uJ;
+ *   runs of 100000 sorts: wall 252, 262, 257 ms; CPU wall - 3 ms; energy
+ *   5.5, 5.7, 5.6 J with 0.5 J of idle over half the run's length, which
+ *   scaled to the run is 1.0 J, so net 4.5, 4.7, 4.6 J. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "greenbench/analysis.h"
+#include "greenbench/bootstrap.h"
+#include "greenbench/records.h"
+
+static gb_records *load(const char *name) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/%s", GB_TEST_DATA_DIR, name);
+  gb_records *r = NULL;
+  gb_err err;
+  int rc = gb_records_read(dir, &r, &err);
+  cr_assert_eq(rc, 0, "%s: %s", dir, err.msg);
+  return r;
+}
+
+static gb_analysis *analyse(const gb_records *r) {
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  gb_analysis *a = NULL;
+  gb_err err;
+  int rc = gb_analysis_run(r, &o, &a, &err);
+  cr_assert_eq(rc, 0, "%s", err.msg);
+  return a;
+}
+
+static const gb_an_config *find(const gb_analysis *a, gb_rec_language l, gb_rec_order o,
+                                uint64_t size) {
+  const gb_an_config *c = gb_analysis_find(a, l, GB_REC_ALG_QUICK, o, size);
+  cr_assert_not_null(c);
+  return c;
+}
+
+static void assert_near(double got, double want, const char *what) {
+  cr_assert(fabs(got - want) <= 1e-9 * fabs(want), "%s: %.17g, expected %.17g", what, got,
+            want);
+}
+
+Test(report_analysis, startup_cost_is_the_median_per_process) {
+  gb_records *r = load("report-energy");
+  gb_analysis *a = analyse(r);
+  const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
+  cr_assert_not_null(c->startup);
+  cr_assert_eq(c->startup->n_ok, 3);
+  cr_assert_eq(c->startup->launches, 100);
+  cr_assert_eq(c->startup->cost.time_ns, 2.0e6);
+  cr_assert_eq(c->startup->cost.cpu_ns, 1.2e6);
+  cr_assert_eq(c->startup->cost.energy_uj, 22000.0);
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+Test(report_analysis, per_sort_values_subtract_startup_and_idle) {
+  gb_records *r = load("report-energy");
+  gb_analysis *a = analyse(r);
+  const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
+  cr_assert(c->measured);
+  cr_assert_eq(c->n_ok, 3);
+  cr_assert_eq(c->sorts_min, 100000);
+  cr_assert_eq(c->sorts_max, 100000);
+  /* (257 ms - 2.0 ms) / 100000 and (254 ms - 1.2 ms) / 100000, exactly. */
+  cr_assert_eq(c->boot.est[GB_EST_TIME_PER_SORT].point, 2550.0);
+  cr_assert_eq(c->boot.est[GB_EST_CPU_PER_SORT].point, 2528.0);
+  /* (4.6e6 - 22000) / 100000: the idle energy counted twice, as its window
+   * was half the run. */
+  assert_near(c->boot.est[GB_EST_ENERGY_PER_SORT].point, 45.78, "energy per sort");
+  assert_near(c->boot.est[GB_EST_NET_POWER].point, 45.78 / 2550.0 * 1e3, "net power");
+  /* With idle: plus the idle power (0.5 J over 128.5 ms) for 2550 ns. */
+  assert_near(c->boot.est[GB_EST_GROSS_ENERGY_PER_SORT].point, 45.78 + 0.5e6 / 128.5e6 * 2550.0,
+              "energy with idle");
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+Test(report_analysis, process_tail_and_counts) {
+  gb_records *r = load("report-energy");
+  gb_analysis *a = analyse(r);
+  const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
+  cr_assert_eq(c->process.median, 257e6);
+  cr_assert_eq(c->process.min, 252e6);
+  cr_assert_eq(c->process.max, 262e6);
+  /* Type 7 with n = 3: h = 1.9, so 257 + 0.9 x (262 - 257) ms. */
+  assert_near(c->process.p95, 261.5e6, "p95");
+  cr_assert_eq(c->process.low_outliers + c->process.high_outliers, 0);
+  cr_assert(c->has_counts);
+  cr_assert_eq(c->comparisons, 690);
+  cr_assert_eq(c->writes, 532);
+  cr_assert(c->coupling.defined);
+  cr_assert_eq(c->coupling.rho, 1.0);
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+Test(report_analysis, only_ok_runs_enter) {
+  gb_records *r = load("report-energy");
+  gb_analysis *a = analyse(r);
+  const gb_an_config *c = find(a, GB_REC_LANG_PYTHON, GB_REC_ORDER_SORTED, 200);
+  cr_assert_eq(c->n_rows, 3);
+  cr_assert_eq(c->n_ok, 2);
+  cr_assert_eq(c->by_status[GB_REC_STATUS_TIMEOUT], 1);
+  cr_assert_eq(c->boot.n_runs, 2);
+  cr_assert_eq(a->checks.rows, 72);
+  cr_assert_eq(a->checks.by_status[GB_REC_STATUS_OK], 71);
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+Test(report_analysis, data_checks) {
+  gb_records *r = load("report-energy");
+  gb_analysis *a = analyse(r);
+  cr_assert_eq(a->checks.loops, 35);
+  cr_assert_eq(a->checks.loops_short, 1);
+  cr_assert_eq(a->checks.shortest_loop_ns, 195000000);
+  cr_assert_eq(a->checks.throttled, 1);
+  cr_assert_eq(a->checks.freq_runs, 35);
+  cr_assert_eq(a->checks.plateau[GB_AN_PLATEAU_YES], 11);
+  cr_assert_eq(a->checks.plateau[GB_AN_PLATEAU_NO], 1);
+  cr_assert_eq(find(a, GB_REC_LANG_NODE, GB_REC_ORDER_RANDOM, 200)->plateau, GB_AN_PLATEAU_NO);
+  cr_assert(a->checks.has_temp);
+  cr_assert_eq(a->checks.temp_min_mc, 45000);
+  cr_assert_eq(a->checks.temp_max_mc, 47000);
+  cr_assert_not(a->checks.all_energy_zero);
+  cr_assert_eq(a->checks.configs_measured, 12);
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+Test(report_analysis, warnings_for_few_runs) {
+  gb_records *r = load("report-energy");
+  gb_analysis *a = analyse(r);
+  cr_assert_eq(a->n_warnings, 2);
+  cr_assert(strstr(a->warnings[0].text, "planned 3 runs per configuration, fewer than the 30"));
+  cr_assert_str_eq(a->warnings[1].text, "python/quick/sorted/200: 2 of 3 planned runs ok (1 "
+                                        "timeout)");
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+Test(report_analysis, ratios_and_tally) {
+  gb_records *r = load("report-energy");
+  gb_analysis *a = analyse(r);
+  /* 3 language pairs x 2 orders x 2 sizes, and sorted / random x 3 x 2. */
+  cr_assert_eq(a->n_language_ratios, 12);
+  cr_assert_eq(a->n_ratios, 18);
+  const gb_an_ratio *first = &a->ratios[0];
+  const gb_an_config *py = &a->configs[first->a], *c = &a->configs[first->b];
+  cr_assert_eq(py->language, GB_REC_LANG_PYTHON);
+  cr_assert_eq(c->language, GB_REC_LANG_C);
+  cr_assert_eq(first->ratio.time.point, py->boot.est[GB_EST_TIME_PER_SORT].point /
+                                            c->boot.est[GB_EST_TIME_PER_SORT].point);
+  const gb_an_ratio *ord = &a->ratios[12];
+  cr_assert_eq(a->configs[ord->a].order, GB_REC_ORDER_SORTED);
+  cr_assert_eq(a->configs[ord->b].order, GB_REC_ORDER_RANDOM);
+  cr_assert_eq(a->tally_all.tally.total, 18);
+  cr_assert_eq(a->tally_all.tally.defined, 18);
+  cr_assert_eq(a->tally_all.chance_bound, 3);
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+Test(report_analysis, chance_bound_is_binomial) {
+  /* Checked against the exact binomial sums (Python's math.comb). */
+  cr_assert_eq(gb_analysis_chance_bound(0, 0.05), 0);
+  cr_assert_eq(gb_analysis_chance_bound(1, 0.05), 1);
+  cr_assert_eq(gb_analysis_chance_bound(18, 0.05), 3);
+  cr_assert_eq(gb_analysis_chance_bound(108, 0.05), 9);
+  cr_assert_eq(gb_analysis_chance_bound(144, 0.05), 12);
+  cr_assert_eq(gb_analysis_chance_bound(252, 0.05), 19);
+}
+
+Test(report_analysis, ranks_by_scope) {
+  gb_records *r = load("report-energy");
+  gb_analysis *a = analyse(r);
+  /* overall, 2 sizes, 3 languages, 3 language x algorithm */
+  cr_assert_eq(a->n_ranks, 9);
+  cr_assert_eq(a->ranks[0].scope, GB_AN_RANK_OVERALL);
+  cr_assert_eq(a->ranks[0].k, 12);
+  cr_assert(a->ranks[0].computed);
+  cr_assert(a->ranks[0].rho.point.defined);
+  cr_assert_eq(a->ranks[0].rho.n_used, 2000);
+  cr_assert_eq(a->n_couplings, 3);
+  cr_assert_eq(a->couplings[0].n_defined, 4);
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+Test(report_analysis, energy_off_leaves_time_standing) {
+  gb_records *r = load("report-off");
+  gb_analysis *a = analyse(r);
+  cr_assert_not(a->energy);
+  const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
+  cr_assert(c->measured);
+  cr_assert_not(c->boot.has_energy);
+  cr_assert_not(c->boot.est[GB_EST_ENERGY_PER_SORT].available);
+  cr_assert_not(c->boot.est[GB_EST_NET_POWER].available);
+  cr_assert_eq(c->boot.est[GB_EST_TIME_PER_SORT].point, 2550.0);
+  cr_assert(isnan(c->startup->cost.energy_uj));
+  for (size_t i = 0; i < a->n_ratios; i++) {
+    const gb_ratio *x = &a->ratios[i].ratio;
+    cr_assert_eq(x->reading, GB_READING_UNDEFINED);
+    cr_assert(x->time.lo > 0.0 && x->time.lo <= x->time.point && x->time.point <= x->time.hi);
+    cr_assert(isnan(x->power.point));
+  }
+  cr_assert_eq(a->tally_all.tally.defined, 0);
+  cr_assert_not(a->ranks[0].computed);
+  cr_assert_eq(a->couplings[0].n_defined, 0);
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+/* A configuration's intervals come from its own stream, keyed by the
+ * configuration: bootstrapping its runs alone gives the same numbers. */
+Test(report_analysis, intervals_do_not_depend_on_other_configurations) {
+  gb_records *r = load("report-energy");
+  gb_analysis *a = analyse(r);
+  const gb_an_config *c = find(a, GB_REC_LANG_NODE, GB_REC_ORDER_SORTED, 200);
+  const gb_rec_group *g =
+      gb_rec_table_find_sort(&r->runs, c->language, c->algorithm, c->order, c->size);
+  gb_run runs[8];
+  size_t n = 0;
+  for (size_t i = 0; i < g->n_rows; i++) {
+    const gb_run_row *x = g->rows[i];
+    runs[n++] =
+        (gb_run){.wall_ns = (double)x->wall_ns.value,
+                 .cpu_ns = (double)(x->user_ns.value + x->sys_ns.value),
+                 .energy_uj = (double)(x->pkg_uj.value + x->dram_uj.value),
+                 .idle_ns = (double)x->idle_ns.value,
+                 .idle_energy_uj = (double)(x->idle_pkg_uj.value + x->idle_dram_uj.value),
+                 .sorts = x->sorts};
+  }
+  gb_boot_opts o = {.seed = GB_ANALYSIS_SEED_DEFAULT,
+                    .stream = gb_analysis_stream(GB_REC_LANG_NODE, GB_REC_ALG_QUICK,
+                                                 GB_REC_ORDER_SORTED, 200),
+                    .replicates = 10000,
+                    .level = 0.95};
+  gb_boot alone;
+  gb_err err;
+  cr_assert_eq(gb_boot_run(runs, n, &c->startup->cost, &o, &alone, &err), 0, "%s", err.msg);
+  for (int e = 0; e < GB_EST_COUNT; e++) {
+    cr_assert_eq(alone.est[e].lo, c->boot.est[e].lo, "estimate %d", e);
+    cr_assert_eq(alone.est[e].hi, c->boot.est[e].hi, "estimate %d", e);
+  }
+  gb_boot_free(&alone);
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+Test(report_analysis, streams_are_distinct_per_key) {
+  uint64_t seen[3 * 3 * 4 * 4];
+  size_t n = 0;
+  static const uint64_t sizes[] = {250, 500, 1000, 2000};
+  for (int l = 0; l < 3; l++) {
+    for (int g = 0; g < 3; g++) {
+      for (int o = 0; o < 4; o++) {
+        for (int z = 0; z < 4; z++) {
+          uint64_t s = gb_analysis_stream(l, g, o, sizes[z]);
+          for (size_t i = 0; i < n; i++) {
+            cr_assert_neq(seen[i], s);
+          }
+          seen[n++] = s;
+        }
+      }
+    }
+  }
+  cr_assert_eq(gb_analysis_stream(GB_REC_LANG_C, GB_REC_ALG_BUBBLE, GB_REC_ORDER_RANDOM, 250),
+               250);
+}
+
+Test(report_analysis, deterministic) {
+  gb_records *r = load("report-energy");
+  gb_analysis *a = analyse(r), *b = analyse(r);
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_boot *x = &a->configs[i].boot, *y = &b->configs[i].boot;
+    cr_assert_eq(memcmp(x->est, y->est, sizeof x->est), 0);
+    cr_assert_eq(memcmp(x->replicates, y->replicates,
+                        GB_EST_COUNT * x->n_replicates * sizeof *x->replicates),
+                 0);
+  }
+  gb_analysis_free(a);
+  gb_analysis_free(b);
+  gb_records_free(r);
+}
+
+Test(report_analysis, all_zero_energy_is_flagged) {
+  gb_records *r = load("report-zero");
+  gb_analysis *a = analyse(r);
+  cr_assert(a->checks.all_energy_zero);
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+Test(report_analysis, bad_options) {
+  gb_records *r = load("report-energy");
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  gb_analysis *a = NULL;
+  gb_err err;
+  o.resamples = 0;
+  cr_assert_eq(gb_analysis_run(r, &o, &a, &err), -EINVAL);
+  o = (gb_analysis_opts)GB_ANALYSIS_OPTS_DEFAULT;
+  o.margin = 0.0;
+  cr_assert_eq(gb_analysis_run(r, &o, &a, &err), -EINVAL);
+  cr_assert_null(a);
+  gb_records_free(r);
+}

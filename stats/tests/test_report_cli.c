@@ -1,0 +1,414 @@
+/* `greenbench report` through gb_report_main and gb_report_write: the
+ * files it writes (against the same goldens as the writers), its refusals,
+ * its warnings, and one clear line for every bad argument or bad record. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "greenbench/report.h"
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    return NULL;
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+  s[n] = '\0';
+  fclose(f);
+  *len = (size_t)n;
+  return s;
+}
+
+static void spit(const char *path, const char *s) {
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f, "%s", path);
+  fputs(s, f);
+  fclose(f);
+}
+
+static const char *const record_files[] = {"meta.json", "runs.csv", "warmups.csv"};
+
+/* A copy of a fixture folder in a fresh temporary folder. */
+static void copy_fixture(const char *fixture, char *dir, size_t len) {
+  snprintf(dir, len, "/tmp/gb-report-XXXXXX");
+  cr_assert_not_null(mkdtemp(dir));
+  for (int i = 0; i < 3; i++) {
+    char src[4096], dst[4096];
+    size_t n;
+    snprintf(src, sizeof src, "%s/%s/%s", GB_TEST_DATA_DIR, fixture, record_files[i]);
+    snprintf(dst, sizeof dst, "%s/%s", dir, record_files[i]);
+    char *s = slurp(src, &n);
+    if (s) {
+      spit(dst, s);
+      free(s);
+    }
+  }
+}
+
+static void remove_tree(const char *dir) {
+  char cmd[4200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+/* gb_report_main on argv, with stderr captured into err (NUL-terminated). */
+static int run_report(char **argv, char *err, size_t len) {
+  int argc = 0;
+  while (argv[argc]) {
+    argc++;
+  }
+  char path[] = "/tmp/gb-stderr-XXXXXX";
+  int fd = mkstemp(path), saved = dup(2);
+  fflush(stderr);
+  dup2(fd, 2);
+  int status = gb_report_main(argc, argv);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  ssize_t n = pread(fd, err, len - 1, 0);
+  err[n > 0 ? n : 0] = '\0';
+  close(fd);
+  unlink(path);
+  return status;
+}
+
+static size_t lines(const char *s) {
+  size_t n = 0;
+  for (; *s; s++) {
+    n += *s == '\n';
+  }
+  return n;
+}
+
+/* One line, "greenbench: error: ...", holding `want`. */
+static void assert_one_error(const char *err, const char *want) {
+  cr_assert_eq(lines(err), 1, "expected one line, got: %s", err);
+  cr_assert_eq(strncmp(err, "greenbench: error: ", 19), 0, "%s", err);
+  cr_assert(strstr(err, want), "expected '%s' in: %s", want, err);
+}
+
+static void assert_golden(const char *fixture, const char *dir, const char *file) {
+  char got_path[4096], want_path[4096];
+  size_t got_len, want_len;
+  snprintf(got_path, sizeof got_path, "%s/%s", dir, file);
+  snprintf(want_path, sizeof want_path, "%s/report-golden/%s/%s", GB_TEST_DATA_DIR, fixture,
+           file);
+  char *got = slurp(got_path, &got_len), *want = slurp(want_path, &want_len);
+  cr_assert_not_null(got, "%s not written", got_path);
+  cr_assert_not_null(want, "%s missing", want_path);
+  cr_assert(got_len == want_len && memcmp(got, want, got_len) == 0, "%s differs from %s",
+            got_path, want_path);
+  free(got);
+  free(want);
+}
+
+/* ---- Writing ---------------------------------------------------------------- */
+
+Test(report_cli, writes_the_three_files_into_the_folder) {
+  char dir[64], err[4096];
+  copy_fixture("report-energy", dir, sizeof dir);
+  char *argv[] = {"report", dir, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
+  assert_golden("energy", dir, "results.md");
+  assert_golden("energy", dir, "junit.xml");
+  assert_golden("energy", dir, "chart.svg");
+  remove_tree(dir);
+}
+
+Test(report_cli, same_bytes_on_two_runs) {
+  char dir[64], err[4096], a[4200], b[4200];
+  copy_fixture("report-off", dir, sizeof dir);
+  snprintf(a, sizeof a, "%s/a.md", dir);
+  snprintf(b, sizeof b, "%s/b.md", dir);
+  char *argv1[] = {"report", dir, "--out", a, NULL};
+  cr_assert_eq(run_report(argv1, err, sizeof err), 0, "%s", err);
+  char *argv3[] = {"report", dir, "--out", b, NULL};
+  cr_assert_eq(run_report(argv3, err, sizeof err), 0, "%s", err);
+  size_t la, lb;
+  char *x = slurp(a, &la), *y = slurp(b, &lb);
+  cr_assert(la == lb && memcmp(x, y, la) == 0);
+  free(x);
+  free(y);
+  remove_tree(dir);
+}
+
+Test(report_cli, links_the_chart_relative_to_results_md) {
+  char dir[64], err[4096], md[4200], chart[4200], sub[4200];
+  copy_fixture("report-energy", dir, sizeof dir);
+  snprintf(sub, sizeof sub, "%s/docs", dir);
+  snprintf(md, sizeof md, "%s/docs/results.md", dir);
+  snprintf(chart, sizeof chart, "%s/img/my chart.svg", dir);
+  cr_assert_eq(mkdir(sub, 0755), 0);
+  snprintf(sub, sizeof sub, "%s/img", dir);
+  cr_assert_eq(mkdir(sub, 0755), 0);
+  char *argv[] = {"report", dir, "--out", md, "--chart", chart, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
+  size_t n;
+  char *text = slurp(md, &n);
+  cr_assert(strstr(text, "](../img/my%20chart.svg)"), "chart link");
+  free(text);
+  remove_tree(dir);
+}
+
+Test(report_cli, options_change_the_report) {
+  char dir[64], err[4096], md[4200];
+  copy_fixture("report-energy", dir, sizeof dir);
+  snprintf(md, sizeof md, "%s/r.md", dir);
+  char *argv[] = {"report",
+                  dir,
+                  "--out",
+                  md,
+                  "--resamples",
+                  "200",
+                  "--seed",
+                  "7",
+                  "--equivalence-margin",
+                  "0.3",
+                  "--carbon",
+                  "uk,FRA",
+                  "--carbon-intensity",
+                  "lab=123.5",
+                  NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
+  size_t n;
+  char *text = slurp(md, &n);
+  cr_expect(strstr(text, "`greenbench report --resamples 200 --seed 7 --equivalence-margin "
+                         "0.3`"));
+  cr_expect(strstr(text, "*same power within 30%*"));
+  cr_expect(strstr(text, "| United Kingdom | GBR |"));
+  cr_expect(strstr(text, "| France | FRA |"));
+  cr_expect(strstr(text, "| lab | custom | given | 123.5 |"));
+  cr_expect_null(strstr(text, "United Arab Emirates"));
+  free(text);
+  remove_tree(dir);
+}
+
+Test(report_cli, help) {
+  char err[4096], out[4096];
+  char *argv[] = {"report", "--help", NULL};
+  char path[] = "/tmp/gb-stdout-XXXXXX";
+  int fd = mkstemp(path), saved = dup(1);
+  fflush(stdout);
+  dup2(fd, 1);
+  int status = run_report(argv, err, sizeof err);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  ssize_t n = pread(fd, out, sizeof out - 1, 0);
+  out[n > 0 ? n : 0] = '\0';
+  close(fd);
+  unlink(path);
+  cr_assert_eq(status, 0);
+  cr_assert_str_eq(err, "");
+  cr_assert(strncmp(out, "usage: greenbench report DIR [options]\n", 39) == 0, "%s", out);
+  cr_assert(strstr(out, "--equivalence-margin M"));
+}
+
+/* ---- Refusals and warnings ---------------------------------------------------- */
+
+Test(report_cli, refuses_an_unfinished_campaign) {
+  char dir[64], err[4096];
+  copy_fixture("report-partial", dir, sizeof dir);
+  char *argv[] = {"report", dir, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 1);
+  assert_one_error(err, "/meta.json: the campaign did not complete (50 of 72 planned runs "
+                        "done); pass --allow-partial");
+  char md[4200];
+  snprintf(md, sizeof md, "%s/results.md", dir);
+  cr_assert_neq(access(md, F_OK), 0, "nothing written");
+  remove_tree(dir);
+}
+
+Test(report_cli, allow_partial_reports_it) {
+  char dir[64], err[4096];
+  copy_fixture("report-partial", dir, sizeof dir);
+  char *argv[] = {"report", dir, "--allow-partial", NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
+  cr_assert(strstr(err, "greenbench: warning: the campaign did not complete: 50 of 72"));
+  assert_golden("partial", dir, "results.md");
+  assert_golden("partial", dir, "junit.xml");
+  remove_tree(dir);
+}
+
+Test(report_cli, refuses_energy_that_is_all_zero) {
+  char dir[64], err[4096];
+  copy_fixture("report-zero", dir, sizeof dir);
+  char *argv[] = {"report", dir, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 1);
+  /* The warnings come first; the refusal is the last line. */
+  const char *last = strstr(err, "greenbench: error: ");
+  cr_assert_not_null(last, "%s", err);
+  assert_one_error(last, "/runs.csv: every energy reading is 0 uJ");
+  remove_tree(dir);
+}
+
+Test(report_cli, warns_about_fewer_than_30_runs) {
+  char dir[64], err[4096];
+  copy_fixture("report-energy", dir, sizeof dir);
+  char *argv[] = {"report", dir, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
+  cr_assert_str_eq(err, "greenbench: warning: the campaign planned 3 runs per configuration, "
+                        "fewer than the 30 that medians and intervals need (METHODS.md #3)\n"
+                        "greenbench: warning: python/quick/sorted/200: 2 of 3 planned runs ok "
+                        "(1 timeout)\n");
+  remove_tree(dir);
+}
+
+Test(report_cli, write_api_silent_without_a_stream) {
+  char dir[64];
+  copy_fixture("report-energy", dir, sizeof dir);
+  gb_report_opts o = gb_report_opts_default();
+  o.dir = dir;
+  o.warnings = NULL;
+  gb_err err;
+  cr_assert_eq(gb_report_write(&o, &err), 0, "%s", err.msg);
+  assert_golden("energy", dir, "junit.xml");
+  o.resamples = 0;
+  cr_assert_eq(gb_report_write(&o, &err), -EINVAL);
+  remove_tree(dir);
+}
+
+/* ---- Bad arguments: exit 2 ------------------------------------------------------ */
+
+static void bad_args(char **argv, const char *want) {
+  char err[4096];
+  cr_assert_eq(run_report(argv, err, sizeof err), 2, "%s", err);
+  assert_one_error(err, want);
+}
+
+Test(report_cli, bad_arguments) {
+  char *none[] = {"report", NULL};
+  bad_args(none, "report: no records folder given");
+  char *two[] = {"report", "a", "b", NULL};
+  bad_args(two, "report: one records folder expected, got 'a' and 'b'");
+  char *unknown[] = {"report", "x", "--fast", NULL};
+  bad_args(unknown, "report: unknown option '--fast'");
+  char *missing[] = {"report", "x", "--seed", NULL};
+  bad_args(missing, "report: --seed needs a value");
+  char *zero[] = {"report", "x", "--resamples", "0", NULL};
+  bad_args(zero, "--resamples: 0 is out of range 1..1000000");
+  char *text[] = {"report", "x", "--resamples=10k", NULL};
+  bad_args(text, "--resamples: '10k' is not a whole number");
+  char *neg[] = {"report", "x", "--seed", "-1", NULL};
+  bad_args(neg, "--seed: '-1' is not a whole number");
+  char *margin[] = {"report", "x", "--equivalence-margin", "0,1", NULL};
+  bad_args(margin, "--equivalence-margin: '0,1' is not a decimal number");
+  char *margin0[] = {"report", "x", "--equivalence-margin", "0", NULL};
+  bad_args(margin0, "--equivalence-margin: '0' is not a decimal number above 0");
+  char *region[] = {"report", "x", "--carbon", "atlantis", NULL};
+  bad_args(region, "--carbon: ");
+  char *custom[] = {"report", "x", "--carbon-intensity", "lab", NULL};
+  bad_args(custom, "--carbon-intensity: ");
+}
+
+/* ---- Bad records: exit 1, naming the file and line ------------------------------- */
+
+/* Sets field `col` (0-based) of line `line` of DIR/runs.csv to `to`; the
+ * line must have no quoted field. */
+static void edit_runs(const char *dir, size_t line, int col, const char *to) {
+  char path[4200];
+  size_t n;
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  char *s = slurp(path, &n), *p = s;
+  for (size_t i = 1; i < line; i++) {
+    p = strchr(p, '\n') + 1;
+  }
+  for (int i = 0; i < col; i++) {
+    p = strchr(p, ',') + 1;
+  }
+  size_t old = strcspn(p, ",\n");
+  char *out = malloc(n + strlen(to) + 1);
+  sprintf(out, "%.*s%s%s", (int)(p - s), s, to, p + old);
+  spit(path, out);
+  free(out);
+  free(s);
+}
+
+static void bad_records(const char *dir, const char *want) {
+  char err[4096];
+  char *argv[] = {"report", (char *)dir, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 1, "%s", err);
+  assert_one_error(err, want);
+  remove_tree(dir);
+}
+
+Test(report_cli, a_missing_column) {
+  char dir[64];
+  copy_fixture("report-energy", dir, sizeof dir);
+  char path[4200];
+  size_t n;
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  char *s = slurp(path, &n), *at = strstr(s, ",max_rss_kib,");
+  memmove(at, at + strlen(",max_rss_kib"), strlen(at + strlen(",max_rss_kib")) + 1);
+  spit(path, s);
+  free(s);
+  bad_records(dir, "/runs.csv:1: missing column 'max_rss_kib' in the header");
+}
+
+Test(report_cli, a_truncated_last_line) {
+  char dir[64], path[4200];
+  copy_fixture("report-energy", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  size_t n;
+  char *s = slurp(path, &n);
+  s[n - 40] = '\0'; /* the harness died while appending */
+  spit(path, s);
+  free(s);
+  bad_records(dir, "/runs.csv:73: ");
+}
+
+Test(report_cli, text_in_a_number) {
+  char dir[64];
+  copy_fixture("report-energy", dir, sizeof dir);
+  edit_runs(dir, 5, 10, "23189a000");
+  bad_records(dir, "/runs.csv:5: wall_ns: '23189a000' is not an integer");
+}
+
+Test(report_cli, a_negative_duration) {
+  char dir[64];
+  copy_fixture("report-energy", dir, sizeof dir);
+  edit_runs(dir, 5, 10, "-231894000");
+  bad_records(dir, "/runs.csv:5: wall_ns: ");
+}
+
+Test(report_cli, an_unknown_configuration) {
+  char dir[64];
+  copy_fixture("report-energy", dir, sizeof dir);
+  edit_runs(dir, 5, 5, "300");
+  bad_records(dir, "/runs.csv:5: ");
+}
+
+Test(report_cli, a_missing_meta_json) {
+  char dir[64], path[4200];
+  copy_fixture("report-energy", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/meta.json", dir);
+  cr_assert_eq(unlink(path), 0);
+  bad_records(dir, "/meta.json: cannot open: No such file or directory");
+}
+
+Test(report_cli, an_unwritable_output) {
+  char dir[64], err[4096];
+  copy_fixture("report-energy", dir, sizeof dir);
+  char *argv[] = {"report", dir, "--junit", "/nonexistent-folder/junit.xml", NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 1);
+  cr_assert(strstr(err, "greenbench: error: /nonexistent-folder/junit.xml: cannot write: "),
+            "%s", err);
+  /* The set is written whole or not at all: no results.md, no stray
+   * temporary file. */
+  char md[4200];
+  snprintf(md, sizeof md, "%s/results.md", dir);
+  cr_assert_neq(access(md, F_OK), 0);
+  char cmd[4300];
+  snprintf(cmd, sizeof cmd, "ls '%s' | grep -q tmp-", dir);
+  cr_assert_neq(system(cmd), 0, "a temporary file was left behind");
+  remove_tree(dir);
+}

@@ -1,0 +1,304 @@
+/* JUnit XML: golden files, validation against junit-10.xsd by xmllint,
+ * verdicts (failure, skipped), and escaping. GB_UPDATE_GOLDEN=1 rewrites
+ * the goldens; GB_JUNIT_XSD overrides the schema's path. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "greenbench/analysis.h"
+#include "greenbench/records.h"
+#include "greenbench/report_junit.h"
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    return NULL;
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+  s[n] = '\0';
+  fclose(f);
+  *len = (size_t)n;
+  return s;
+}
+
+static void golden(const char *fixture, const char *got, size_t len) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/report-golden/%s/junit.xml", GB_TEST_DATA_DIR, fixture);
+  if (getenv("GB_UPDATE_GOLDEN")) {
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f, "%s", path);
+    fwrite(got, 1, len, f);
+    fclose(f);
+    return;
+  }
+  size_t want_len;
+  char *want = slurp(path, &want_len);
+  cr_assert_not_null(want, "%s: missing golden file", path);
+  size_t line = 1, i = 0;
+  for (; i < len && i < want_len && got[i] == want[i]; i++) {
+    line += got[i] == '\n';
+  }
+  cr_assert(i == len && i == want_len, "%s: differs from the output at line %zu", path, line);
+  free(want);
+}
+
+static char *junit_of(const char *fixture, size_t *len) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/%s", GB_TEST_DATA_DIR, fixture);
+  gb_records *r;
+  gb_analysis *a;
+  gb_err err;
+  cr_assert_eq(gb_records_read(dir, &r, &err), 0, "%s", err.msg);
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  cr_assert_eq(gb_analysis_run(r, &o, &a, &err), 0, "%s", err.msg);
+  char *out;
+  cr_assert_eq(gb_report_junit(a, &out, len, &err), 0, "%s", err.msg);
+  cr_assert_eq(strlen(out), *len);
+  gb_analysis_free(a);
+  gb_records_free(r);
+  return out;
+}
+
+static char *escaped(const char *s, bool attribute) {
+  char *out;
+  size_t len;
+  gb_err err;
+  cr_assert_eq(gb_xml_escape(s, strlen(s), attribute, &out, &len, &err), 0);
+  cr_assert_eq(strlen(out), len);
+  return out;
+}
+
+/* ---- xmllint ---------------------------------------------------------------- */
+
+static const char *xmllint(void) {
+  static const char *const paths[] = {"/usr/bin/xmllint", "/usr/local/bin/xmllint"};
+  for (size_t i = 0; i < 2; i++) {
+    if (access(paths[i], X_OK) == 0) {
+      return paths[i];
+    }
+  }
+  return NULL;
+}
+
+/* The schema: GB_JUNIT_XSD, or ../shared/data/junit-10.xsd beside the
+ * project (its README says to use it from there, not to copy it). */
+static const char *schema(char *buf, size_t len) {
+  const char *env = getenv("GB_JUNIT_XSD");
+  if (env) {
+    return env;
+  }
+  snprintf(buf, len, "%s/../../../../shared/data/junit-10.xsd", GB_TEST_DATA_DIR);
+  return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+/* xmllint --noout --schema XSD FILE, by fork and exec; its exit status. */
+static int validate(const char *tool, const char *xsd, const char *file) {
+  pid_t pid = fork();
+  cr_assert_geq(pid, 0);
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    execl(tool, "xmllint", "--noout", "--schema", xsd, file, (char *)NULL);
+    _exit(127);
+  }
+  int st;
+  cr_assert_eq(waitpid(pid, &st, 0), pid);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void assert_valid(const char *xml, size_t len) {
+  char xsd_buf[4096];
+  const char *tool = xmllint(), *xsd = schema(xsd_buf, sizeof xsd_buf);
+  if (!tool) {
+    cr_skip_test("xmllint is not installed (Debian package libxml2-utils)");
+  }
+  if (!xsd) {
+    cr_skip_test("junit-10.xsd not found beside the project (../shared/data) and "
+                 "GB_JUNIT_XSD not set");
+  }
+  char path[] = "/tmp/gb-junit-XXXXXX";
+  int fd = mkstemp(path);
+  cr_assert_geq(fd, 0);
+  cr_assert_eq(write(fd, xml, len), (ssize_t)len);
+  close(fd);
+  int st = validate(tool, xsd, path);
+  unlink(path);
+  cr_assert_eq(st, 0, "xmllint rejects the JUnit XML (status %d)", st);
+}
+
+/* ---- Tests ---------------------------------------------------------------------- */
+
+Test(report_junit, golden_energy) {
+  size_t len;
+  char *xml = junit_of("report-energy", &len);
+  golden("energy", xml, len);
+  free(xml);
+}
+
+Test(report_junit, golden_energy_off) {
+  size_t len;
+  char *xml = junit_of("report-off", &len);
+  golden("off", xml, len);
+  free(xml);
+}
+
+Test(report_junit, golden_partial) {
+  size_t len;
+  char *xml = junit_of("report-partial", &len);
+  golden("partial", xml, len);
+  free(xml);
+}
+
+Test(report_junit, valid_against_the_schema_energy) {
+  size_t len;
+  char *xml = junit_of("report-energy", &len);
+  assert_valid(xml, len);
+  free(xml);
+}
+
+Test(report_junit, valid_against_the_schema_off) {
+  size_t len;
+  char *xml = junit_of("report-off", &len);
+  assert_valid(xml, len);
+  free(xml);
+}
+
+Test(report_junit, valid_against_the_schema_partial) {
+  size_t len;
+  char *xml = junit_of("report-partial", &len);
+  assert_valid(xml, len);
+  free(xml);
+}
+
+/* The check itself must be able to fail: a testcase without a name is
+ * invalid by the schema. */
+Test(report_junit, the_schema_check_can_fail) {
+  char xsd_buf[4096];
+  const char *tool = xmllint(), *xsd = schema(xsd_buf, sizeof xsd_buf);
+  if (!tool || !xsd) {
+    cr_skip_test("xmllint or junit-10.xsd missing");
+  }
+  const char bad[] =
+      "<testsuites><testsuite name=\"s\" tests=\"1\" failures=\"0\" errors=\"0\">"
+      "<testcase classname=\"x\"/></testsuite></testsuites>\n";
+  char path[] = "/tmp/gb-junit-XXXXXX";
+  int fd = mkstemp(path);
+  cr_assert_eq(write(fd, bad, sizeof bad - 1), (ssize_t)(sizeof bad - 1));
+  close(fd);
+  int null = open("/dev/null", O_WRONLY), saved = dup(2);
+  dup2(null, 2);
+  int st = validate(tool, xsd, path);
+  dup2(saved, 2);
+  unlink(path);
+  cr_assert_neq(st, 0);
+}
+
+Test(report_junit, one_suite_per_language_and_algorithm) {
+  size_t len;
+  char *xml = junit_of("report-energy", &len);
+  cr_expect(strstr(xml, "<testsuites name=\"greenbench\" tests=\"12\" failures=\"1\" "
+                        "errors=\"0\" time=\""));
+  cr_expect(strstr(xml, "<testsuite name=\"study.c.quick\" tests=\"4\" failures=\"0\" "
+                        "errors=\"0\" skipped=\"0\" time=\""));
+  cr_expect(strstr(xml, "<testcase classname=\"study.c.quick\" name=\"random.100\" "
+                        "time=\"0.257000\">"));
+  cr_expect(strstr(xml, "<property name=\"energy\" value=\"ok\"/>"));
+  cr_expect(strstr(xml, "time per sort: 2.550 [2.500, 2.600] us (median [95% CI])"));
+  cr_expect(strstr(xml, "energy per sort: 45.78 [44.78, 46.78] uJ"));
+  cr_expect(strstr(xml, "sorts per process: 100000\n"));
+  free(xml);
+}
+
+Test(report_junit, invalid_records_fail_with_an_escaped_message) {
+  size_t len;
+  char *xml = junit_of("report-energy", &len);
+  const char *msg = "the measured run at runs.csv line 30 has status timeout: worker ran past "
+                    "timeout_s 60 &amp; was killed &lt;SIGKILL&gt; &quot;hard&quot;";
+  cr_expect(
+      strstr(xml, "<failure type=\"invalid-records\" message=\"python/quick/sorted/200: "));
+  cr_expect(strstr(xml, msg), "escaped message");
+  free(xml);
+}
+
+Test(report_junit, energy_off_reads_pending) {
+  size_t len;
+  char *xml = junit_of("report-off", &len);
+  cr_expect(strstr(xml, "energy per sort: pending\n"));
+  cr_expect(strstr(xml, "net power: pending\n"));
+  cr_expect(strstr(xml, "time per sort: 2.550 [2.500, 2.600] us"));
+  /* Energy is not required when it was off: the complete cases pass. */
+  cr_expect(strstr(xml, "<testsuite name=\"study.c.quick\" tests=\"4\" failures=\"0\""));
+  free(xml);
+}
+
+Test(report_junit, only_what_did_not_run_is_skipped) {
+  size_t len;
+  char *xml = junit_of("report-partial", &len);
+  /* No row at all: skipped. */
+  cr_expect(strstr(xml, "<testcase classname=\"study.node.quick\" name=\"sorted.200\" "
+                        "time=\"0.000000\">\n      <skipped message=\"not run: runs.csv has no "
+                        "row of this configuration\"/>"));
+  cr_expect(strstr(xml, "<testcase classname=\"study.c.quick\" name=\"random.200\" "
+                        "time=\"0.000000\">\n      <skipped"));
+  /* Some rows: it ran, and its records are incomplete, so it fails. */
+  cr_expect(strstr(xml, "message=\"node/quick/random/100: 1 of 3 measured runs in runs.csv\""));
+  cr_expect(strstr(xml, "skipped=\"1\""));
+  free(xml);
+}
+
+Test(report_junit, numbers_use_a_dot_under_a_comma_locale) {
+  if (!setlocale(LC_ALL, "de_DE.UTF-8") || strcmp(localeconv()->decimal_point, ",") != 0) {
+    cr_skip_test("the de_DE.UTF-8 locale is not installed");
+  }
+  size_t len;
+  char *xml = junit_of("report-energy", &len);
+  golden("energy", xml, len);
+  free(xml);
+}
+
+Test(report_junit, escapes_markup) {
+  char *s = escaped("a & b < c > d \"e\" 'f'", true);
+  cr_assert_str_eq(s, "a &amp; b &lt; c &gt; d &quot;e&quot; &apos;f&apos;");
+  free(s);
+}
+
+Test(report_junit, multi_line_messages) {
+  char *attr = escaped("line one\nline two\r\n\ttabbed", true);
+  cr_assert_str_eq(attr, "line one&#10;line two&#13;&#10;&#9;tabbed");
+  char *text = escaped("line one\nline two\r\n\ttabbed", false);
+  cr_assert_str_eq(text, "line one\nline two&#13;\n\ttabbed");
+  free(attr);
+  free(text);
+}
+
+Test(report_junit, control_characters_and_bad_utf8_are_replaced) {
+  char *s = escaped("bell\a esc\x1b del\x7f bad\xff\xfe end", false);
+  /* U+FFFD for what XML 1.0 cannot hold; DEL is allowed. */
+  cr_assert_str_eq(s,
+                   "bell\xef\xbf\xbd esc\xef\xbf\xbd del\x7f bad\xef\xbf\xbd\xef\xbf\xbd end");
+  free(s);
+}
+
+Test(report_junit, valid_utf8_is_kept) {
+  char *s = escaped("µs °C \xe2\x82\xac \xf0\x9f\x98\x80", true);
+  cr_assert_str_eq(s, "µs °C \xe2\x82\xac \xf0\x9f\x98\x80");
+  free(s);
+  /* Overlong, surrogate, truncated, beyond U+10FFFF, U+FFFE. */
+  const char *bad[] = {"\xc0\xaf", "\xed\xa0\x80", "\xe2\x82", "\xf4\x90\x80\x80",
+                       "\xef\xbf\xbe"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char *t = escaped(bad[i], false);
+    cr_assert(strncmp(t, "\xef\xbf\xbd", 3) == 0, "case %zu kept", i);
+    cr_assert_null(strstr(t, bad[i]), "case %zu kept", i);
+    free(t);
+  }
+}

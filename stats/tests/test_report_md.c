@@ -1,0 +1,217 @@
+/* results.md against golden files (stats/tests/data/report-golden/), the
+ * same bytes twice and under a comma locale, and the statements the report
+ * must make. To regenerate the goldens after a deliberate change, run the
+ * test binary with GB_UPDATE_GOLDEN=1 and review the diff. */
+#include <criterion/criterion.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "greenbench/analysis.h"
+#include "greenbench/carbon.h"
+#include "greenbench/records.h"
+#include "greenbench/report_md.h"
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    return NULL;
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+  s[n] = '\0';
+  fclose(f);
+  *len = (size_t)n;
+  return s;
+}
+
+/* Compares bytes with the golden file, naming the first line that differs;
+ * with GB_UPDATE_GOLDEN set, rewrites the golden instead. */
+static void golden(const char *fixture, const char *file, const char *got, size_t len) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/report-golden/%s/%s", GB_TEST_DATA_DIR, fixture, file);
+  if (getenv("GB_UPDATE_GOLDEN")) {
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f, "%s", path);
+    fwrite(got, 1, len, f);
+    fclose(f);
+    return;
+  }
+  size_t want_len;
+  char *want = slurp(path, &want_len);
+  cr_assert_not_null(want, "%s: missing golden file", path);
+  size_t line = 1, i = 0;
+  for (; i < len && i < want_len && got[i] == want[i]; i++) {
+    line += got[i] == '\n';
+  }
+  cr_assert(i == len && i == want_len, "%s: differs from the output at line %zu", path, line);
+  free(want);
+}
+
+static gb_records *load(const char *name) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/%s", GB_TEST_DATA_DIR, name);
+  gb_records *r = NULL;
+  gb_err err;
+  cr_assert_eq(gb_records_read(dir, &r, &err), 0, "%s", err.msg);
+  return r;
+}
+
+/* The report's default regions, as gb_report_write uses them. */
+static void intensities(gb_intensity out[2]) {
+  gb_carbon_table t = {0};
+  gb_err err;
+  cr_assert_eq(gb_carbon_load(gb_carbon_default_path(), &t, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_carbon_find(&t, "ARE", &out[0], &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_carbon_find(&t, "GBR", &out[1], &err), 0, "%s", err.msg);
+  gb_carbon_free(&t);
+}
+
+static char *render(const char *fixture, size_t *len) {
+  gb_records *r = load(fixture);
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  gb_analysis *a;
+  gb_err err;
+  cr_assert_eq(gb_analysis_run(r, &o, &a, &err), 0, "%s", err.msg);
+  gb_intensity in[2];
+  intensities(in);
+  gb_report_md_opts mo = {.chart_href = "chart.svg", .intensities = in, .n_intensities = 2};
+  char *out;
+  cr_assert_eq(gb_report_md(a, &mo, &out, len, &err), 0, "%s", err.msg);
+  cr_assert_eq(strlen(out), *len);
+  gb_analysis_free(a);
+  gb_records_free(r);
+  return out;
+}
+
+Test(report_md, golden_energy) {
+  size_t len;
+  char *md = render("report-energy", &len);
+  golden("energy", "results.md", md, len);
+  free(md);
+}
+
+Test(report_md, golden_energy_off) {
+  size_t len;
+  char *md = render("report-off", &len);
+  golden("off", "results.md", md, len);
+  free(md);
+}
+
+Test(report_md, golden_partial) {
+  size_t len;
+  char *md = render("report-partial", &len);
+  golden("partial", "results.md", md, len);
+  free(md);
+}
+
+Test(report_md, same_bytes_twice) {
+  size_t a_len, b_len;
+  char *a = render("report-energy", &a_len), *b = render("report-energy", &b_len);
+  cr_assert_eq(a_len, b_len);
+  cr_assert_eq(memcmp(a, b, a_len), 0);
+  free(a);
+  free(b);
+}
+
+/* A locale whose decimal separator is a comma, or NULL. */
+static const char *comma_locale(void) {
+  static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8",
+                                      "fr_FR.utf8",  "nl_NL.UTF-8", "de_DE"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (setlocale(LC_ALL, names[i]) && strcmp(localeconv()->decimal_point, ",") == 0) {
+      return names[i];
+    }
+  }
+  setlocale(LC_ALL, "C");
+  return NULL;
+}
+
+Test(report_md, numbers_use_a_dot_under_a_comma_locale) {
+  const char *name = comma_locale();
+  if (!name) {
+    cr_skip_test("no locale with a decimal comma is installed (try localedef -i de_DE -f "
+                 "UTF-8 de_DE.UTF-8)");
+  }
+  char probe[16];
+  snprintf(probe, sizeof probe, "%.1f", 1.5);
+  cr_assert_str_eq(probe, "1,5", "the locale %s does not print a comma", name);
+  size_t len;
+  char *md = render("report-energy", &len);
+  golden("energy", "results.md", md, len);
+  free(md);
+}
+
+Test(report_md, states_what_the_study_asks) {
+  size_t len;
+  char *md = render("report-energy", &len);
+  const char *must[] = {
+      "Hyndman & Fan (1996) type 7",
+      "| Energy | ok: RAPL zones package-0 (package, socket 0), dram (dram, socket 0) (mode "
+      "on) |",
+      "| Pinning | CPUs 2,4; the pinning rule held",
+      "### 1. Time as a proxy: does energy follow time?",
+      "Of the 18 power ratios (12 between languages, 6 between input orders), 6 read *same "
+      "power "
+      "within 10%*, 12 *differ*",
+      "chance alone would give about 0.900 (5%), and more than 3 only one time in 20",
+      "1 of 35 measured loops fell short of the 200 ms target; the shortest lasted 195.0 ms",
+      "11 configurations reached it, 1 did not, 0 could not be checked: node/quick/random/200",
+      "1 of the 35 ok sorting runs with a frequency at both ends ended more than 10% below",
+      "python/quick/sorted/200: 2 of 3 planned runs ok (1 timeout)",
+      "the campaign planned 3 runs per configuration, fewer than the 30",
+      "timeout\\_s 60 \\& was killed \\<SIGKILL\\> \"hard\"",
+      "<details><summary>Ratios between languages (12 rows)</summary>",
+      "| c | quick | random | 100 | 3 of 3 | 100000 | 2.550 [2.500, 2.600] | 2.528 [2.478, "
+      "2.578] "
+      "| 45.78 [44.78, 46.78] |",
+      "![Energy per sort against time per sort",
+      "](chart.svg)",
+      "see stats/data/README.md",
+      "| United Kingdom | GBR |",
+  };
+  for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
+    cr_expect(strstr(md, must[i]), "results.md lacks: %s", must[i]);
+  }
+  cr_expect_null(strstr(md, "pending"));
+  free(md);
+}
+
+Test(report_md, energy_pending_reads_pending) {
+  size_t len;
+  char *md = render("report-off", &len);
+  const char *must[] = {
+      "> **Energy pending.** Energy was not measured in this campaign (energy off",
+      "### 1. Time as a proxy: does energy follow time?\n\n**Pending.**",
+      "| Python / C | quick | 4 | ",
+      "| pending | pending | pending |",
+      "Every carbon figure is *pending*",
+      "0 configurations reached it, 0 did not, 12 could not be checked (no warmups.csv in the "
+      "records)",
+      "![Time per sort against input size",
+  };
+  for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
+    cr_expect(strstr(md, must[i]), "results.md lacks: %s", must[i]);
+  }
+  /* Time ratios keep their intervals. */
+  cr_expect(strstr(md, "| Python / C | quick | random | 100 | 157.0 [152.6, 162.0] | pending | "
+                       "pending | pending |"),
+            "time ratio interval");
+  cr_expect_null(strstr(md, "| same power |"), "no reading without energy");
+  cr_expect_null(strstr(md, " W ["), "no power figure without energy");
+  free(md);
+}
+
+Test(report_md, partial_campaign_is_flagged) {
+  size_t len;
+  char *md = render("report-partial", &len);
+  cr_expect(strstr(md, "> **Partial campaign.**"));
+  cr_expect(strstr(md, "NOT completed: 50 of 72 planned runs done"));
+  cr_expect(strstr(md, "| node | quick | sorted | 200 | 0 of 0 | n/a | not measured |"));
+  cr_expect(strstr(md, "node/quick/sorted/200: 0 of 3 measured runs in runs.csv"));
+  free(md);
+}
