@@ -401,7 +401,9 @@ static void pending_note(md *d) {
     gb_tb_puts(d->b, ": ");
     md_text(d->b, d->m->energy.reason);
   }
-  gb_tb_puts(d->b, "), so every energy, power and carbon figure below reads *pending*. ");
+  gb_tb_puts(d->b, "), so every energy, power and carbon figure below reads *pending*: energy "
+                   "needs RAPL counters on Linux running directly on the hardware "
+                   "(docs/bare-metal.md), and stays pending until the study runs there. ");
 }
 
 static void net_power_range(md *d) {
