@@ -1,4 +1,5 @@
 #include "greenbench/machine.h"
+#include "greenbench/text.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -41,18 +42,6 @@ static int mkpath(char *buf, size_t len, const char *root, const char *fmt, ...)
   int m = vsnprintf(buf + n, len - (size_t)n, fmt, ap);
   va_end(ap);
   return m < 0 || (size_t)m >= len - (size_t)n ? -ENAMETOOLONG : 0;
-}
-
-static void append(char *buf, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t len, const char *fmt, ...) {
-  size_t used = strlen(buf);
-  if (used + 1 >= len)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf + used, len - used, fmt, ap);
-  va_end(ap);
 }
 
 static void chomp(char *s) {
@@ -142,7 +131,7 @@ static void read_cpu_model(const char *root, gb_machine_info *info) {
       continue;
     char *v = colon + 1 + strspn(colon + 1, " \t");
     chomp(v);
-    append(info->cpu_model, sizeof info->cpu_model, "%s", v);
+    gb_str_append(info->cpu_model, sizeof info->cpu_model, "%s", v);
     info->has_cpu_model = v[0] != '\0';
     break;
   }
@@ -157,7 +146,7 @@ static void read_kernel(const char *root, gb_machine_info *info) {
     return;
   if (read_at(version, sizeof version, root, "proc/sys/kernel/version") < 0)
     version[0] = '\0';
-  append(info->kernel, sizeof info->kernel, "%s %s%s%s", type, release, version[0] ? " " : "",
+  gb_str_append(info->kernel, sizeof info->kernel, "%s %s%s%s", type, release, version[0] ? " " : "",
          version);
   info->has_kernel = true;
 }
@@ -173,15 +162,15 @@ static void read_governor(const char *root, const unsigned *cpus, size_t ncpus,
     if (!first[0])
       snprintf(first, sizeof first, "%s", g);
     mixed |= strcmp(first, g) != 0;
-    append(list, sizeof list, "%s%u=%s", list[0] ? " " : "", cpus[i], g);
+    gb_str_append(list, sizeof list, "%s%u=%s", list[0] ? " " : "", cpus[i], g);
   }
   if (!first[0])
     return;
   info->has_governor = true;
   if (mixed)
-    append(info->governor, sizeof info->governor, "mixed: %s", list);
+    gb_str_append(info->governor, sizeof info->governor, "mixed: %s", list);
   else
-    append(info->governor, sizeof info->governor, "%s", first);
+    gb_str_append(info->governor, sizeof info->governor, "%s", first);
 }
 
 /* A 0/1 switch file; inverted for intel_pstate's no_turbo. */
@@ -192,7 +181,7 @@ static bool read_switch(const char *root, const char *rel, bool inverted,
   if (read_at(buf, sizeof buf, root, "%s", rel) < 0 || parse_i64(buf, 0, 1, &v) < 0)
     return false;
   info->turbo = (v == 1) != inverted ? GB_TURBO_ON : GB_TURBO_OFF;
-  append(info->turbo_source, sizeof info->turbo_source, "%s", rel + sizeof CPU_DIR);
+  gb_str_append(info->turbo_source, sizeof info->turbo_source, "%s", rel + sizeof CPU_DIR);
   return true;
 }
 
@@ -271,7 +260,7 @@ static bool use_hwmon(gb_machine_sampler *s, const char *root, const char *dir,
   if (fd < 0)
     return false;
   s->temp_fd = fd;
-  append(s->temp_desc, sizeof s->temp_desc, "%s %s temp%d%s%s%s", dir, name, ch,
+  gb_str_append(s->temp_desc, sizeof s->temp_desc, "%s %s temp%d%s%s%s", dir, name, ch,
          label ? " \"" : "", label ? label : "", label ? "\"" : "");
   return true;
 }
@@ -311,7 +300,7 @@ static bool resolve_zone(gb_machine_sampler *s, const char *root, struct dirent 
       if (fd < 0)
         continue;
       s->temp_fd = fd;
-      append(s->temp_desc, sizeof s->temp_desc, "%s %s", dir, type);
+      gb_str_append(s->temp_desc, sizeof s->temp_desc, "%s %s", dir, type);
       return true;
     }
   }
@@ -413,7 +402,7 @@ static void list_cpus(const gb_machine_sampler *s, bool with_file, char *buf, si
   buf[0] = '\0';
   for (size_t i = 0; i < s->ncpus; i++)
     if ((s->freq_fd[i] >= 0) == with_file)
-      append(buf, len, "%s%u", buf[0] ? "," : "", s->cpus[i]);
+      gb_str_append(buf, len, "%s%u", buf[0] ? "," : "", s->cpus[i]);
 }
 
 int gb_machine_sampler_describe(const gb_machine_sampler *s, char *buf, size_t len) {

@@ -1,4 +1,5 @@
 #include "greenbench/pin.h"
+#include "greenbench/text.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -48,18 +49,6 @@ static hwloc_obj_t package_at(hwloc_topology_t t, int k) {
   if (n <= 0)
     return k == 0 ? hwloc_get_root_obj(t) : NULL;
   return k < n ? hwloc_get_obj_by_type(t, HWLOC_OBJ_PACKAGE, (unsigned)k) : NULL;
-}
-
-static void append(char *buf, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t len, const char *fmt, ...) {
-  size_t used = strlen(buf);
-  if (used + 1 >= len)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf + used, len - used, fmt, ap);
-  va_end(ap);
 }
 
 /* Kinds are ranked by hwloc's efficiency value (higher = more performant);
@@ -193,19 +182,19 @@ static void describe_pick(pin_view *v, const pin_pick *p, int nallowed, gb_pin_c
   char list[32];
   gb_pin_format_cpus(c->cpus, c->ncpus, list, sizeof list);
   if (!v->ranked)
-    append(c->reason, sizeof c->reason,
+    gb_str_append(c->reason, sizeof c->reason,
            "CPU kinds could not be ranked, so cores of every kind were eligible; ");
   if (p->ncores >= GB_PIN_RULE_NCPUS)
-    append(c->reason, sizeof c->reason,
+    gb_str_append(c->reason, sizeof c->reason,
            "CPUs %s: the lowest 2 of %d eligible %scores of package %u (CPU 0's core excluded)",
            list, p->ncores, kind, p->pkg->os_index);
   else if (p->ncores == 1)
-    append(c->reason, sizeof c->reason,
+    gb_str_append(c->reason, sizeof c->reason,
            "only 1 eligible %score: CPU 0 and its siblings are excluded and %d CPUs are "
            "allowed; using CPUs %s",
            kind, nallowed, list);
   else
-    append(c->reason, sizeof c->reason,
+    gb_str_append(c->reason, sizeof c->reason,
            "no eligible core: every allowed %sCPU is CPU 0 or shares its core; using the "
            "highest-numbered CPUs %s",
            kind, list);
@@ -336,7 +325,7 @@ static void check_cores(pin_view *v, hwloc_const_bitmap_t set, char *why, size_t
     hwloc_bitmap_and(v->tmp, core->cpuset, set);
     if (hwloc_bitmap_first(v->tmp) == c && hwloc_bitmap_weight(v->tmp) > 1) {
       hwloc_bitmap_list_snprintf(list, sizeof list, v->tmp);
-      append(why, len, "; CPUs %s share a core", list);
+      gb_str_append(why, len, "; CPUs %s share a core", list);
     }
   }
   hwloc_bitmap_foreach_end();
@@ -355,22 +344,22 @@ static void rule_breaks(pin_view *v, hwloc_const_bitmap_t set, char *why, size_t
   char list[64];
   int n = hwloc_bitmap_weight(set);
   if (n != GB_PIN_RULE_NCPUS)
-    append(why, len, "; %d CPU%s given, the rule uses %d", n, n == 1 ? "" : "s",
+    gb_str_append(why, len, "; %d CPU%s given, the rule uses %d", n, n == 1 ? "" : "s",
            GB_PIN_RULE_NCPUS);
   hwloc_bitmap_and(v->tmp, set, v->cpu0core);
   if (!hwloc_bitmap_iszero(v->tmp)) {
     hwloc_bitmap_list_snprintf(list, sizeof list, v->tmp);
-    append(why, len, "; uses CPU 0's core (CPUs %s)", list);
+    gb_str_append(why, len, "; uses CPU 0's core (CPUs %s)", list);
   }
   check_cores(v, set, why, len);
   if (count_packages(v, set) > 1)
-    append(why, len, "; spans %d packages", count_packages(v, set));
+    gb_str_append(why, len, "; spans %d packages", count_packages(v, set));
   if (v->hybrid && !v->ranked)
-    append(why, len, "; CPU kinds could not be ranked, so performance cores are unknown");
+    gb_str_append(why, len, "; CPU kinds could not be ranked, so performance cores are unknown");
   hwloc_bitmap_andnot(v->tmp, set, v->perf);
   if (v->hybrid && v->ranked && !hwloc_bitmap_iszero(v->tmp)) {
     hwloc_bitmap_list_snprintf(list, sizeof list, v->tmp);
-    append(why, len, "; not performance cores: CPUs %s", list);
+    gb_str_append(why, len, "; not performance cores: CPUs %s", list);
   }
 }
 
@@ -392,10 +381,10 @@ static int override(pin_view *v, const char *list, hwloc_bitmap_t set, gb_pin_ch
   rule_breaks(v, set, why, sizeof why);
   gb_pin_choice res = {.overridden = true, .rule_held = why[0] == '\0'};
   choice_fill(v, cpus, n, &res);
-  append(res.reason, sizeof res.reason, "--cpus %s %s", list,
+  gb_str_append(res.reason, sizeof res.reason, "--cpus %s %s", list,
          res.rule_held ? "meets the rule" : "breaks the rule: ");
   if (!res.rule_held)
-    append(res.reason, sizeof res.reason, "%s", why + 2);
+    gb_str_append(res.reason, sizeof res.reason, "%s", why + 2);
   *out = res;
   return 0;
 }

@@ -1,5 +1,7 @@
 #include "greenbench/rapl.h"
 
+#include "greenbench/numparse.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -56,19 +58,7 @@ static void excerpt(const char *text, size_t len, char *out, size_t cap) {
 static int parse_u64(const char *s, size_t len, uint64_t *out) {
   if (len > 0 && s[len - 1] == '\n')
     len--;
-  if (len == 0)
-    return -EINVAL;
-  uint64_t v = 0;
-  for (size_t i = 0; i < len; i++) {
-    if (s[i] < '0' || s[i] > '9')
-      return -EINVAL;
-    unsigned d = (unsigned)(s[i] - '0');
-    if (v > (UINT64_MAX - d) / 10)
-      return -ERANGE;
-    v = v * 10 + d;
-  }
-  *out = v;
-  return 0;
+  return gb_parse_u64_n(s, len, 0, UINT64_MAX, out);
 }
 
 /* Digits at s as an index below one million; returns the end, or NULL. */

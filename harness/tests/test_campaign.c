@@ -332,18 +332,32 @@ Test(campaign, resume_refuses_other_settings) {
   gb_settings s = small();
   s.runs = 5;
   char *out = new_out();
-  volatile sig_atomic_t stop = 1; /* stop before the first measured run */
+  volatile sig_atomic_t stop = 0;
+  stopper st = {out, 1, &stop};
+  pthread_t t;
+  pthread_create(&t, NULL, stop_later, &st);
   gb_campaign_opts o = opts_for(out, s);
   o.stop = &stop;
   gb_err err;
   gb_campaign_result res;
   cr_assert_eq(gb_campaign_run(&o, &res, &err), 0, "%s", err.msg);
+  pthread_join(t, NULL);
   cr_assert(res.interrupted);
-  cr_assert_eq(res.runs_done, 0u);
   s.runs = 4;
   o = opts_for(out, s);
   o.resume = true;
   o.settings_given = true;
   cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EINVAL);
   cr_assert(strstr(err.msg, "the setting runs given on the command line differs"), "%s", err.msg);
+}
+
+Test(campaign, an_interrupt_during_calibration_leaves_nothing_to_resume) {
+  char *out = new_out();
+  volatile sig_atomic_t stop = 1;
+  gb_campaign_opts o = opts_for(out, small());
+  o.stop = &stop;
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EINTR);
+  cr_assert(strstr(err.msg, "interrupted while calibrating, before any measured run"), "%s",
+            err.msg);
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "greenbench/records.h"
+
+#include "greenbench/numparse.h"
 #include "records_row.h"
 
 static const char *const kind_names[] = {"sort", "startup"};
@@ -307,19 +309,7 @@ int gb_records_format_row(const gb_run_row *row, char *buf, size_t len) {
 
 /* Plain decimal digits only: no sign, space or base prefix, unlike strtoull. */
 static int parse_u64(const char *s, size_t len, uint64_t *out) {
-  uint64_t v = 0;
-  if (len == 0)
-    return -EINVAL;
-  for (size_t i = 0; i < len; i++) {
-    if (s[i] < '0' || s[i] > '9')
-      return -EINVAL;
-    unsigned d = (unsigned)(s[i] - '0');
-    if (v > (UINT64_MAX - d) / 10)
-      return -ERANGE;
-    v = v * 10 + d;
-  }
-  *out = v;
-  return 0;
+  return gb_parse_u64_n(s, len, 0, UINT64_MAX, out);
 }
 
 static int parse_i64(const char *s, size_t len, int64_t *out) {

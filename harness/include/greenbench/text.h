@@ -10,4 +10,9 @@
  * terminated. Returns true when the whole of src fit. */
 bool gb_str_copy(char *dst, size_t len, const char *src);
 
+/* Appends printf-formatted text to the string in buf[len], cut short if it
+ * does not fit; does nothing once buf is full. */
+__attribute__((format(printf, 3, 4))) void gb_str_append(char *buf, size_t len, const char *fmt,
+                                                         ...);
+
 #endif

@@ -1,0 +1,250 @@
+/* Campaign efficiency and memory (docs/performance.md, figures 3 and 5).
+ * Runs one command (a `greenbench run` or `greenbench report`), timed with
+ * CLOCK_MONOTONIC_RAW from fork to reap, while watching its VmHWM and VmRSS
+ * in /proc every --poll-ms. With --records DIR, it then reads the records
+ * the campaign wrote (with the stats stage's own strict reader) and splits
+ * the total wall time into what the records account for:
+ *
+ *   measured    wall_ns of every row of runs.csv (sorting runs and startup
+ *               batches) and of warmups.csv (sorting and startup warm-ups);
+ *   idle        idle_ns of every row (the idle window after each run);
+ *   harness     the rest: set-up before the first warm-up (pinning, the
+ *               runtime probes, meta.json, environment.txt), the gaps
+ *               between rows (a launch's set-up and check outside its clock,
+ *               frequency readings, the row's write and fsync, progress) and
+ *               the tear-down after the last row.
+ *
+ * Set-up, gaps and tear-down come from each row's started_unix_ns
+ * (CLOCK_REALTIME, taken just before its launch) against this process's own
+ * CLOCK_REALTIME at the start and the end.
+ *
+ *   bench_campaign [--records DIR] [--poll-ms N] [--label TEXT] -- /ABS/CMD [ARG...] */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench_util.h"
+#include "greenbench/clock.h"
+#include "greenbench/quantile.h"
+#include "greenbench/records.h"
+
+typedef struct {
+  const char *records, *label;
+  uint64_t poll_ms;
+  char **argv;
+} bench_opts;
+
+typedef struct {
+  uint64_t wall_ns, real_start, real_end;
+  uint64_t hwm_kib, rss_max_kib, maxrss_kib; /* polled VmHWM, polled VmRSS, wait4 */
+  unsigned polls;
+  int status;
+} run_result;
+
+/* ---------------------------------------------------------- the command */
+
+static void poll_status(pid_t pid, run_result *r) {
+  char path[64], line[256];
+  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return;
+  while (fgets(line, sizeof line, f)) {
+    uint64_t kib;
+    if (sscanf(line, "VmHWM: %" SCNu64, &kib) == 1 && kib > r->hwm_kib)
+      r->hwm_kib = kib;
+    else if (sscanf(line, "VmRSS: %" SCNu64, &kib) == 1 && kib > r->rss_max_kib)
+      r->rss_max_kib = kib;
+  }
+  fclose(f);
+  r->polls++;
+}
+
+static int run_command(const bench_opts *o, run_result *r) {
+  r->real_start = gb_realtime_ns();
+  uint64_t t0 = gb_monotonic_raw_ns();
+  pid_t pid = fork();
+  if (pid == 0) {
+    execv(o->argv[0], o->argv);
+    _exit(127);
+  }
+  if (pid < 0)
+    return -errno;
+  int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+  for (;;) {
+    poll_status(pid, r);
+    struct pollfd p = {pidfd, POLLIN, 0};
+    if (pidfd < 0 || poll(&p, 1, (int)o->poll_ms) != 0)
+      break;
+  }
+  struct rusage ru;
+  while (wait4(pid, &r->status, 0, &ru) < 0 && errno == EINTR)
+    ;
+  r->wall_ns = gb_monotonic_raw_ns() - t0;
+  r->real_end = gb_realtime_ns();
+  r->maxrss_kib = (uint64_t)ru.ru_maxrss;
+  if (pidfd >= 0)
+    close(pidfd);
+  return 0;
+}
+
+/* ---------------------------------------------------------- the records */
+
+typedef struct {
+  uint64_t sort_wall, startup_wall, idle, warm_sort_wall, warm_startup_wall;
+  size_t sort_rows, startup_rows, launches, warm_sort_rows, warm_startup_rows;
+  uint64_t setup, teardown, gaps;
+  double gap_median, gap_p95;
+} accounting;
+
+static uint64_t opt(gb_rec_opt_u64 v) {
+  return v.present ? v.value : 0;
+}
+
+static void add_rows(const gb_rec_table *t, bool warmups, accounting *a) {
+  for (size_t i = 0; i < t->n_rows; i++) {
+    const gb_run_row *row = &t->rows[i];
+    bool sort = row->kind == GB_REC_KIND_SORT;
+    uint64_t w = opt(row->wall_ns);
+    if (warmups && sort)
+      a->warm_sort_wall += w, a->warm_sort_rows++;
+    else if (warmups)
+      a->warm_startup_wall += w, a->warm_startup_rows++;
+    else if (sort)
+      a->sort_wall += w, a->sort_rows++;
+    else
+      a->startup_wall += w, a->startup_rows++, a->launches += row->launches;
+    a->idle += opt(row->idle_ns);
+  }
+}
+
+/* Gaps between consecutive rows in execution order (warm-ups ran first):
+ * from one row's end (start + wall + idle) to the next one's start. */
+static int add_gaps(const gb_records *rec, const run_result *r, accounting *a) {
+  size_t nw = rec->has_warmups ? rec->warmups.n_rows : 0, n = nw + rec->runs.n_rows;
+  if (n == 0)
+    return -ENODATA;
+  double *gaps = calloc(n, sizeof *gaps);
+  if (!gaps)
+    return -ENOMEM;
+  uint64_t prev_end = 0;
+  for (size_t i = 0; i < n; i++) {
+    const gb_run_row *row = i < nw ? &rec->warmups.rows[i] : &rec->runs.rows[i - nw];
+    uint64_t start = row->started_unix_ns;
+    if (i == 0)
+      a->setup = start > r->real_start ? start - r->real_start : 0;
+    else
+      gaps[i - 1] = start > prev_end ? (double)(start - prev_end) : 0;
+    if (i > 0)
+      a->gaps += (uint64_t)gaps[i - 1];
+    prev_end = start + opt(row->wall_ns) + opt(row->idle_ns);
+  }
+  a->teardown = r->real_end > prev_end ? r->real_end - prev_end : 0;
+  if (n > 1) {
+    a->gap_median = bench_median_f(gaps, n - 1);
+    a->gap_p95 = gb_quantile_sorted(gaps, n - 1, 0.95); /* sorted by the median */
+  }
+  free(gaps);
+  return 0;
+}
+
+static void print_accounting(const bench_opts *o, const run_result *r, const accounting *a) {
+  double total = (double)r->wall_ns;
+  uint64_t measured = a->sort_wall + a->startup_wall + a->warm_sort_wall + a->warm_startup_wall;
+  uint64_t accounted = measured + a->idle;
+  double rest = total - (double)accounted;
+  size_t rows = a->sort_rows + a->startup_rows + a->warm_sort_rows + a->warm_startup_rows;
+  printf("campaign %s: total %.3f s (CLOCK_MONOTONIC_RAW around the command)\n", o->label,
+         total / 1e9);
+#define PART(name, ns, count)                                                                   \
+  printf("  %-38s %9.3f s  %6.2f%%  (%zu rows)\n", name, (double)(ns) / 1e9,                  \
+         100.0 * (double)(ns) / total, (size_t)(count))
+  PART("sorting runs, wall_ns", a->sort_wall, a->sort_rows);
+  PART("startup batches, wall_ns", a->startup_wall, a->startup_rows);
+  PART("idle windows, idle_ns", a->idle, a->sort_rows + a->startup_rows);
+  PART("sorting warm-ups, wall_ns", a->warm_sort_wall, a->warm_sort_rows);
+  PART("startup warm-ups, wall_ns", a->warm_startup_wall, a->warm_startup_rows);
+  printf("  %-38s %9.3f s  %6.2f%%  (%zu launches in the batches)\n", "harness (the rest)",
+         rest / 1e9, 100.0 * rest / total, a->launches);
+  PART("  of which set-up before the first row", a->setup, 1);
+  PART("  of which gaps between rows", a->gaps, rows - 1);
+  PART("  of which tear-down after the last row", a->teardown, 1);
+#undef PART
+  printf("  gap between rows: median %.3f ms, p95 %.3f ms\n", a->gap_median / 1e6,
+         a->gap_p95 / 1e6);
+  printf("CAMPAIGN_OVERHEAD=%.5f\n", rest / total);
+  printf("%s: the harness's own share of the campaign is %.2f%% (goal: under 5%%)\n",
+         rest / total < 0.05 ? "PASS" : "FAIL", 100.0 * rest / total);
+}
+
+static int account_records(const bench_opts *o, const run_result *r) {
+  gb_records *rec = NULL;
+  gb_err err;
+  int rc = gb_records_read(o->records, &rec, &err);
+  if (rc < 0) {
+    fprintf(stderr, "bench_campaign: %s\n", err.msg);
+    return rc;
+  }
+  accounting a = {0};
+  add_rows(&rec->runs, false, &a);
+  if (rec->has_warmups)
+    add_rows(&rec->warmups, true, &a);
+  rc = add_gaps(rec, r, &a);
+  if (rc == 0)
+    print_accounting(o, r, &a);
+  gb_records_free(rec);
+  return rc;
+}
+
+static int parse_args(int argc, char **argv, bench_opts *o) {
+  *o = (bench_opts){.poll_ms = 10, .label = ""};
+  int i = 1;
+  for (; i < argc && strcmp(argv[i], "--"); i++) {
+    int rc = -EINVAL;
+    if (!strcmp(argv[i], "--records") && i + 1 < argc)
+      o->records = argv[++i], rc = 0;
+    else if (!strcmp(argv[i], "--label") && i + 1 < argc)
+      o->label = argv[++i], rc = 0;
+    else if (!strcmp(argv[i], "--poll-ms"))
+      rc = bench_opt_u64(argc, argv, &i, 1, 10000, &o->poll_ms);
+    if (rc < 0)
+      return rc;
+  }
+  if (i + 1 >= argc || argv[i + 1][0] != '/')
+    return -EINVAL;
+  o->argv = argv + i + 1;
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  bench_opts o;
+  if (parse_args(argc, argv, &o) < 0) {
+    fprintf(stderr, "usage: bench_campaign [--records DIR] [--poll-ms N] [--label TEXT] -- "
+                    "/ABS/CMD [ARG...]\n");
+    return 2;
+  }
+  run_result r = {0};
+  int rc = run_command(&o, &r);
+  if (rc < 0) {
+    fprintf(stderr, "bench_campaign: cannot start %s: %s\n", o.argv[0], strerror(-rc));
+    return 1;
+  }
+  printf("memory %s: VmHWM %" PRIu64 " KiB (polled every %" PRIu64 " ms, %u polls), largest "
+         "VmRSS seen %" PRIu64 " KiB, wait4 ru_maxrss %" PRIu64
+         " KiB (its own or its largest child's); wall %.3f s\n",
+         o.label, r.hwm_kib, o.poll_ms, r.polls, r.rss_max_kib, r.maxrss_kib,
+         (double)r.wall_ns / 1e9);
+  printf("MEMORY_HWM_KIB=%" PRIu64 "\nMEMORY_MAXRSS_KIB=%" PRIu64 "\n", r.hwm_kib, r.maxrss_kib);
+  if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
+    fprintf(stderr, "bench_campaign: %s failed (status 0x%x)\n", o.argv[0], r.status);
+    return 1;
+  }
+  return o.records ? (account_records(&o, &r) < 0 ? 1 : 0) : 0;
+}

@@ -1,0 +1,270 @@
+/* What the harness's spawner adds to a process's measured wall time
+ * (docs/performance.md, figure 1). One command is launched, run after run,
+ * in four ways interleaved in the same process:
+ *
+ *   harness    gb_spawn_run, one launch, with a stdout check as measure.c
+ *              has (the worker's line parsed and checked against its
+ *              arguments; nothing at all from any other command); the
+ *              figure is the wall_ns the harness itself records;
+ *   call       the same call timed from outside, set-up and check included:
+ *              what one measured run costs the campaign, not the record;
+ *   fork       the floor: fork, execve, wait4 and nothing else, stdin,
+ *              stdout and stderr on /dev/null, timed with CLOCK_MONOTONIC_RAW;
+ *   spawn      the same with posix_spawn (vfork-style clone), which is how
+ *              hyperfine's runtime starts a command;
+ *
+ * and at the end of the round one startup batch (gb_spawn_run with
+ * `--runs` launches back to back, per launch), as the startup trials
+ * measure. Every sample goes to --raw as "ROUND METHOD NS" lines; ci/bench
+ * runs hyperfine on the same command between rounds and compares medians.
+ *
+ *   bench_spawn [--runs N] [--warmup N] [--round R] [--raw FILE] -- CMD [ARG...] */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench_util.h"
+#include "greenbench/clock.h"
+#include "greenbench/numparse.h"
+#include "greenbench/spawn.h"
+#include "greenbench/workerline.h"
+#include "greenbench/workload.h"
+
+#define MAX_RUNS 100000u
+
+typedef struct {
+  uint64_t runs, warmup, round;
+  const char *raw;
+  char **argv;
+} bench_opts;
+
+/* What the check hook compares the command's stdout with. */
+typedef struct {
+  bool is_worker;
+  gb_worker_request req;
+  uint64_t checked;
+} check_ctx;
+
+/* --------------------------------------------------------------- checks */
+
+/* The request a worker command line makes, as measure.c builds it from a
+ * job; language "c" unless the program is an interpreter we know. */
+static int worker_request(char **argv, gb_worker_request *req) {
+  *req = (gb_worker_request){.kind = GB_WORKERLINE_SORT, .language = "c",
+                             .seed = GB_DEFAULT_SEED, .sorts = 1};
+  for (int i = 1; argv[i]; i++) {
+    const char *a = argv[i], *v = argv[i + 1];
+    uint64_t n;
+    if (!strcmp(a, "--startup-only"))
+      req->kind = GB_WORKERLINE_STARTUP;
+    else if (!v)
+      continue;
+    else if (!strcmp(a, "--algorithm") && gb_algorithm_parse(v, &req->algorithm) < 0)
+      return -EINVAL;
+    else if (!strcmp(a, "--order") && gb_order_parse(v, &req->order) < 0)
+      return -EINVAL;
+    else if (!strcmp(a, "--size") && gb_parse_u64(v, 1, GB_MAX_SIZE, &req->size) < 0)
+      return -EINVAL;
+    else if (!strcmp(a, "--sorts") && gb_parse_u64(v, 1, GB_MAX_SORTS, &req->sorts) < 0)
+      return -EINVAL;
+    else if (!strcmp(a, "--seed") && gb_parse_u64(v, 1, UINT32_MAX, &n) == 0)
+      req->seed = (uint32_t)n;
+  }
+  return 0;
+}
+
+static int check_out(void *p, const char *out, size_t len, bool truncated, char *msg,
+                     size_t msglen) {
+  check_ctx *c = p;
+  gb_worker_line line;
+  gb_err err;
+  c->checked++;
+  if (!c->is_worker) {
+    if (len == 0)
+      return 0;
+    snprintf(msg, msglen, "expected no output, got %zu bytes", len);
+    return -1;
+  }
+  if (truncated || gb_workerline_read(out, len, &c->req, &line, &err) < 0) {
+    snprintf(msg, msglen, "%s", truncated ? "output truncated" : err.msg);
+    return -1;
+  }
+  return 0;
+}
+
+/* -------------------------------------------------------------- methods */
+
+/* One launch through the harness's spawner: its recorded wall_ns, and the
+ * whole call timed from outside in *call_ns. */
+static int via_harness(char **argv, check_ctx *cc, unsigned launches, uint64_t *wall_ns,
+                       uint64_t *call_ns) {
+  gb_spawn_opts o;
+  gb_spawn_opts_init(&o, argv);
+  o.check = check_out;
+  o.ctx = cc;
+  o.launches = launches;
+  o.timeout_ns = 60000000000u;
+  gb_spawn_result r;
+  gb_err err;
+  uint64_t t0 = gb_monotonic_raw_ns();
+  int rc = gb_spawn_run(&o, &r, &err);
+  if (rc == 0)
+    gb_spawn_result_free(&r);
+  uint64_t t1 = gb_monotonic_raw_ns();
+  if (rc < 0 || r.status != GB_SPAWN_OK) {
+    fprintf(stderr, "bench_spawn: %s: %s\n", argv[0], rc < 0 ? err.msg : r.message);
+    return -EIO;
+  }
+  *wall_ns = r.wall_ns;
+  *call_ns = t1 - t0;
+  return 0;
+}
+
+static int reaped_ok(pid_t pid, const char *what) {
+  int st = 0;
+  struct rusage ru;
+  while (wait4(pid, &st, 0, &ru) < 0)
+    if (errno != EINTR)
+      return -errno;
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+    return 0;
+  fprintf(stderr, "bench_spawn: %s: the command failed (status 0x%x)\n", what, st);
+  return -EIO;
+}
+
+/* The floor: fork, exec, wait4, with the standard streams on /dev/null. */
+static int via_fork(char **argv, int devnull, uint64_t *ns) {
+  uint64_t t0 = gb_monotonic_raw_ns();
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(devnull, 0);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    execve(argv[0], argv, environ);
+    _exit(127);
+  }
+  if (pid < 0)
+    return -errno;
+  int rc = reaped_ok(pid, "fork");
+  *ns = gb_monotonic_raw_ns() - t0;
+  return rc;
+}
+
+static int via_posix_spawn(char **argv, const posix_spawn_file_actions_t *fa, uint64_t *ns) {
+  uint64_t t0 = gb_monotonic_raw_ns();
+  pid_t pid;
+  int e = posix_spawn(&pid, argv[0], fa, NULL, argv, environ);
+  if (e != 0)
+    return -e;
+  int rc = reaped_ok(pid, "posix_spawn");
+  *ns = gb_monotonic_raw_ns() - t0;
+  return rc;
+}
+
+/* ---------------------------------------------------------------- round */
+
+typedef struct {
+  char **argv;
+  check_ctx cc;
+  int devnull;
+  posix_spawn_file_actions_t fa;
+  FILE *raw;
+  uint64_t round;
+} bench_state;
+
+static void emit(bench_state *s, const char *method, uint64_t ns) {
+  fprintf(s->raw, "%" PRIu64 " %s %" PRIu64 "\n", s->round, method, ns);
+}
+
+/* The three single-launch methods once each, in an order rotated per run so
+ * that none always follows the same one. */
+static int one_of_each(bench_state *s, uint64_t i, bool keep) {
+  uint64_t wall = 0, call = 0, fk = 0, sp = 0;
+  int rc = 0;
+  for (unsigned k = 0; k < 3 && rc == 0; k++) {
+    unsigned m = (unsigned)((i + k) % 3);
+    rc = m == 0   ? via_harness(s->argv, &s->cc, 1, &wall, &call)
+         : m == 1 ? via_fork(s->argv, s->devnull, &fk)
+                  : via_posix_spawn(s->argv, &s->fa, &sp);
+  }
+  if (rc == 0 && keep) {
+    emit(s, "harness", wall);
+    emit(s, "call", call);
+    emit(s, "fork", fk);
+    emit(s, "spawn", sp);
+  }
+  return rc;
+}
+
+static int run_round(bench_state *s, const bench_opts *o) {
+  int rc = 0;
+  for (uint64_t i = 0; i < o->warmup && rc == 0; i++)
+    rc = one_of_each(s, i, false);
+  for (uint64_t i = 0; i < o->runs && rc == 0; i++)
+    rc = one_of_each(s, i, true);
+  uint64_t wall, call;
+  if (rc == 0)
+    rc = via_harness(s->argv, &s->cc, (unsigned)o->runs, &wall, &call);
+  if (rc == 0)
+    emit(s, "batch", wall / o->runs);
+  return rc;
+}
+
+static int parse_args(int argc, char **argv, bench_opts *o) {
+  *o = (bench_opts){.runs = 300, .warmup = 20};
+  int i = 1;
+  for (; i < argc && strcmp(argv[i], "--"); i++) {
+    int rc = !strcmp(argv[i], "--runs")     ? bench_opt_u64(argc, argv, &i, 1, MAX_RUNS, &o->runs)
+             : !strcmp(argv[i], "--warmup") ? bench_opt_u64(argc, argv, &i, 0, MAX_RUNS, &o->warmup)
+             : !strcmp(argv[i], "--round")  ? bench_opt_u64(argc, argv, &i, 0, 1000000, &o->round)
+             : !strcmp(argv[i], "--raw") && i + 1 < argc ? (o->raw = argv[++i], 0)
+                                                          : -EINVAL;
+    if (rc < 0)
+      return rc;
+  }
+  if (i + 1 >= argc || argv[i + 1][0] != '/')
+    return -EINVAL; /* the command, by absolute path: no PATH lookup */
+  o->argv = argv + i + 1;
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  bench_opts o;
+  if (parse_args(argc, argv, &o) < 0) {
+    fprintf(stderr, "usage: bench_spawn [--runs N] [--warmup N] [--round R] [--raw FILE] -- "
+                    "/ABS/PATH [ARG...]\n");
+    return 2;
+  }
+  bench_state s = {.argv = o.argv, .round = o.round, .raw = stdout};
+  const char *base = strrchr(o.argv[0], '/') + 1;
+  s.cc.is_worker = !strncmp(base, "worker-", 7);
+  if (s.cc.is_worker && worker_request(o.argv, &s.cc.req) < 0) {
+    fprintf(stderr, "bench_spawn: cannot read the worker's arguments\n");
+    return 2;
+  }
+  if (o.raw && !(s.raw = fopen(o.raw, "a"))) {
+    fprintf(stderr, "bench_spawn: cannot open %s: %s\n", o.raw, strerror(errno));
+    return 1;
+  }
+  s.devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+  posix_spawn_file_actions_init(&s.fa);
+  for (int fd = 0; fd < 3; fd++)
+    posix_spawn_file_actions_adddup2(&s.fa, s.devnull, fd);
+  int rc = s.devnull < 0 ? -errno : run_round(&s, &o);
+  posix_spawn_file_actions_destroy(&s.fa);
+  if (s.raw != stdout)
+    fclose(s.raw);
+  if (rc < 0)
+    return 1;
+  fprintf(stderr, "bench_spawn: round %" PRIu64 ": %" PRIu64 " runs of each method, %" PRIu64
+                  " outputs checked\n",
+          o.round, o.runs, s.cc.checked);
+  return 0;
+}
