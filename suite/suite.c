@@ -147,6 +147,13 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set) {
     fprintf(stderr, "greenbench-suite: records and report in %s\n", suite.out);
 }
 
+/* How many cases ran: a run of none must never pass. */
+static size_t cases_run;
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats) {
+  cases_run = stats->tests_passed + stats->tests_failed + stats->tests_crashed;
+}
+
 static const char usage[] =
     "usage: greenbench-suite [--profile smoke|study] [--select EXPR]... [--out DIR]\n"
     "                        [--junit FILE] [--list-cases] [criterion options]\n"
@@ -253,8 +260,15 @@ int main(int argc, char **argv) {
   sigaction(SIGTERM, &sa, NULL);
   struct criterion_test_set *tests = criterion_initialize();
   int result = 0;
-  if (criterion_handle_args(argc, argv, true))
+  /* 0 after --help, --list or --version: nothing was meant to run. */
+  if (criterion_handle_args(argc, argv, true)) {
     result = !criterion_run_all_tests(tests);
+    if (result == 0 && cases_run == 0) {
+      fprintf(stderr, "greenbench-suite: error: no case ran (a --filter that excludes "
+                      "study/cases?); select cases with --select instead\n");
+      result = 1;
+    }
+  }
   criterion_finalize(tests);
   return result;
 }
