@@ -157,7 +157,8 @@ ReportHook(POST_ALL)(struct criterion_global_stats *stats) {
 static const char usage[] =
     "usage: greenbench-suite [--profile smoke|study] [--select EXPR]... [--out DIR]\n"
     "                        [--junit FILE] [--list-cases] [criterion options]\n"
-    "Runs the selected cases of the profile as one shuffled campaign and checks each\n"
+    "Runs the selected cases of the profile (default: smoke) as one shuffled campaign\n"
+    "and checks each\n"
     "case's records. EXPR is KEY=LIST terms, KEY one of language, algorithm, order,\n"
     "size, e.g. --select language=python or --select 'algorithm=quick size=2000';\n"
     "GREENBENCH_SELECT and GREENBENCH_PROFILE in the environment do the same.\n";

@@ -12,10 +12,12 @@
  *              stdout and stderr on /dev/null, timed with CLOCK_MONOTONIC_RAW;
  *   spawn      the same with posix_spawn (vfork-style clone), which is how
  *              hyperfine's runtime starts a command;
+ *   proto      the spawner change proposed in docs/performance.md
+ *              (spawn_proto.h): gb_spawn_run's launch, started with
+ *              posix_spawn instead of fork, the same check after the clock;
  *
- * and at the end of the round one startup batch (gb_spawn_run with
- * `--runs` launches back to back, per launch), as the startup trials
- * measure. Every sample goes to --raw as "ROUND METHOD NS" lines; ci/bench
+ * and after every ten runs a startup batch (gb_spawn_run with ten launches
+ * back to back, per launch), as the startup trials measure. Every sample goes to --raw as "ROUND METHOD NS" lines; ci/bench
  * runs hyperfine on the same command between rounds and compares medians.
  *
  *   bench_spawn [--runs N] [--warmup N] [--round R] [--raw FILE] -- CMD [ARG...] */
@@ -31,6 +33,7 @@
 #include <unistd.h>
 
 #include "bench_util.h"
+#include "spawn_proto.h"
 #include "greenbench/clock.h"
 #include "greenbench/numparse.h"
 #include "greenbench/spawn.h"
@@ -38,6 +41,7 @@
 #include "greenbench/workload.h"
 
 #define MAX_RUNS 100000u
+#define BATCH 10u
 
 typedef struct {
   uint64_t runs, warmup, round;
@@ -168,6 +172,18 @@ static int via_posix_spawn(char **argv, const posix_spawn_file_actions_t *fa, ui
   return rc;
 }
 
+static int via_proto(char **argv, check_ctx *cc, int devnull, uint64_t *ns) {
+  static char out[GB_SPAWN_STDOUT_MAX + 1];
+  size_t len = 0;
+  int rc = proto_spawn_run(argv, devnull, out, sizeof out, &len, ns);
+  char msg[sizeof(gb_err)];
+  if (rc == 0 && check_out(cc, out, len, len + 1 >= sizeof out, msg, sizeof msg) != 0) {
+    fprintf(stderr, "bench_spawn: proto: %s\n", msg);
+    rc = -EIO;
+  }
+  return rc;
+}
+
 /* ---------------------------------------------------------------- round */
 
 typedef struct {
@@ -183,37 +199,41 @@ static void emit(bench_state *s, const char *method, uint64_t ns) {
   fprintf(s->raw, "%" PRIu64 " %s %" PRIu64 "\n", s->round, method, ns);
 }
 
-/* The three single-launch methods once each, in an order rotated per run so
- * that none always follows the same one. */
+/* The single-launch methods once each, in an order rotated per run so that
+ * none always follows the same one. */
 static int one_of_each(bench_state *s, uint64_t i, bool keep) {
-  uint64_t wall = 0, call = 0, fk = 0, sp = 0;
+  uint64_t wall = 0, call = 0, fk = 0, sp = 0, pr = 0;
   int rc = 0;
-  for (unsigned k = 0; k < 3 && rc == 0; k++) {
-    unsigned m = (unsigned)((i + k) % 3);
+  for (unsigned k = 0; k < 4 && rc == 0; k++) {
+    unsigned m = (unsigned)((i + k) % 4);
     rc = m == 0   ? via_harness(s->argv, &s->cc, 1, &wall, &call)
          : m == 1 ? via_fork(s->argv, s->devnull, &fk)
-                  : via_posix_spawn(s->argv, &s->fa, &sp);
+         : m == 2 ? via_posix_spawn(s->argv, &s->fa, &sp)
+                  : via_proto(s->argv, &s->cc, s->devnull, &pr);
   }
   if (rc == 0 && keep) {
     emit(s, "harness", wall);
     emit(s, "call", call);
     emit(s, "fork", fk);
     emit(s, "spawn", sp);
+    emit(s, "proto", pr);
   }
   return rc;
 }
 
+/* A startup batch of BATCH launches after every BATCH runs of the others:
+ * many short batches rather than one long one, whose single sample a
+ * shared CPU's time slices would inflate. */
 static int run_round(bench_state *s, const bench_opts *o) {
   int rc = 0;
   for (uint64_t i = 0; i < o->warmup && rc == 0; i++)
     rc = one_of_each(s, i, false);
-  for (uint64_t i = 0; i < o->runs && rc == 0; i++)
+  for (uint64_t i = 0; i < o->runs && rc == 0; i++) {
     rc = one_of_each(s, i, true);
-  uint64_t wall, call;
-  if (rc == 0)
-    rc = via_harness(s->argv, &s->cc, (unsigned)o->runs, &wall, &call);
-  if (rc == 0)
-    emit(s, "batch", wall / o->runs);
+    uint64_t wall, call;
+    if (rc == 0 && i % BATCH == BATCH - 1 && (rc = via_harness(s->argv, &s->cc, BATCH, &wall, &call)) == 0)
+      emit(s, "batch", wall / BATCH);
+  }
   return rc;
 }
 

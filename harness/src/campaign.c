@@ -248,19 +248,16 @@ int gb_campaign_measure_row(gb_campaign *c, const gb_job *job, size_t config_or_
   env.idle = idle;
   if (!idle)
     env.sampler = NULL; /* warm-ups: time only, no idle window */
-  gb_machine_sample before, after;
-  gb_machine_sample_read(c->machine, &before);
   uint64_t started = gb_realtime_ns();
   gb_measurement m;
   int rc = gb_measure(&env, job, &m, err);
   if (rc < 0)
     return rc;
-  gb_machine_sample_read(c->machine, &after);
   fill_row(c, job, &m, index, row);
   if (!idle && c->energy == GB_REC_ENERGY_OK)
     row->energy = GB_REC_ENERGY_OFF;
   row->started_unix_ns = started;
-  fill_machine(&before, &after, row);
+  fill_machine(&m.machine_start, &m.machine_end, row);
   if (m.status == GB_REC_STATUS_OK && m.has_line)
     check_parity(c, job, config_or_group, &m.line, row);
   return 0;
@@ -329,6 +326,7 @@ static int prepare(gb_campaign *c, gb_err *err) {
                         "greenbench with sudo from your own account to run them as you)");
   c->env = (gb_measure_env){.workers = &c->o->workers,
                             .sampler = c->sampler,
+                            .machine = c->machine,
                             .run_as = gb_privilege_drops(&c->owner) ? &c->owner : NULL,
                             .timeout_ns = (uint64_t)c->s.timeout_s * 1000000000u,
                             .idle = true};

@@ -100,6 +100,16 @@ static int calibrate_startup(gb_campaign *c, size_t g, const uint64_t *expected_
   return gb_meta_add_startup(&c->meta, &entry, err);
 }
 
+/* Calibration is all or nothing: the measured runs need every
+ * configuration's sorts, so an interrupt here leaves nothing to resume. */
+static int check_stop(const gb_campaign *c, gb_err *err) {
+  if (c->o->stop && *c->o->stop)
+    return gb_err_set(err, EINTR,
+                      "interrupted while calibrating, before any measured run: nothing to "
+                      "resume; start the campaign again in a new folder");
+  return 0;
+}
+
 int gb_campaign_calibrate(gb_campaign *c, gb_err *err) {
   size_t total = c->plan.nconfigs + c->plan.nstartups;
   uint64_t *expected_wall = calloc(c->plan.nconfigs, sizeof *expected_wall);
@@ -107,17 +117,16 @@ int gb_campaign_calibrate(gb_campaign *c, gb_err *err) {
     return gb_err_set(err, ENOMEM, "out of memory");
   int rc = 0;
   char label[64];
-  for (size_t i = 0; i < total && rc == 0; i++)
-    if (c->o->stop && *c->o->stop)
-      rc = gb_err_set(err, EINTR,
-                      "interrupted while calibrating, before any measured run: nothing to "
-                      "resume; start the campaign again in a new folder");
   for (size_t i = 0; i < c->plan.nconfigs && rc == 0; i++) {
+    if ((rc = check_stop(c, err)) < 0)
+      break;
     gb_config_label(&c->plan.configs[i], label, sizeof label);
     gb_progress_update(&c->progress, "calibrating", i, total, label);
     rc = calibrate_config(c, i, &expected_wall[i], err);
   }
   for (size_t g = 0; g < c->plan.nstartups && rc == 0; g++) {
+    if ((rc = check_stop(c, err)) < 0)
+      break;
     gb_startup_label(&c->plan.startups[g], label, sizeof label);
     gb_progress_update(&c->progress, "calibrating", c->plan.nconfigs + g, total, label);
     rc = calibrate_startup(c, g, expected_wall, err);

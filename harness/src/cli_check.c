@@ -25,7 +25,8 @@ static const char usage[] =
     "Says whether this machine can measure energy for the study and why not:\n"
     "RAPL zones (GREENBENCH_POWERCAP_ROOT overrides /sys/class/powercap), the CPUs\n"
     "the study would pin, governor, turbo, and the runtimes it would use.\n"
-    "Exit 0 when the study can run with energy, 1 when it cannot, 2 on bad arguments.\n";
+    "Exit 0 when the study can run with energy (counters readable and moving, every\n"
+    "worker runs), 1 when it cannot, 2 on bad arguments.\n";
 
 static int parse(int argc, char **argv, check_args *a, FILE *err) {
   for (int i = 1; i < argc; i++) {
@@ -104,7 +105,9 @@ static void check_pinning(const check_args *a, FILE *out) {
   hwloc_topology_destroy(topo);
 }
 
-static void check_runtimes(const gb_workers *w, FILE *out) {
+/* Whether every language's worker starts and answers. */
+static bool check_runtimes(const gb_workers *w, FILE *out, char *why, size_t len) {
+  bool all = true;
   for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
     gb_job job = {GB_RUN_STARTUP, (gb_language)l, GB_STARTUP_ALGORITHM, GB_RANDOM, 1, GB_DEFAULT_SEED,
                   1, 1};
@@ -112,13 +115,18 @@ static void check_runtimes(const gb_workers *w, FILE *out) {
     gb_measurement m;
     gb_err err;
     const char *path = l == GB_C ? w->worker_c : l == GB_PYTHON ? w->python : w->node;
-    if (gb_measure(&env, &job, &m, &err) < 0)
-      fprintf(out, "%s: %s: %s\n", gb_language_name((gb_language)l), path, err.msg);
-    else if (m.status != GB_REC_STATUS_OK)
-      fprintf(out, "%s: %s: does not run: %s\n", gb_language_name((gb_language)l), path, m.message);
-    else
-      fprintf(out, "%s: %s (%s)\n", gb_language_name((gb_language)l), m.line.runtime, path);
+    const char *name = gb_language_name((gb_language)l);
+    bool ran = gb_measure(&env, &job, &m, &err) == 0;
+    if (ran && m.status == GB_REC_STATUS_OK) {
+      fprintf(out, "%s: %s (%s)\n", name, m.line.runtime, path);
+      continue;
+    }
+    fprintf(out, "%s: %s: does not run: %s\n", name, path, ran ? m.message : err.msg);
+    if (all)
+      snprintf(why, len, "the %s worker does not run (%s)", name, path);
+    all = false;
   }
+  return all;
 }
 
 int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
@@ -135,16 +143,18 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
     w.python = a.python;
   if (a.node)
     w.node = a.node;
-  char why[512] = "";
+  char why[512] = "", workers_why[512] = "";
   bool energy = check_energy(env->out, why, sizeof why);
   check_pinning(&a, env->out);
-  check_runtimes(&w, env->out);
-  if (energy)
+  bool workers = check_runtimes(&w, env->out, workers_why, sizeof workers_why);
+  if (!workers)
+    fprintf(env->out, "verdict: the study cannot run here: %s\n", workers_why);
+  else if (energy)
     fprintf(env->out, "verdict: this machine can measure energy for the study\n");
   else
     fprintf(env->out,
             "verdict: this machine cannot measure energy for the study: %s. Time can still be "
             "measured with --energy off or auto; see docs/bare-metal.md\n",
             why);
-  return energy ? 0 : 1;
+  return energy && workers ? 0 : 1;
 }

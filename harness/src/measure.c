@@ -156,10 +156,15 @@ int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, 
     o.abort_fd = gb_sampler_abort_fd(env->sampler);
     o.abort_reason = abort_reason;
   }
+  gb_machine_sample start = {0}, end = {0};
+  if (env->machine)
+    gb_machine_sample_read(env->machine, &start);
   gb_spawn_result r;
   int rc = gb_spawn_run(&o, &r, err);
   if (rc < 0)
     return rc;
+  if (env->machine)
+    gb_machine_sample_read(env->machine, &end);
   *m = (gb_measurement){.status = status_of_spawn(r.status),
                         .wall_ns = r.wall_ns,
                         .user_ns = r.user_ns,
@@ -169,7 +174,9 @@ int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, 
                         .has_line = ctx.has_line && r.status == GB_SPAWN_OK,
                         .line = ctx.line,
                         .energy_read = env->sampler != NULL,
-                        .energy = ctx.energy};
+                        .energy = ctx.energy,
+                        .machine_start = start,
+                        .machine_end = end};
   gb_str_copy(m->message, sizeof m->message, r.message);
   gb_spawn_result_free(&r);
   if (env->idle)

@@ -147,3 +147,19 @@ Test(cli_check, bad_arguments_exit_2) {
   r = CHECK("check", "--cpus");
   assert_one_error_line(&r, "option '--cpus' needs a value");
 }
+
+Test(cli_check, a_worker_that_does_not_run_means_exit_1) {
+  powercap_fake *f = powercap_fake_create();
+  int pkg = powercap_fake_package(f, 0, 1234, 262143328850u);
+  powercap_fake_power(f, pkg, 5000);
+  powercap_fake_start(f);
+  setenv("GREENBENCH_POWERCAP_ROOT", powercap_fake_root(f), 1);
+  result r = CHECK("check", "--python", GB_TEST_DATA_DIR "/workers/fail.sh");
+  unsetenv("GREENBENCH_POWERCAP_ROOT");
+  powercap_fake_destroy(f);
+  cr_assert_eq(r.rc, 1, "%s", r.out);
+  cr_assert(strstr(r.out, "python: " GB_TEST_DATA_DIR "/workers/fail.sh: does not run: exited"),
+            "%s", r.out);
+  cr_assert(strstr(r.out, "verdict: the study cannot run here: the python worker does not run"),
+            "%s", r.out);
+}

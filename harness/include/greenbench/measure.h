@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "greenbench/error.h"
+#include "greenbench/machine.h"
 #include "greenbench/plan.h"
 #include "greenbench/privilege.h"
 #include "greenbench/records.h"
@@ -28,6 +29,7 @@ typedef struct {
 typedef struct {
   const gb_workers *workers;
   gb_sampler *sampler;       /* NULL: energy off or unavailable; nothing is read */
+  gb_machine_sampler *machine; /* NULL: no frequency or temperature readings */
   const gb_privilege *run_as; /* NULL: keep the harness's identity */
   uint64_t timeout_ns;       /* per launch */
   bool idle;                 /* sleep as long as the run took and measure it */
@@ -55,6 +57,9 @@ typedef struct {
   gb_energy_reading energy;
   gb_energy_reading idle_energy;
   uint64_t idle_ns; /* 0 when there was no idle window */
+  /* Frequency and temperature just before the run and just after it, both
+   * outside the measured interval and before the idle window. */
+  gb_machine_sample machine_start, machine_end;
 } gb_measurement;
 
 /* Builds the worker's argv for a job into argv (at least 16 slots), with
