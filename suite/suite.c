@@ -92,17 +92,17 @@ ParameterizedTest(case_param *c, study, cases, .timeout = 60) {
   gb_records *r;
   gb_err err;
   cr_assert_eq(gb_records_read(dir, &r, &err), 0, "%s: %s", name, err.msg);
-  int invalid = gb_validate_case(r, (gb_rec_language)c->language, (gb_rec_algorithm)c->algorithm,
-                                 (gb_rec_order)c->order, c->size, suite.energy_required, why,
-                                 sizeof why);
+  int invalid =
+      gb_validate_case(r, (gb_rec_language)c->language, (gb_rec_algorithm)c->algorithm,
+                       (gb_rec_order)c->order, c->size, suite.energy_required, why, sizeof why);
   gb_records_free(r);
   cr_assert_eq(invalid, 0, "%s", why);
   cr_log_info("%s: valid", name);
 }
 
 static bool cases_enabled(struct criterion_test_set *set) {
-  FOREACH_SET(struct criterion_suite_set *s, set->suites) {
-    FOREACH_SET(struct criterion_test *t, s->tests) {
+  FOREACH_SET(struct criterion_suite_set * s, set->suites) {
+    FOREACH_SET(struct criterion_test * t, s->tests) {
       if (!strcmp(t->category, "study") && !strcmp(t->name, "cases") && !t->data->disabled)
         return true;
     }
@@ -119,8 +119,8 @@ static void fail_all(const char *why) {
 ReportHook(PRE_ALL)(struct criterion_test_set *set) {
   if (!cases_enabled(set))
     return;
-  char *argv[] = {"greenbench-suite", "--profile", suite.settings.profile, "--select",
-                  suite.select, NULL};
+  char *argv[] = {"greenbench-suite", "--profile",  suite.settings.profile,
+                  "--select",         suite.select, NULL};
   gb_campaign_opts o = {.settings = suite.settings,
                         .out_dir = suite.out,
                         .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,

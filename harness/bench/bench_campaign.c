@@ -155,6 +155,10 @@ static int add_gaps(const gb_records *rec, const run_result *r, accounting *a) {
   return 0;
 }
 
+static void part(const char *name, double ns, double total, const char *note) {
+  printf("  %-34s %9.3f s  %6.2f%%  %s\n", name, ns / 1e9, 100.0 * ns / total, note);
+}
+
 static void print_accounting(const bench_opts *o, const run_result *r, const accounting *a) {
   double total = (double)r->wall_ns;
   uint64_t measured = a->sort_wall + a->startup_wall + a->warm_sort_wall + a->warm_startup_wall;
@@ -163,20 +167,22 @@ static void print_accounting(const bench_opts *o, const run_result *r, const acc
   size_t rows = a->sort_rows + a->startup_rows + a->warm_sort_rows + a->warm_startup_rows;
   printf("campaign %s: total %.3f s (CLOCK_MONOTONIC_RAW around the command)\n", o->label,
          total / 1e9);
-#define PART(name, ns, count)                                                                   \
-  printf("  %-38s %9.3f s  %6.2f%%  (%zu rows)\n", name, (double)(ns) / 1e9,                  \
-         100.0 * (double)(ns) / total, (size_t)(count))
-  PART("sorting runs, wall_ns", a->sort_wall, a->sort_rows);
-  PART("startup batches, wall_ns", a->startup_wall, a->startup_rows);
-  PART("idle windows, idle_ns", a->idle, a->sort_rows + a->startup_rows);
-  PART("sorting warm-ups, wall_ns", a->warm_sort_wall, a->warm_sort_rows);
-  PART("startup warm-ups, wall_ns", a->warm_startup_wall, a->warm_startup_rows);
-  printf("  %-38s %9.3f s  %6.2f%%  (%zu launches in the batches)\n", "harness (the rest)",
-         rest / 1e9, 100.0 * rest / total, a->launches);
-  PART("  of which set-up before the first row", a->setup, 1);
-  PART("  of which gaps between rows", a->gaps, rows - 1);
-  PART("  of which tear-down after the last row", a->teardown, 1);
-#undef PART
+  char n[7][48];
+  snprintf(n[0], sizeof n[0], "%zu rows", a->sort_rows);
+  snprintf(n[1], sizeof n[1], "%zu rows, %zu launches", a->startup_rows, a->launches);
+  snprintf(n[2], sizeof n[2], "%zu windows", a->sort_rows + a->startup_rows);
+  snprintf(n[3], sizeof n[3], "%zu rows", a->warm_sort_rows);
+  snprintf(n[4], sizeof n[4], "%zu rows", a->warm_startup_rows);
+  snprintf(n[5], sizeof n[5], "%zu gaps", rows - 1);
+  part("sorting runs, wall_ns", (double)a->sort_wall, total, n[0]);
+  part("startup batches, wall_ns", (double)a->startup_wall, total, n[1]);
+  part("idle windows, idle_ns", (double)a->idle, total, n[2]);
+  part("sorting warm-ups, wall_ns", (double)a->warm_sort_wall, total, n[3]);
+  part("startup warm-ups, wall_ns", (double)a->warm_startup_wall, total, n[4]);
+  part("harness (the rest)", rest, total, "");
+  part("  set-up before the first row", (double)a->setup, total, "");
+  part("  gaps between rows", (double)a->gaps, total, n[5]);
+  part("  tear-down after the last row", (double)a->teardown, total, "");
   printf("  gap between rows: median %.3f ms, p95 %.3f ms\n", a->gap_median / 1e6,
          a->gap_p95 / 1e6);
   printf("CAMPAIGN_OVERHEAD=%.5f\n", rest / total);
@@ -241,7 +247,8 @@ int main(int argc, char **argv) {
          " KiB (its own or its largest child's); wall %.3f s\n",
          o.label, r.hwm_kib, o.poll_ms, r.polls, r.rss_max_kib, r.maxrss_kib,
          (double)r.wall_ns / 1e9);
-  printf("MEMORY_HWM_KIB=%" PRIu64 "\nMEMORY_MAXRSS_KIB=%" PRIu64 "\n", r.hwm_kib, r.maxrss_kib);
+  printf("MEMORY_HWM_KIB=%" PRIu64 "\nMEMORY_MAXRSS_KIB=%" PRIu64 "\n", r.hwm_kib,
+         r.maxrss_kib);
   if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
     fprintf(stderr, "bench_campaign: %s failed (status 0x%x)\n", o.argv[0], r.status);
     return 1;

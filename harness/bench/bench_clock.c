@@ -88,13 +88,27 @@ static int time_method(int m, gb_rapl *fake, gb_rapl *real, double *per_op) {
   uint64_t acc = 0, t0 = gb_monotonic_raw_ns();
   int rc = 0;
   switch (m) {
-  case M_EMPTY: acc = loop_empty(n); break;
-  case M_RAW: acc = loop_clock(CLOCK_MONOTONIC_RAW, n); break;
-  case M_GB_RAW: acc = loop_gb(n); break;
-  case M_MONO: acc = loop_clock(CLOCK_MONOTONIC, n); break;
-  case M_FAKE_ALL: rc = loop_rapl(fake, true, n, &acc); break;
-  case M_FAKE_ONE: rc = loop_rapl(fake, false, n, &acc); break;
-  default: rc = loop_rapl(real, true, n, &acc); break;
+  case M_EMPTY:
+    acc = loop_empty(n);
+    break;
+  case M_RAW:
+    acc = loop_clock(CLOCK_MONOTONIC_RAW, n);
+    break;
+  case M_GB_RAW:
+    acc = loop_gb(n);
+    break;
+  case M_MONO:
+    acc = loop_clock(CLOCK_MONOTONIC, n);
+    break;
+  case M_FAKE_ALL:
+    rc = loop_rapl(fake, true, n, &acc);
+    break;
+  case M_FAKE_ONE:
+    rc = loop_rapl(fake, false, n, &acc);
+    break;
+  default:
+    rc = loop_rapl(real, true, n, &acc);
+    break;
   }
   *per_op = (double)(gb_monotonic_raw_ns() - t0) / n;
   sink += acc;
@@ -147,7 +161,8 @@ int main(int argc, char **argv) {
   uint64_t rounds = 21, cpu = 0;
   bool pin = false;
   for (int i = 1; i < argc; i++) {
-    int rc = !strcmp(argv[i], "--rounds") ? bench_opt_u64(argc, argv, &i, 1, MAX_ROUNDS, &rounds)
+    int rc = !strcmp(argv[i], "--rounds")
+                 ? bench_opt_u64(argc, argv, &i, 1, MAX_ROUNDS, &rounds)
              : !strcmp(argv[i], "--cpu")
                  ? (pin = true, bench_opt_u64(argc, argv, &i, 0, CPU_SETSIZE - 1, &cpu))
                  : -EINVAL;

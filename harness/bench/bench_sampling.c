@@ -79,7 +79,10 @@ typedef struct {
 } bench_result;
 
 static int parse_args(int argc, char **argv, bench_opts *o) {
-  *o = (bench_opts){.rounds = 30, .size = 2000, .loop_ms = 240, .fast_period_ns = 250000,
+  *o = (bench_opts){.rounds = 30,
+                    .size = 2000,
+                    .loop_ms = 240,
+                    .fast_period_ns = 250000,
                     .worker = GB_BENCH_WORKER_C};
   for (int i = 1; i < argc; i++) {
     int rc = -EINVAL;
@@ -142,7 +145,8 @@ static int measure(bench_ctx *c, int a, gb_measurement *m, arm_run *out) {
   int rc = gb_measure(&c->env, &c->job, m, &err);
   uint64_t s1 = thread_cpu(c->sampler_tid[a]), f1 = thread_cpu(c->firmware_tid);
   if (rc < 0 || m->status != GB_REC_STATUS_OK || !m->has_line) {
-    fprintf(stderr, "bench_sampling: the worker run failed: %s\n", rc < 0 ? err.msg : m->message);
+    fprintf(stderr, "bench_sampling: the worker run failed: %s\n",
+            rc < 0 ? err.msg : m->message);
     return -EIO;
   }
   if (c->sampler[a] && m->energy.status != GB_ENERGY_OK) {
@@ -226,15 +230,17 @@ static void verdict(double loop_med, double loop_lo, double loop_hi, double ext_
   printf("%s: sampling at 10 ms costs the worker's loop %+.3f%% (95%% CI up to %+.3f%%) by %s; "
          "goal: under 0.5%%\n",
          judged - 1 < 0.005 ? "PASS" : "FAIL", (judged - 1) * 100, (judged_hi - 1) * 100,
-         resolved ? "the loop_ns ratio"
-                  : "the amplified estimate (the loop_ns ratio's interval is wider than 1% here)");
+         resolved
+             ? "the loop_ns ratio"
+             : "the amplified estimate (the loop_ns ratio's interval is wider than 1% here)");
 }
 
 static void report(const bench_opts *o, const bench_ctx *c, bench_result *r) {
   size_t n = o->rounds;
   double m, hi, lm, llo, lhi, em, ehi;
-  printf("bench_sampling: worker-c quick/random/%" PRIu64 ", %" PRIu64 " sorts per process, %"
-         PRIu64 " rounds of (off, 10 ms, %.2f ms) rotated, 4 fake zones, %s\n",
+  printf("bench_sampling: worker-c quick/random/%" PRIu64 ", %" PRIu64
+         " sorts per process, %" PRIu64
+         " rounds of (off, 10 ms, %.2f ms) rotated, 4 fake zones, %s\n",
          o->size, c->job.sorts, o->rounds, (double)o->fast_period_ns / 1e6,
          o->pin ? "everything on one CPU" : "unpinned");
   line_ci("loop_ns, sampler off", r->loop_off, n, 1e-6, "ms", NULL, NULL);
@@ -242,14 +248,18 @@ static void report(const bench_opts *o, const bench_ctx *c, bench_result *r) {
   bench_median_ci(r->loop_ratio, n, &lm, &llo, &lhi);
   line_ci("loop_ns ratio 10 ms / off, median of rounds", r->loop_ratio, n, 1, "", NULL, NULL);
   line_ci("wall_ns ratio 10 ms / off", r->wall_ratio, n, 1, "", NULL, NULL);
-  line_ci("CPU ratio (worker + sampler) 10 ms / worker off", r->cpu_ratio, n, 1, "", NULL, NULL);
+  line_ci("CPU ratio (worker + sampler) 10 ms / worker off", r->cpu_ratio, n, 1, "", NULL,
+          NULL);
   line_ci("loop_ns ratio fast / off", r->fast_ratio, n, 1, "", NULL, NULL);
-  line_ci("loop cost per sample, from fast - off", r->cost_per_sample, n, 1e-3, "us", NULL, NULL);
+  line_ci("loop cost per sample, from fast - off", r->cost_per_sample, n, 1e-3, "us", NULL,
+          NULL);
   line_ci("=> estimated loop_ns ratio at 10 ms", r->extrapolated, n, 1, "", &em, &ehi);
   line_ci("samples per window at 10 ms", r->samples_prod, n, 1, "", NULL, NULL);
   line_ci("samples per window fast", r->samples_fast, n, 1, "", NULL, NULL);
-  line_ci("sampler thread CPU per sample at 10 ms", r->cpu_per_sample_prod, n, 1e-3, "us", &m, &hi);
-  line_ci("sampler thread CPU per sample fast", r->cpu_per_sample_fast, n, 1e-3, "us", NULL, NULL);
+  line_ci("sampler thread CPU per sample at 10 ms", r->cpu_per_sample_prod, n, 1e-3, "us", &m,
+          &hi);
+  line_ci("sampler thread CPU per sample fast", r->cpu_per_sample_fast, n, 1e-3, "us", NULL,
+          NULL);
   line_ci("sampler thread CPU / run wall at 10 ms", r->cpu_share_prod, n, 100, "%", NULL, NULL);
   line_ci("fake firmware thread CPU / wall (off, 10 ms)", r->fw_share, n, 100, "%", NULL, NULL);
   printf("SAMPLER_CPU_PER_SAMPLE_US=%.3f\n", m / 1e3);
@@ -296,9 +306,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   gb_workers w = {.worker_c = o.worker};
-  bench_ctx c = {.env = {.workers = &w, .timeout_ns = 60000000000u},
-                 .job = {GB_RUN_SORT, GB_C, GB_QUICK, GB_RANDOM, (uint32_t)o.size,
-                         GB_DEFAULT_SEED, 1, 1}};
+  bench_ctx c = {
+      .env = {.workers = &w, .timeout_ns = 60000000000u},
+      .job = {GB_RUN_SORT, GB_C, GB_QUICK, GB_RANDOM, (uint32_t)o.size, GB_DEFAULT_SEED, 1, 1}};
   powercap_fake *f = make_tree();
   static bench_result res;
   int rc = setup(&o, f, &c);

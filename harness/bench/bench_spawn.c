@@ -17,8 +17,9 @@
  *              posix_spawn instead of fork, the same check after the clock;
  *
  * and after every ten runs a startup batch (gb_spawn_run with ten launches
- * back to back, per launch), as the startup trials measure. Every sample goes to --raw as "ROUND METHOD NS" lines; ci/bench
- * runs hyperfine on the same command between rounds and compares medians.
+ * back to back, per launch), as the startup trials measure. Every sample
+ * goes to --raw as "ROUND METHOD NS" lines; ci/bench runs hyperfine on the
+ * same command between rounds and compares medians.
  *
  *   bench_spawn [--runs N] [--warmup N] [--round R] [--raw FILE] -- CMD [ARG...] */
 #include <errno.h>
@@ -33,12 +34,12 @@
 #include <unistd.h>
 
 #include "bench_util.h"
-#include "spawn_proto.h"
 #include "greenbench/clock.h"
 #include "greenbench/numparse.h"
 #include "greenbench/spawn.h"
 #include "greenbench/workerline.h"
 #include "greenbench/workload.h"
+#include "spawn_proto.h"
 
 #define MAX_RUNS 100000u
 #define BATCH 10u
@@ -61,8 +62,8 @@ typedef struct {
 /* The request a worker command line makes, as measure.c builds it from a
  * job; language "c" unless the program is an interpreter we know. */
 static int worker_request(char **argv, gb_worker_request *req) {
-  *req = (gb_worker_request){.kind = GB_WORKERLINE_SORT, .language = "c",
-                             .seed = GB_DEFAULT_SEED, .sorts = 1};
+  *req = (gb_worker_request){
+      .kind = GB_WORKERLINE_SORT, .language = "c", .seed = GB_DEFAULT_SEED, .sorts = 1};
   for (int i = 1; argv[i]; i++) {
     const char *a = argv[i], *v = argv[i + 1];
     uint64_t n;
@@ -231,7 +232,8 @@ static int run_round(bench_state *s, const bench_opts *o) {
   for (uint64_t i = 0; i < o->runs && rc == 0; i++) {
     rc = one_of_each(s, i, true);
     uint64_t wall, call;
-    if (rc == 0 && i % BATCH == BATCH - 1 && (rc = via_harness(s->argv, &s->cc, BATCH, &wall, &call)) == 0)
+    if (rc == 0 && i % BATCH == BATCH - 1 &&
+        (rc = via_harness(s->argv, &s->cc, BATCH, &wall, &call)) == 0)
       emit(s, "batch", wall / BATCH);
   }
   return rc;
@@ -241,11 +243,12 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
   *o = (bench_opts){.runs = 300, .warmup = 20};
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--"); i++) {
-    int rc = !strcmp(argv[i], "--runs")     ? bench_opt_u64(argc, argv, &i, 1, MAX_RUNS, &o->runs)
-             : !strcmp(argv[i], "--warmup") ? bench_opt_u64(argc, argv, &i, 0, MAX_RUNS, &o->warmup)
-             : !strcmp(argv[i], "--round")  ? bench_opt_u64(argc, argv, &i, 0, 1000000, &o->round)
-             : !strcmp(argv[i], "--raw") && i + 1 < argc ? (o->raw = argv[++i], 0)
-                                                          : -EINVAL;
+    int rc =
+        !strcmp(argv[i], "--runs")     ? bench_opt_u64(argc, argv, &i, 1, MAX_RUNS, &o->runs)
+        : !strcmp(argv[i], "--warmup") ? bench_opt_u64(argc, argv, &i, 0, MAX_RUNS, &o->warmup)
+        : !strcmp(argv[i], "--round")  ? bench_opt_u64(argc, argv, &i, 0, 1000000, &o->round)
+        : !strcmp(argv[i], "--raw") && i + 1 < argc ? (o->raw = argv[++i], 0)
+                                                    : -EINVAL;
     if (rc < 0)
       return rc;
   }
@@ -283,8 +286,9 @@ int main(int argc, char **argv) {
     fclose(s.raw);
   if (rc < 0)
     return 1;
-  fprintf(stderr, "bench_spawn: round %" PRIu64 ": %" PRIu64 " runs of each method, %" PRIu64
-                  " outputs checked\n",
+  fprintf(stderr,
+          "bench_spawn: round %" PRIu64 ": %" PRIu64 " runs of each method, %" PRIu64
+          " outputs checked\n",
           o.round, o.runs, s.cc.checked);
   return 0;
 }

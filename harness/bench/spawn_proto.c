@@ -48,8 +48,8 @@ static int prepare(proto_launch *l, int devnull) {
   sigemptyset(&pipe);
   sigaddset(&pipe, SIGPIPE);
   posix_spawnattr_init(&l->attr);
-  posix_spawnattr_setflags(&l->attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&l->attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                         POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&l->attr, 0);
   posix_spawnattr_setsigmask(&l->attr, &none);
   posix_spawnattr_setsigdefault(&l->attr, &pipe);

@@ -25,13 +25,15 @@ void gb_campaign_warn(gb_campaign *c, const char *fmt, ...) {
 
 gb_job gb_campaign_sort_job(const gb_campaign *c, size_t config, uint64_t sorts) {
   const gb_config *k = &c->plan.configs[config];
-  return (gb_job){GB_RUN_SORT, k->language, k->algorithm, k->order, k->size, c->s.seed, sorts, 1};
+  return (gb_job){GB_RUN_SORT, k->language, k->algorithm, k->order,
+                  k->size,     c->s.seed,   sorts,        1};
 }
 
 gb_job gb_campaign_startup_job(const gb_campaign *c, size_t group, uint64_t launches) {
   const gb_startup_group *g = &c->plan.startups[group];
-  return (gb_job){GB_RUN_STARTUP, g->language, GB_STARTUP_ALGORITHM, g->order, g->size,
-                  c->s.seed,      1,           launches};
+  return (gb_job){
+      GB_RUN_STARTUP, g->language, GB_STARTUP_ALGORITHM, g->order, g->size, c->s.seed, 1,
+      launches};
 }
 
 static int setup_pinning(gb_campaign *c, gb_err *err) {
@@ -103,8 +105,8 @@ static int probe_runtimes(gb_campaign *c, gb_err *err) {
   for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
     if (!(c->s.languages >> l & 1))
       continue;
-    gb_job job = {GB_RUN_STARTUP, (gb_language)l, GB_STARTUP_ALGORITHM, GB_RANDOM, 1, c->s.seed,
-                  1, 1};
+    gb_job job = {
+        GB_RUN_STARTUP, (gb_language)l, GB_STARTUP_ALGORITHM, GB_RANDOM, 1, c->s.seed, 1, 1};
     gb_measurement m;
     int rc = gb_measure(&env, &job, &m, err);
     if (rc < 0)
@@ -293,9 +295,9 @@ static int execute(gb_campaign *c, gb_campaign_result *res, gb_err *err) {
     char label[64];
     label_of(c, r, label, sizeof label);
     gb_progress_update(&c->progress, "run", i, c->plan.nruns, label);
-    gb_job job = r->kind == GB_RUN_SORT ? gb_campaign_sort_job(c, r->target, c->sorts[r->target])
-                                        : gb_campaign_startup_job(c, r->target,
-                                                                  c->launches[r->target]);
+    gb_job job = r->kind == GB_RUN_SORT
+                     ? gb_campaign_sort_job(c, r->target, c->sorts[r->target])
+                     : gb_campaign_startup_job(c, r->target, c->launches[r->target]);
     gb_run_row row;
     int rc = gb_campaign_measure_row(c, &job, r->target, true, i, &row, err);
     if (rc < 0 || (rc = gb_recorder_append(c->rec, GB_REC_FILE_RUNS, &row, err)) < 0)
@@ -340,8 +342,9 @@ static int open_records(gb_campaign *c, gb_err *err) {
                          .owner = gb_privilege_drops(&c->owner) ? &c->owner : NULL};
   int rc = gb_recorder_open(&ro, &c->rec, &dropped, err);
   if (rc == 0 && dropped)
-    gb_campaign_warn(c, "%s/runs.csv ended in a cut-short line; it was dropped and that run "
-                        "will be measured again",
+    gb_campaign_warn(c,
+                     "%s/runs.csv ended in a cut-short line; it was dropped and that run "
+                     "will be measured again",
                      c->o->out_dir);
   return rc;
 }
@@ -357,9 +360,10 @@ static int start(gb_campaign *c, gb_err *err) {
     return gb_campaign_resume_check(c, err);
   }
   c->s = c->o->settings;
-  if ((rc = gb_plan_build(&c->s, &c->plan, err)) < 0 || (rc = gb_campaign_setup_expected(c, err)) < 0 ||
-      (rc = prepare(c, err)) < 0 || (rc = open_records(c, err)) < 0 ||
-      (rc = gb_campaign_meta_new(c, err)) < 0 || (rc = gb_campaign_write_environment(c, err)) < 0 ||
+  if ((rc = gb_plan_build(&c->s, &c->plan, err)) < 0 ||
+      (rc = gb_campaign_setup_expected(c, err)) < 0 || (rc = prepare(c, err)) < 0 ||
+      (rc = open_records(c, err)) < 0 || (rc = gb_campaign_meta_new(c, err)) < 0 ||
+      (rc = gb_campaign_write_environment(c, err)) < 0 ||
       (rc = gb_campaign_calibrate(c, err)) < 0)
     return rc;
   return gb_campaign_meta_calibration(c, err);

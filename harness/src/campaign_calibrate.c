@@ -2,8 +2,8 @@
  * "Startup cost"). They run before the shuffled runs, in canonical order,
  * and go to warmups.csv, never into the measured records. */
 #include <errno.h>
-#include <stdbool.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,7 +91,8 @@ static int calibrate_startup(gb_campaign *c, size_t g, const uint64_t *expected_
       runs[nruns++] = (double)expected_wall[i];
   double single = 0, batch = 0;
   gb_err ignored;
-  if (gb_median(walls, n, &single, &ignored) < 0 || gb_median(runs, nruns, &batch, &ignored) < 0)
+  if (gb_median(walls, n, &single, &ignored) < 0 ||
+      gb_median(runs, nruns, &batch, &ignored) < 0)
     return gb_err_set(err, EINVAL, "no warm-up to size the startup batches of %s", label);
   c->launches[g] = gb_startup_launches((uint64_t)single, (uint64_t)batch);
   const gb_startup_group *sg = &c->plan.startups[g];

@@ -38,9 +38,9 @@ typedef struct {
   char runtimes[GB_LANGUAGE_COUNT][GB_META_TEXT_MAX];
   gb_recorder *rec;
   gb_meta meta;
-  uint64_t *sorts;        /* per configuration, from calibration */
-  uint64_t *launches;     /* per startup group */
-  gb_expected *expected;  /* per configuration: what every worker must report */
+  uint64_t *sorts;       /* per configuration, from calibration */
+  uint64_t *launches;    /* per startup group */
+  gb_expected *expected; /* per configuration: what every worker must report */
   gb_measure_env env;
   gb_progress progress;
   size_t runs_done;
@@ -48,7 +48,8 @@ typedef struct {
 
 /* campaign.c */
 int gb_campaign_setup_expected(gb_campaign *c, gb_err *err);
-void gb_campaign_warn(gb_campaign *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gb_campaign_warn(gb_campaign *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 gb_job gb_campaign_sort_job(const gb_campaign *c, size_t config, uint64_t sorts);
 gb_job gb_campaign_startup_job(const gb_campaign *c, size_t group, uint64_t launches);
 /* Measures a job and turns it into a row (run index, parity checked). */

@@ -45,7 +45,7 @@ static void git_commit(const char *source_dir, char *buf, size_t len) {
   if (strspn(out, "0123456789abcdef") != 40)
     return;
   memcpy(out + 40, "-dirty", 7);
-  char *st[] = {"/usr/bin/git", "-C", (char *)source_dir, "status", "--porcelain",
+  char *st[] = {"/usr/bin/git",         "-C", (char *)source_dir, "status", "--porcelain",
                 "--untracked-files=no", NULL};
   char status[4096];
   capture_command(st, status, sizeof status);
@@ -137,7 +137,8 @@ static void machine_to_meta(const gb_campaign *c, gb_meta *m) {
   const gb_machine_info *i = &c->info;
   snprintf(m->machine.cpu_model, sizeof m->machine.cpu_model, "%s",
            i->has_cpu_model ? i->cpu_model : "unknown");
-  snprintf(m->machine.kernel, sizeof m->machine.kernel, "%s", i->has_kernel ? i->kernel : "unknown");
+  snprintf(m->machine.kernel, sizeof m->machine.kernel, "%s",
+           i->has_kernel ? i->kernel : "unknown");
   m->machine.has_governor = i->has_governor;
   gb_str_copy(m->machine.governor, sizeof m->machine.governor, i->governor);
   m->machine.has_turbo = i->turbo != GB_TURBO_UNKNOWN;

@@ -23,7 +23,7 @@ static int compare_settings(gb_campaign *c, const gb_settings *given, gb_err *er
   } fields[] = {
 #define F(f) {#f, offsetof(gb_settings, f), sizeof((gb_settings *)0)->f}
       F(languages), F(algorithms), F(orders), F(nsizes), F(runs),
-      F(warmups),   F(target_ms),  F(energy), F(seed),  F(timeout_s),
+      F(warmups),   F(target_ms),  F(energy), F(seed),   F(timeout_s),
 #undef F
   };
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
@@ -85,8 +85,9 @@ static int check_rows(gb_campaign *c, const gb_rec_table *t, gb_err *err) {
     bool same = (row->kind == GB_REC_KIND_SORT) == (p->kind == GB_RUN_SORT);
     if (same && p->kind == GB_RUN_SORT) {
       const gb_config *k = &c->plan.configs[p->target];
-      same = (int)row->language == (int)k->language && (int)row->algorithm == (int)k->algorithm &&
-             (int)row->order == (int)k->order && row->size == k->size;
+      same = (int)row->language == (int)k->language &&
+             (int)row->algorithm == (int)k->algorithm && (int)row->order == (int)k->order &&
+             row->size == k->size;
     } else if (same) {
       const gb_startup_group *g = &c->plan.startups[p->target];
       same = (int)row->language == (int)g->language && (int)row->order == (int)g->order &&
@@ -118,8 +119,9 @@ int gb_campaign_resume_load(gb_campaign *c, gb_err *err) {
     rc = compare_settings(c, &c->o->settings, err);
   if (rc == 0 && (strcmp(c->meta.settings.python, c->o->workers.python) ||
                   strcmp(c->meta.settings.node, c->o->workers.node)))
-    rc = gb_err_set(err, EINVAL, "cannot resume %s: --python or --node differs from the records",
-                    c->o->out_dir);
+    rc =
+        gb_err_set(err, EINVAL, "cannot resume %s: --python or --node differs from the records",
+                   c->o->out_dir);
   if (rc == 0)
     rc = gb_plan_build(&c->s, &c->plan, err);
   if (rc == 0)

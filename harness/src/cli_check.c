@@ -61,7 +61,8 @@ static bool check_energy(FILE *out, char *why, size_t len) {
     return false;
   }
   fprintf(out, "energy: %zu RAPL zone(s) under %s, all readable%s\n", gb_rapl_count(r),
-          gb_rapl_root(r), gb_rapl_has_dram(r) ? "" : " (no DRAM zone: package only, as on AMD)");
+          gb_rapl_root(r),
+          gb_rapl_has_dram(r) ? "" : " (no DRAM zone: package only, as on AMD)");
   for (size_t i = 0; i < gb_rapl_count(r); i++) {
     const gb_rapl_zone *z = gb_rapl_zone_at(r, i);
     fprintf(out, "  %s (%s, socket %u): max_energy_range_uj %" PRIu64 "\n", z->name, z->id,
@@ -83,23 +84,25 @@ static void check_pinning(const check_args *a, FILE *out) {
     fprintf(out, "pinning: cannot read the topology: %s\n", err.msg);
     return;
   }
-  int rc = a->cpus ? gb_pin_override(topo, a->cpus, &pin, &err) : gb_pin_choose(topo, &pin, &err);
+  int rc =
+      a->cpus ? gb_pin_override(topo, a->cpus, &pin, &err) : gb_pin_choose(topo, &pin, &err);
   if (rc < 0) {
     fprintf(out, "pinning: %s\n", err.msg);
   } else {
     char cpus[256];
     gb_pin_format_cpus(pin.cpus, pin.ncpus, cpus, sizeof cpus);
-    fprintf(out, "pinning: CPUs %s; the rule %s: %s\n", cpus, pin.rule_held ? "holds" : "does not hold",
-            pin.reason);
+    fprintf(out, "pinning: CPUs %s; the rule %s: %s\n", cpus,
+            pin.rule_held ? "holds" : "does not hold", pin.reason);
     gb_machine_info info;
     if (gb_machine_info_read(NULL, pin.cpus, pin.ncpus, &info, &err) == 0) {
       fprintf(out, "cpu: %s\nkernel: %s\n", info.has_cpu_model ? info.cpu_model : "unknown",
               info.has_kernel ? info.kernel : "unknown");
-      fprintf(out, "governor: %s\nturbo: %s%s%s%s\n", info.has_governor ? info.governor : "unknown",
-              info.turbo == GB_TURBO_ON    ? "on"
-              : info.turbo == GB_TURBO_OFF ? "off"
-                                           : "unknown",
-              info.turbo_source[0] ? " (" : "", info.turbo_source, info.turbo_source[0] ? ")" : "");
+      fprintf(
+          out, "governor: %s\nturbo: %s%s%s%s\n", info.has_governor ? info.governor : "unknown",
+          info.turbo == GB_TURBO_ON    ? "on"
+          : info.turbo == GB_TURBO_OFF ? "off"
+                                       : "unknown",
+          info.turbo_source[0] ? " (" : "", info.turbo_source, info.turbo_source[0] ? ")" : "");
     }
   }
   hwloc_topology_destroy(topo);
@@ -109,8 +112,14 @@ static void check_pinning(const check_args *a, FILE *out) {
 static bool check_runtimes(const gb_workers *w, FILE *out, char *why, size_t len) {
   bool all = true;
   for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    gb_job job = {GB_RUN_STARTUP, (gb_language)l, GB_STARTUP_ALGORITHM, GB_RANDOM, 1, GB_DEFAULT_SEED,
-                  1, 1};
+    gb_job job = {GB_RUN_STARTUP,
+                  (gb_language)l,
+                  GB_STARTUP_ALGORITHM,
+                  GB_RANDOM,
+                  1,
+                  GB_DEFAULT_SEED,
+                  1,
+                  1};
     gb_measure_env env = {.workers = w, .timeout_ns = 30000000000ull};
     gb_measurement m;
     gb_err err;

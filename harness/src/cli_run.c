@@ -51,13 +51,25 @@ static const struct {
   const char *name;
   size_t offset; /* of the const char * in run_args; flags use SIZE_MAX */
 } options[] = {
-#define V(n, f) {n, offsetof(run_args, f)}
-    V("--profile", profile),     V("--languages", languages), V("--algorithms", algorithms),
-    V("--orders", orders),       V("--sizes", sizes),         V("--runs", runs),
-    V("--warmups", warmups),     V("--target-ms", target_ms), V("--energy", energy),
-    V("--cpus", cpus),           V("--seed", seed),           V("--order-seed", order_seed),
-    V("--timeout-s", timeout_s), V("--python", python),       V("--node", node),
-    V("--out", out),             V("--resume", resume),
+#define V(n, f)                                                                                \
+  { n, offsetof(run_args, f) }
+    V("--profile", profile),
+    V("--languages", languages),
+    V("--algorithms", algorithms),
+    V("--orders", orders),
+    V("--sizes", sizes),
+    V("--runs", runs),
+    V("--warmups", warmups),
+    V("--target-ms", target_ms),
+    V("--energy", energy),
+    V("--cpus", cpus),
+    V("--seed", seed),
+    V("--order-seed", order_seed),
+    V("--timeout-s", timeout_s),
+    V("--python", python),
+    V("--node", node),
+    V("--out", out),
+    V("--resume", resume),
 #undef V
 };
 
@@ -109,8 +121,9 @@ static int number(const gb_cli_env *env, const char *name, const char *v, uint64
     return 0;
   if (gb_parse_u64(v, min, max, out) == 0)
     return 0;
-  fprintf(env->err, "greenbench: error: %s must be an integer from %" PRIu64 " to %" PRIu64
-                    ", got '%s'\n",
+  fprintf(env->err,
+          "greenbench: error: %s must be an integer from %" PRIu64 " to %" PRIu64
+          ", got '%s'\n",
           name, min, max, v);
   return 2;
 }
@@ -202,7 +215,8 @@ static int print_plan(const gb_settings *s, const gb_cli_env *env) {
   if (est < 3600)
     snprintf(duration, sizeof duration, "%" PRIu64 "m%02" PRIu64 "s", est / 60, est % 60);
   else
-    snprintf(duration, sizeof duration, "%" PRIu64 "h%02" PRIu64 "m", est / 3600, est % 3600 / 60);
+    snprintf(duration, sizeof duration, "%" PRIu64 "h%02" PRIu64 "m", est / 3600,
+             est % 3600 / 60);
   size_t sort_runs = p.nconfigs * s->runs;
   fprintf(env->out,
           "profile %s: %zu configurations, %zu startup groups\n"
@@ -276,7 +290,8 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
   if (a.resume && a.out && strcmp(a.resume, a.out))
     return bad(env, "--out and --resume name different folders ('%s')", a.out);
   if (a.resume && a.dry_run)
-    return bad(env, "--dry-run plans a new campaign; it cannot be combined with --resume%s", "");
+    return bad(env, "--dry-run plans a new campaign; it cannot be combined with --resume%s",
+               "");
   gb_settings s;
   if ((rc = build_settings(&a, &s, env)))
     return rc;

@@ -27,7 +27,8 @@ uint64_t gb_realtime_ns(void) {
 }
 
 int gb_sleep_ns(uint64_t ns) {
-  struct timespec req = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
+  struct timespec req = {.tv_sec = (time_t)(ns / 1000000000u),
+                         .tv_nsec = (long)(ns % 1000000000u)};
   while (nanosleep(&req, &req) != 0)
     if (errno != EINTR)
       return -errno;

@@ -146,8 +146,8 @@ static void read_kernel(const char *root, gb_machine_info *info) {
     return;
   if (read_at(version, sizeof version, root, "proc/sys/kernel/version") < 0)
     version[0] = '\0';
-  gb_str_append(info->kernel, sizeof info->kernel, "%s %s%s%s", type, release, version[0] ? " " : "",
-         version);
+  gb_str_append(info->kernel, sizeof info->kernel, "%s %s%s%s", type, release,
+                version[0] ? " " : "", version);
   info->has_kernel = true;
 }
 
@@ -261,7 +261,7 @@ static bool use_hwmon(gb_machine_sampler *s, const char *root, const char *dir,
     return false;
   s->temp_fd = fd;
   gb_str_append(s->temp_desc, sizeof s->temp_desc, "%s %s temp%d%s%s%s", dir, name, ch,
-         label ? " \"" : "", label ? label : "", label ? "\"" : "");
+                label ? " \"" : "", label ? label : "", label ? "\"" : "");
   return true;
 }
 

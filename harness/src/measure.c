@@ -134,15 +134,15 @@ static void record_energy_faults(gb_measurement *m) {
 int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, gb_err *err) {
   char *argv[16], numbers[96];
   gb_job_argv(env->workers, job, argv, numbers);
-  run_ctx ctx = {.env = env,
-                 .req = {.kind = job->kind == GB_RUN_SORT ? GB_WORKERLINE_SORT
-                                                          : GB_WORKERLINE_STARTUP,
-                         .language = gb_language_name(job->language),
-                         .algorithm = job->algorithm,
-                         .order = job->order,
-                         .size = job->size,
-                         .seed = job->seed,
-                         .sorts = job->kind == GB_RUN_SORT ? job->sorts : 1}};
+  run_ctx ctx = {
+      .env = env,
+      .req = {.kind = job->kind == GB_RUN_SORT ? GB_WORKERLINE_SORT : GB_WORKERLINE_STARTUP,
+              .language = gb_language_name(job->language),
+              .algorithm = job->algorithm,
+              .order = job->order,
+              .size = job->size,
+              .seed = job->seed,
+              .sorts = job->kind == GB_RUN_SORT ? job->sorts : 1}};
   gb_spawn_opts o;
   gb_spawn_opts_init(&o, argv);
   o.timeout_ns = env->timeout_ns;

@@ -183,21 +183,23 @@ static void describe_pick(pin_view *v, const pin_pick *p, int nallowed, gb_pin_c
   gb_pin_format_cpus(c->cpus, c->ncpus, list, sizeof list);
   if (!v->ranked)
     gb_str_append(c->reason, sizeof c->reason,
-           "CPU kinds could not be ranked, so cores of every kind were eligible; ");
+                  "CPU kinds could not be ranked, so cores of every kind were eligible; ");
   if (p->ncores >= GB_PIN_RULE_NCPUS)
-    gb_str_append(c->reason, sizeof c->reason,
-           "CPUs %s: the lowest 2 of %d eligible %scores of package %u (CPU 0's core excluded)",
-           list, p->ncores, kind, p->pkg->os_index);
+    gb_str_append(
+        c->reason, sizeof c->reason,
+        "CPUs %s: the lowest 2 of %d eligible %scores of package %u (CPU 0's core excluded)",
+        list, p->ncores, kind, p->pkg->os_index);
   else if (p->ncores == 1)
     gb_str_append(c->reason, sizeof c->reason,
-           "only 1 eligible %score: CPU 0 and its siblings are excluded and %d CPUs are "
-           "allowed; using CPUs %s",
-           kind, nallowed, list);
+                  "only 1 eligible %score: CPU 0 and its siblings are excluded and %d CPUs are "
+                  "allowed; using CPUs %s",
+                  kind, nallowed, list);
   else
-    gb_str_append(c->reason, sizeof c->reason,
-           "no eligible core: every allowed %sCPU is CPU 0 or shares its core; using the "
-           "highest-numbered CPUs %s",
-           kind, list);
+    gb_str_append(
+        c->reason, sizeof c->reason,
+        "no eligible core: every allowed %sCPU is CPU 0 or shares its core; using the "
+        "highest-numbered CPUs %s",
+        kind, list);
 }
 
 static int choose(pin_view *v, gb_pin_choice *out, gb_err *err) {
@@ -345,7 +347,7 @@ static void rule_breaks(pin_view *v, hwloc_const_bitmap_t set, char *why, size_t
   int n = hwloc_bitmap_weight(set);
   if (n != GB_PIN_RULE_NCPUS)
     gb_str_append(why, len, "; %d CPU%s given, the rule uses %d", n, n == 1 ? "" : "s",
-           GB_PIN_RULE_NCPUS);
+                  GB_PIN_RULE_NCPUS);
   hwloc_bitmap_and(v->tmp, set, v->cpu0core);
   if (!hwloc_bitmap_iszero(v->tmp)) {
     hwloc_bitmap_list_snprintf(list, sizeof list, v->tmp);
@@ -355,7 +357,8 @@ static void rule_breaks(pin_view *v, hwloc_const_bitmap_t set, char *why, size_t
   if (count_packages(v, set) > 1)
     gb_str_append(why, len, "; spans %d packages", count_packages(v, set));
   if (v->hybrid && !v->ranked)
-    gb_str_append(why, len, "; CPU kinds could not be ranked, so performance cores are unknown");
+    gb_str_append(why, len,
+                  "; CPU kinds could not be ranked, so performance cores are unknown");
   hwloc_bitmap_andnot(v->tmp, set, v->perf);
   if (v->hybrid && v->ranked && !hwloc_bitmap_iszero(v->tmp)) {
     hwloc_bitmap_list_snprintf(list, sizeof list, v->tmp);
@@ -382,7 +385,7 @@ static int override(pin_view *v, const char *list, hwloc_bitmap_t set, gb_pin_ch
   gb_pin_choice res = {.overridden = true, .rule_held = why[0] == '\0'};
   choice_fill(v, cpus, n, &res);
   gb_str_append(res.reason, sizeof res.reason, "--cpus %s %s", list,
-         res.rule_held ? "meets the rule" : "breaks the rule: ");
+                res.rule_held ? "meets the rule" : "breaks the rule: ");
   if (!res.rule_held)
     gb_str_append(res.reason, sizeof res.reason, "%s", why + 2);
   *out = res;

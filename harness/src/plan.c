@@ -90,7 +90,8 @@ static void add_startups(const gb_settings *s, gb_plan *p) {
     for (int o = 0; o < GB_ORDER_COUNT; o++)
       for (size_t z = 0; z < s->nsizes; z++)
         if ((s->languages >> l & 1) && (s->orders >> o & 1))
-          p->startups[p->nstartups++] = (gb_startup_group){(gb_language)l, (gb_order)o, s->sizes[z]};
+          p->startups[p->nstartups++] =
+              (gb_startup_group){(gb_language)l, (gb_order)o, s->sizes[z]};
 }
 
 static void add_runs(const gb_settings *s, gb_plan *p) {
@@ -116,8 +117,8 @@ static void shuffle(gb_planned_run *runs, size_t n, uint64_t seed) {
 }
 
 int gb_plan_build(const gb_settings *s, gb_plan *out, gb_err *err) {
-  size_t nconfigs = count_bits(s->languages) * count_bits(s->algorithms) *
-                    count_bits(s->orders) * s->nsizes;
+  size_t nconfigs =
+      count_bits(s->languages) * count_bits(s->algorithms) * count_bits(s->orders) * s->nsizes;
   size_t nstartups = count_bits(s->languages) * count_bits(s->orders) * s->nsizes;
   if (nconfigs == 0 || s->runs == 0)
     return gb_err_set(err, EINVAL, "the selection is empty: no configuration to measure");
@@ -164,9 +165,10 @@ void gb_startup_label(const gb_startup_group *g, char *buf, size_t len) {
 
 uint64_t gb_calibrate_sorts(uint64_t sorts, uint64_t loop_ns, uint64_t target_ns) {
   /* 128-bit, so no product overflows and 1.2 is exact (no 12.000000001). */
-  unsigned __int128 num = (unsigned __int128)(sorts ? sorts : 1) * GB_CALIBRATION_HEADROOM_NUM *
-                          target_ns;
-  unsigned __int128 den = (unsigned __int128)(loop_ns ? loop_ns : 1) * GB_CALIBRATION_HEADROOM_DEN;
+  unsigned __int128 num =
+      (unsigned __int128)(sorts ? sorts : 1) * GB_CALIBRATION_HEADROOM_NUM * target_ns;
+  unsigned __int128 den =
+      (unsigned __int128)(loop_ns ? loop_ns : 1) * GB_CALIBRATION_HEADROOM_DEN;
   unsigned __int128 want = (num + den - 1) / den;
   if (want < 1)
     return 1;

@@ -41,8 +41,8 @@ void gb_progress_update(gb_progress *p, const char *phase, size_t done, size_t t
     format_duration(elapsed / this_session * (total - done), eta, sizeof eta);
   else if (total == done)
     snprintf(eta, sizeof eta, "0m00s");
-  fprintf(p->out, "%sgreenbench: %s %zu/%zu, elapsed %s, eta %s, %s%s", p->tty ? "\r\033[K" : "",
-          phase, done, total, el, eta, label, p->tty ? "" : "\n");
+  fprintf(p->out, "%sgreenbench: %s %zu/%zu, elapsed %s, eta %s, %s%s",
+          p->tty ? "\r\033[K" : "", phase, done, total, el, eta, label, p->tty ? "" : "\n");
   p->line_open = p->tty;
   fflush(p->out);
 }

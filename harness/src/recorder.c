@@ -183,8 +183,8 @@ int gb_recorder_append(gb_recorder *r, gb_rec_file which, const gb_run_row *row,
   const char *name = file_names[which == GB_REC_FILE_WARMUPS];
   int len = gb_records_format_row(row, line, sizeof line);
   if (len < 0)
-    return gb_err_set(err, -len, "cannot format row %llu for %s/%s", (unsigned long long)row->run,
-                      r->dir, name);
+    return gb_err_set(err, -len, "cannot format row %llu for %s/%s",
+                      (unsigned long long)row->run, r->dir, name);
   off_t before = lseek(fd, 0, SEEK_END);
   int rc = write_all(r, fd, line, (size_t)len);
   if (rc == 0 && fsync(fd) < 0)

@@ -43,16 +43,15 @@ static gb_settings small(void) {
 static const char *const command[] = {"greenbench", "run", "--profile", "smoke"};
 
 static gb_campaign_opts opts_for(const char *out, gb_settings s) {
-  return (gb_campaign_opts){
-      .settings = s,
-      .out_dir = out,
-      .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH, GB_NODE_PATH,
-                  GB_NODE_WORKER_PATH},
-      .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
-      .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
-      .argc = 4,
-      .argv = command,
-      .progress = GB_PROGRESS_QUIET};
+  return (gb_campaign_opts){.settings = s,
+                            .out_dir = out,
+                            .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
+                                        GB_NODE_PATH, GB_NODE_WORKER_PATH},
+                            .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
+                            .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
+                            .argc = 4,
+                            .argv = command,
+                            .progress = GB_PROGRESS_QUIET};
 }
 
 static gb_records *read_records(const char *dir) {
@@ -223,8 +222,9 @@ Test(campaign, a_lying_warmup_cannot_be_calibrated) {
   gb_campaign_opts o = liar_opts(out, false);
   gb_err err;
   cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EPROTO);
-  cr_assert(strstr(err.msg, "warm-up 1 of c/quick/random/50 failed, so it cannot be calibrated: "
-                            "parity_mismatch"),
+  cr_assert(strstr(err.msg,
+                   "warm-up 1 of c/quick/random/50 failed, so it cannot be calibrated: "
+                   "parity_mismatch"),
             "%s", err.msg);
 }
 
@@ -348,7 +348,8 @@ Test(campaign, resume_refuses_other_settings) {
   o.resume = true;
   o.settings_given = true;
   cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EINVAL);
-  cr_assert(strstr(err.msg, "the setting runs given on the command line differs"), "%s", err.msg);
+  cr_assert(strstr(err.msg, "the setting runs given on the command line differs"), "%s",
+            err.msg);
 }
 
 Test(campaign, an_interrupt_during_calibration_leaves_nothing_to_resume) {

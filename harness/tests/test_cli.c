@@ -30,11 +30,11 @@ static result call(int (*fn)(int, char **, const gb_cli_env *), int argc, const 
   return r;
 }
 
-#define RUN(...)                                                                                \
-  call(gb_cli_run, sizeof((const char *[]){__VA_ARGS__}) / sizeof(char *),                      \
+#define RUN(...)                                                                               \
+  call(gb_cli_run, sizeof((const char *[]){__VA_ARGS__}) / sizeof(char *),                     \
        (const char *[]){__VA_ARGS__})
-#define CHECK(...)                                                                              \
-  call(gb_cli_check, sizeof((const char *[]){__VA_ARGS__}) / sizeof(char *),                    \
+#define CHECK(...)                                                                             \
+  call(gb_cli_check, sizeof((const char *[]){__VA_ARGS__}) / sizeof(char *),                   \
        (const char *[]){__VA_ARGS__})
 
 static void assert_one_error_line(const result *r, const char *expected) {
@@ -78,8 +78,8 @@ Test(cli_run, dry_run_prints_the_study_plan) {
   result r = RUN("run", "--profile", "study", "--dry-run", "--order-seed", "7");
   cr_assert_eq(r.rc, 0, "%s", r.err);
   cr_assert(strstr(r.out, "profile study: 144 configurations, 48 startup groups"), "%s", r.out);
-  cr_assert(strstr(r.out, "measured runs: 5760 (4320 sorting runs, 1440 startup batches)"), "%s",
-            r.out);
+  cr_assert(strstr(r.out, "measured runs: 5760 (4320 sorting runs, 1440 startup batches)"),
+            "%s", r.out);
   cr_assert(strstr(r.out, "order seed 7"), "%s", r.out);
   cr_assert(strstr(r.out, "energy: on"), "%s", r.out);
   cr_assert(strstr(r.out, "estimated duration: about "), "%s", r.out);
@@ -122,8 +122,9 @@ Test(cli_check, frozen_counters_mean_exit_1) {
   unsetenv("GREENBENCH_POWERCAP_ROOT");
   powercap_fake_destroy(f);
   cr_assert_eq(r.rc, 1, "%s", r.out);
-  cr_assert(strstr(r.out, "package-0 (intel-rapl:0, socket 0): max_energy_range_uj 262143328850"),
-            "%s", r.out);
+  cr_assert(
+      strstr(r.out, "package-0 (intel-rapl:0, socket 0): max_energy_range_uj 262143328850"),
+      "%s", r.out);
   cr_assert(strstr(r.out, "verdict: this machine cannot measure energy"), "%s", r.out);
 }
 
@@ -138,7 +139,8 @@ Test(cli_check, live_counters_mean_exit_0) {
   powercap_fake_destroy(f);
   cr_assert_eq(r.rc, 0, "%s", r.out);
   cr_assert(strstr(r.out, "counters over 0.5 s: moving"), "%s", r.out);
-  cr_assert(strstr(r.out, "verdict: this machine can measure energy for the study"), "%s", r.out);
+  cr_assert(strstr(r.out, "verdict: this machine can measure energy for the study"), "%s",
+            r.out);
 }
 
 Test(cli_check, bad_arguments_exit_2) {

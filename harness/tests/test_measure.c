@@ -42,8 +42,8 @@ Test(measure, node_worker) {
 
 Test(measure, startup_batch_counts_its_launches) {
   gb_measure_env env = {.workers = &workers, .timeout_ns = 30000000000ull};
-  gb_job job = {GB_RUN_STARTUP, GB_C, GB_STARTUP_ALGORITHM, GB_SORTED, 1000, GB_DEFAULT_SEED, 1,
-                7};
+  gb_job job = {
+      GB_RUN_STARTUP, GB_C, GB_STARTUP_ALGORITHM, GB_SORTED, 1000, GB_DEFAULT_SEED, 1, 7};
   gb_measurement m;
   gb_err err;
   cr_assert_eq(gb_measure(&env, &job, &m, &err), 0, "%s", err.msg);
@@ -58,8 +58,12 @@ Test(measure, argv_is_the_worker_contract) {
   char *argv[16], buf[96];
   gb_job job = {GB_RUN_STARTUP, GB_PYTHON, GB_QUICK, GB_NEARLY, 250, 7, 1, 3};
   gb_job_argv(&workers, &job, argv, buf);
-  const char *want[] = {GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH, "--algorithm", "quick", "--order",
-                        "nearly", "--size", "250", "--sorts", "1", "--seed", "7",
+  const char *want[] = {GB_PYTHON_PATH,   GB_PYTHON_WORKER_PATH,
+                        "--algorithm",    "quick",
+                        "--order",        "nearly",
+                        "--size",         "250",
+                        "--sorts",        "1",
+                        "--seed",         "7",
                         "--startup-only", NULL};
   for (size_t i = 0; want[i]; i++)
     cr_assert_str_eq(argv[i], want[i]);

@@ -53,7 +53,8 @@ Test(plan, shuffle_mixes_kinds_and_configurations) {
   for (size_t i = 0; i < p.nruns / 2; i++)
     startups_in_first_half += p.runs[i].kind == GB_RUN_STARTUP;
   for (size_t i = 0; i + 1 < p.nruns; i++)
-    same_as_next += p.runs[i].kind == p.runs[i + 1].kind && p.runs[i].target == p.runs[i + 1].target;
+    same_as_next +=
+        p.runs[i].kind == p.runs[i + 1].kind && p.runs[i].target == p.runs[i + 1].target;
   /* 1,440 startup runs of 5,760: about 720 expected in the first half. */
   cr_assert(startups_in_first_half > 600 && startups_in_first_half < 840, "%zu",
             startups_in_first_half);

@@ -94,7 +94,8 @@ Test(recorder, unwritable_folder_is_a_clear_error) {
   gb_recorder *r = NULL;
   gb_err err;
   cr_assert_lt(gb_recorder_open(&o, &r, NULL, &err), 0);
-  cr_assert(strstr(err.msg, "cannot create folder /sys/greenbench-recorder-test"), "%s", err.msg);
+  cr_assert(strstr(err.msg, "cannot create folder /sys/greenbench-recorder-test"), "%s",
+            err.msg);
 }
 
 /* A disk that fills up in the middle of a row: the first write goes through
@@ -124,8 +125,8 @@ Test(recorder, full_disk_leaves_no_half_row) {
   cr_assert_eq(gb_recorder_open(&o, &r, NULL, &err), 0, "%s", err.msg);
   row.run = 1;
   cr_assert_eq(gb_recorder_append(r, GB_REC_FILE_RUNS, &row, &err), -ENOSPC);
-  cr_assert(strstr(err.msg, "runs.csv: No space left on device (the row was not recorded)"), "%s",
-            err.msg);
+  cr_assert(strstr(err.msg, "runs.csv: No space left on device (the row was not recorded)"),
+            "%s", err.msg);
   gb_recorder_close(r);
   cr_assert_str_eq(read_file(dir, "runs.csv"), before);
 }

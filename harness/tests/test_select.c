@@ -56,7 +56,8 @@ Test(select, errors_name_what_was_wrong_and_change_nothing) {
     const char *expr, *msg;
   } cases[] = {
       {"language=ruby", "unknown language 'ruby' (expected c, python or node)"},
-      {"colour=red", "unknown selection key 'colour' (expected language, algorithm, order or size)"},
+      {"colour=red",
+       "unknown selection key 'colour' (expected language, algorithm, order or size)"},
       {"size=300", "size 300 is not one of the study profile's sizes"},
       {"size=abc", "size must be an integer from 1 to 10000000, got 'abc'"},
       {"python", "selection term 'python' is not KEY=LIST"},

@@ -23,10 +23,14 @@ static const struct {
   int bit;
   bool takes_value;
 } options[] = {
-    {"--algorithm", OPT_ALGORITHM, true},    {"--order", OPT_ORDER, true},
-    {"--size", OPT_SIZE, true},              {"--sorts", OPT_SORTS, true},
-    {"--seed", OPT_SEED, true},              {"--startup-only", OPT_STARTUP, false},
-    {"--dump-input", OPT_DUMP_INPUT, false}, {"--dump-xorshift", OPT_DUMP_XORSHIFT, true},
+    {"--algorithm", OPT_ALGORITHM, true},
+    {"--order", OPT_ORDER, true},
+    {"--size", OPT_SIZE, true},
+    {"--sorts", OPT_SORTS, true},
+    {"--seed", OPT_SEED, true},
+    {"--startup-only", OPT_STARTUP, false},
+    {"--dump-input", OPT_DUMP_INPUT, false},
+    {"--dump-xorshift", OPT_DUMP_XORSHIFT, true},
 };
 
 /* Decimal digits only (no sign, space or exponent), within [1, max]. */
@@ -47,8 +51,8 @@ static bool parse_bounded(const char *s, uint64_t max, uint64_t *out) {
   return true;
 }
 
-__attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t len,
-                                                     const char *fmt, ...) {
+__attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t len, const char *fmt,
+                                                      ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, len, fmt, ap);
@@ -62,13 +66,12 @@ static int set_value(gb_worker_args *o, int bit, const char *name, const char *v
   switch (bit) {
   case OPT_ALGORITHM:
     if (gb_algorithm_parse(v, &o->algorithm) < 0)
-      return fail(msg, len, "unknown algorithm '%s' (expected bubble, insertion or quick)",
-                  v);
+      return fail(msg, len, "unknown algorithm '%s' (expected bubble, insertion or quick)", v);
     return 0;
   case OPT_ORDER:
     if (gb_order_parse(v, &o->order) < 0)
-      return fail(msg, len,
-                  "unknown order '%s' (expected random, sorted, reversed or nearly)", v);
+      return fail(msg, len, "unknown order '%s' (expected random, sorted, reversed or nearly)",
+                  v);
     return 0;
   case OPT_SIZE:
     if (!parse_bounded(v, GB_MAX_SIZE, &n))
@@ -106,11 +109,12 @@ static int check_required(gb_worker_args *o, int seen, char *msg, size_t len) {
   static const int input_needs[] = {OPT_ORDER, OPT_SIZE, 0};
   int modes = seen & (OPT_STARTUP | OPT_DUMP_INPUT | OPT_DUMP_XORSHIFT);
   if (modes & (modes - 1))
-    return fail(msg, len, "only one of --startup-only, --dump-input and --dump-xorshift may be given");
-  o->mode = (seen & OPT_STARTUP)       ? GB_MODE_STARTUP
-            : (seen & OPT_DUMP_INPUT)  ? GB_MODE_DUMP_INPUT
+    return fail(msg, len,
+                "only one of --startup-only, --dump-input and --dump-xorshift may be given");
+  o->mode = (seen & OPT_STARTUP)         ? GB_MODE_STARTUP
+            : (seen & OPT_DUMP_INPUT)    ? GB_MODE_DUMP_INPUT
             : (seen & OPT_DUMP_XORSHIFT) ? GB_MODE_DUMP_XORSHIFT
-                                       : GB_MODE_SORT;
+                                         : GB_MODE_SORT;
   const int *needs = o->mode == GB_MODE_DUMP_XORSHIFT ? (const int[]){0}
                      : o->mode == GB_MODE_DUMP_INPUT  ? input_needs
                                                       : sort_needs;
@@ -131,7 +135,8 @@ int gb_worker_args_parse(int argc, char **argv, gb_worker_args *out, char *msg, 
       return 1;
     int k = find_option(arg);
     if (k < 0)
-      return fail(msg, len, arg[0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", arg);
+      return fail(msg, len, arg[0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'",
+                  arg);
     if (seen & options[k].bit)
       return fail(msg, len, "option '%s' given twice", arg);
     seen |= options[k].bit;

@@ -8,7 +8,12 @@
 
 #include "greenbench/workload.h"
 
-typedef enum { GB_MODE_SORT, GB_MODE_STARTUP, GB_MODE_DUMP_INPUT, GB_MODE_DUMP_XORSHIFT } gb_mode;
+typedef enum {
+  GB_MODE_SORT,
+  GB_MODE_STARTUP,
+  GB_MODE_DUMP_INPUT,
+  GB_MODE_DUMP_XORSHIFT
+} gb_mode;
 
 typedef struct {
   gb_mode mode;

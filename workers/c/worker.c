@@ -52,8 +52,9 @@ static int sort_loop(const gb_worker_args *a, const int *input, int *work, gb_co
     memcpy(work, input, a->size * sizeof *work);
     gb_sort(a->algorithm, work, a->size, &c);
     if (!gb_is_identity(work, a->size)) {
-      fprintf(stderr, "worker: error: check failed: sort %" PRIu64 " of %" PRIu64
-                      " did not give 0..%zu (%s, %s, size %zu)\n",
+      fprintf(stderr,
+              "worker: error: check failed: sort %" PRIu64 " of %" PRIu64
+              " did not give 0..%zu (%s, %s, size %zu)\n",
               k + 1, a->sorts, a->size - 1, gb_algorithm_name(a->algorithm),
               gb_order_name(a->order), a->size);
       return -1;

@@ -3,8 +3,7 @@
 
 #include "greenbench/workload.h"
 
-static const char *const algorithm_names[GB_ALGORITHM_COUNT] = {"bubble", "insertion",
-                                                                "quick"};
+static const char *const algorithm_names[GB_ALGORITHM_COUNT] = {"bubble", "insertion", "quick"};
 static const char *const order_names[GB_ORDER_COUNT] = {"random", "sorted", "reversed",
                                                         "nearly"};
 

@@ -20,22 +20,22 @@
 typedef enum { GB_PROGRESS_AUTO, GB_PROGRESS_LINES, GB_PROGRESS_QUIET } gb_progress_mode;
 
 typedef struct {
-  gb_settings settings;     /* on resume: compared with the records' when settings_given */
-  bool settings_given;      /* resume: the command line set settings of its own */
-  const char *out_dir;      /* the records folder */
-  bool resume;              /* continue the campaign recorded in out_dir */
+  gb_settings settings; /* on resume: compared with the records' when settings_given */
+  bool settings_given;  /* resume: the command line set settings of its own */
+  const char *out_dir;  /* the records folder */
+  bool resume;          /* continue the campaign recorded in out_dir */
   gb_workers workers;
   const char *cpus;         /* --cpus override, or NULL for the rule */
   const char *topology_xml; /* NULL: this machine (tests: a synthetic topology, no binding) */
   const gb_rapl_opts *rapl; /* NULL: $GREENBENCH_POWERCAP_ROOT or /sys/class/powercap */
   const gb_sampler_opts *sampler; /* NULL: the defaults (10 ms, 100 ms stall, 1 kW) */
-  const char *machine_root; /* NULL: "/" (tests: a fake sysfs/procfs tree) */
-  const char *source_dir;   /* for the git commit in the records; NULL: not recorded */
-  size_t argc;              /* the command, recorded in meta.json */
+  const char *machine_root;       /* NULL: "/" (tests: a fake sysfs/procfs tree) */
+  const char *source_dir;         /* for the git commit in the records; NULL: not recorded */
+  size_t argc;                    /* the command, recorded in meta.json */
   const char *const *argv;
   volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM: stop after the current run */
   gb_progress_mode progress;
-  FILE *log;                /* warnings and progress; NULL: stderr */
+  FILE *log; /* warnings and progress; NULL: stderr */
 } gb_campaign_opts;
 
 typedef struct {
@@ -43,7 +43,7 @@ typedef struct {
   size_t runs_total; /* planned measured runs */
   bool completed;
   bool interrupted;
-  bool energy;       /* energy was measured */
+  bool energy; /* energy was measured */
 } gb_campaign_result;
 
 /* Runs (or resumes) the campaign. Returns 0 when it completed or was

@@ -12,7 +12,6 @@ typedef struct {
 
 /* Sets e->msg (when e is not NULL) and returns -code, so a failing path can
  * `return gb_err_set(err, EINVAL, "...", ...);`. code is a positive errno. */
-__attribute__((format(printf, 3, 4))) int gb_err_set(gb_err *e, int code, const char *fmt,
-                                                     ...);
+__attribute__((format(printf, 3, 4))) int gb_err_set(gb_err *e, int code, const char *fmt, ...);
 
 #endif

@@ -28,11 +28,11 @@ typedef struct {
 
 typedef struct {
   const gb_workers *workers;
-  gb_sampler *sampler;       /* NULL: energy off or unavailable; nothing is read */
+  gb_sampler *sampler;         /* NULL: energy off or unavailable; nothing is read */
   gb_machine_sampler *machine; /* NULL: no frequency or temperature readings */
-  const gb_privilege *run_as; /* NULL: keep the harness's identity */
-  uint64_t timeout_ns;       /* per launch */
-  bool idle;                 /* sleep as long as the run took and measure it */
+  const gb_privilege *run_as;  /* NULL: keep the harness's identity */
+  uint64_t timeout_ns;         /* per launch */
+  bool idle;                   /* sleep as long as the run took and measure it */
 } gb_measure_env;
 
 typedef struct {

@@ -16,10 +16,10 @@
 typedef ssize_t (*gb_write_fn)(int fd, const void *buf, size_t len, void *ctx);
 
 typedef struct {
-  const char *dir;          /* the campaign folder; created if missing */
-  bool resume;              /* continue existing records instead of refusing them */
+  const char *dir;           /* the campaign folder; created if missing */
+  bool resume;               /* continue existing records instead of refusing them */
   const gb_privilege *owner; /* NULL or "keep": files stay the harness's */
-  gb_write_fn write;        /* NULL: write(2) */
+  gb_write_fn write;         /* NULL: write(2) */
   void *write_ctx;
 } gb_recorder_opts;
 
