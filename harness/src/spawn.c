@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,18 +174,65 @@ static void kill_group(launch *l) {
   syscall(SYS_pidfd_send_signal, l->pidfd, SIGKILL, NULL, 0);
 }
 
+/* The quick way to start a worker that keeps the harness's identity:
+ * glibc's posix_spawn shares the address space until the exec
+ * (CLONE_VM | CLONE_VFORK), so nothing is copied inside the measured
+ * interval, which makes each process about 120 us cheaper than fork here
+ * (docs/performance.md). The child gets the same set-up as child_main. Returns
+ * 0, or the errno of a failed start (the caller then forks, which reports
+ * why through the report pipe). */
+static int spawn_quick(launch *l, const gb_spawn_opts *o, int devnull, pid_t *pid) {
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t at;
+  sigset_t none, pipe_only;
+  sigemptyset(&none);
+  sigemptyset(&pipe_only);
+  sigaddset(&pipe_only, SIGPIPE);
+  posix_spawn_file_actions_init(&fa);
+  posix_spawnattr_init(&at);
+  int rc = posix_spawn_file_actions_adddup2(&fa, devnull, 0);
+  if (!rc)
+    rc = posix_spawn_file_actions_adddup2(&fa, l->out_w, 1);
+  if (!rc)
+    rc = posix_spawn_file_actions_adddup2(&fa, l->err_w, 2);
+  if (!rc) /* nothing the harness has open (RAPL files, records) goes to the worker */
+    rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+  if (!rc)
+    rc = posix_spawnattr_setpgroup(&at, 0);
+  if (!rc)
+    rc = posix_spawnattr_setsigmask(&at, &none);
+  if (!rc)
+    rc = posix_spawnattr_setsigdefault(&at, &pipe_only);
+  if (!rc)
+    rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                           POSIX_SPAWN_SETSIGDEF);
+  if (!rc)
+    rc = posix_spawn(pid, o->argv[0], &fa, &at, o->argv, o->envp ? o->envp : environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
+  return rc;
+}
+
+/* Workers that drop to the sudo user are forked: posix_spawn cannot change
+ * the uid, and a vfork child must not call glibc's setuid. */
 static int launch_start(launch *l, const gb_spawn_opts *o, int devnull, gb_err *err) {
-  pid_t pid = fork();
-  if (pid < 0) {
-    int e = errno;
-    launch_close(l);
-    return gb_err_set(err, e, "cannot fork: %s", strerror(e));
+  pid_t pid;
+  bool quick = !o->run_as || !gb_privilege_drops(o->run_as);
+  if (quick && spawn_quick(l, o, devnull, &pid) == 0) {
+    l->pid = pid; /* the group was set before the exec */
+  } else {
+    pid = fork();
+    if (pid < 0) {
+      int e = errno;
+      launch_close(l);
+      return gb_err_set(err, e, "cannot fork: %s", strerror(e));
+    }
+    if (pid == 0)
+      child_main(l, o, devnull, o->envp ? o->envp : environ);
+    l->pid = pid;
+    /* Both sides set the group (the usual race), so it exists before a kill. */
+    setpgid(pid, pid);
   }
-  if (pid == 0)
-    child_main(l, o, devnull, o->envp ? o->envp : environ);
-  l->pid = pid;
-  /* Both sides set the group (the usual race), so it exists before a kill. */
-  setpgid(pid, pid);
   close_fd(&l->out_w);
   close_fd(&l->err_w);
   close_fd(&l->rep_w);
