@@ -18,10 +18,14 @@
  * (CLOCK_REALTIME, taken just before its launch) against this process's own
  * CLOCK_REALTIME at the start and the end.
  *
- *   bench_campaign [--records DIR] [--poll-ms N] [--label TEXT] -- /ABS/CMD [ARG...] */
+ *   bench_campaign [--records DIR] [--poll-ms N] [--label TEXT] [--quiet] -- /ABS/CMD [ARG...]
+ *
+ * --quiet sends the command's stdout to /dev/null. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +42,7 @@
 typedef struct {
   const char *records, *label;
   uint64_t poll_ms;
+  bool quiet; /* the command's stdout to /dev/null */
   char **argv;
 } bench_opts;
 
@@ -72,6 +77,9 @@ static int run_command(const bench_opts *o, run_result *r) {
   uint64_t t0 = gb_monotonic_raw_ns();
   pid_t pid = fork();
   if (pid == 0) {
+    int null = o->quiet ? open("/dev/null", O_WRONLY) : -1;
+    if (null >= 0)
+      dup2(null, 1);
     execv(o->argv[0], o->argv);
     _exit(127);
   }
@@ -216,6 +224,8 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
     int rc = -EINVAL;
     if (!strcmp(argv[i], "--records") && i + 1 < argc)
       o->records = argv[++i], rc = 0;
+    else if (!strcmp(argv[i], "--quiet"))
+      o->quiet = true, rc = 0;
     else if (!strcmp(argv[i], "--label") && i + 1 < argc)
       o->label = argv[++i], rc = 0;
     else if (!strcmp(argv[i], "--poll-ms"))
@@ -232,8 +242,9 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
 int main(int argc, char **argv) {
   bench_opts o;
   if (parse_args(argc, argv, &o) < 0) {
-    fprintf(stderr, "usage: bench_campaign [--records DIR] [--poll-ms N] [--label TEXT] -- "
-                    "/ABS/CMD [ARG...]\n");
+    fprintf(stderr,
+            "usage: bench_campaign [--records DIR] [--poll-ms N] [--label TEXT] [--quiet] -- "
+            "/ABS/CMD [ARG...]\n");
     return 2;
   }
   run_result r = {0};
@@ -242,11 +253,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_campaign: cannot start %s: %s\n", o.argv[0], strerror(-rc));
     return 1;
   }
-  printf("memory %s: VmHWM %" PRIu64 " KiB (polled every %" PRIu64 " ms, %u polls), largest "
-         "VmRSS seen %" PRIu64 " KiB, wait4 ru_maxrss %" PRIu64
-         " KiB (its own or its largest child's); wall %.3f s\n",
-         o.label, r.hwm_kib, o.poll_ms, r.polls, r.rss_max_kib, r.maxrss_kib,
-         (double)r.wall_ns / 1e9);
+  printf("memory %s: peak RSS %" PRIu64 " KiB (wait4 ru_maxrss: its own, or its largest "
+         "child's if larger); VmHWM %" PRIu64 " KiB polled (%u polls in %.3f s)\n",
+         o.label, r.maxrss_kib, r.hwm_kib, r.polls, (double)r.wall_ns / 1e9);
   printf("MEMORY_HWM_KIB=%" PRIu64 "\nMEMORY_MAXRSS_KIB=%" PRIu64 "\n", r.hwm_kib,
          r.maxrss_kib);
   if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {

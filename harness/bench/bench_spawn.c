@@ -12,16 +12,21 @@
  *              stdout and stderr on /dev/null, timed with CLOCK_MONOTONIC_RAW;
  *   spawn      the same with posix_spawn (vfork-style clone), which is how
  *              hyperfine's runtime starts a command;
- *   proto      the spawner change proposed in docs/performance.md
- *              (spawn_proto.h): gb_spawn_run's launch, started with
- *              posix_spawn instead of fork, the same check after the clock;
+ *   proto      a prototype of the spawner's posix_spawn path (spawn_proto.h)
+ *              as docs/performance.md proposes it: no exec-report pipe, the
+ *              spawn attributes built before the clock, no timeout; the same
+ *              check after the clock;
  *
  * and after every ten runs a startup batch (gb_spawn_run with ten launches
  * back to back, per launch), as the startup trials measure. Every sample
  * goes to --raw as "ROUND METHOD NS" lines; ci/bench runs hyperfine on the
  * same command between rounds and compares medians.
  *
- *   bench_spawn [--runs N] [--warmup N] [--round R] [--raw FILE] -- CMD [ARG...] */
+ * With --parts it measures instead what separates the harness's launch from
+ * the prototype's, one habit at a time (report pipe, set-up inside the clock,
+ * timeout), and prints the medians.
+ *
+ *   bench_spawn [--runs N] [--warmup N] [--round R] [--raw FILE] [--parts] -- CMD [ARG...] */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -47,6 +52,7 @@
 typedef struct {
   uint64_t runs, warmup, round;
   const char *raw;
+  bool parts;
   char **argv;
 } bench_opts;
 
@@ -59,8 +65,8 @@ typedef struct {
 
 /* --------------------------------------------------------------- checks */
 
-/* The request a worker command line makes, as measure.c builds it from a
- * job; language "c" unless the program is an interpreter we know. */
+/* The request the C worker's command line makes, as measure.c builds it
+ * from a job (a --startup-only line still echoes --sorts). */
 static int worker_request(char **argv, gb_worker_request *req) {
   *req = (gb_worker_request){
       .kind = GB_WORKERLINE_SORT, .language = "c", .seed = GB_DEFAULT_SEED, .sorts = 1};
@@ -176,12 +182,75 @@ static int via_posix_spawn(char **argv, const posix_spawn_file_actions_t *fa, ui
 static int via_proto(char **argv, check_ctx *cc, int devnull, uint64_t *ns) {
   static char out[GB_SPAWN_STDOUT_MAX + 1];
   size_t len = 0;
-  int rc = proto_spawn_run(argv, devnull, out, sizeof out, &len, ns);
+  int rc = proto_spawn_run(argv, devnull, NULL, out, sizeof out, &len, ns);
   char msg[sizeof(gb_err)];
   if (rc == 0 && check_out(cc, out, len, len + 1 >= sizeof out, msg, sizeof msg) != 0) {
     fprintf(stderr, "bench_spawn: proto: %s\n", msg);
     rc = -EIO;
   }
+  return rc;
+}
+
+/* ---------------------------------------------------------------- parts */
+
+/* --parts: what the harness's launch costs beyond the prototype, one habit
+ * at a time, in-process and interleaved (a Williams design for six). */
+enum { PART_HARNESS, PART_NO_TIMEOUT, PART_PROTO, PART_REPORT, PART_SETUP, PART_BOTH, PARTS };
+static const char *const part_names[PARTS] = {"harness (60 s timeout, as measure.c)",
+                                              "harness without a timeout",
+                                              "prototype",
+                                              "prototype + exec-report pipe",
+                                              "prototype + spawn set-up in the clock",
+                                              "prototype + both"};
+
+static int one_part(char **argv, check_ctx *cc, int devnull, int part, uint64_t *ns) {
+  static char out[GB_SPAWN_STDOUT_MAX + 1];
+  size_t len = 0;
+  if (part <= PART_NO_TIMEOUT) {
+    gb_spawn_opts o;
+    gb_spawn_opts_init(&o, argv);
+    o.check = check_out;
+    o.ctx = cc;
+    o.timeout_ns = part == PART_HARNESS ? 60000000000u : 0;
+    gb_spawn_result r;
+    gb_err err;
+    int rc = gb_spawn_run(&o, &r, &err);
+    if (rc < 0)
+      return rc;
+    *ns = r.wall_ns;
+    rc = r.status == GB_SPAWN_OK ? 0 : -EIO;
+    gb_spawn_result_free(&r);
+    return rc;
+  }
+  proto_opts po = {.report_pipe = part == PART_REPORT || part == PART_BOTH,
+                   .setup_in_clock = part == PART_SETUP || part == PART_BOTH};
+  return proto_spawn_run(argv, devnull, &po, out, sizeof out, &len, ns);
+}
+
+static int run_parts(char **argv, check_ctx *cc, int devnull, const bench_opts *o) {
+  static const unsigned base[PARTS] = {0, 1, 5, 2, 4, 3};
+  double *v[PARTS] = {0};
+  int rc = 0;
+  for (int p = 0; p < PARTS; p++)
+    if (!(v[p] = malloc(o->runs * sizeof *v[p])))
+      rc = -ENOMEM;
+  for (uint64_t i = 0; i < o->warmup + o->runs && rc == 0; i++)
+    for (unsigned k = 0; k < PARTS && rc == 0; k++) {
+      int p = (int)((base[k] + i) % PARTS);
+      uint64_t ns = 0;
+      rc = one_part(argv, cc, devnull, p, &ns);
+      if (i >= o->warmup)
+        v[p][i - o->warmup] = (double)ns;
+    }
+  double med[PARTS], lo[PARTS], hi[PARTS];
+  for (int p = 0; p < PARTS && rc == 0; p++)
+    bench_median_ci(v[p], o->runs, &med[p], &lo[p], &hi[p]);
+  for (int p = 0; p < PARTS && rc == 0; p++)
+    printf("  %-40s %8.1f us  (95%% CI %.1f .. %.1f)  %+6.1f us over the prototype\n",
+           part_names[p], med[p] / 1e3, lo[p] / 1e3, hi[p] / 1e3,
+           (med[p] - med[PART_PROTO]) / 1e3);
+  for (int p = 0; p < PARTS; p++)
+    free(v[p]);
   return rc;
 }
 
@@ -200,13 +269,15 @@ static void emit(bench_state *s, const char *method, uint64_t ns) {
   fprintf(s->raw, "%" PRIu64 " %s %" PRIu64 "\n", s->round, method, ns);
 }
 
-/* The single-launch methods once each, in an order rotated per run so that
- * none always follows the same one. */
+/* The single-launch methods once each, in the orders of a Williams design:
+ * over every four runs each method comes first once and directly follows
+ * each other method once, so no method always inherits the same state. */
 static int one_of_each(bench_state *s, uint64_t i, bool keep) {
+  static const unsigned order[4][4] = {{0, 1, 3, 2}, {1, 2, 0, 3}, {2, 3, 1, 0}, {3, 0, 2, 1}};
   uint64_t wall = 0, call = 0, fk = 0, sp = 0, pr = 0;
   int rc = 0;
   for (unsigned k = 0; k < 4 && rc == 0; k++) {
-    unsigned m = (unsigned)((i + k) % 4);
+    unsigned m = order[i % 4][k];
     rc = m == 0   ? via_harness(s->argv, &s->cc, 1, &wall, &call)
          : m == 1 ? via_fork(s->argv, s->devnull, &fk)
          : m == 2 ? via_posix_spawn(s->argv, &s->fa, &sp)
@@ -247,6 +318,7 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
         !strcmp(argv[i], "--runs")     ? bench_opt_u64(argc, argv, &i, 1, MAX_RUNS, &o->runs)
         : !strcmp(argv[i], "--warmup") ? bench_opt_u64(argc, argv, &i, 0, MAX_RUNS, &o->warmup)
         : !strcmp(argv[i], "--round")  ? bench_opt_u64(argc, argv, &i, 0, 1000000, &o->round)
+        : !strcmp(argv[i], "--parts")  ? (o->parts = true, 0)
         : !strcmp(argv[i], "--raw") && i + 1 < argc ? (o->raw = argv[++i], 0)
                                                     : -EINVAL;
     if (rc < 0)
@@ -261,8 +333,8 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
 int main(int argc, char **argv) {
   bench_opts o;
   if (parse_args(argc, argv, &o) < 0) {
-    fprintf(stderr, "usage: bench_spawn [--runs N] [--warmup N] [--round R] [--raw FILE] -- "
-                    "/ABS/PATH [ARG...]\n");
+    fprintf(stderr, "usage: bench_spawn [--runs N] [--warmup N] [--round R] [--raw FILE] "
+                    "[--parts] -- /ABS/PATH [ARG...]\n");
     return 2;
   }
   bench_state s = {.argv = o.argv, .round = o.round, .raw = stdout};
@@ -280,7 +352,9 @@ int main(int argc, char **argv) {
   posix_spawn_file_actions_init(&s.fa);
   for (int fd = 0; fd < 3; fd++)
     posix_spawn_file_actions_adddup2(&s.fa, s.devnull, fd);
-  int rc = s.devnull < 0 ? -errno : run_round(&s, &o);
+  int rc = s.devnull < 0 ? -errno
+           : o.parts     ? run_parts(s.argv, &s.cc, s.devnull, &o)
+                         : run_round(&s, &o);
   posix_spawn_file_actions_destroy(&s.fa);
   if (s.raw != stdout)
     fclose(s.raw);

@@ -24,7 +24,7 @@ METHODS = [
     ("harness", "harness: gb_spawn_run wall_ns, checked"),
     ("call", "harness: the whole gb_spawn_run call"),
     ("batch", "harness: startup batch, per launch"),
-    ("proto", "proposed: posix_spawn in gb_spawn_run"),
+    ("proto", "prototype: no report pipe, set-up before clock"),
 ]
 
 
@@ -69,7 +69,7 @@ def main(argv):
     ratio = statistics.median(per_round(samples, "harness")[r] / hf[r] for r in rounds)
     print(f"  added over the fork floor: harness {h_add / 1e3:+.1f} us, "
           f"hyperfine {hf_add / 1e3:+.1f} us (medians of rounds)")
-    tag = label.replace(" ", "_").upper()
+    tag = re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_").upper()
     print(f"SPAWN_{tag}_HARNESS_OVER_HYPERFINE={ratio:.4f}")
     verdict = "PASS" if ratio <= 1.0 else "FAIL"
     print(f"{verdict}: {label}: the harness's wall_ns is {ratio:.3f} x hyperfine's "
