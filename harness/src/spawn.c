@@ -126,8 +126,6 @@ static int launch_prepare(launch *l, gb_err *err) {
   if (rc == 0)
     rc = pipe_high(&l->err_r, &l->err_w);
   if (rc == 0)
-    rc = pipe_high(&l->rep_r, &l->rep_w);
-  if (rc == 0)
     return 0;
   launch_close(l);
   return gb_err_set(err, -rc, "cannot create a pipe for the worker: %s", strerror(-rc));
@@ -180,7 +178,7 @@ static void kill_group(launch *l) {
  * interval, which makes each process about 120 us cheaper than fork here
  * (docs/performance.md). The child gets the same set-up as child_main. Returns
  * 0, or the errno of a failed start (the caller then forks, which reports
- * why through the report pipe). */
+ * why through its report pipe). */
 static int spawn_quick(launch *l, const gb_spawn_opts *o, int devnull, pid_t *pid) {
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t at;
@@ -221,6 +219,13 @@ static int launch_start(launch *l, const gb_spawn_opts *o, int devnull, gb_err *
   if (quick && spawn_quick(l, o, devnull, &pid) == 0) {
     l->pid = pid; /* the group was set before the exec */
   } else {
+    /* Only a forked child reports a failed exec through a pipe; posix_spawn
+     * returns the error itself. */
+    int rc = pipe_high(&l->rep_r, &l->rep_w);
+    if (rc < 0) {
+      launch_close(l);
+      return gb_err_set(err, -rc, "cannot create a pipe for the worker: %s", strerror(-rc));
+    }
     pid = fork();
     if (pid < 0) {
       int e = errno;
