@@ -14,6 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${1:-$root/build-report}
 work=${2:-$(mktemp -d)}
+mkdir -p "$work"
 stats_lib=$(find "$build" -name libgb_stats.a | head -n 1)
 error_lib=$(find "$build" -name libgb_error.a | head -n 1)
 if [ -z "$stats_lib" ] || [ -z "$error_lib" ]; then
