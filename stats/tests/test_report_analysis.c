@@ -17,25 +17,7 @@
 #include "greenbench/analysis.h"
 #include "greenbench/bootstrap.h"
 #include "greenbench/records.h"
-
-static gb_records *load(const char *name) {
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s/%s", GB_TEST_DATA_DIR, name);
-  gb_records *r = NULL;
-  gb_err err;
-  int rc = gb_records_read(dir, &r, &err);
-  cr_assert_eq(rc, 0, "%s: %s", dir, err.msg);
-  return r;
-}
-
-static gb_analysis *analyse(const gb_records *r) {
-  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
-  gb_analysis *a = NULL;
-  gb_err err;
-  int rc = gb_analysis_run(r, &o, &a, &err);
-  cr_assert_eq(rc, 0, "%s", err.msg);
-  return a;
-}
+#include "helper_report.h"
 
 static const gb_an_config *find(const gb_analysis *a, gb_rec_language l, gb_rec_order o,
                                 uint64_t size) {
@@ -50,8 +32,8 @@ static void assert_near(double got, double want, const char *what) {
 }
 
 Test(report_analysis, startup_cost_is_the_median_per_process) {
-  gb_records *r = load("report-energy");
-  gb_analysis *a = analyse(r);
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *a = gbt_analyse(r);
   const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
   cr_assert_not_null(c->startup);
   cr_assert_eq(c->startup->n_ok, 3);
@@ -64,8 +46,8 @@ Test(report_analysis, startup_cost_is_the_median_per_process) {
 }
 
 Test(report_analysis, per_sort_values_subtract_startup_and_idle) {
-  gb_records *r = load("report-energy");
-  gb_analysis *a = analyse(r);
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *a = gbt_analyse(r);
   const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
   cr_assert(c->measured);
   cr_assert_eq(c->n_ok, 3);
@@ -86,8 +68,8 @@ Test(report_analysis, per_sort_values_subtract_startup_and_idle) {
 }
 
 Test(report_analysis, process_tail_and_counts) {
-  gb_records *r = load("report-energy");
-  gb_analysis *a = analyse(r);
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *a = gbt_analyse(r);
   const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
   cr_assert_eq(c->process.median, 257e6);
   cr_assert_eq(c->process.min, 252e6);
@@ -105,8 +87,8 @@ Test(report_analysis, process_tail_and_counts) {
 }
 
 Test(report_analysis, only_ok_runs_enter) {
-  gb_records *r = load("report-energy");
-  gb_analysis *a = analyse(r);
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *a = gbt_analyse(r);
   const gb_an_config *c = find(a, GB_REC_LANG_PYTHON, GB_REC_ORDER_SORTED, 200);
   cr_assert_eq(c->n_rows, 3);
   cr_assert_eq(c->n_ok, 2);
@@ -119,8 +101,8 @@ Test(report_analysis, only_ok_runs_enter) {
 }
 
 Test(report_analysis, data_checks) {
-  gb_records *r = load("report-energy");
-  gb_analysis *a = analyse(r);
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *a = gbt_analyse(r);
   cr_assert_eq(a->checks.loops, 35);
   cr_assert_eq(a->checks.loops_short, 1);
   cr_assert_eq(a->checks.shortest_loop_ns, 195000000);
@@ -139,8 +121,8 @@ Test(report_analysis, data_checks) {
 }
 
 Test(report_analysis, warnings_for_few_runs) {
-  gb_records *r = load("report-energy");
-  gb_analysis *a = analyse(r);
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *a = gbt_analyse(r);
   cr_assert_eq(a->n_warnings, 2);
   cr_assert(strstr(a->warnings[0].text, "planned 3 runs per configuration, fewer than the 30"));
   cr_assert_str_eq(a->warnings[1].text, "python/quick/sorted/200: 2 of 3 planned runs ok (1 "
@@ -150,8 +132,8 @@ Test(report_analysis, warnings_for_few_runs) {
 }
 
 Test(report_analysis, ratios_and_tally) {
-  gb_records *r = load("report-energy");
-  gb_analysis *a = analyse(r);
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *a = gbt_analyse(r);
   /* 3 language pairs x 2 orders x 2 sizes, and sorted / random x 3 x 2. */
   cr_assert_eq(a->n_language_ratios, 12);
   cr_assert_eq(a->n_ratios, 18);
@@ -182,8 +164,8 @@ Test(report_analysis, chance_bound_is_binomial) {
 }
 
 Test(report_analysis, ranks_by_scope) {
-  gb_records *r = load("report-energy");
-  gb_analysis *a = analyse(r);
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *a = gbt_analyse(r);
   /* overall, 2 sizes, 3 languages, 3 language x algorithm */
   cr_assert_eq(a->n_ranks, 9);
   cr_assert_eq(a->ranks[0].scope, GB_AN_RANK_OVERALL);
@@ -198,8 +180,8 @@ Test(report_analysis, ranks_by_scope) {
 }
 
 Test(report_analysis, energy_off_leaves_time_standing) {
-  gb_records *r = load("report-off");
-  gb_analysis *a = analyse(r);
+  gb_records *r = gbt_load("report-off");
+  gb_analysis *a = gbt_analyse(r);
   cr_assert_not(a->energy);
   const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
   cr_assert(c->measured);
@@ -224,8 +206,8 @@ Test(report_analysis, energy_off_leaves_time_standing) {
 /* A configuration's intervals come from its own stream, keyed by the
  * configuration: bootstrapping its runs alone gives the same numbers. */
 Test(report_analysis, intervals_do_not_depend_on_other_configurations) {
-  gb_records *r = load("report-energy");
-  gb_analysis *a = analyse(r);
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *a = gbt_analyse(r);
   const gb_an_config *c = find(a, GB_REC_LANG_NODE, GB_REC_ORDER_SORTED, 200);
   const gb_rec_group *g =
       gb_rec_table_find_sort(&r->runs, c->language, c->algorithm, c->order, c->size);
@@ -280,8 +262,8 @@ Test(report_analysis, streams_are_distinct_per_key) {
 }
 
 Test(report_analysis, deterministic) {
-  gb_records *r = load("report-energy");
-  gb_analysis *a = analyse(r), *b = analyse(r);
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *a = gbt_analyse(r), *b = gbt_analyse(r);
   for (size_t i = 0; i < a->n_configs; i++) {
     const gb_boot *x = &a->configs[i].boot, *y = &b->configs[i].boot;
     cr_assert_eq(memcmp(x->est, y->est, sizeof x->est), 0);
@@ -295,15 +277,15 @@ Test(report_analysis, deterministic) {
 }
 
 Test(report_analysis, all_zero_energy_is_flagged) {
-  gb_records *r = load("report-zero");
-  gb_analysis *a = analyse(r);
+  gb_records *r = gbt_load("report-zero");
+  gb_analysis *a = gbt_analyse(r);
   cr_assert(a->checks.all_energy_zero);
   gb_analysis_free(a);
   gb_records_free(r);
 }
 
 Test(report_analysis, bad_options) {
-  gb_records *r = load("report-energy");
+  gb_records *r = gbt_load("report-energy");
   gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
   gb_analysis *a = NULL;
   gb_err err;

@@ -11,47 +11,12 @@
 #include <unistd.h>
 
 #include "greenbench/report.h"
+#include "helper_report.h"
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    return NULL;
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-  s[n] = '\0';
-  fclose(f);
-  *len = (size_t)n;
-  return s;
-}
-
-static void spit(const char *path, const char *s) {
-  FILE *f = fopen(path, "wb");
-  cr_assert_not_null(f, "%s", path);
-  fputs(s, f);
-  fclose(f);
-}
-
-static const char *const record_files[] = {"meta.json", "runs.csv", "warmups.csv"};
-
-/* A copy of a fixture folder in a fresh temporary folder. */
+/* A copy of a fixture folder in a fresh temporary folder; a fixture without
+ * warmups.csv gives a copy without one. */
 static void copy_fixture(const char *fixture, char *dir, size_t len) {
-  snprintf(dir, len, "/tmp/gb-report-XXXXXX");
-  cr_assert_not_null(mkdtemp(dir));
-  for (int i = 0; i < 3; i++) {
-    char src[4096], dst[4096];
-    size_t n;
-    snprintf(src, sizeof src, "%s/%s/%s", GB_TEST_DATA_DIR, fixture, record_files[i]);
-    snprintf(dst, sizeof dst, "%s/%s", dir, record_files[i]);
-    char *s = slurp(src, &n);
-    if (s) {
-      spit(dst, s);
-      free(s);
-    }
-  }
+  gbt_copy_fixture(fixture, "/tmp/gb-report-XXXXXX", GBT_SKIP_MISSING, dir, len);
 }
 
 static void remove_tree(const char *dir) {
@@ -96,21 +61,6 @@ static void assert_one_error(const char *err, const char *want) {
   cr_assert(strstr(err, want), "expected '%s' in: %s", want, err);
 }
 
-static void assert_golden(const char *fixture, const char *dir, const char *file) {
-  char got_path[4096], want_path[4096];
-  size_t got_len, want_len;
-  snprintf(got_path, sizeof got_path, "%s/%s", dir, file);
-  snprintf(want_path, sizeof want_path, "%s/report-golden/%s/%s", GB_TEST_DATA_DIR, fixture,
-           file);
-  char *got = slurp(got_path, &got_len), *want = slurp(want_path, &want_len);
-  cr_assert_not_null(got, "%s not written", got_path);
-  cr_assert_not_null(want, "%s missing", want_path);
-  cr_assert(got_len == want_len && memcmp(got, want, got_len) == 0, "%s differs from %s",
-            got_path, want_path);
-  free(got);
-  free(want);
-}
-
 /* ---- Writing ---------------------------------------------------------------- */
 
 Test(report_cli, writes_the_three_files_into_the_folder) {
@@ -118,9 +68,9 @@ Test(report_cli, writes_the_three_files_into_the_folder) {
   copy_fixture("report-energy", dir, sizeof dir);
   char *argv[] = {"report", dir, NULL};
   cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
-  assert_golden("energy", dir, "results.md");
-  assert_golden("energy", dir, "junit.xml");
-  assert_golden("energy", dir, "chart.svg");
+  gbt_assert_golden_file("energy", dir, "results.md");
+  gbt_assert_golden_file("energy", dir, "junit.xml");
+  gbt_assert_golden_file("energy", dir, "chart.svg");
   remove_tree(dir);
 }
 
@@ -134,7 +84,7 @@ Test(report_cli, same_bytes_on_two_runs) {
   char *argv3[] = {"report", dir, "--out", b, NULL};
   cr_assert_eq(run_report(argv3, err, sizeof err), 0, "%s", err);
   size_t la, lb;
-  char *x = slurp(a, &la), *y = slurp(b, &lb);
+  char *x = gbt_slurp(a, &la), *y = gbt_slurp(b, &lb);
   cr_assert(la == lb && memcmp(x, y, la) == 0);
   free(x);
   free(y);
@@ -153,7 +103,7 @@ Test(report_cli, links_the_chart_relative_to_results_md) {
   char *argv[] = {"report", dir, "--out", md, "--chart", chart, NULL};
   cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
   size_t n;
-  char *text = slurp(md, &n);
+  char *text = gbt_slurp(md, &n);
   cr_assert(strstr(text, "](../img/my%20chart.svg)"), "chart link");
   free(text);
   remove_tree(dir);
@@ -180,7 +130,7 @@ Test(report_cli, options_change_the_report) {
                   NULL};
   cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
   size_t n;
-  char *text = slurp(md, &n);
+  char *text = gbt_slurp(md, &n);
   cr_expect(strstr(text, "`greenbench report --resamples 200 --seed 7 --equivalence-margin "
                          "0.3`"));
   cr_expect(strstr(text, "*same power within 30%*"));
@@ -234,8 +184,8 @@ Test(report_cli, allow_partial_reports_it) {
   char *argv[] = {"report", dir, "--allow-partial", NULL};
   cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
   cr_assert(strstr(err, "greenbench: warning: the campaign did not complete: 50 of 72"));
-  assert_golden("partial", dir, "results.md");
-  assert_golden("partial", dir, "junit.xml");
+  gbt_assert_golden_file("partial", dir, "results.md");
+  gbt_assert_golden_file("partial", dir, "junit.xml");
   remove_tree(dir);
 }
 
@@ -271,7 +221,7 @@ Test(report_cli, write_api_silent_without_a_stream) {
   o.warnings = NULL;
   gb_err err;
   cr_assert_eq(gb_report_write(&o, &err), 0, "%s", err.msg);
-  assert_golden("energy", dir, "junit.xml");
+  gbt_assert_golden_file("energy", dir, "junit.xml");
   o.resamples = 0;
   cr_assert_eq(gb_report_write(&o, &err), -EINVAL);
   remove_tree(dir);
@@ -318,7 +268,7 @@ static void edit_runs(const char *dir, size_t line, int col, const char *to) {
   char path[4200];
   size_t n;
   snprintf(path, sizeof path, "%s/runs.csv", dir);
-  char *s = slurp(path, &n), *p = s;
+  char *s = gbt_slurp(path, &n), *p = s;
   for (size_t i = 1; i < line; i++) {
     p = strchr(p, '\n') + 1;
   }
@@ -328,7 +278,7 @@ static void edit_runs(const char *dir, size_t line, int col, const char *to) {
   size_t old = strcspn(p, ",\n");
   char *out = malloc(n + strlen(to) + 1);
   sprintf(out, "%.*s%s%s", (int)(p - s), s, to, p + old);
-  spit(path, out);
+  gbt_spit(path, out);
   free(out);
   free(s);
 }
@@ -347,9 +297,9 @@ Test(report_cli, a_missing_column) {
   char path[4200];
   size_t n;
   snprintf(path, sizeof path, "%s/runs.csv", dir);
-  char *s = slurp(path, &n), *at = strstr(s, ",max_rss_kib,");
+  char *s = gbt_slurp(path, &n), *at = strstr(s, ",max_rss_kib,");
   memmove(at, at + strlen(",max_rss_kib"), strlen(at + strlen(",max_rss_kib")) + 1);
-  spit(path, s);
+  gbt_spit(path, s);
   free(s);
   bad_records(dir, "/runs.csv:1: missing column 'max_rss_kib' in the header");
 }
@@ -359,9 +309,9 @@ Test(report_cli, a_truncated_last_line) {
   copy_fixture("report-energy", dir, sizeof dir);
   snprintf(path, sizeof path, "%s/runs.csv", dir);
   size_t n;
-  char *s = slurp(path, &n);
+  char *s = gbt_slurp(path, &n);
   s[n - 40] = '\0'; /* the harness died while appending */
-  spit(path, s);
+  gbt_spit(path, s);
   free(s);
   bad_records(dir, "/runs.csv:73: ");
 }

@@ -13,58 +13,15 @@
 #include "greenbench/analysis.h"
 #include "greenbench/records.h"
 #include "greenbench/report_junit.h"
-
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    return NULL;
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-  s[n] = '\0';
-  fclose(f);
-  *len = (size_t)n;
-  return s;
-}
-
-static void golden(const char *fixture, const char *got, size_t len) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/report-golden/%s/junit.xml", GB_TEST_DATA_DIR, fixture);
-  if (getenv("GB_UPDATE_GOLDEN")) {
-    FILE *f = fopen(path, "wb");
-    cr_assert_not_null(f, "%s", path);
-    fwrite(got, 1, len, f);
-    fclose(f);
-    return;
-  }
-  size_t want_len;
-  char *want = slurp(path, &want_len);
-  cr_assert_not_null(want, "%s: missing golden file", path);
-  size_t line = 1, i = 0;
-  for (; i < len && i < want_len && got[i] == want[i]; i++) {
-    line += got[i] == '\n';
-  }
-  cr_assert(i == len && i == want_len, "%s: differs from the output at line %zu", path, line);
-  free(want);
-}
+#include "helper_report.h"
 
 static char *junit_of(const char *fixture, size_t *len) {
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s/%s", GB_TEST_DATA_DIR, fixture);
-  gb_records *r;
-  gb_analysis *a;
-  gb_err err;
-  cr_assert_eq(gb_records_read(dir, &r, &err), 0, "%s", err.msg);
-  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
-  cr_assert_eq(gb_analysis_run(r, &o, &a, &err), 0, "%s", err.msg);
+  gbt_loaded l = gbt_load_analysed(fixture);
   char *out;
-  cr_assert_eq(gb_report_junit(a, &out, len, &err), 0, "%s", err.msg);
+  gb_err err;
+  cr_assert_eq(gb_report_junit(l.a, &out, len, &err), 0, "%s", err.msg);
   cr_assert_eq(strlen(out), *len);
-  gb_analysis_free(a);
-  gb_records_free(r);
+  gbt_release(&l);
   return out;
 }
 
@@ -140,21 +97,21 @@ static void assert_valid(const char *xml, size_t len) {
 Test(report_junit, golden_energy) {
   size_t len;
   char *xml = junit_of("report-energy", &len);
-  golden("energy", xml, len);
+  gbt_golden("energy", "junit.xml", xml, len);
   free(xml);
 }
 
 Test(report_junit, golden_energy_off) {
   size_t len;
   char *xml = junit_of("report-off", &len);
-  golden("off", xml, len);
+  gbt_golden("off", "junit.xml", xml, len);
   free(xml);
 }
 
 Test(report_junit, golden_partial) {
   size_t len;
   char *xml = junit_of("report-partial", &len);
-  golden("partial", xml, len);
+  gbt_golden("partial", "junit.xml", xml, len);
   free(xml);
 }
 
@@ -261,7 +218,7 @@ Test(report_junit, numbers_use_a_dot_under_a_comma_locale) {
   }
   size_t len;
   char *xml = junit_of("report-energy", &len);
-  golden("energy", xml, len);
+  gbt_golden("energy", "junit.xml", xml, len);
   free(xml);
 }
 

@@ -12,54 +12,7 @@
 #include "greenbench/carbon.h"
 #include "greenbench/records.h"
 #include "greenbench/report_md.h"
-
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    return NULL;
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-  s[n] = '\0';
-  fclose(f);
-  *len = (size_t)n;
-  return s;
-}
-
-/* Compares bytes with the golden file, naming the first line that differs;
- * with GB_UPDATE_GOLDEN set, rewrites the golden instead. */
-static void golden(const char *fixture, const char *file, const char *got, size_t len) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/report-golden/%s/%s", GB_TEST_DATA_DIR, fixture, file);
-  if (getenv("GB_UPDATE_GOLDEN")) {
-    FILE *f = fopen(path, "wb");
-    cr_assert_not_null(f, "%s", path);
-    fwrite(got, 1, len, f);
-    fclose(f);
-    return;
-  }
-  size_t want_len;
-  char *want = slurp(path, &want_len);
-  cr_assert_not_null(want, "%s: missing golden file", path);
-  size_t line = 1, i = 0;
-  for (; i < len && i < want_len && got[i] == want[i]; i++) {
-    line += got[i] == '\n';
-  }
-  cr_assert(i == len && i == want_len, "%s: differs from the output at line %zu", path, line);
-  free(want);
-}
-
-static gb_records *load(const char *name) {
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s/%s", GB_TEST_DATA_DIR, name);
-  gb_records *r = NULL;
-  gb_err err;
-  cr_assert_eq(gb_records_read(dir, &r, &err), 0, "%s", err.msg);
-  return r;
-}
+#include "helper_report.h"
 
 /* The report's default regions, as gb_report_write uses them. */
 static void intensities(gb_intensity out[2]) {
@@ -72,40 +25,36 @@ static void intensities(gb_intensity out[2]) {
 }
 
 static char *render(const char *fixture, size_t *len) {
-  gb_records *r = load(fixture);
-  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
-  gb_analysis *a;
+  gbt_loaded l = gbt_load_analysed(fixture);
   gb_err err;
-  cr_assert_eq(gb_analysis_run(r, &o, &a, &err), 0, "%s", err.msg);
   gb_intensity in[2];
   intensities(in);
   gb_report_md_opts mo = {.chart_href = "chart.svg", .intensities = in, .n_intensities = 2};
   char *out;
-  cr_assert_eq(gb_report_md(a, &mo, &out, len, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_report_md(l.a, &mo, &out, len, &err), 0, "%s", err.msg);
   cr_assert_eq(strlen(out), *len);
-  gb_analysis_free(a);
-  gb_records_free(r);
+  gbt_release(&l);
   return out;
 }
 
 Test(report_md, golden_energy) {
   size_t len;
   char *md = render("report-energy", &len);
-  golden("energy", "results.md", md, len);
+  gbt_golden("energy", "results.md", md, len);
   free(md);
 }
 
 Test(report_md, golden_energy_off) {
   size_t len;
   char *md = render("report-off", &len);
-  golden("off", "results.md", md, len);
+  gbt_golden("off", "results.md", md, len);
   free(md);
 }
 
 Test(report_md, golden_partial) {
   size_t len;
   char *md = render("report-partial", &len);
-  golden("partial", "results.md", md, len);
+  gbt_golden("partial", "results.md", md, len);
   free(md);
 }
 
@@ -142,7 +91,7 @@ Test(report_md, numbers_use_a_dot_under_a_comma_locale) {
   cr_assert_str_eq(probe, "1,5", "the locale %s does not print a comma", name);
   size_t len;
   char *md = render("report-energy", &len);
-  golden("energy", "results.md", md, len);
+  gbt_golden("energy", "results.md", md, len);
   free(md);
 }
 

@@ -13,64 +13,7 @@
 #include "greenbench/analysis.h"
 #include "greenbench/records.h"
 #include "greenbench/report_svg.h"
-
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    return NULL;
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-  s[n] = '\0';
-  fclose(f);
-  *len = (size_t)n;
-  return s;
-}
-
-static void golden(const char *fixture, const char *got, size_t len) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/report-golden/%s/chart.svg", GB_TEST_DATA_DIR, fixture);
-  if (getenv("GB_UPDATE_GOLDEN")) {
-    FILE *f = fopen(path, "wb");
-    cr_assert_not_null(f, "%s", path);
-    fwrite(got, 1, len, f);
-    fclose(f);
-    return;
-  }
-  size_t want_len;
-  char *want = slurp(path, &want_len);
-  cr_assert_not_null(want, "%s: missing golden file", path);
-  size_t line = 1, i = 0;
-  for (; i < len && i < want_len && got[i] == want[i]; i++) {
-    line += got[i] == '\n';
-  }
-  cr_assert(i == len && i == want_len, "%s: differs from the output at line %zu", path, line);
-  free(want);
-}
-
-typedef struct {
-  gb_records *r;
-  gb_analysis *a;
-} loaded;
-
-static loaded analyse(const char *name) {
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s/%s", GB_TEST_DATA_DIR, name);
-  loaded l;
-  gb_err err;
-  cr_assert_eq(gb_records_read(dir, &l.r, &err), 0, "%s", err.msg);
-  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
-  cr_assert_eq(gb_analysis_run(l.r, &o, &l.a, &err), 0, "%s", err.msg);
-  return l;
-}
-
-static void release(loaded *l) {
-  gb_analysis_free(l->a);
-  gb_records_free(l->r);
-}
+#include "helper_report.h"
 
 static char *chart(const gb_analysis *a, size_t *len) {
   char *out;
@@ -122,34 +65,34 @@ static void write_tmp(char *path, size_t len, const char *data, size_t n) {
 }
 
 Test(report_svg, golden_energy) {
-  loaded l = analyse("report-energy");
+  gbt_loaded l = gbt_load_analysed("report-energy");
   size_t len;
   char *svg = chart(l.a, &len);
-  golden("energy", svg, len);
+  gbt_golden("energy", "chart.svg", svg, len);
   free(svg);
-  release(&l);
+  gbt_release(&l);
 }
 
 Test(report_svg, golden_energy_off) {
-  loaded l = analyse("report-off");
+  gbt_loaded l = gbt_load_analysed("report-off");
   size_t len;
   char *svg = chart(l.a, &len);
-  golden("off", svg, len);
+  gbt_golden("off", "chart.svg", svg, len);
   free(svg);
-  release(&l);
+  gbt_release(&l);
 }
 
 Test(report_svg, golden_partial) {
-  loaded l = analyse("report-partial");
+  gbt_loaded l = gbt_load_analysed("report-partial");
   size_t len;
   char *svg = chart(l.a, &len);
-  golden("partial", svg, len);
+  gbt_golden("partial", "chart.svg", svg, len);
   free(svg);
-  release(&l);
+  gbt_release(&l);
 }
 
 Test(report_svg, scatter_shows_every_configuration) {
-  loaded l = analyse("report-energy");
+  gbt_loaded l = gbt_load_analysed("report-energy");
   size_t len;
   char *svg = chart(l.a, &len);
   cr_expect(strstr(svg, ">Energy per sort against time per sort</text>"));
@@ -164,11 +107,11 @@ Test(report_svg, scatter_shows_every_configuration) {
   cr_expect(strstr(svg, ">1 µs</text>") && strstr(svg, ">100 µJ</text>"), "tick labels");
   cr_expect(strstr(svg, ">Python</text>") && strstr(svg, ">Node.js</text>"), "legend");
   free(svg);
-  release(&l);
+  gbt_release(&l);
 }
 
 Test(report_svg, energy_pending_plots_time_against_size) {
-  loaded l = analyse("report-off");
+  gbt_loaded l = gbt_load_analysed("report-off");
   size_t len;
   char *svg = chart(l.a, &len);
   cr_expect(strstr(svg, ">Time per sort against input size (energy pending)</text>"));
@@ -177,11 +120,11 @@ Test(report_svg, energy_pending_plots_time_against_size) {
   cr_expect_eq(count(svg, "<polyline"), 6);
   cr_expect(strstr(svg, ">200</text>"), "size ticks");
   free(svg);
-  release(&l);
+  gbt_release(&l);
 }
 
 Test(report_svg, nothing_measured_says_so) {
-  loaded l = analyse("report-energy");
+  gbt_loaded l = gbt_load_analysed("report-energy");
   gb_analysis empty = *l.a;
   empty.n_configs = 0;
   size_t len;
@@ -189,7 +132,7 @@ Test(report_svg, nothing_measured_says_so) {
   cr_expect(strstr(svg, "No configuration was measured: nothing to plot"));
   cr_expect(strstr(svg, "</svg>\n"));
   free(svg);
-  release(&l);
+  gbt_release(&l);
 }
 
 Test(report_svg, is_well_formed_xml) {
@@ -198,7 +141,7 @@ Test(report_svg, is_well_formed_xml) {
   }
   const char *fixtures[] = {"report-energy", "report-off"};
   for (int i = 0; i < 2; i++) {
-    loaded l = analyse(fixtures[i]);
+    gbt_loaded l = gbt_load_analysed(fixtures[i]);
     size_t len;
     char *svg = chart(l.a, &len), path[64];
     write_tmp(path, sizeof path, svg, len);
@@ -206,7 +149,7 @@ Test(report_svg, is_well_formed_xml) {
     cr_expect_eq(run(argv), 0, "%s: not well-formed", fixtures[i]);
     unlink(path);
     free(svg);
-    release(&l);
+    gbt_release(&l);
   }
 }
 
@@ -216,7 +159,7 @@ Test(report_svg, renders) {
   }
   const char *fixtures[] = {"report-energy", "report-off"};
   for (int i = 0; i < 2; i++) {
-    loaded l = analyse(fixtures[i]);
+    gbt_loaded l = gbt_load_analysed(fixtures[i]);
     size_t len;
     char *svg = chart(l.a, &len), path[64];
     write_tmp(path, sizeof path, svg, len);
@@ -229,6 +172,6 @@ Test(report_svg, renders) {
     unlink(png);
     unlink(path);
     free(svg);
-    release(&l);
+    gbt_release(&l);
   }
 }

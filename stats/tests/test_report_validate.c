@@ -8,54 +8,11 @@
 
 #include "greenbench/records.h"
 #include "greenbench/validate.h"
-
-static gb_records *load_dir(const char *dir) {
-  gb_records *r = NULL;
-  gb_err err;
-  int rc = gb_records_read(dir, &r, &err);
-  cr_assert_eq(rc, 0, "%s: %s", dir, err.msg);
-  return r;
-}
-
-static gb_records *load(const char *name) {
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s/%s", GB_TEST_DATA_DIR, name);
-  return load_dir(dir);
-}
-
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  cr_assert_not_null(f, "%s", path);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-  s[n] = '\0';
-  fclose(f);
-  return s;
-}
-
-static void spit(const char *path, const char *s) {
-  FILE *f = fopen(path, "wb");
-  cr_assert_not_null(f, "%s", path);
-  fputs(s, f);
-  fclose(f);
-}
+#include "helper_report.h"
 
 /* A copy of report-energy in a fresh temporary folder. */
 static void copy_fixture(char *dir, size_t len) {
-  snprintf(dir, len, "/tmp/gb-validate-XXXXXX");
-  cr_assert_not_null(mkdtemp(dir));
-  const char *files[] = {"meta.json", "runs.csv", "warmups.csv"};
-  for (int i = 0; i < 3; i++) {
-    char src[4096], dst[4096];
-    snprintf(src, sizeof src, "%s/report-energy/%s", GB_TEST_DATA_DIR, files[i]);
-    snprintf(dst, sizeof dst, "%s/%s", dir, files[i]);
-    char *s = slurp(src);
-    spit(dst, s);
-    free(s);
-  }
+  gbt_copy_fixture("report-energy", "/tmp/gb-validate-XXXXXX", GBT_REQUIRE_ALL, dir, len);
 }
 
 static void remove_copy(const char *dir) {
@@ -96,7 +53,7 @@ static void set_field(const char *dir, const char *kind, const char *lang, const
                       const char *size, int c, const char *v, int count) {
   char path[4096];
   snprintf(path, sizeof path, "%s/runs.csv", dir);
-  char *s = slurp(path);
+  char *s = gbt_slurp_or_fail(path);
   size_t cap = strlen(s) + 4096, n = 0;
   char *out = malloc(cap);
   int done = 0;
@@ -117,7 +74,7 @@ static void set_field(const char *dir, const char *kind, const char *lang, const
     line = end;
   }
   cr_assert_gt(done, 0, "no row %s/%s/%s/%s", kind, lang, order, size);
-  spit(path, out);
+  gbt_spit(path, out);
   free(out);
   free(s);
 }
@@ -128,7 +85,7 @@ static int check(const gb_records *r, gb_rec_language l, gb_rec_order o, uint64_
 }
 
 Test(report_validate, a_complete_configuration_is_valid) {
-  gb_records *r = load("report-energy");
+  gb_records *r = gbt_load("report-energy");
   char msg[512] = "x";
   cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100, true, msg), 0, "%s", msg);
   cr_assert_str_eq(msg, "");
@@ -137,7 +94,7 @@ Test(report_validate, a_complete_configuration_is_valid) {
 }
 
 Test(report_validate, a_run_that_failed) {
-  gb_records *r = load("report-energy");
+  gb_records *r = gbt_load("report-energy");
   char msg[512];
   cr_assert_eq(check(r, GB_REC_LANG_PYTHON, GB_REC_ORDER_SORTED, 200, true, msg), 1);
   cr_assert(strstr(msg, "python/quick/sorted/200: the measured run at runs.csv line "), "%s",
@@ -148,7 +105,7 @@ Test(report_validate, a_run_that_failed) {
 }
 
 Test(report_validate, not_in_the_settings) {
-  gb_records *r = load("report-energy");
+  gb_records *r = gbt_load("report-energy");
   char msg[512];
   cr_assert_eq(gb_validate_case(r, GB_REC_LANG_C, GB_REC_ALG_BUBBLE, GB_REC_ORDER_RANDOM, 100,
                                 false, msg, sizeof msg),
@@ -159,7 +116,7 @@ Test(report_validate, not_in_the_settings) {
 }
 
 Test(report_validate, runs_missing_in_a_partial_campaign) {
-  gb_records *r = load("report-partial");
+  gb_records *r = gbt_load("report-partial");
   char msg[512];
   cr_assert_eq(check(r, GB_REC_LANG_NODE, GB_REC_ORDER_SORTED, 200, true, msg), 1);
   cr_assert_str_eq(msg, "node/quick/sorted/200: 0 of 3 measured runs in runs.csv");
@@ -167,7 +124,7 @@ Test(report_validate, runs_missing_in_a_partial_campaign) {
 }
 
 Test(report_validate, energy_required_but_off) {
-  gb_records *r = load("report-off");
+  gb_records *r = gbt_load("report-off");
   char msg[512];
   cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100, false, msg), 0, "%s", msg);
   cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100, true, msg), 1);
@@ -179,7 +136,7 @@ Test(report_validate, counts_differ_between_runs) {
   char dir[64], msg[512];
   copy_fixture(dir, sizeof dir);
   set_field(dir, "sort", "c", "random", "100", GB_REC_COL_COMPARISONS, "691", 1);
-  gb_records *r = load_dir(dir);
+  gb_records *r = gbt_load_dir(dir);
   cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100, true, msg), 1);
   /* The first row in execution order is the reference: the mutated one. */
   cr_assert(strstr(msg, "c/quick/random/100: 690 comparisons and 532 writes at runs.csv line "),
@@ -193,7 +150,7 @@ Test(report_validate, counts_differ_between_languages) {
   char dir[64], msg[512];
   copy_fixture(dir, sizeof dir);
   set_field(dir, "sort", "python", "random", "200", GB_REC_COL_WRITES, "1", 0);
-  gb_records *r = load_dir(dir);
+  gb_records *r = gbt_load_dir(dir);
   cr_assert_eq(check(r, GB_REC_LANG_PYTHON, GB_REC_ORDER_RANDOM, 200, true, msg), 1);
   cr_assert(strstr(msg, "differ from c's 1366 and 1262 at line"), "%s", msg);
   cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 200, true, msg), 1);
@@ -208,7 +165,7 @@ Test(report_validate, input_hash_differs) {
   copy_fixture(dir, sizeof dir);
   set_field(dir, "startup", "node", "sorted", "100", GB_REC_COL_INPUT_HASH, "0123456789abcdef",
             1);
-  gb_records *r = load_dir(dir);
+  gb_records *r = gbt_load_dir(dir);
   cr_assert_eq(check(r, GB_REC_LANG_NODE, GB_REC_ORDER_SORTED, 100, true, msg), 1);
   cr_assert(strstr(msg, "startup input_hash 0123456789abcdef at runs.csv line "), "%s", msg);
   gb_records_free(r);
@@ -219,7 +176,7 @@ Test(report_validate, parity_mismatch_is_named) {
   char dir[64], msg[512];
   copy_fixture(dir, sizeof dir);
   set_field(dir, "sort", "node", "random", "100", GB_REC_COL_STATUS, "parity_mismatch", 1);
-  gb_records *r = load_dir(dir);
+  gb_records *r = gbt_load_dir(dir);
   cr_assert_eq(check(r, GB_REC_LANG_NODE, GB_REC_ORDER_RANDOM, 100, true, msg), 1);
   cr_assert(strstr(msg, "node/quick/random/100: parity mismatch in the measured run at "
                         "runs.csv line "),
@@ -232,7 +189,7 @@ Test(report_validate, a_startup_batch_that_failed) {
   char dir[64], msg[512];
   copy_fixture(dir, sizeof dir);
   set_field(dir, "startup", "c", "sorted", "200", GB_REC_COL_STATUS, "crashed", 1);
-  gb_records *r = load_dir(dir);
+  gb_records *r = gbt_load_dir(dir);
   cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_SORTED, 200, true, msg), 1);
   cr_assert(strstr(msg, "the startup batch at runs.csv line "), "%s", msg);
   cr_assert(strstr(msg, "has status crashed"), "%s", msg);
@@ -242,7 +199,7 @@ Test(report_validate, a_startup_batch_that_failed) {
 }
 
 Test(report_validate, a_short_buffer_is_cut_and_terminated) {
-  gb_records *r = load("report-energy");
+  gb_records *r = gbt_load("report-energy");
   char msg[8];
   memset(msg, 'x', sizeof msg);
   cr_assert_eq(gb_validate_case(r, GB_REC_LANG_PYTHON, GB_REC_ALG_QUICK, GB_REC_ORDER_SORTED,
