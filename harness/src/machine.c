@@ -65,17 +65,26 @@ static int read_text(const char *path, char *buf, size_t len) {
   return 0;
 }
 
+/* root joined with a printf-formatted relative path; -ENAMETOOLONG if long. */
+static int vpath_at(char path[PATH_MAX], const char *root, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static int vpath_at(char path[PATH_MAX], const char *root, const char *fmt, va_list ap) {
+  char rel[PATH_MAX];
+  int n = vsnprintf(rel, sizeof rel, fmt, ap);
+  if (n < 0 || (size_t)n >= sizeof rel || mkpath(path, PATH_MAX, root, "%s", rel) < 0)
+    return -ENAMETOOLONG;
+  return 0;
+}
+
 static int read_at(char *buf, size_t len, const char *root, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static int read_at(char *buf, size_t len, const char *root, const char *fmt, ...) {
-  char rel[PATH_MAX], path[PATH_MAX];
+  char path[PATH_MAX];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(rel, sizeof rel, fmt, ap);
+  int rc = vpath_at(path, root, fmt, ap);
   va_end(ap);
-  if (n < 0 || (size_t)n >= sizeof rel || mkpath(path, sizeof path, root, "%s", rel) < 0)
-    return -ENAMETOOLONG;
-  return read_text(path, buf, len);
+  return rc < 0 ? rc : read_text(path, buf, len);
 }
 
 /* Strict decimal: optional '-', digits, nothing else; within [lo, hi]. */
@@ -215,14 +224,12 @@ int gb_machine_info_read(const char *root, const unsigned *cpus, size_t ncpus,
 static int open_at(const char *root, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static int open_at(const char *root, const char *fmt, ...) {
-  char rel[PATH_MAX], path[PATH_MAX];
+  char path[PATH_MAX];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(rel, sizeof rel, fmt, ap);
+  int rc = vpath_at(path, root, fmt, ap);
   va_end(ap);
-  if (n < 0 || (size_t)n >= sizeof rel || mkpath(path, sizeof path, root, "%s", rel) < 0)
-    return -1;
-  return open(path, O_RDONLY | O_CLOEXEC);
+  return rc < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
 }
 
 static bool name_in(const char *name, const char *const *list, size_t n) {
