@@ -1,5 +1,6 @@
 # Run by gb_add_criterion_tests after a build: turns `<exe> --list` into one
-# add_test per Criterion test. Criterion 2.4.1 prints
+# add_test per Criterion test. A test that runs nothing ("Tested: 0") fails;
+# one that skips itself is reported by CTest as skipped. Criterion 2.4.1 prints
 #   suite: N tests
 #   ├── name
 #   └── name
@@ -18,11 +19,15 @@ foreach(line IN LISTS lines)
   elseif(line MATCHES "^(├──|└──) ([A-Za-z0-9_]+)$")
     set(name "${suite}/${CMAKE_MATCH_2}")
     math(EXPR count "${count} + 1")
+    # --verbose makes Criterion print "[SKIP] suite::test: <reason>" when the
+    # test skips itself; CTest then reports it as skipped (the reason is in
+    # its output), not as the failure "Tested: 0" would otherwise give.
     string(APPEND out
-      "add_test([=[${name}]=] [=[${TEST_EXECUTABLE}]=] --filter [=[${name}]=])\n"
+      "add_test([=[${name}]=] [=[${TEST_EXECUTABLE}]=] --verbose --filter [=[${name}]=])\n"
       "set_tests_properties([=[${name}]=] PROPERTIES\n"
       "  LABELS [=[${TEST_LABELS}]=]\n"
       "  TIMEOUT ${TEST_TIMEOUT}\n"
+      "  SKIP_REGULAR_EXPRESSION [=[\\[SKIP\\] ${suite}::${CMAKE_MATCH_2}: ]=]\n"
       "  FAIL_REGULAR_EXPRESSION [=[Tested: 0 ]=]\n"
       "  ENVIRONMENT [=[${TEST_ENVIRONMENT}]=])\n")
   endif()

@@ -4,7 +4,9 @@
 # Registers every Criterion test in <target> as its own CTest test, so the count
 # CTest prints is the real number of tests. Like gtest_discover_tests, the list
 # is read from the built binary (`--list`) after each build. A binary that lists
-# no test, or a filtered run that reports "Tested: 0", fails instead of passing.
+# no test, or a filtered run that reports "Tested: 0", fails instead of passing;
+# a test that skips itself (cr_skip_test) is reported by CTest as skipped, with
+# Criterion's "[SKIP] suite::test: <reason>" line in its output.
 set(GB_DISCOVER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/GreenbenchDiscover.cmake)
 
 function(gb_add_criterion_tests target)

@@ -2,6 +2,7 @@
 #include "helper_report.h"
 
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,24 +42,42 @@ void gbt_spit(const char *path, const char *s) {
   fclose(f);
 }
 
+/* report-golden/<fixture>/<file>, under GB_GOLDEN_DIR when set (the test
+ * that proves an update fails works on a copy), else under the test data. */
+static void golden_path(char *path, size_t len, const char *fixture, const char *file) {
+  const char *dir = getenv("GB_GOLDEN_DIR");
+  if (dir && dir[0]) {
+    snprintf(path, len, "%s/%s/%s", dir, fixture, file);
+  } else {
+    snprintf(path, len, "%s/report-golden/%s/%s", GB_TEST_DATA_DIR, fixture, file);
+  }
+}
+
 void gbt_golden(const char *fixture, const char *file, const char *got, size_t len) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/report-golden/%s/%s", GB_TEST_DATA_DIR, fixture, file);
-  if (getenv("GB_UPDATE_GOLDEN")) {
-    FILE *f = fopen(path, "wb");
-    cr_assert_not_null(f, "%s", path);
-    fwrite(got, 1, len, f);
-    fclose(f);
-    return;
-  }
+  golden_path(path, sizeof path, fixture, file);
   size_t want_len;
   char *want = gbt_slurp(path, &want_len);
+  bool same = want && want_len == len && memcmp(want, got, len) == 0;
+  if (getenv("GB_UPDATE_GOLDEN")) {
+    /* An update is never a pass: the run that rewrites a golden fails, so
+     * accepting new output is always a deliberate second run. */
+    if (!same) {
+      FILE *f = fopen(path, "wb");
+      cr_assert_not_null(f, "%s", path);
+      cr_assert_eq(fwrite(got, 1, len, f), len, "%s", path);
+      cr_assert_eq(fclose(f), 0, "%s", path);
+    }
+    free(want);
+    cr_assert_fail("GB_UPDATE_GOLDEN is set: %s %s; review the diff and run again without it",
+                   path, same ? "already matched" : "rewritten");
+  }
   cr_assert_not_null(want, "%s: missing golden file", path);
   size_t line = 1, i = 0;
   for (; i < len && i < want_len && got[i] == want[i]; i++) {
     line += got[i] == '\n';
   }
-  cr_assert(i == len && i == want_len, "%s: differs from the output at line %zu", path, line);
+  cr_assert(same, "%s: differs from the output at line %zu", path, line);
   free(want);
 }
 
@@ -66,8 +85,7 @@ void gbt_assert_golden_file(const char *fixture, const char *dir, const char *fi
   char got_path[4096], want_path[4096];
   size_t got_len, want_len;
   snprintf(got_path, sizeof got_path, "%s/%s", dir, file);
-  snprintf(want_path, sizeof want_path, "%s/report-golden/%s/%s", GB_TEST_DATA_DIR, fixture,
-           file);
+  golden_path(want_path, sizeof want_path, fixture, file);
   char *got = gbt_slurp(got_path, &got_len), *want = gbt_slurp(want_path, &want_len);
   cr_assert_not_null(got, "%s not written", got_path);
   cr_assert_not_null(want, "%s missing", want_path);

@@ -22,10 +22,11 @@ char *gbt_slurp_or_fail(const char *path);
 /* Writes the string s as the whole of path. */
 void gbt_spit(const char *path, const char *s);
 
-/* Compares got[0..len) with report-golden/<fixture>/<file>, naming the first
- * line that differs; with GB_UPDATE_GOLDEN set, rewrites the golden instead
- * (run the test binary that way after a deliberate change, then review the
- * diff). */
+/* Compares got[0..len) with report-golden/<fixture>/<file> (the folder is
+ * GB_GOLDEN_DIR when set), naming the first line that differs. With
+ * GB_UPDATE_GOLDEN set it rewrites the golden instead and FAILS the test,
+ * so that accepting new output takes a second run without it: run the test
+ * binary that way after a deliberate change, review the diff, run again. */
 void gbt_golden(const char *fixture, const char *file, const char *got, size_t len);
 /* Compares the file <dir>/<file> that a run wrote with
  * report-golden/<fixture>/<file>. Never rewrites the golden: the writers'

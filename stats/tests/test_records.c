@@ -4,7 +4,6 @@
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <errno.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "greenbench/records.h"
+#include "helper_locale.h"
 
 #define DATA GB_TEST_DATA_DIR
 
@@ -1096,45 +1096,8 @@ Test(records_reader, study_sized_folder) {
 
 /* ---- A comma locale ---------------------------------------------------------------- */
 
-/* Switches the process to a locale whose decimal point is a comma: an
- * installed one, else one compiled with localedef into scratch (LOCPATH),
- * which the caller removes. False when neither is possible. */
-static bool use_comma_locale(char *scratch, size_t len) {
-  const char *names[] = {"de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8", "nl_NL.UTF-8",
-                         "ru_RU.UTF-8", "es_ES.UTF-8", "it_IT.UTF-8"};
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (setlocale(LC_ALL, names[i]) && localeconv()->decimal_point[0] == ',')
-      return true;
-  char cmd[256];
-  snprintf(scratch, len, "/tmp/gb-locale-XXXXXX");
-  if (!mkdtemp(scratch))
-    return false;
-  snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1",
-           scratch);
-  if (system(cmd) == -1)
-    return false;
-  setenv("LOCPATH", scratch, 1);
-  return setlocale(LC_ALL, "de_DE.UTF-8") && localeconv()->decimal_point[0] == ',';
-}
-
-static void remove_scratch(const char *scratch) {
-  char cmd[256];
-  if (!scratch[0])
-    return;
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
-  cr_assert_neq(system(cmd), -1);
-}
-
 Test(records_locale, comma_locale_changes_nothing) {
-  char scratch[64] = "";
-  bool comma = use_comma_locale(scratch, sizeof scratch);
-  if (!comma) {
-    remove_scratch(scratch);
-    cr_skip_test("no comma locale installed, and localedef could not build de_DE");
-  }
-  char probe[16];
-  snprintf(probe, sizeof probe, "%.1f", 1.5);
-  cr_assert_str_eq(probe, "1,5", "the locale is not in effect");
+  gbt_use_comma_locale();
 
   char out[8192];
   format_golden(out, sizeof out);
@@ -1155,5 +1118,4 @@ Test(records_locale, comma_locale_changes_nothing) {
   gb_meta_free(&back);
   free(json);
   gb_records_free(r);
-  remove_scratch(scratch);
 }

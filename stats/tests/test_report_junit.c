@@ -1,9 +1,9 @@
-/* JUnit XML: golden files, validation against junit-10.xsd by xmllint,
- * verdicts (failure, skipped), and escaping. GB_UPDATE_GOLDEN=1 rewrites
- * the goldens; GB_JUNIT_XSD overrides the schema's path. */
+/* JUnit XML: golden files, validation by xmllint against the project's own
+ * schema (stats/schema/greenbench-junit.xsd) and, when GB_JUNIT_XSD names
+ * one, against another, verdicts (failure, skipped), and escaping.
+ * GB_UPDATE_GOLDEN=1 rewrites the goldens (and fails). */
 #include <criterion/criterion.h>
 #include <fcntl.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "greenbench/analysis.h"
 #include "greenbench/records.h"
 #include "greenbench/report_junit.h"
+#include "helper_locale.h"
 #include "helper_report.h"
 
 static char *junit_of(const char *fixture, size_t *len) {
@@ -46,17 +47,6 @@ static const char *xmllint(void) {
   return NULL;
 }
 
-/* The schema: GB_JUNIT_XSD, or ../shared/data/junit-10.xsd beside the
- * project (its README says to use it from there, not to copy it). */
-static const char *schema(char *buf, size_t len) {
-  const char *env = getenv("GB_JUNIT_XSD");
-  if (env) {
-    return env;
-  }
-  snprintf(buf, len, "%s/../../../../shared/data/junit-10.xsd", GB_TEST_DATA_DIR);
-  return access(buf, R_OK) == 0 ? buf : NULL;
-}
-
 /* xmllint --noout --schema XSD FILE, by fork and exec; its exit status. */
 static int validate(const char *tool, const char *xsd, const char *file) {
   pid_t pid = fork();
@@ -72,24 +62,54 @@ static int validate(const char *tool, const char *xsd, const char *file) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static void assert_valid(const char *xml, size_t len) {
-  char xsd_buf[4096];
-  const char *tool = xmllint(), *xsd = schema(xsd_buf, sizeof xsd_buf);
-  if (!tool) {
-    cr_skip_test("xmllint is not installed (Debian package libxml2-utils)");
-  }
-  if (!xsd) {
-    cr_skip_test("junit-10.xsd not found beside the project (../shared/data) and "
-                 "GB_JUNIT_XSD not set");
-  }
-  char path[] = "/tmp/gb-junit-XXXXXX";
+/* A temporary file holding xml[0..len); its path in path (a mkstemp
+ * template), for xmllint. */
+static void write_temp(char *path, const char *xml, size_t len) {
   int fd = mkstemp(path);
-  cr_assert_geq(fd, 0);
+  cr_assert_geq(fd, 0, "%s", path);
   cr_assert_eq(write(fd, xml, len), (ssize_t)len);
   close(fd);
+}
+
+/* xmllint is part of the test set-up (ci/setup installs it): without it the
+ * check has not run, which is a failure, not a pass. */
+static const char *xmllint_or_fail(void) {
+  const char *tool = xmllint();
+  cr_assert_not_null(tool, "xmllint is not installed (Debian package libxml2-utils; "
+                           "bash ci/setup installs it)");
+  return tool;
+}
+
+/* xml validates against the schema at xsd; on failure xmllint's own
+ * message is on stderr, in the test's output. */
+static void assert_valid_against(const char *xsd, const char *xml, size_t len) {
+  const char *tool = xmllint_or_fail();
+  char path[] = "/tmp/gb-junit-XXXXXX";
+  write_temp(path, xml, len);
   int st = validate(tool, xsd, path);
   unlink(path);
-  cr_assert_eq(st, 0, "xmllint rejects the JUnit XML (status %d)", st);
+  cr_assert_eq(st, 0, "xmllint rejects the JUnit XML against %s (status %d)", xsd, st);
+}
+
+/* The project's own schema of its JUnit dialect (stats/schema/). */
+static void assert_valid(const char *xml, size_t len) {
+  assert_valid_against(GB_JUNIT_SCHEMA, xml, len);
+}
+
+/* xmllint's verdict on doc against the project's schema, its messages
+ * silenced. */
+static int validate_quietly(const char *doc) {
+  const char *tool = xmllint_or_fail();
+  char path[] = "/tmp/gb-junit-XXXXXX";
+  write_temp(path, doc, strlen(doc));
+  int null = open("/dev/null", O_WRONLY), saved = dup(2);
+  dup2(null, 2);
+  int st = validate(tool, GB_JUNIT_SCHEMA, path);
+  dup2(saved, 2);
+  close(saved);
+  close(null);
+  unlink(path);
+  return st;
 }
 
 /* ---- Tests ---------------------------------------------------------------------- */
@@ -136,27 +156,53 @@ Test(report_junit, valid_against_the_schema_partial) {
   free(xml);
 }
 
-/* The check itself must be able to fail: a testcase without a name is
- * invalid by the schema. */
+/* The check itself must be able to fail: a valid document passes, and each
+ * small change that breaks the contract is rejected. */
 Test(report_junit, the_schema_check_can_fail) {
-  char xsd_buf[4096];
-  const char *tool = xmllint(), *xsd = schema(xsd_buf, sizeof xsd_buf);
-  if (!tool || !xsd) {
-    cr_skip_test("xmllint or junit-10.xsd missing");
+  size_t len;
+  char *good = junit_of("report-partial", &len);
+  cr_assert_eq(validate_quietly(good), 0, "the fixture itself must validate");
+  static const struct {
+    const char *from, *to, *why;
+  } breaks[] = {
+      {"name=\"random.100\"", "nom=\"random.100\"", "a testcase without a name"},
+      {"time=\"0.257000\"", "time=\"0,257000\"", "a time with a decimal comma"},
+      {"failures=\"3\"", "failures=\"three\"", "a count that is not a number"},
+      {"name=\"study.c.quick\"", "name=\"study.cobol.quick\"", "an unknown language"},
+      {"<system-out>", "<system-err>", "figures in the wrong element"},
+      {"<property name=\"language\"", "<property name=\"colour\"", "an unknown property"},
+      {"type=\"invalid-records\"", "type=\"other\"", "an unknown failure type"},
+  };
+  for (size_t i = 0; i < sizeof breaks / sizeof breaks[0]; i++) {
+    const char *at = strstr(good, breaks[i].from);
+    cr_assert_not_null(at, "the fixture has no %s", breaks[i].from);
+    size_t head = (size_t)(at - good), from = strlen(breaks[i].from);
+    size_t to = strlen(breaks[i].to);
+    char *bad = malloc(len - from + to + 1);
+    memcpy(bad, good, head);
+    memcpy(bad + head, breaks[i].to, to);
+    memcpy(bad + head + to, at + from, len - head - from + 1);
+    cr_expect_neq(validate_quietly(bad), 0, "the schema accepts %s", breaks[i].why);
+    free(bad);
   }
-  const char bad[] =
-      "<testsuites><testsuite name=\"s\" tests=\"1\" failures=\"0\" errors=\"0\">"
-      "<testcase classname=\"x\"/></testsuite></testsuites>\n";
-  char path[] = "/tmp/gb-junit-XXXXXX";
-  int fd = mkstemp(path);
-  cr_assert_eq(write(fd, bad, sizeof bad - 1), (ssize_t)(sizeof bad - 1));
-  close(fd);
-  int null = open("/dev/null", O_WRONLY), saved = dup(2);
-  dup2(null, 2);
-  int st = validate(tool, xsd, path);
-  dup2(saved, 2);
-  unlink(path);
-  cr_assert_neq(st, 0);
+  free(good);
+}
+
+/* Where a user names another schema (GB_JUNIT_XSD, e.g. Jenkins'
+ * junit-10.xsd), every fixture's JUnit validates against it too. */
+Test(report_junit, valid_against_GB_JUNIT_XSD) {
+  const char *xsd = getenv("GB_JUNIT_XSD");
+  if (!xsd || !xsd[0]) {
+    cr_skip_test("GB_JUNIT_XSD is not set: no outside schema to check against");
+  }
+  cr_assert_eq(access(xsd, R_OK), 0, "GB_JUNIT_XSD=%s cannot be read", xsd);
+  static const char *const fixtures[] = {"report-energy", "report-off", "report-partial"};
+  for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+    size_t len;
+    char *xml = junit_of(fixtures[i], &len);
+    assert_valid_against(xsd, xml, len);
+    free(xml);
+  }
 }
 
 Test(report_junit, one_suite_per_language_and_algorithm) {
@@ -213,9 +259,7 @@ Test(report_junit, only_what_did_not_run_is_skipped) {
 }
 
 Test(report_junit, numbers_use_a_dot_under_a_comma_locale) {
-  if (!setlocale(LC_ALL, "de_DE.UTF-8") || strcmp(localeconv()->decimal_point, ",") != 0) {
-    cr_skip_test("the de_DE.UTF-8 locale is not installed");
-  }
+  gbt_use_comma_locale();
   size_t len;
   char *xml = junit_of("report-energy", &len);
   gbt_golden("energy", "junit.xml", xml, len);

@@ -1,9 +1,9 @@
 /* results.md against golden files (stats/tests/data/report-golden/), the
  * same bytes twice and under a comma locale, and the statements the report
  * must make. To regenerate the goldens after a deliberate change, run the
- * test binary with GB_UPDATE_GOLDEN=1 and review the diff. */
+ * test binary with GB_UPDATE_GOLDEN=1 (the tests then fail), review the
+ * diff, and run it again without. */
 #include <criterion/criterion.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include "greenbench/carbon.h"
 #include "greenbench/records.h"
 #include "greenbench/report_md.h"
+#include "helper_locale.h"
 #include "helper_report.h"
 
 /* The report's default regions, as gb_report_write uses them. */
@@ -67,28 +68,8 @@ Test(report_md, same_bytes_twice) {
   free(b);
 }
 
-/* A locale whose decimal separator is a comma, or NULL. */
-static const char *comma_locale(void) {
-  static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8",
-                                      "fr_FR.utf8",  "nl_NL.UTF-8", "de_DE"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    if (setlocale(LC_ALL, names[i]) && strcmp(localeconv()->decimal_point, ",") == 0) {
-      return names[i];
-    }
-  }
-  setlocale(LC_ALL, "C");
-  return NULL;
-}
-
 Test(report_md, numbers_use_a_dot_under_a_comma_locale) {
-  const char *name = comma_locale();
-  if (!name) {
-    cr_skip_test("no locale with a decimal comma is installed (try localedef -i de_DE -f "
-                 "UTF-8 de_DE.UTF-8)");
-  }
-  char probe[16];
-  snprintf(probe, sizeof probe, "%.1f", 1.5);
-  cr_assert_str_eq(probe, "1,5", "the locale %s does not print a comma", name);
+  gbt_use_comma_locale();
   size_t len;
   char *md = render("report-energy", &len);
   gbt_golden("energy", "results.md", md, len);

@@ -1,6 +1,6 @@
 /* The chart against golden files, with what it must show, and checked by
  * real tools where installed: xmllint (well-formed XML) and rsvg-convert
- * (it renders). GB_UPDATE_GOLDEN=1 rewrites the goldens. */
+ * (it renders). GB_UPDATE_GOLDEN=1 rewrites the goldens (and fails). */
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <stdio.h>
