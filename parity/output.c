@@ -13,7 +13,7 @@ typedef struct {
   key_type type;
 } key_spec;
 
-/* DESIGN.md, "The worker contract": the two line shapes, nothing more. */
+/* docs/design.md, "The worker contract": the two line shapes, nothing more. */
 static const key_spec sort_keys[] = {
     {"language", KEY_STRING},  {"algorithm", KEY_STRING}, {"order", KEY_STRING},
     {"size", KEY_UINT},        {"seed", KEY_UINT},        {"sorts", KEY_UINT},

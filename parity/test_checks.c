@@ -1,5 +1,5 @@
 /* Every worker checks every result (exit 3 when a sort is wrong), startup
- * mode does not sort, and the C sort loop is not optimised away (METHODS.md
+ * mode does not sort, and the C sort loop is not optimised away (docs/methods.md
  * #7). */
 #include <criterion/criterion.h>
 #include <inttypes.h>

@@ -1,4 +1,4 @@
-/* The study as a Criterion suite (DESIGN.md, "What it is"; ADR 0001).
+/* The study as a Criterion suite (docs/design.md; ADR 0001).
  *
  * Each configuration (language x algorithm x order x size) of the chosen
  * profile and selection is one instance of the parameterized test
@@ -29,6 +29,7 @@
 #include "greenbench/records.h"
 #include "greenbench/report.h"
 #include "greenbench/select.h"
+#include "greenbench/text.h"
 #include "greenbench/validate.h"
 
 #define ENV_RECORDS "GREENBENCH_SUITE_RECORDS"
@@ -44,7 +45,7 @@ typedef struct {
  * by the tests. */
 static struct {
   gb_settings settings;
-  char select[1024];
+  char *select; /* every --select and GREENBENCH_SELECT, space-separated; any length */
   const char *out, *junit;
   bool energy_required;
   bool list_only;
@@ -111,7 +112,7 @@ static bool cases_enabled(struct criterion_test_set *set) {
 }
 
 static void fail_all(const char *why) {
-  fprintf(stderr, "greenbench-suite: error: %s\n", why);
+  gb_str_put_line(stderr, "greenbench-suite: error: ", why);
   setenv(ENV_FAILURE, why, 1);
 }
 
@@ -119,8 +120,12 @@ static void fail_all(const char *why) {
 ReportHook(PRE_ALL)(struct criterion_test_set *set) {
   if (!cases_enabled(set))
     return;
-  char *argv[] = {"greenbench-suite", "--profile",  suite.settings.profile,
-                  "--select",         suite.select, NULL};
+  char *argv[] = {"greenbench-suite",
+                  "--profile",
+                  suite.settings.profile,
+                  "--select",
+                  suite.select ? suite.select : "",
+                  NULL};
   gb_campaign_opts o = {.settings = suite.settings,
                         .out_dir = suite.out,
                         .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
@@ -172,9 +177,18 @@ static int take(int *i, int argc, char **argv, const char **value) {
   return 0;
 }
 
-static void append_select(const char *expr) {
-  size_t used = strlen(suite.select);
-  snprintf(suite.select + used, sizeof suite.select - used, "%s%s", used ? " " : "", expr);
+/* Adds expr to the selection, however long; -1 (reported) without memory. */
+static int append_select(const char *expr) {
+  size_t used = suite.select ? strlen(suite.select) : 0, n = strlen(expr);
+  char *p = realloc(suite.select, used + n + 2);
+  if (!p) {
+    fprintf(stderr, "greenbench-suite: error: out of memory for the selection\n");
+    return -1;
+  }
+  p[used] = ' ';
+  memcpy(p + (used ? used + 1 : 0), expr, n + 1);
+  suite.select = p;
+  return 0;
 }
 
 /* Our options out of argv; the rest stays for Criterion. */
@@ -186,9 +200,8 @@ static int parse_args(int *argc, char **argv, const char **profile) {
       if (take(&i, *argc, argv, profile) < 0)
         return -1;
     } else if (!strcmp(argv[i], "--select")) {
-      if (take(&i, *argc, argv, &v) < 0)
+      if (take(&i, *argc, argv, &v) < 0 || append_select(v) < 0)
         return -1;
-      append_select(v);
     } else if (!strcmp(argv[i], "--out")) {
       if (take(&i, *argc, argv, &suite.out) < 0)
         return -1;
@@ -209,20 +222,20 @@ static int parse_args(int *argc, char **argv, const char **profile) {
 
 static int configure(int *argc, char **argv) {
   const char *profile = getenv("GREENBENCH_PROFILE"), *env_select = getenv("GREENBENCH_SELECT");
-  if (env_select && *env_select)
-    append_select(env_select);
+  if (env_select && *env_select && append_select(env_select) < 0)
+    return -1;
   if (parse_args(argc, argv, &profile) < 0)
     return -1;
   gb_err err;
   if (gb_settings_profile(profile && *profile ? profile : "smoke", &suite.settings, &err) < 0 ||
       gb_settings_select(&suite.settings, suite.select, &err) < 0) {
-    fprintf(stderr, "greenbench-suite: error: %s\n", err.msg);
+    gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
     return -1;
   }
   suite.settings.order_seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
   suite.settings.order_seed &= (1ull << 53) - 1;
   suite.energy_required = suite.settings.energy == GB_ENERGY_ON;
-  static char out[512], junit[600];
+  static char out[512];
   if (!suite.out) {
     char stamp[32];
     time_t t = time(NULL);
@@ -231,7 +244,10 @@ static int configure(int *argc, char **argv) {
     suite.out = out;
   }
   if (!suite.junit) {
-    snprintf(junit, sizeof junit, "%s/junit.xml", suite.out);
+    char *junit = malloc(strlen(suite.out) + sizeof "/junit.xml");
+    if (!junit)
+      return -1;
+    sprintf(junit, "%s/junit.xml", suite.out);
     suite.junit = junit;
   }
   return 0;

@@ -77,10 +77,12 @@ static int setup_energy(gb_campaign *c, gb_err *err) {
     return 0;
   }
   gb_err why;
+  uint64_t period;
   if (gb_rapl_open(c->o->rapl, &c->rapl, &why) < 0) {
     energy_unavailable(c, why.msg);
-  } else if (gb_rapl_probe(c->rapl, ENERGY_PROBE_NS, &why) < 0) {
-    energy_unavailable(c, why.msg);
+  } else if (gb_rapl_probe(c->rapl, ENERGY_PROBE_NS, &why) < 0 ||
+             gb_sampler_fit(c->rapl, c->o->sampler, &period, &why) < 0) {
+    energy_unavailable(c, why.msg); /* frozen, or a counter that could wrap unseen */
     gb_rapl_close(c->rapl);
     c->rapl = NULL;
   } else {
@@ -102,6 +104,7 @@ static int probe_runtimes(gb_campaign *c, gb_err *err) {
   gb_measure_env env = c->env;
   env.sampler = NULL;
   env.idle = false;
+  env.stop = NULL; /* one short launch each; a stop is seen at calibration */
   for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
     if (!(c->s.languages >> l & 1))
       continue;
@@ -252,6 +255,8 @@ int gb_campaign_measure_row(gb_campaign *c, const gb_job *job, size_t config_or_
   int rc = gb_measure(&env, job, &m, err);
   if (rc < 0)
     return rc;
+  if (m.interrupted)
+    return gb_err_set(err, EINTR, "interrupted during run %" PRIu64, index);
   fill_row(c, job, &m, index, row);
   if (!idle && c->energy == GB_REC_ENERGY_OK)
     row->energy = GB_REC_ENERGY_OFF;
@@ -283,6 +288,7 @@ static int stop_reason(const gb_run_row *row, gb_err *err) {
 }
 
 static int execute(gb_campaign *c, gb_campaign_result *res, gb_err *err) {
+  c->checkpoint_at = gb_monotonic_raw_ns();
   for (size_t i = c->runs_done; i < c->plan.nruns; i++) {
     if (c->o->stop && *c->o->stop) {
       res->interrupted = true;
@@ -297,9 +303,15 @@ static int execute(gb_campaign *c, gb_campaign_result *res, gb_err *err) {
                      : gb_campaign_startup_job(c, r->target, c->launches[r->target]);
     gb_run_row row;
     int rc = gb_campaign_measure_row(c, &job, r->target, true, i, &row, err);
+    if (rc == -EINTR) { /* the run was cut short: not a row; resume measures it again */
+      res->interrupted = true;
+      break;
+    }
     if (rc < 0 || (rc = gb_recorder_append(c->rec, GB_REC_FILE_RUNS, &row, err)) < 0)
       return rc;
     c->runs_done = i + 1;
+    if ((rc = gb_campaign_meta_checkpoint(c, err)) < 0)
+      return rc;
     if (row.status != GB_REC_STATUS_OK)
       gb_campaign_warn(c, "run %zu (%s): %s: %s", i, label, gb_rec_status_name(row.status),
                        row.message);
@@ -328,16 +340,24 @@ static int prepare(gb_campaign *c, gb_err *err) {
                             .machine = c->machine,
                             .run_as = gb_privilege_drops(&c->owner) ? &c->owner : NULL,
                             .timeout_ns = (uint64_t)c->s.timeout_s * 1000000000u,
-                            .idle = true};
+                            .idle = true,
+                            .envp = c->workerenv.envp,
+                            .stop = c->o->stop};
   return probe_runtimes(c, err);
 }
 
 static int open_records(gb_campaign *c, gb_err *err) {
-  bool dropped = false;
   gb_recorder_opts ro = {.dir = c->o->out_dir,
                          .resume = c->o->resume,
                          .owner = gb_privilege_drops(&c->owner) ? &c->owner : NULL};
-  int rc = gb_recorder_open(&ro, &c->rec, &dropped, err);
+  return gb_recorder_open(&ro, &c->rec, err);
+}
+
+/* A resume changes nothing before every check has passed: only then is a
+ * cut-short last line cut off. */
+static int repair_records(gb_campaign *c, gb_err *err) {
+  bool dropped = false;
+  int rc = gb_recorder_repair(c->rec, &dropped, err);
   if (rc == 0 && dropped)
     gb_campaign_warn(c,
                      "%s/runs.csv ended in a cut-short line; it was dropped and that run "
@@ -347,20 +367,26 @@ static int open_records(gb_campaign *c, gb_err *err) {
 }
 
 /* A new campaign: plan, records, calibration. A resumed one: the recorded
- * settings' plan, the recorded calibration, the rows already done. */
+ * settings' plan, the recorded calibration, the rows already done. c->started
+ * is set once the records are the campaign's own: from then on meta.json
+ * says how far they go. */
 static int start(gb_campaign *c, gb_err *err) {
   int rc;
   if (c->o->resume) {
     if ((rc = open_records(c, err)) < 0 || (rc = gb_campaign_resume_load(c, err)) < 0 ||
-        (rc = prepare(c, err)) < 0)
+        (rc = prepare(c, err)) < 0 || (rc = gb_campaign_resume_check(c, err)) < 0 ||
+        (rc = repair_records(c, err)) < 0)
       return rc;
-    return gb_campaign_resume_check(c, err);
+    c->started = true;
+    return 0;
   }
   c->s = c->o->settings;
   if ((rc = gb_plan_build(&c->s, &c->plan, err)) < 0 ||
       (rc = gb_campaign_setup_expected(c, err)) < 0 || (rc = prepare(c, err)) < 0 ||
-      (rc = open_records(c, err)) < 0 || (rc = gb_campaign_meta_new(c, err)) < 0 ||
-      (rc = gb_campaign_write_environment(c, err)) < 0 ||
+      (rc = open_records(c, err)) < 0 || (rc = gb_campaign_meta_new(c, err)) < 0)
+    return rc;
+  c->started = true;
+  if ((rc = gb_campaign_write_environment(c, err)) < 0 ||
       (rc = gb_campaign_calibrate(c, err)) < 0)
     return rc;
   return gb_campaign_meta_calibration(c, err);
@@ -388,12 +414,14 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   gb_campaign_result res = {0};
   int rc = gb_privilege_detect(&c.owner, err);
   if (rc == 0)
+    rc = gb_workerenv_build(&c.owner, &c.workerenv, err);
+  if (rc == 0)
     rc = start(&c, err);
   if (rc == 0) {
     gb_progress_init(&c.progress, c.log, o->progress, c.runs_done);
     rc = execute(&c, &res, err);
   }
-  if (c.rec && c.meta.command) {
+  if (c.started) {
     /* Whatever happened, meta.json says how far the records go. */
     gb_err merr;
     int mrc = gb_campaign_meta_finish(&c, rc == 0 && c.runs_done == c.plan.nruns, &merr);

@@ -17,7 +17,7 @@ static int failed_warmup(const gb_run_row *row, const char *label, unsigned w, g
 }
 
 /* Warm-ups beyond --warmups, while the loop still misses its aim: a JIT
- * that is still tiering up makes the first runs lie (METHODS.md #1), and a
+ * that is still tiering up makes the first runs lie (docs/methods.md #1), and a
  * fixed count is not taken on faith. */
 #define EXTRA_WARMUPS 5
 
@@ -133,6 +133,8 @@ int gb_campaign_calibrate(gb_campaign *c, gb_err *err) {
     rc = calibrate_startup(c, g, expected_wall, err);
   }
   free(expected_wall);
+  if (rc == -EINTR) /* a warm-up cut short by the stop: the same words as between them */
+    rc = check_stop(c, err);
   if (rc == 0)
     gb_progress_update(&c->progress, "calibrating", total, total, "done");
   gb_progress_break(&c->progress);

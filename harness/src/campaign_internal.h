@@ -13,6 +13,7 @@
 #include "greenbench/recorder.h"
 #include "greenbench/records.h"
 #include "greenbench/sampler.h"
+#include "greenbench/workerenv.h"
 #include "progress.h"
 
 /* The records spell the same sets in the same order as the harness. */
@@ -43,8 +44,11 @@ typedef struct {
   gb_expected *expected;  /* per configuration: what every worker must report */
   uint64_t *startup_hash; /* per startup group: the input hash its launches must report */
   gb_measure_env env;
+  gb_workerenv workerenv; /* what every worker and helper command runs with */
   gb_progress progress;
   size_t runs_done;
+  bool started;           /* the records are this campaign's: meta.json is kept current */
+  uint64_t checkpoint_at; /* CLOCK_MONOTONIC_RAW ns of meta.json's last runs_done */
 } gb_campaign;
 
 /* campaign.c */
@@ -65,7 +69,16 @@ int gb_campaign_calibrate(gb_campaign *c, gb_err *err);
 int gb_campaign_meta_new(gb_campaign *c, gb_err *err);
 int gb_campaign_meta_calibration(gb_campaign *c, gb_err *err);
 int gb_campaign_meta_finish(gb_campaign *c, bool completed, gb_err *err);
+/* Rewrites meta.json with the current runs_done when the last checkpoint is
+ * o->checkpoint_ns old (default GB_CAMPAIGN_CHECKPOINT_NS); else nothing. */
+int gb_campaign_meta_checkpoint(gb_campaign *c, gb_err *err);
 int gb_campaign_write_environment(gb_campaign *c, gb_err *err);
+/* The checkout's commit into buf ("unknown" outside one or without git),
+ * with "-dirty" when tracked files changed. git runs as `as` when it drops
+ * privileges (the sudo user), never through the checkout's config programs
+ * (core.fsmonitor, hooks), in the workers' environment. */
+void gb_campaign_git_commit(const char *source_dir, const gb_privilege *as, char *buf,
+                            size_t len);
 /* The recorded settings as the harness's; -EINVAL for more sizes than it holds. */
 int gb_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err);
 /* --resume, before the machine is set up: the recorded settings (refusing

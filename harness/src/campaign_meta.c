@@ -1,5 +1,5 @@
 /* meta.json and environment.txt for a campaign, and what --resume reads back
- * from them (DESIGN.md, "The records"). */
+ * from them (docs/design.md, "The records"). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -11,17 +11,22 @@
 #include "greenbench/clock.h"
 #include "greenbench/spawn.h"
 #include "greenbench/text.h"
+#include "greenbench/workerenv.h"
 
 #ifndef GB_VERSION
 #define GB_VERSION "unknown"
 #endif
 
-/* Runs a helper program (never through a shell) and keeps its stdout, or
- * why it failed, in buf. */
-static void capture_command(char *const *argv, char *buf, size_t len) {
+/* Runs a helper program (never through a shell) as `as` (NULL: the
+ * harness's identity) with environment envp, and keeps its stdout, or why it
+ * failed, in buf. */
+static void capture_command(char *const *argv, const gb_privilege *as, char *const *envp,
+                            char *buf, size_t len) {
   gb_spawn_opts o;
   gb_spawn_opts_init(&o, argv);
   o.timeout_ns = 10000000000ull;
+  o.run_as = as && gb_privilege_drops(as) ? as : NULL;
+  o.envp = envp;
   gb_spawn_result r;
   gb_err err;
   if (gb_spawn_run(&o, &r, &err) < 0) {
@@ -35,20 +40,45 @@ static void capture_command(char *const *argv, char *buf, size_t len) {
   gb_spawn_result_free(&r);
 }
 
-static void git_commit(const char *source_dir, char *buf, size_t len) {
+/* git reads the checkout's own config, which can name programs to run
+ * (core.fsmonitor, hooks, filters): a root harness must not run them as root.
+ * So git runs as the sudo user, the same identity as the workers, with the
+ * workers' environment plus no system config, and the config keys that run
+ * programs during `status` overridden. */
+static void run_git(const char *source_dir, const gb_privilege *as, const char *const *args,
+                    char *buf, size_t len) {
+  gb_workerenv we;
+  gb_workerenv_build(as, &we, NULL);
+  char *envp[GB_WORKERENV_VARS + 3];
+  memcpy(envp, we.envp, GB_WORKERENV_VARS * sizeof *envp);
+  envp[GB_WORKERENV_VARS] = "GIT_CONFIG_NOSYSTEM=1";
+  envp[GB_WORKERENV_VARS + 1] = "GIT_TERMINAL_PROMPT=0";
+  envp[GB_WORKERENV_VARS + 2] = NULL;
+  char *argv[16] = {
+      "/usr/bin/git", "--no-optional-locks",      "-c", "core.fsmonitor=false",
+      "-c",           "core.hooksPath=/dev/null", "-c", "core.untrackedCache=false",
+      "-C",           (char *)source_dir};
+  size_t n = 10;
+  for (size_t i = 0; args[i] && n < 15; i++)
+    argv[n++] = (char *)args[i];
+  argv[n] = NULL;
+  capture_command(argv, as, envp, buf, len);
+}
+
+void gb_campaign_git_commit(const char *source_dir, const gb_privilege *as, char *buf,
+                            size_t len) {
   char out[4096];
   snprintf(buf, len, "unknown");
   if (!source_dir || access("/usr/bin/git", X_OK) < 0)
     return;
-  char *rev[] = {"/usr/bin/git", "-C", (char *)source_dir, "rev-parse", "HEAD", NULL};
-  capture_command(rev, out, sizeof out);
+  const char *rev[] = {"rev-parse", "HEAD", NULL};
+  run_git(source_dir, as, rev, out, sizeof out);
   if (strspn(out, "0123456789abcdef") != 40)
     return;
   memcpy(out + 40, "-dirty", 7);
-  char *st[] = {"/usr/bin/git",         "-C", (char *)source_dir, "status", "--porcelain",
-                "--untracked-files=no", NULL};
+  const char *st[] = {"status", "--porcelain", "--untracked-files=no", NULL};
   char status[4096];
-  capture_command(st, status, sizeof status);
+  run_git(source_dir, as, st, status, sizeof status);
   if (!status[0])
     out[40] = '\0';
   gb_str_copy(buf, len, out);
@@ -159,6 +189,27 @@ static void pinning_to_meta(const gb_campaign *c, gb_meta *m) {
   m->pinning.memory_bound = c->binding.mem_bound;
 }
 
+/* What of the harness's environment could have changed a runtime's speed,
+ * had the workers got it (they get gb_workerenv only); a value too long for
+ * the records is cut and ends in "...". */
+static void harness_env_to_meta(gb_meta *m) {
+  m->has_harness_env = true;
+  for (char **e = environ; *e && m->n_harness_env < GB_META_MAX_ENV; e++) {
+    size_t name_len = strcspn(*e, "=");
+    if (!(*e)[name_len] || name_len == 0 || name_len >= GB_META_NAME_MAX ||
+        !gb_workerenv_affects_speed(*e))
+      continue;
+    __typeof__(m->harness_env[0]) *v = &m->harness_env[m->n_harness_env++];
+    memcpy(v->name, *e, name_len);
+    v->name[name_len] = '\0';
+    const char *value = *e + name_len + 1;
+    if (strlen(value) < sizeof v->value)
+      memcpy(v->value, value, strlen(value) + 1);
+    else
+      snprintf(v->value, sizeof v->value, "%.*s...", (int)sizeof v->value - 4, value);
+  }
+}
+
 int gb_campaign_meta_new(gb_campaign *c, gb_err *err) {
   gb_meta *m = &c->meta;
   int rc = gb_meta_set_command(m, c->o->argc, c->o->argv, err);
@@ -176,7 +227,8 @@ int gb_campaign_meta_new(gb_campaign *c, gb_err *err) {
   pinning_to_meta(c, m);
   for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
     snprintf(m->runtimes[l], sizeof m->runtimes[l], "%s", c->runtimes[l]);
-  git_commit(c->o->source_dir, m->git_commit, sizeof m->git_commit);
+  harness_env_to_meta(m);
+  gb_campaign_git_commit(c->o->source_dir, &c->owner, m->git_commit, sizeof m->git_commit);
   utc_now(m->started_at, sizeof m->started_at);
   return gb_recorder_write_meta(c->rec, m, err);
 }
@@ -194,13 +246,23 @@ int gb_campaign_meta_finish(gb_campaign *c, bool completed, gb_err *err) {
   return gb_recorder_write_meta(c->rec, &c->meta, err);
 }
 
+int gb_campaign_meta_checkpoint(gb_campaign *c, gb_err *err) {
+  uint64_t every = c->o->checkpoint_ns ? c->o->checkpoint_ns : GB_CAMPAIGN_CHECKPOINT_NS;
+  uint64_t now = gb_monotonic_raw_ns();
+  if (now - c->checkpoint_at < every)
+    return 0;
+  c->checkpoint_at = now;
+  c->meta.runs_done = c->runs_done;
+  return gb_recorder_write_meta(c->rec, &c->meta, err);
+}
+
 int gb_campaign_write_environment(gb_campaign *c, gb_err *err) {
   static char lscpu[32768], uname_a[1024], text[40000];
   char *lscpu_argv[] = {"/usr/bin/lscpu", NULL};
   char *uname_argv[] = {"/usr/bin/uname", "-a", NULL};
   char sampler[512] = "";
-  capture_command(lscpu_argv, lscpu, sizeof lscpu);
-  capture_command(uname_argv, uname_a, sizeof uname_a);
+  capture_command(lscpu_argv, NULL, c->workerenv.envp, lscpu, sizeof lscpu);
+  capture_command(uname_argv, NULL, c->workerenv.envp, uname_a, sizeof uname_a);
   gb_machine_sampler_describe(c->machine, sampler, sizeof sampler);
   snprintf(text, sizeof text,
            "# uname -a\n%s\n# git commit\n%s\n\n# per-run machine readings\n%s\n\n# lscpu\n%s",

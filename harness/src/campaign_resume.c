@@ -102,9 +102,20 @@ static int check_rows(gb_campaign *c, const gb_rec_table *t, gb_err *err) {
   return 0;
 }
 
+/* meta.json is written before calibration and again after it: a campaign
+ * stopped in between (a kill -9) has no measured run to continue. */
+static int check_calibrated(gb_campaign *c, const gb_records *r, gb_err *err) {
+  if (c->meta.n_calibration > 0 || r->runs.n_rows > 0)
+    return 0;
+  return gb_err_set(err, EINVAL,
+                    "cannot resume %s: calibration did not finish, so no measured run was "
+                    "recorded: remove %s or run with a new --out",
+                    c->o->out_dir, c->o->out_dir);
+}
+
 int gb_campaign_resume_load(gb_campaign *c, gb_err *err) {
   gb_records *r;
-  int rc = gb_records_read(c->o->out_dir, &r, err);
+  int rc = gb_recorder_read(c->rec, &r, err);
   if (rc < 0)
     return rc;
   gb_meta_free(&c->meta);
@@ -113,6 +124,8 @@ int gb_campaign_resume_load(gb_campaign *c, gb_err *err) {
   if (c->meta.completed)
     rc = gb_err_set(err, EALREADY, "cannot resume %s: the campaign is already complete",
                     c->o->out_dir);
+  if (rc == 0)
+    rc = check_calibrated(c, r, err);
   if (rc == 0)
     rc = gb_campaign_settings_from_meta(&c->meta, &c->s, err);
   if (rc == 0 && c->o->settings_given)

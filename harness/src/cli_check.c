@@ -2,6 +2,8 @@
  * not, why not. Every line is a finding; the last is the verdict. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -9,11 +11,14 @@
 #include "greenbench/machine.h"
 #include "greenbench/pin.h"
 #include "greenbench/rapl.h"
+#include "greenbench/sampler.h"
 #include "greenbench/text.h"
 
 /* Long enough for a package counter to move several times (it updates about
- * once a millisecond), short enough to run often. */
+ * once a millisecond), short enough to run often; read every millisecond so
+ * that a standstill is measured to about that. */
 #define CHECK_PROBE_NS 500000000ull
+#define CHECK_STEP_NS 1000000ull
 
 typedef struct {
   const char *cpus, *python, *node;
@@ -28,7 +33,16 @@ static const char usage[] =
     "Exit 0 when the study can run with energy (counters readable and moving, every\n"
     "worker runs), 1 when it cannot, 2 on bad arguments.\n";
 
+/* Prints one error line "greenbench: error: <msg>", control bytes escaped,
+ * and returns 2. */
+static int bad_msg(FILE *err, const char *msg) {
+  gb_str_put_line(err, "greenbench: error: ", msg);
+  return 2;
+}
+
 static int parse(int argc, char **argv, check_args *a, FILE *err) {
+  char msg[sizeof(gb_err)];
+  gb_excerpt_buf shown;
   for (int i = 1; i < argc; i++) {
     const char **slot = !strcmp(argv[i], "--cpus")     ? &a->cpus
                         : !strcmp(argv[i], "--python") ? &a->python
@@ -37,13 +51,13 @@ static int parse(int argc, char **argv, check_args *a, FILE *err) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       a->help = true;
     } else if (!slot) {
-      fprintf(err, "greenbench: error: unknown option '%s' (see greenbench check --help)\n",
-              argv[i]);
-      return 2;
+      snprintf(msg, sizeof msg, "unknown option '%s' (see greenbench check --help)",
+               gb_excerpt(&shown, argv[i]));
+      return bad_msg(err, msg);
     } else if (i + 1 >= argc || *slot) {
-      fprintf(err, "greenbench: error: option '%s' %s\n", argv[i],
-              *slot ? "given twice" : "needs a value");
-      return 2;
+      snprintf(msg, sizeof msg, "option '%s' %s", argv[i],
+               *slot ? "given twice" : "needs a value");
+      return bad_msg(err, msg);
     } else {
       *slot = argv[++i];
     }
@@ -51,10 +65,116 @@ static int parse(int argc, char **argv, check_args *a, FILE *err) {
   return 0;
 }
 
-/* Zones, readable and moving: the energy verdict. */
+/* Every value checked before anything is probed: a bad one exits 2, a
+ * topology that cannot be read (to check --cpus against) exits 1. */
+static int validate(const check_args *a, FILE *err) {
+  const char *names[] = {"--python", "--node"}, *paths[] = {a->python, a->node};
+  char msg[sizeof(gb_err)];
+  for (int i = 0; i < 2; i++) {
+    if (paths[i] && (!*paths[i] || strnlen(paths[i], PATH_MAX) >= PATH_MAX)) {
+      snprintf(msg, sizeof msg, "%s: %s", names[i],
+               *paths[i] ? "path longer than PATH_MAX (4095 bytes)" : "empty path");
+      return bad_msg(err, msg);
+    }
+  }
+  if (!a->cpus)
+    return 0;
+  hwloc_topology_t topo;
+  gb_pin_choice pin;
+  gb_err e;
+  if (gb_pin_topology_load(NULL, &topo, &e) < 0) {
+    gb_str_put_line(err, "greenbench: error: ", e.msg);
+    return 1;
+  }
+  int rc = gb_pin_override(topo, a->cpus, &pin, &e);
+  hwloc_topology_destroy(topo);
+  return rc < 0 ? bad_msg(err, e.msg) : 0;
+}
+
+/* A duration for a person: "262 s", "25 ms", "100 us". */
+static void duration_text(uint64_t ns, char *buf, size_t len) {
+  if (ns == UINT64_MAX)
+    snprintf(buf, len, "never");
+  else if (ns >= 10000000000ull)
+    snprintf(buf, len, "%" PRIu64 " s", ns / 1000000000u);
+  else if (ns >= 10000000u)
+    snprintf(buf, len, "%" PRIu64 " ms", ns / 1000000u);
+  else
+    snprintf(buf, len, "%" PRIu64 " us", ns / 1000u);
+}
+
+/* One line per zone: its range, how soon it can wrap, and what the probe
+ * saw of it. */
+static void print_zone(FILE *out, const gb_rapl_zone *z, const gb_rapl_watched *w) {
+  char wrap[32], still[32];
+  duration_text(gb_sampler_wrap_ns(z->max_energy_range_uj, GB_SAMPLER_DEFAULT_MAX_POWER_W),
+                wrap, sizeof wrap);
+  duration_text(w->longest_still_ns, still, sizeof still);
+  fprintf(out,
+          "  %s (%s, socket %u): max_energy_range_uj %" PRIu64
+          ", a wrap every %s at %u W; over 0.5 s: %s, longest standstill %s\n",
+          z->name, z->id, z->socket, z->max_energy_range_uj, wrap,
+          GB_SAMPLER_DEFAULT_MAX_POWER_W, w->moved ? "moved" : "did not move", still);
+}
+
+/* Sets the verdict's reason (cut to len, like every message here). */
+__attribute__((format(printf, 3, 4))) static void set_why(char *why, size_t len,
+                                                          const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, len, fmt, ap);
+  va_end(ap);
+}
+
+/* The first package zone that did not move (still false) or stood still for
+ * the study's stall limit (still true), or -1. */
+static int first_package(const gb_rapl *r, const gb_rapl_watched *w, bool still) {
+  for (size_t i = 0; i < gb_rapl_count(r); i++)
+    if (gb_rapl_zone_at(r, i)->kind == GB_RAPL_PACKAGE &&
+        (still ? w[i].longest_still_ns >= GB_SAMPLER_DEFAULT_STALL_NS : !w[i].moved))
+      return (int)i;
+  return -1;
+}
+
+/* What the probe says of the study's chances: frozen, standing still, or a
+ * range the sampler cannot follow. Returns false with the reason in why. */
+static bool judge(FILE *out, gb_rapl *r, const gb_rapl_watched *w, char *why, size_t len) {
+  int frozen = first_package(r, w, false), still = first_package(r, w, true);
+  uint64_t period;
+  gb_err err;
+  if (frozen >= 0)
+    set_why(why, len,
+            "energy unavailable: %s (%s/energy_uj) did not change in 500 ms; the RAPL counters "
+            "are frozen (usual in virtual machines)",
+            gb_rapl_zone_at(r, (size_t)frozen)->name, gb_rapl_zone_at(r, (size_t)frozen)->path);
+  fprintf(out, "  counters over 0.5 s: %s\n", frozen >= 0 ? why : "moving");
+  bool fit = gb_sampler_fit(r, NULL, &period, &err) == 0;
+  char every[32];
+  duration_text(fit ? period : 0, every, sizeof every);
+  if (fit)
+    fprintf(out, "  sampling: every %s, at least twice per wrap at %u W\n", every,
+            GB_SAMPLER_DEFAULT_MAX_POWER_W);
+  else
+    fprintf(out, "  sampling: refused: %s\n", err.msg);
+  if (frozen < 0 && still >= 0)
+    set_why(why, len,
+            "%s (%s/energy_uj) stood still for %" PRIu64 " ms during the probe; the study "
+            "marks every window touching a standstill of %u ms energy_stalled",
+            gb_rapl_zone_at(r, (size_t)still)->name, gb_rapl_zone_at(r, (size_t)still)->path,
+            w[still].longest_still_ns / 1000000u, GB_SAMPLER_DEFAULT_STALL_NS / 1000000u);
+  if (frozen < 0 && still >= 0)
+    fprintf(out, "  standstill: %s\n", why);
+  if (frozen < 0 && still < 0 && !fit)
+    gb_str_copy(why, len, err.msg);
+  return frozen < 0 && still < 0 && fit;
+}
+
+/* Zones, readable, moving, steady and within the sampler's reach: the
+ * energy verdict. */
 static bool check_energy(FILE *out, char *why, size_t len) {
   gb_rapl *r;
   gb_err err;
+  gb_rapl_watched w[GB_RAPL_MAX_ZONES];
   if (gb_rapl_open(NULL, &r, &err) < 0) {
     fprintf(out, "energy: unavailable: %s\n", err.msg);
     gb_str_copy(why, len, err.msg);
@@ -63,17 +183,16 @@ static bool check_energy(FILE *out, char *why, size_t len) {
   fprintf(out, "energy: %zu RAPL zone(s) under %s, all readable%s\n", gb_rapl_count(r),
           gb_rapl_root(r),
           gb_rapl_has_dram(r) ? "" : " (no DRAM zone: package only, as on AMD)");
-  for (size_t i = 0; i < gb_rapl_count(r); i++) {
-    const gb_rapl_zone *z = gb_rapl_zone_at(r, i);
-    fprintf(out, "  %s (%s, socket %u): max_energy_range_uj %" PRIu64 "\n", z->name, z->id,
-            z->socket, z->max_energy_range_uj);
-  }
-  bool moving = gb_rapl_probe(r, CHECK_PROBE_NS, &err) == 0;
-  fprintf(out, "  counters over 0.5 s: %s\n", moving ? "moving" : err.msg);
-  if (!moving)
+  bool ok = gb_rapl_watch(r, CHECK_PROBE_NS, CHECK_STEP_NS, w, &err) == 0;
+  if (!ok) {
+    fprintf(out, "  counters over 0.5 s: %s\n", err.msg);
     gb_str_copy(why, len, err.msg);
+  }
+  for (size_t i = 0; ok && i < gb_rapl_count(r); i++)
+    print_zone(out, gb_rapl_zone_at(r, i), &w[i]);
+  ok = ok && judge(out, r, w, why, len);
   gb_rapl_close(r);
-  return moving;
+  return ok;
 }
 
 static void check_pinning(const check_args *a, FILE *out) {
@@ -125,14 +244,20 @@ static bool check_runtimes(const gb_workers *w, FILE *out, char *why, size_t len
     gb_err err;
     const char *path = l == GB_C ? w->worker_c : l == GB_PYTHON ? w->python : w->node;
     const char *name = gb_language_name((gb_language)l);
+    gb_excerpt_buf shown;
+    /* The path whole (validate bounds it), its control bytes escaped. */
+    char line[PATH_MAX + sizeof(gb_err) + 64];
     bool ran = gb_measure(&env, &job, &m, &err) == 0;
     if (ran && m.status == GB_REC_STATUS_OK) {
-      fprintf(out, "%s: %s (%s)\n", name, m.line.runtime, path);
+      snprintf(line, sizeof line, "%s: %s (%s)", name, m.line.runtime, path);
+      gb_str_put_line(out, "", line);
       continue;
     }
-    fprintf(out, "%s: %s: does not run: %s\n", name, path, ran ? m.message : err.msg);
+    snprintf(line, sizeof line, "%s: %s: does not run: %s", name, path,
+             ran ? m.message : err.msg);
+    gb_str_put_line(out, "", line);
     if (all)
-      snprintf(why, len, "the %s worker does not run (%s)", name, path);
+      snprintf(why, len, "the %s worker does not run (%s)", name, gb_excerpt(&shown, path));
     all = false;
   }
   return all;
@@ -147,6 +272,8 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
     fputs(usage, env->out);
     return 0;
   }
+  if ((rc = validate(&a, env->err)))
+    return rc;
   gb_workers w = env->workers;
   if (a.python)
     w.python = a.python;

@@ -3,6 +3,7 @@
  * and validation are separate steps, as in hyperfine. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +14,15 @@
 #include "greenbench/cli.h"
 #include "greenbench/clock.h"
 #include "greenbench/numparse.h"
+#include "greenbench/pin.h"
 #include "greenbench/select.h"
+#include "greenbench/text.h"
 
-/* Integers in meta.json stay exact in any JSON reader: at most 2^53. */
-#define ORDER_SEED_MAX 9007199254740991ull
+/* meta.json records every integer as its exact digits: any 64-bit seed. */
+#define ORDER_SEED_MAX UINT64_MAX
+/* The longest records folder: PATH_MAX less room for "/environment.txt.tmp"
+ * and the other names the recorder puts in it. */
+#define OUT_DIR_MAX (PATH_MAX - 32)
 
 static const char usage[] =
     "usage: greenbench run [options]\n"
@@ -73,11 +79,21 @@ static const struct {
 #undef V
 };
 
-static int bad(const gb_cli_env *env, const char *fmt, const char *a) {
-  fprintf(env->err, "greenbench: error: ");
-  fprintf(env->err, fmt, a);
-  fprintf(env->err, " (see greenbench run --help)\n");
+/* Prints msg as the one error line, control bytes escaped; returns 2. */
+static int bad_msg(const gb_cli_env *env, const char *msg) {
+  char line[sizeof(gb_err) + 64];
+  snprintf(line, sizeof line, "%s (see greenbench run --help)", msg);
+  gb_str_put_line(env->err, "greenbench: error: ", line);
   return 2;
+}
+
+/* The same with a user's text a, escaped and cut (gb_excerpt), put into
+ * fmt's one %s. */
+static int bad(const gb_cli_env *env, const char *fmt, const char *a) {
+  char msg[sizeof(gb_err)];
+  gb_excerpt_buf shown;
+  snprintf(msg, sizeof msg, fmt, gb_excerpt(&shown, a));
+  return bad_msg(env, msg);
 }
 
 static int parse_flag(run_args *a, const char *arg) {
@@ -121,10 +137,11 @@ static int number(const gb_cli_env *env, const char *name, const char *v, uint64
     return 0;
   if (gb_parse_u64(v, min, max, out) == 0)
     return 0;
-  fprintf(env->err,
-          "greenbench: error: %s must be an integer from %" PRIu64 " to %" PRIu64
-          ", got '%s'\n",
-          name, min, max, v);
+  char msg[sizeof(gb_err)];
+  gb_excerpt_buf shown;
+  snprintf(msg, sizeof msg, "%s must be an integer from %" PRIu64 " to %" PRIu64 ", got '%s'",
+           name, min, max, gb_excerpt(&shown, v));
+  gb_str_put_line(env->err, "greenbench: error: ", msg);
   return 2;
 }
 
@@ -134,9 +151,9 @@ static int apply_lists(const run_args *a, gb_settings *s, const gb_cli_env *env)
   unsigned *masks[] = {&s->languages, &s->algorithms, &s->orders};
   for (int k = 0; k < 3; k++)
     if (lists[k] && gb_select_parse_mask((gb_select_key)k, lists[k], masks[k], &err) < 0)
-      return bad(env, "%s", err.msg);
+      return bad_msg(env, err.msg);
   if (a->sizes && gb_select_parse_sizes(a->sizes, s->sizes, &s->nsizes, &err) < 0)
-    return bad(env, "%s", err.msg);
+    return bad_msg(env, err.msg);
   if (a->energy && gb_energy_mode_parse(a->energy, &s->energy) < 0)
     return bad(env, "unknown energy mode '%s' (expected auto, on or off)", a->energy);
   return 0;
@@ -174,7 +191,7 @@ static int apply_numbers(const run_args *a, gb_settings *s, const gb_cli_env *en
   s->target_ms = (unsigned)target;
   s->seed = (uint32_t)seed;
   s->timeout_s = (unsigned)timeout;
-  s->order_seed = a->order_seed ? order_seed : order_seed & ORDER_SEED_MAX;
+  s->order_seed = order_seed;
   return 0;
 }
 
@@ -186,7 +203,7 @@ static bool any_setting(const run_args *a) {
 static int build_settings(const run_args *a, gb_settings *s, const gb_cli_env *env) {
   gb_err err;
   if (gb_settings_profile(a->profile ? a->profile : "study", s, &err) < 0)
-    return bad(env, "%s", err.msg);
+    return bad_msg(env, err.msg);
   gb_settings profile = *s;
   int rc = apply_lists(a, s, env);
   if (rc == 0)
@@ -209,7 +226,7 @@ static int print_plan(const gb_settings *s, const gb_cli_env *env) {
   gb_plan p;
   gb_err err;
   if (gb_plan_build(s, &p, &err) < 0)
-    return bad(env, "%s", err.msg);
+    return bad_msg(env, err.msg);
   uint64_t est = gb_plan_estimate_ns(s, &p) / 1000000000u;
   char duration[32];
   if (est < 3600)
@@ -234,15 +251,70 @@ static int print_plan(const gb_settings *s, const gb_cli_env *env) {
   return 0;
 }
 
+/* The first control byte (C0 or DEL) in s, or NULL. */
+static const char *control_byte(const char *s) {
+  for (; *s; s++)
+    if ((unsigned char)*s < 0x20 || *s == 0x7f)
+      return s;
+  return NULL;
+}
+
+/* A path option, when given, is not empty and fits its limit (max bytes);
+ * a records folder (folder true) holds no control byte, as it is echoed. */
+static int check_path(const gb_cli_env *env, const char *name, const char *v, size_t max,
+                      bool folder) {
+  char msg[sizeof(gb_err)];
+  const char *ctl = v && folder ? control_byte(v) : NULL;
+  if (!v)
+    return 0;
+  if (!*v)
+    snprintf(msg, sizeof msg, "%s: empty path", name);
+  else if (ctl)
+    snprintf(msg, sizeof msg, "%s: path holds the control byte \\x%02x at byte %zu", name,
+             (unsigned char)*ctl, (size_t)(ctl - v) + 1);
+  else if (strnlen(v, max + 1) > max)
+    snprintf(msg, sizeof msg, "%s: path longer than %zu bytes (PATH_MAX %d%s)", name, max,
+             PATH_MAX, max < PATH_MAX - 1 ? " less room for the records' file names" : "");
+  else
+    return 0;
+  return bad_msg(env, msg);
+}
+
+static int check_paths(const run_args *a, const gb_cli_env *env) {
+  int rc;
+  if ((rc = check_path(env, "--out", a->out, OUT_DIR_MAX, true)) ||
+      (rc = check_path(env, "--resume", a->resume, OUT_DIR_MAX, true)) ||
+      (rc = check_path(env, "--python", a->python, PATH_MAX - 1, false)) ||
+      (rc = check_path(env, "--node", a->node, PATH_MAX - 1, false)))
+    return rc;
+  return 0;
+}
+
+/* --cpus against this machine's CPUs, before anything is probed or
+ * measured: 2 for a bad list, 1 when the topology cannot be read. */
+static int check_cpus(const run_args *a, const gb_cli_env *env) {
+  hwloc_topology_t topo;
+  gb_pin_choice pin;
+  gb_err err;
+  if (!a->cpus)
+    return 0;
+  if (gb_pin_topology_load(NULL, &topo, &err) < 0) {
+    gb_str_put_line(env->err, "greenbench: error: ", err.msg);
+    return 1;
+  }
+  int rc = gb_pin_override(topo, a->cpus, &pin, &err);
+  hwloc_topology_destroy(topo);
+  return rc < 0 ? bad_msg(env, err.msg) : 0;
+}
+
 static int run_campaign(const run_args *a, const gb_settings *s, int argc, char **argv,
                         const gb_cli_env *env) {
-  char out[512];
-  if (a->resume)
-    snprintf(out, sizeof out, "%s", a->resume);
-  else if (a->out)
-    snprintf(out, sizeof out, "%s", a->out);
-  else
-    default_out(s, out, sizeof out);
+  char fallback[128];
+  const char *out = a->resume ? a->resume : a->out;
+  if (!out) {
+    default_out(s, fallback, sizeof fallback);
+    out = fallback;
+  }
   gb_campaign_opts o = {.settings = *s,
                         .settings_given = a->resume && any_setting(a),
                         .out_dir = out,
@@ -262,7 +334,7 @@ static int run_campaign(const run_args *a, const gb_settings *s, int argc, char 
   gb_campaign_result r;
   gb_err err;
   if (gb_campaign_run(&o, &r, &err) < 0) {
-    fprintf(env->err, "greenbench: error: %s\n", err.msg);
+    gb_str_put_line(env->err, "greenbench: error: ", err.msg);
     return 1;
   }
   if (r.interrupted) {
@@ -293,7 +365,8 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
     return bad(env, "--dry-run plans a new campaign; it cannot be combined with --resume%s",
                "");
   gb_settings s;
-  if ((rc = build_settings(&a, &s, env)))
+  if ((rc = build_settings(&a, &s, env)) || (rc = check_paths(&a, env)) ||
+      (rc = check_cpus(&a, env)))
     return rc;
   return a.dry_run ? print_plan(&s, env) : run_campaign(&a, &s, argc, argv, env);
 }

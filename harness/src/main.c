@@ -2,9 +2,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "greenbench/cli.h"
 #include "greenbench/report.h"
+#include "greenbench/text.h"
 
 #ifndef GB_VERSION
 #define GB_VERSION "unknown"
@@ -12,14 +14,25 @@
 
 static volatile sig_atomic_t stop_requested;
 
+/* A second signal means "now": exit without finishing the records (the
+ * workers die with the harness, PR_SET_PDEATHSIG in spawn.c). */
 static void on_signal(int sig) {
   (void)sig;
+  if (stop_requested) {
+    static const char msg[] = "greenbench: stopped at once; meta.json may not say how far the "
+                              "records go\n";
+    ssize_t n = write(2, msg, sizeof msg - 1);
+    (void)n;
+    _exit(130);
+  }
   stop_requested = 1;
 }
 
-/* SIGINT and SIGTERM finish the current run, then stop the campaign with
- * every earlier row on disk; the workers run in their own process groups, so
- * a Ctrl-C at the terminal reaches only the harness. */
+/* SIGINT, SIGTERM and SIGHUP (a dropped SSH session) stop the campaign at
+ * once: the running worker is killed, its run is not recorded, every earlier
+ * row stays on disk and meta.json says how far they go. The workers run in
+ * their own process groups, so a Ctrl-C at the terminal reaches only the
+ * harness. */
 static void install_handlers(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -28,6 +41,7 @@ static void install_handlers(void) {
   sa.sa_flags = SA_RESTART;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
 }
 
@@ -65,7 +79,8 @@ int main(int argc, char **argv) {
     return gb_cli_check(argc - 1, argv + 1, &env);
   if (!strcmp(argv[1], "report"))
     return gb_report_main(argc - 1, argv + 1);
+  gb_excerpt_buf shown;
   fprintf(stderr, "greenbench: error: unknown command '%s' (expected check, run or report)\n",
-          argv[1]);
+          gb_excerpt(&shown, argv[1]));
   return 2;
 }

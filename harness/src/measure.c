@@ -2,6 +2,9 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,6 +96,7 @@ static gb_rec_status status_of_spawn(gb_spawn_status s) {
     return GB_REC_STATUS_SPAWN_FAILED;
   case GB_SPAWN_ABORTED:
     return GB_REC_STATUS_ENERGY_STALLED; /* refined from the reading below */
+  case GB_SPAWN_INTERRUPTED:             /* not recorded: gb_measurement.interrupted */
   case GB_SPAWN_BAD_OUTPUT:
   default:
     return GB_REC_STATUS_BAD_OUTPUT;
@@ -105,12 +109,33 @@ static gb_rec_status status_of_energy(gb_energy_status s) {
                                 : GB_REC_STATUS_ENERGY_VANISHED;
 }
 
+/* Sleeps ns, or less when *stop gets set: signals are taken only inside
+ * ppoll, so a handler setting the flag always cuts the sleep short. Returns
+ * true when it was cut. */
+static bool sleep_unless_stopped(uint64_t ns, volatile sig_atomic_t *stop) {
+  if (!stop) {
+    gb_sleep_ns(ns); /* resumes after signals: the window is always whole */
+    return false;
+  }
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  uint64_t end = gb_monotonic_raw_ns() + ns, now;
+  while (!*stop && (now = gb_monotonic_raw_ns()) < end) {
+    struct timespec ts = {(time_t)((end - now) / 1000000000u),
+                          (long)((end - now) % 1000000000u)};
+    ppoll(NULL, 0, &ts, &old);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return *stop != 0;
+}
+
 /* The idle baseline: as long as the run took, measured the same way. */
 static void idle_window(const gb_measure_env *env, uint64_t ns, gb_measurement *m) {
   uint64_t t0 = gb_monotonic_raw_ns();
   if (env->sampler)
     gb_sampler_begin(env->sampler);
-  gb_sleep_ns(ns); /* resumes after signals: the window is always whole */
+  m->interrupted = sleep_unless_stopped(ns, env->stop);
   if (env->sampler)
     gb_sampler_end(env->sampler, &m->idle_energy);
   m->idle_ns = gb_monotonic_raw_ns() - t0;
@@ -147,6 +172,8 @@ int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, 
   gb_spawn_opts_init(&o, argv);
   o.timeout_ns = env->timeout_ns;
   o.run_as = env->run_as;
+  o.envp = env->envp;
+  o.stop = env->stop;
   o.before = before_hook;
   o.after = after_hook;
   o.check = check_line;
@@ -178,10 +205,15 @@ int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, 
                         .machine_start = start,
                         .machine_end = end};
   gb_str_copy(m->message, sizeof m->message, r.message);
+  m->interrupted = r.status == GB_SPAWN_INTERRUPTED;
   gb_spawn_result_free(&r);
-  if (env->idle)
+  bool idled = env->idle && !m->interrupted;
+  if (idled)
     idle_window(env, m->wall_ns, m);
-  if (env->sampler)
+  if (env->sampler) {
+    /* The row's last window must not end inside a standstill. */
+    gb_sampler_settle(env->sampler, idled ? &m->idle_energy : &m->energy);
     record_energy_faults(m);
+  }
   return 0;
 }

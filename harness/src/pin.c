@@ -275,21 +275,25 @@ static int add_range(const char *list, unsigned lo, unsigned hi, hwloc_bitmap_t 
   return 0;
 }
 
+/* The user's list is quoted in messages escaped and cut (gb_excerpt). */
 static int parse_list(const char *list, hwloc_bitmap_t set, gb_err *err) {
   const char *s = list;
+  gb_excerpt_buf shown, entry;
+  gb_excerpt(&shown, list);
   for (;;) {
     size_t len = strcspn(s, ",");
     unsigned lo, hi;
     int rc = parse_entry(s, len, &lo, &hi);
+    if (rc < 0)
+      gb_str_excerpt(s, len, GB_EXCERPT_MAX, entry.s, sizeof entry.s);
     if (rc == -ERANGE)
-      return gb_err_set(err, EINVAL,
-                        "--cpus \"%s\": \"%.*s\" is above the largest CPU number %u", list,
-                        (int)len, s, PIN_CPU_LIMIT);
+      return gb_err_set(err, EINVAL, "--cpus \"%s\": \"%s\" is above the largest CPU number %u",
+                        shown.s, entry.s, PIN_CPU_LIMIT);
     if (rc < 0)
       return gb_err_set(err, EINVAL,
-                        "--cpus \"%s\": malformed entry \"%.*s\" (expected N or N-M)", list,
-                        (int)len, s);
-    if ((rc = add_range(list, lo, hi, set, err)) < 0)
+                        "--cpus \"%s\": malformed entry \"%s\" (expected N or N-M)", shown.s,
+                        entry.s);
+    if ((rc = add_range(shown.s, lo, hi, set, err)) < 0)
       return rc;
     if (s[len] == '\0')
       return 0;

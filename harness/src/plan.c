@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "greenbench/rng.h"
+#include "greenbench/text.h"
 
 static const char *const language_names[GB_LANGUAGE_COUNT] = {"c", "python", "node"};
 static const char *const energy_names[] = {"auto", "on", "off"};
@@ -64,7 +65,8 @@ int gb_settings_profile(const char *name, gb_settings *out, gb_err *err) {
     s.target_ms = 20;
     s.energy = GB_ENERGY_AUTO;
   } else {
-    return gb_err_set(err, EINVAL, "unknown profile '%s' (expected smoke or study)", name);
+    return gb_err_set(err, EINVAL, "unknown profile '%s' (expected smoke or study)",
+                      gb_excerpt(&(gb_excerpt_buf){{0}}, name));
   }
   snprintf(s.profile, sizeof s.profile, "%s", name);
   *out = s;

@@ -12,10 +12,11 @@
 #include <unistd.h>
 
 #include "greenbench/clock.h"
+#include "greenbench/text.h"
 
 #define ZONE_PREFIX "intel-rapl:"
 #define PROBE_STEP_NS 10000000u
-#define EXCERPT_MAX 40
+#define EXCERPT_MAX 40 /* bytes of a sysfs file quoted in a message */
 
 struct gb_rapl {
   char root[GB_RAPL_PATH_MAX];
@@ -29,28 +30,6 @@ struct gb_rapl {
 static ssize_t plain_pread(int fd, void *buf, size_t len, off_t off, void *ctx) {
   (void)ctx;
   return pread(fd, buf, len, off);
-}
-
-/* Makes file text printable for a one-line message: newlines and control
- * bytes are escaped, long text is cut. */
-static void excerpt(const char *text, size_t len, char *out, size_t cap) {
-  size_t o = 0;
-  for (size_t i = 0; i < len && i < EXCERPT_MAX && o + 5 < cap; i++) {
-    unsigned char c = (unsigned char)text[i];
-    if (c == '\n') {
-      out[o++] = '\\';
-      out[o++] = 'n';
-    } else if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
-      o += (size_t)snprintf(out + o, cap - o, "\\x%02x", c);
-    } else {
-      out[o++] = (char)c;
-    }
-  }
-  if (len > EXCERPT_MAX && o + 4 < cap) {
-    memcpy(out + o, "...", 3);
-    o += 3;
-  }
-  out[o] = '\0';
 }
 
 /* What sysfs prints with "%llu\n": decimal digits and at most one trailing
@@ -247,7 +226,7 @@ static int discover(gb_rapl *r, gb_err *err) {
 static int bad_number(const char *dir, const char *leaf, const char *text, size_t len,
                       const char *want, int rc, gb_err *err) {
   char shown[EXCERPT_MAX * 4 + 8];
-  excerpt(text, len, shown, sizeof shown);
+  gb_str_excerpt(text, len, EXCERPT_MAX, shown, sizeof shown);
   return gb_err_set(err, -rc, "%s/%s: expected %s, got \"%s\"", dir, leaf, want, shown);
 }
 
@@ -450,4 +429,40 @@ int gb_rapl_probe(gb_rapl *r, uint64_t window_ns, gb_err *err) {
     elapsed = gb_monotonic_raw_ns() - start;
   }
   return rc < 0 ? rc : frozen(r, first, now, elapsed, err);
+}
+
+int gb_rapl_watch(gb_rapl *r, uint64_t window_ns, uint64_t step_ns, gb_rapl_watched *out,
+                  gb_err *err) {
+  uint64_t last[GB_RAPL_MAX_ZONES], now[GB_RAPL_MAX_ZONES], changed[GB_RAPL_MAX_ZONES];
+  gb_rapl_watched w[GB_RAPL_MAX_ZONES] = {0};
+  if (window_ns == 0 || step_ns == 0)
+    return gb_err_set(err, EINVAL, "RAPL watch: the window and the step must be longer than 0");
+  int rc = gb_rapl_read_all(r, last, err);
+  uint64_t start = gb_monotonic_raw_ns(), lo = start;
+  for (size_t i = 0; i < r->n; i++)
+    changed[i] = start;
+  while (rc == 0 && lo - start < window_ns) {
+    rc = gb_sleep_ns(step_ns);
+    if (rc < 0)
+      return gb_err_set(err, -rc, "RAPL watch: cannot sleep: %s", strerror(-rc));
+    lo = gb_monotonic_raw_ns();
+    rc = gb_rapl_read_all(r, now, err);
+    uint64_t hi = gb_monotonic_raw_ns();
+    for (size_t i = 0; i < r->n && rc == 0; i++) {
+      /* Unchanged from the first reading that showed the value (its clock
+       * after) to this one (its clock before): a standstill at least this long. */
+      uint64_t still = lo > changed[i] ? lo - changed[i] : 0;
+      if (now[i] != last[i]) {
+        w[i].moved = true;
+        changed[i] = hi;
+      } else if (still > w[i].longest_still_ns) {
+        w[i].longest_still_ns = still;
+      }
+      last[i] = now[i];
+    }
+  }
+  if (rc < 0)
+    return rc;
+  memcpy(out, w, r->n * sizeof w[0]);
+  return 0;
 }

@@ -8,13 +8,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
+
+/* Every file of the folder is opened relative to the folder's descriptor,
+ * never through a symbolic link, and O_NONBLOCK so a FIFO put in a file's
+ * place is refused instead of blocking. A root harness writes into a folder
+ * its sudo user owns, and that user can plant links in it. */
+#define IN_FOLDER (O_NOFOLLOW | O_CLOEXEC)
 
 struct gb_recorder {
   char dir[PATH_MAX];
-  int fd[2]; /* runs.csv, warmups.csv */
-  const gb_privilege *owner;
+  int dirfd;        /* the folder, locked (flock) for the recorder's life */
+  int fd[2];        /* runs.csv, warmups.csv; -1 while absent */
+  int meta_fd;      /* resume: meta.json as found, until gb_recorder_read */
+  uint64_t keep[2]; /* resume: bytes of whole lines, from gb_recorder_read */
+  bool was_read;
+  bool give; /* files go to uid/gid (a root harness under sudo) */
+  uid_t uid;
+  gid_t gid;
   gb_write_fn write;
   void *write_ctx;
 };
@@ -24,12 +38,6 @@ static const char *const file_names[2] = {"runs.csv", "warmups.csv"};
 static ssize_t plain_write(int fd, const void *buf, size_t len, void *ctx) {
   (void)ctx;
   return write(fd, buf, len);
-}
-
-static int path_in(const gb_recorder *r, const char *name, char *buf, size_t len, gb_err *err) {
-  if (snprintf(buf, len, "%s/%s", r->dir, name) >= (int)len)
-    return gb_err_set(err, ENAMETOOLONG, "path too long: %s/%s", r->dir, name);
-  return 0;
 }
 
 static int write_all(gb_recorder *r, int fd, const char *buf, size_t len) {
@@ -42,19 +50,6 @@ static int write_all(gb_recorder *r, int fd, const char *buf, size_t len) {
     buf += n;
     len -= (size_t)n;
   }
-  return 0;
-}
-
-static int folder_is_empty(const char *dir, bool *empty) {
-  DIR *d = opendir(dir);
-  if (!d)
-    return -errno;
-  struct dirent *e;
-  *empty = true;
-  while ((e = readdir(d)))
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-      *empty = false;
-  closedir(d);
   return 0;
 }
 
@@ -80,86 +75,225 @@ static int make_folder(const char *dir, const gb_privilege *owner, gb_err *err) 
   }
 }
 
-/* Drops a cut-short last line (no final newline) from a resumed file. */
-static int drop_partial_line(int fd, const char *path, bool *dropped, gb_err *err) {
-  off_t size = lseek(fd, 0, SEEK_END), keep = size;
-  char c;
-  while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
-    keep--;
-  if (keep != size) {
-    if (ftruncate(fd, keep) < 0 || fsync(fd) < 0)
-      return gb_err_set(err, errno, "cannot cut the partial last line of %s: %s", path,
-                        strerror(errno));
-    *dropped = true;
-  }
-  return 0;
+/* The harness's own files, or its sudo user's. */
+static bool owned(const gb_recorder *r, uid_t uid) {
+  return uid == geteuid() || (r->give && uid == r->uid);
 }
 
-static int open_csv(gb_recorder *r, int which, bool resume, bool *dropped, gb_err *err) {
-  char path[PATH_MAX];
-  int rc = path_in(r, file_names[which], path, sizeof path, err);
+/* A file the recorder may read and write: a regular file with no other
+ * name (a hard link could point out of the folder), of the right owner. */
+static int check_file(const gb_recorder *r, int fd, const char *name, gb_err *err) {
+  struct stat st;
+  const char *why = NULL;
+  if (fstat(fd, &st) < 0)
+    return gb_err_set(err, errno, "cannot stat %s/%s: %s", r->dir, name, strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    why = "is not a regular file";
+  else if (st.st_nlink != 1)
+    why = "has other hard links";
+  else if (!owned(r, st.st_uid))
+    why = "belongs to another user";
+  if (!why)
+    return 0;
+  return gb_err_set(err, EPERM,
+                    "%s/%s %s: greenbench writes only its own files in a records folder",
+                    r->dir, name, why);
+}
+
+static int give(const gb_recorder *r, int fd, const char *name, gb_err *err) {
+  if (!r->give || fchown(fd, r->uid, r->gid) == 0)
+    return 0;
+  return gb_err_set(err, errno, "cannot give %s/%s to uid %u gid %u: %s", r->dir, name,
+                    (unsigned)r->uid, (unsigned)r->gid, strerror(errno));
+}
+
+/* The pid holding a flock on the file st describes, from /proc/locks; 0 when
+ * not found. */
+static long lock_holder(const struct stat *st) {
+  FILE *f = fopen("/proc/locks", "re");
+  char line[256];
+  long found = 0;
+  while (f && !found && fgets(line, sizeof line, f)) {
+    long pid;
+    unsigned maj, min;
+    unsigned long ino;
+    if (sscanf(line, "%*d: FLOCK %*s %*s %ld %x:%x:%lu", &pid, &maj, &min, &ino) == 4 &&
+        maj == major(st->st_dev) && min == minor(st->st_dev) && ino == st->st_ino &&
+        pid != (long)getpid())
+      found = pid;
+  }
+  if (f)
+    fclose(f);
+  return found;
+}
+
+/* One writer per folder: an advisory lock on the folder itself, held until
+ * gb_recorder_close (or the process's death). */
+static int lock_folder(gb_recorder *r, const struct stat *st, gb_err *err) {
+  if (flock(r->dirfd, LOCK_EX | LOCK_NB) == 0)
+    return 0;
+  if (errno != EWOULDBLOCK)
+    return gb_err_set(err, errno, "cannot lock %s: %s", r->dir, strerror(errno));
+  long pid = lock_holder(st);
+  char who[32] = "";
+  if (pid > 0)
+    snprintf(who, sizeof who, " (pid %ld)", pid);
+  return gb_err_set(err, EBUSY,
+                    "%s is in use by another greenbench%s: one campaign writes a records "
+                    "folder at a time",
+                    r->dir, who);
+}
+
+/* The folder itself, never through a symbolic link, of the right owner. */
+static int open_folder(gb_recorder *r, gb_err *err) {
+  r->dirfd = open(r->dir, O_RDONLY | O_DIRECTORY | IN_FOLDER);
+  struct stat link;
+  if (r->dirfd < 0 && (errno == ELOOP || errno == ENOTDIR) && lstat(r->dir, &link) == 0 &&
+      S_ISLNK(link.st_mode))
+    return gb_err_set(err, ELOOP,
+                      "%s is a symbolic link: records are written only into a real folder "
+                      "(give its own path)",
+                      r->dir);
+  if (r->dirfd < 0)
+    return gb_err_set(err, errno, "cannot open folder %s: %s", r->dir, strerror(errno));
+  struct stat st;
+  if (fstat(r->dirfd, &st) < 0)
+    return gb_err_set(err, errno, "cannot stat %s: %s", r->dir, strerror(errno));
+  if (!owned(r, st.st_uid))
+    return gb_err_set(err, EPERM,
+                      "%s belongs to uid %u: greenbench writes records only into a folder of "
+                      "its own user",
+                      r->dir, (unsigned)st.st_uid);
+  return lock_folder(r, &st, err);
+}
+
+static int check_empty(gb_recorder *r, gb_err *err) {
+  int fd = dup(r->dirfd);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d) {
+    if (fd >= 0)
+      close(fd);
+    return gb_err_set(err, errno, "cannot read folder %s: %s", r->dir, strerror(errno));
+  }
+  bool empty = true;
+  for (struct dirent *e; empty && (e = readdir(d));)
+    empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+  closedir(d);
+  if (empty)
+    return 0;
+  return gb_err_set(err, EEXIST,
+                    "%s is not empty: records are never overwritten (choose a new --out, "
+                    "or --resume it)",
+                    r->dir);
+}
+
+/* A new CSV file (O_EXCL: never one that exists, nor a planted link) with
+ * its header, flushed. */
+static int create_csv(gb_recorder *r, int which, gb_err *err) {
+  const char *name = file_names[which];
+  int fd = openat(r->dirfd, name, O_RDWR | O_APPEND | O_CREAT | O_EXCL | IN_FOLDER, 0644);
+  if (fd < 0)
+    return gb_err_set(err, errno, "cannot create %s/%s: %s", r->dir, name, strerror(errno));
+  r->fd[which] = fd;
+  int rc = give(r, fd, name, err);
   if (rc < 0)
     return rc;
-  int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return gb_err_set(err, errno, "cannot open %s: %s", path, strerror(errno));
-  r->fd[which] = fd;
-  if (r->owner && gb_privilege_chown_path(r->owner, path, err) < 0)
-    return -EPERM;
-  if (lseek(fd, 0, SEEK_END) > 0)
-    return resume ? drop_partial_line(fd, path, dropped, err) : 0;
   char header[GB_REC_LINE_MAX];
   int len = gb_records_header(header, sizeof header);
   if (len < 0 || (rc = write_all(r, fd, header, (size_t)len)) < 0 || fsync(fd) < 0) {
     rc = rc < 0 ? rc : -errno;
-    return gb_err_set(err, -rc, "cannot write the header of %s: %s", path, strerror(-rc));
+    return gb_err_set(err, -rc, "cannot write the header of %s/%s: %s", r->dir, name,
+                      strerror(-rc));
   }
   return 0;
 }
 
-static int check_folder(const gb_recorder_opts *o, gb_err *err) {
-  bool empty = false;
-  int rc = folder_is_empty(o->dir, &empty);
-  if (rc < 0)
-    return gb_err_set(err, -rc, "cannot read folder %s: %s", o->dir, strerror(-rc));
-  if (!o->resume && !empty)
-    return gb_err_set(err, EEXIST,
-                      "%s is not empty: records are never overwritten (choose a new --out, "
-                      "or --resume it)",
-                      o->dir);
-  if (o->resume) {
-    char path[PATH_MAX];
-    for (int i = 0; i < 2; i++) {
-      const char *need = i ? "meta.json" : "runs.csv";
-      if (snprintf(path, sizeof path, "%s/%s", o->dir, need) >= (int)sizeof path ||
-          access(path, F_OK) < 0)
-        return gb_err_set(err, ENOENT, "cannot resume %s: %s is missing", o->dir, need);
-    }
-  }
-  return 0;
-}
-
-int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, bool *dropped_partial,
-                     gb_err *err) {
-  int rc = o->resume ? 0 : make_folder(o->dir, o->owner, err);
-  if (rc < 0 || (rc = check_folder(o, err)) < 0)
+/* An existing file of a resumed folder, checked, into *fd; -ENOENT with no
+ * message when it is missing. */
+static int open_existing(gb_recorder *r, const char *name, int flags, int *fd, gb_err *err) {
+  int f = openat(r->dirfd, name, flags | IN_FOLDER | O_NONBLOCK);
+  if (f < 0 && errno == ENOENT)
+    return -ENOENT;
+  if (f < 0 && errno == ELOOP)
+    return gb_err_set(err, ELOOP,
+                      "cannot resume %s: %s/%s is a symbolic link (greenbench never follows a "
+                      "link out of a records folder)",
+                      r->dir, r->dir, name);
+  if (f < 0)
+    return gb_err_set(err, errno, "cannot resume %s: cannot open %s: %s", r->dir, name,
+                      strerror(errno));
+  int rc = check_file(r, f, name, err);
+  if (rc == 0 && fcntl(f, F_SETFL, flags & O_APPEND) < 0)
+    rc = gb_err_set(err, errno, "cannot use %s/%s: %s", r->dir, name, strerror(errno));
+  if (rc < 0) {
+    close(f);
     return rc;
+  }
+  *fd = f;
+  return 0;
+}
+
+/* The files of a resumed folder, opened and checked but not changed. */
+static int open_resumed(gb_recorder *r, gb_err *err) {
+  int rc = open_existing(r, "runs.csv", O_RDWR | O_APPEND, &r->fd[0], err);
+  if (rc == -ENOENT)
+    return gb_err_set(err, ENOENT, "cannot resume %s: runs.csv is missing", r->dir);
+  if (rc == 0 && (rc = open_existing(r, "meta.json", O_RDONLY, &r->meta_fd, err)) == -ENOENT)
+    return gb_err_set(err, ENOENT,
+                      "cannot resume %s: meta.json is missing, so the campaign stopped before "
+                      "it recorded anything: remove %s or run with a new --out",
+                      r->dir, r->dir);
+  if (rc == 0 &&
+      (rc = open_existing(r, "warmups.csv", O_RDWR | O_APPEND, &r->fd[1], err)) == -ENOENT)
+    rc = 0; /* created by gb_recorder_repair */
+  return rc;
+}
+
+/* dir without trailing slashes: "out/" would follow a link named out. */
+static int set_dir(gb_recorder *r, const char *dir, gb_err *err) {
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/')
+    n--;
+  if (n >= sizeof r->dir)
+    return gb_err_set(err, ENAMETOOLONG, "path too long: %s", dir);
+  memcpy(r->dir, dir, n);
+  r->dir[n] = '\0';
+  return 0;
+}
+
+static int open_in(gb_recorder *r, const gb_recorder_opts *o, gb_err *err) {
+  int rc = set_dir(r, o->dir, err);
+  if (rc == 0 && !o->resume)
+    rc = make_folder(r->dir, r->give ? o->owner : NULL, err);
+  if (rc == 0)
+    rc = open_folder(r, err);
+  if (rc < 0)
+    return rc;
+  if (o->resume)
+    return open_resumed(r, err);
+  if ((rc = check_empty(r, err)) < 0 || (rc = create_csv(r, 0, err)) < 0 ||
+      (rc = create_csv(r, 1, err)) < 0)
+    return rc;
+  if (fsync(r->dirfd) < 0)
+    return gb_err_set(err, errno, "cannot flush folder %s: %s", r->dir, strerror(errno));
+  return 0;
+}
+
+int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, gb_err *err) {
   gb_recorder *r = calloc(1, sizeof *r);
   if (!r)
     return gb_err_set(err, ENOMEM, "out of memory");
-  snprintf(r->dir, sizeof r->dir, "%s", o->dir);
-  r->fd[0] = r->fd[1] = -1;
-  r->owner = o->owner && gb_privilege_drops(o->owner) ? o->owner : NULL;
+  r->dirfd = r->fd[0] = r->fd[1] = r->meta_fd = -1;
+  r->give = o->owner && gb_privilege_drops(o->owner);
+  r->uid = r->give ? o->owner->uid : (uid_t)-1;
+  r->gid = r->give ? o->owner->gid : (gid_t)-1;
   r->write = o->write ? o->write : plain_write;
   r->write_ctx = o->write_ctx;
-  bool dropped = false, ignored = false;
-  if ((rc = open_csv(r, 0, o->resume, &dropped, err)) < 0 ||
-      (rc = open_csv(r, 1, o->resume, &ignored, err)) < 0) {
+  int rc = open_in(r, o, err);
+  if (rc < 0) {
     gb_recorder_close(r);
     return rc;
   }
-  if (dropped_partial)
-    *dropped_partial = dropped;
   *out = r;
   return 0;
 }
@@ -167,9 +301,10 @@ int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, bool *dropped
 void gb_recorder_close(gb_recorder *r) {
   if (!r)
     return;
-  for (int i = 0; i < 2; i++)
-    if (r->fd[i] >= 0)
-      close(r->fd[i]);
+  int fds[] = {r->fd[0], r->fd[1], r->meta_fd, r->dirfd}; /* the lock goes last */
+  for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+    if (fds[i] >= 0)
+      close(fds[i]);
   free(r);
 }
 
@@ -177,10 +312,54 @@ const char *gb_recorder_dir(const gb_recorder *r) {
   return r->dir;
 }
 
+int gb_recorder_read(gb_recorder *r, gb_records **out, gb_err *err) {
+  if (r->meta_fd < 0)
+    return gb_err_set(err, EBADF, "%s: the records were not opened to resume", r->dir);
+  gb_records_files f = {.dir = r->dir,
+                        .meta_fd = r->meta_fd,
+                        .runs_fd = r->fd[0],
+                        .warmups_fd = r->fd[1],
+                        .cut_last_line = true};
+  int rc = gb_records_read_files(&f, out, r->keep, err);
+  r->was_read = rc == 0;
+  return rc;
+}
+
+/* Cuts a file back to the whole lines gb_recorder_read found. */
+static int cut_back(gb_recorder *r, int which, bool *cut, gb_err *err) {
+  struct stat st;
+  int fd = r->fd[which];
+  if (fstat(fd, &st) < 0)
+    return gb_err_set(err, errno, "cannot stat %s/%s: %s", r->dir, file_names[which],
+                      strerror(errno));
+  *cut = (uint64_t)st.st_size > r->keep[which];
+  if (*cut && (ftruncate(fd, (off_t)r->keep[which]) < 0 || fsync(fd) < 0))
+    return gb_err_set(err, errno, "cannot cut the partial last line of %s/%s: %s", r->dir,
+                      file_names[which], strerror(errno));
+  return 0;
+}
+
+int gb_recorder_repair(gb_recorder *r, bool *dropped, gb_err *err) {
+  if (!r->was_read)
+    return gb_err_set(err, EBADF, "%s: the records must be read before they are repaired",
+                      r->dir);
+  bool cut_runs = false, cut_warmups = false;
+  int rc = cut_back(r, 0, &cut_runs, err);
+  if (rc == 0)
+    rc = r->fd[1] >= 0 ? cut_back(r, 1, &cut_warmups, err) : create_csv(r, 1, err);
+  if (rc == 0 && fsync(r->dirfd) < 0)
+    rc = gb_err_set(err, errno, "cannot flush folder %s: %s", r->dir, strerror(errno));
+  if (rc == 0 && dropped)
+    *dropped = cut_runs;
+  return rc;
+}
+
 int gb_recorder_append(gb_recorder *r, gb_rec_file which, const gb_run_row *row, gb_err *err) {
   char line[GB_REC_LINE_MAX];
   int fd = r->fd[which == GB_REC_FILE_WARMUPS];
   const char *name = file_names[which == GB_REC_FILE_WARMUPS];
+  if (fd < 0)
+    return gb_err_set(err, EBADF, "%s/%s is not open", r->dir, name);
   int len = gb_records_format_row(row, line, sizeof line);
   if (len < 0)
     return gb_err_set(err, -len, "cannot format row %llu for %s/%s",
@@ -199,36 +378,51 @@ int gb_recorder_append(gb_recorder *r, gb_rec_file which, const gb_run_row *row,
   return 0;
 }
 
-/* Writes name whole or not at all: a temporary file, fsync, rename. */
-static int replace_file(gb_recorder *r, const char *name, const char *text, gb_err *err) {
-  char path[PATH_MAX], tmp[PATH_MAX];
-  int rc = path_in(r, name, path, sizeof path, err);
-  if (rc < 0)
-    return rc;
-  if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-    return gb_err_set(err, ENAMETOOLONG, "path too long: %s.tmp", path);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+/* A fresh temporary file: whatever has its name (a leftover of a crash, or
+ * a link someone planted) is removed, never followed, then O_EXCL. */
+static int create_temp(gb_recorder *r, const char *tmp, gb_err *err) {
+  if (unlinkat(r->dirfd, tmp, 0) < 0 && errno != ENOENT)
+    return gb_err_set(err, errno, "cannot remove %s/%s: %s", r->dir, tmp, strerror(errno));
+  int fd = openat(r->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | IN_FOLDER, 0644);
   if (fd < 0)
-    return gb_err_set(err, errno, "cannot write %s: %s", tmp, strerror(errno));
-  rc = write_all(r, fd, text, strlen(text));
+    return gb_err_set(err, errno, "cannot write %s/%s: %s", r->dir, tmp, strerror(errno));
+  int rc = give(r, fd, tmp, err);
+  if (rc < 0) {
+    close(fd);
+    return rc;
+  }
+  return fd;
+}
+
+/* Writes name whole or not at all: a temporary file, fsync, rename, and the
+ * folder flushed so the rename survives a crash. */
+static int replace_file(gb_recorder *r, const char *name, const char *text, gb_err *err) {
+  char tmp[NAME_MAX + 1];
+  if (snprintf(tmp, sizeof tmp, "%s.tmp", name) >= (int)sizeof tmp)
+    return gb_err_set(err, ENAMETOOLONG, "file name too long: %s.tmp", name);
+  int fd = create_temp(r, tmp, err);
+  if (fd < 0)
+    return fd;
+  int rc = write_all(r, fd, text, strlen(text));
   if (rc == 0 && fsync(fd) < 0)
     rc = -errno;
   close(fd);
-  if (rc == 0 && rename(tmp, path) < 0)
+  if (rc == 0 && renameat(r->dirfd, tmp, r->dirfd, name) < 0)
+    rc = -errno;
+  if (rc == 0 && fsync(r->dirfd) < 0)
     rc = -errno;
   if (rc < 0) {
-    unlink(tmp);
-    return gb_err_set(err, -rc, "cannot write %s: %s", path, strerror(-rc));
+    unlinkat(r->dirfd, tmp, 0);
+    return gb_err_set(err, -rc, "cannot write %s/%s: %s", r->dir, name, strerror(-rc));
   }
-  if (r->owner && gb_privilege_chown_path(r->owner, path, err) < 0)
-    return -EPERM;
   return 0;
 }
 
 int gb_recorder_write_meta(gb_recorder *r, const gb_meta *m, gb_err *err) {
-  char path[PATH_MAX];
-  int rc = path_in(r, "meta.json", path, sizeof path, err);
-  if (rc < 0 || (rc = gb_meta_check(m, path, err)) < 0)
+  char path[PATH_MAX + 16];
+  snprintf(path, sizeof path, "%s/meta.json", r->dir);
+  int rc = gb_meta_check(m, path, err);
+  if (rc < 0)
     return rc;
   cJSON *json = gb_meta_to_json(m);
   char *text = json ? cJSON_Print(json) : NULL;

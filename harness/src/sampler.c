@@ -20,16 +20,25 @@ struct gb_sampler {
   int abort_fd;
   pthread_t thread;
   pthread_mutex_t mu; /* guards everything below; held for the whole of a sample */
-  pthread_cond_t wake;
   run_state state;
-  uint64_t window; /* counts windows, so a sleeping thread notices a new one */
   bool faulted;
   gb_energy_status status;
   char reason[512];
+  /* Kept from the first reading on, across windows and between them: a
+   * standstill is the counter's, whatever window is open. */
   uint64_t last[GB_RAPL_MAX_ZONES];       /* latest reading of each zone */
-  uint64_t total[GB_RAPL_MAX_ZONES];      /* wrap-corrected sum of the deltas */
   uint64_t changed_hi[GB_RAPL_MAX_ZONES]; /* when last[i] was first seen, at the latest */
-  uint64_t prev_lo;                       /* the previous sample's clock before its reads */
+  uint64_t
+      counted_to[GB_RAPL_MAX_ZONES];   /* still time of the current standstill counted up to */
+  uint64_t wrap_ns[GB_RAPL_MAX_ZONES]; /* shortest time the zone takes to wrap */
+  uint64_t prev_lo;                    /* the previous sample's clock before its reads */
+  char pending[512];       /* a jump seen between windows, for the next one; "" when none */
+  size_t begin_zone;       /* a zone standing still when the window began, or n */
+  uint64_t begin_still_ns; /* how long it had */
+  /* The open window only. */
+  uint64_t total[GB_RAPL_MAX_ZONES]; /* wrap-corrected sum of the deltas */
+  uint64_t still[GB_RAPL_MAX_ZONES]; /* time seen standing still inside the window */
+  bool moved[GB_RAPL_MAX_ZONES];     /* changed after the window's first reading */
   uint64_t begin_ns, end_ns, samples, max_gap_ns;
 };
 
@@ -79,6 +88,32 @@ static bool too_fast(const gb_sampler *s, uint64_t uj, uint64_t ns) {
   return (double)uj * 1e3 > limit;
 }
 
+static unsigned long long ms_of(uint64_t ns) {
+  return (unsigned long long)(ns / 1000000u);
+}
+
+static bool is_package(const gb_sampler *s, size_t i) {
+  return gb_rapl_zone_at(s->rapl, i)->kind == GB_RAPL_PACKAGE;
+}
+
+static void stalled(gb_sampler *s, size_t i, uint64_t still, const char *when) {
+  const gb_rapl_zone *z = gb_rapl_zone_at(s->rapl, i);
+  fault(s, GB_ENERGY_STALLED, "%s (%s/energy_uj) stood still at %llu uJ for %llu ms %s",
+        z->name, z->path, (unsigned long long)s->last[i], ms_of(still), when);
+}
+
+/* A standstill inside the window adds to its still time once it is longer
+ * than a counter's normal update gap; from then on all of it counts. */
+static void count_still(gb_sampler *s, size_t i, uint64_t lo) {
+  uint64_t from = s->changed_hi[i];
+  if (s->counted_to[i] > from)
+    from = s->counted_to[i];
+  if (s->begin_ns > from)
+    from = s->begin_ns;
+  s->still[i] += since(lo, from);
+  s->counted_to[i] = lo;
+}
+
 static void check_unchanged(gb_sampler *s, size_t i, uint64_t lo) {
   const gb_rapl_zone *z = gb_rapl_zone_at(s->rapl, i);
   gb_err err;
@@ -87,16 +122,20 @@ static void check_unchanged(gb_sampler *s, size_t i, uint64_t lo) {
     return;
   }
   uint64_t still = since(lo, s->changed_hi[i]);
-  if (z->kind == GB_RAPL_PACKAGE && still >= s->opts.stall_ns)
-    fault(s, GB_ENERGY_STALLED,
-          "%s (%s/energy_uj) stood still at %llu uJ for %llu ms (limit %llu ms)", z->name,
-          z->path, (unsigned long long)s->last[i], (unsigned long long)(still / 1000000u),
-          (unsigned long long)(s->opts.stall_ns / 1000000u));
+  if (z->kind != GB_RAPL_PACKAGE)
+    return;
+  if (still >= GB_SAMPLER_UPDATE_GAP_NS)
+    count_still(s, i, lo);
+  if (still >= s->opts.stall_ns) {
+    char limit[32];
+    snprintf(limit, sizeof limit, "(limit %llu ms)", ms_of(s->opts.stall_ns));
+    stalled(s, i, still, limit);
+  }
 }
 
 static void check_rise(gb_sampler *s, size_t i, uint64_t uj, uint64_t ns) {
   const gb_rapl_zone *z = gb_rapl_zone_at(s->rapl, i);
-  if (z->kind == GB_RAPL_PACKAGE && too_fast(s, uj, ns))
+  if (too_fast(s, uj, ns))
     fault(s, GB_ENERGY_JUMP,
           "%s (%s/energy_uj) rose by %llu uJ in %llu us, above %llu W (counter reset, "
           "e.g. by a suspend?)",
@@ -104,21 +143,69 @@ static void check_rise(gb_sampler *s, size_t i, uint64_t uj, uint64_t ns) {
           (unsigned long long)s->opts.max_power_w);
 }
 
-/* Takes zone i's new reading v, read between clock readings lo and hi. Each
- * check uses the bound that keeps it from firing falsely when the thread is
- * preempted mid-sample: a rise is judged over the widest interval the two
- * reads can span, a standstill over the narrowest. */
+/* Two readings further apart than the zone's shortest wrap may hide a wrap:
+ * the difference of the two would then be short by a whole range. */
+static void check_gap(gb_sampler *s, size_t i, uint64_t ns) {
+  const gb_rapl_zone *z = gb_rapl_zone_at(s->rapl, i);
+  if (ns + GB_SAMPLER_JUMP_SLACK_NS >= s->wrap_ns[i])
+    fault(s, GB_ENERGY_STALLED,
+          "%s (%s/energy_uj) was not read for %llu us, while its counter can wrap every "
+          "%llu us at %llu W: a wrap may have been missed",
+          z->name, z->path, (unsigned long long)(ns / 1000u),
+          (unsigned long long)(s->wrap_ns[i] / 1000u), (unsigned long long)s->opts.max_power_w);
+}
+
+/* Takes zone i's new reading v, read between clock readings lo and hi, into
+ * the open window. Each check uses the bound that keeps it from firing
+ * falsely when the thread is preempted mid-sample: a rise is judged over the
+ * widest interval the two reads can span, a standstill over the narrowest. */
 static void account(gb_sampler *s, size_t i, uint64_t v, uint64_t lo, uint64_t hi) {
   uint64_t d =
       gb_rapl_delta_uj(s->last[i], v, gb_rapl_zone_at(s->rapl, i)->max_energy_range_uj);
+  check_gap(s, i, since(hi, s->prev_lo));
   if (d == 0) {
     check_unchanged(s, i, lo);
   } else {
     s->changed_hi[i] = hi;
+    s->moved[i] = true;
     check_rise(s, i, d, since(hi, s->prev_lo));
   }
   s->total[i] += d;
   s->last[i] = v;
+}
+
+/* Between windows only the standstill is followed. */
+/* vsnprintf: messages are cut to their buffer, as every reason here. */
+__attribute__((format(printf, 3, 4))) static void put_text(char *buf, size_t len,
+                                                           const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, len, fmt, ap);
+  va_end(ap);
+}
+
+/* Between windows only the standstill is followed, and a counter that
+ * jumped or went backwards (a reset) is remembered for the next window:
+ * counters that reset are not to be trusted, whenever they did it. span is
+ * the widest interval since the previous reading. */
+static void track(gb_sampler *s, const uint64_t *v, uint64_t hi, uint64_t span) {
+  for (size_t i = 0; i < s->n; i++) {
+    const gb_rapl_zone *z = gb_rapl_zone_at(s->rapl, i);
+    uint64_t d = gb_rapl_delta_uj(s->last[i], v[i], z->max_energy_range_uj);
+    if (d != 0)
+      s->changed_hi[i] = hi;
+    if (d != 0 && !s->pending[0] && too_fast(s, d, span))
+      put_text(s->pending, sizeof s->pending,
+               "%s (%s/energy_uj) went from %llu to %llu uJ between windows, faster than "
+               "%llu W (counter reset, e.g. by a suspend?)",
+               z->name, z->path, (unsigned long long)s->last[i], (unsigned long long)v[i],
+               (unsigned long long)s->opts.max_power_w);
+    s->last[i] = v[i];
+  }
+}
+
+static bool in_window(const gb_sampler *s) {
+  return s->state == OPEN && !s->faulted;
 }
 
 static void sample(gb_sampler *s) {
@@ -127,6 +214,12 @@ static void sample(gb_sampler *s) {
   uint64_t lo = now(s);
   int rc = gb_rapl_read_all(s->rapl, v, &err);
   uint64_t hi = now(s);
+  if (!in_window(s)) {
+    if (rc == 0)
+      track(s, v, hi, since(hi, s->prev_lo));
+    s->prev_lo = lo;
+    return;
+  }
   if (rc < 0) {
     fault(s, GB_ENERGY_VANISHED, "%s", err.msg);
     return;
@@ -154,58 +247,97 @@ static void sleep_until(uint64_t ns) {
   }
 }
 
-static bool sampling(const gb_sampler *s, uint64_t window) {
-  return s->state == OPEN && !s->faulted && s->window == window;
-}
-
-/* Samples the open window every period until it closes, faults or is
- * replaced. Called and returns with the mutex held; drops it while asleep.
- * A late wake-up samples at once and schedules from then, without bursts. */
-static void run_window(gb_sampler *s) {
-  uint64_t window = s->window, period = s->opts.period_ns;
-  uint64_t next = mono_ns() + period;
-  while (sampling(s, window)) {
+/* Samples every period from the start to the end of the sampler, in a
+ * window or between windows: a counter's standstill is followed across
+ * windows. Called and returns with the mutex held; drops it while asleep. A
+ * late wake-up samples at once and schedules from then, without bursts. */
+static void *thread_main(void *arg) {
+  gb_sampler *s = arg;
+  uint64_t period = s->opts.period_ns, next = mono_ns() + period;
+  pthread_mutex_lock(&s->mu);
+  while (s->state != QUIT) {
     pthread_mutex_unlock(&s->mu);
     sleep_until(next);
     pthread_mutex_lock(&s->mu);
-    if (!sampling(s, window))
+    if (s->state == QUIT)
       break;
     sample(s);
     uint64_t t = mono_ns();
     next = next + period > t ? next + period : t + period;
   }
-}
-
-static void *thread_main(void *arg) {
-  gb_sampler *s = arg;
-  pthread_mutex_lock(&s->mu);
-  while (s->state != QUIT) {
-    if (s->state == OPEN && !s->faulted)
-      run_window(s);
-    else
-      pthread_cond_wait(&s->wake, &s->mu);
-  }
   pthread_mutex_unlock(&s->mu);
   return NULL;
 }
 
+uint64_t gb_sampler_wrap_ns(uint64_t max_range_uj, uint64_t max_power_w) {
+  if (max_power_w == 0 || max_range_uj > UINT64_MAX / 1000u)
+    return UINT64_MAX;
+  return max_range_uj * 1000u / max_power_w; /* uJ / W is us */
+}
+
 static int resolve_opts(const gb_sampler_opts *in, gb_sampler_opts *o, gb_err *err) {
   *o = in ? *in : (gb_sampler_opts){0};
-  if (!o->period_ns)
-    o->period_ns = GB_SAMPLER_DEFAULT_PERIOD_NS;
   if (!o->stall_ns)
     o->stall_ns = GB_SAMPLER_DEFAULT_STALL_NS;
   if (!o->max_power_w)
     o->max_power_w = GB_SAMPLER_DEFAULT_MAX_POWER_W;
+  if (!o->edge_ns)
+    o->edge_ns = GB_SAMPLER_DEFAULT_EDGE_NS;
+  if (!o->still_pct)
+    o->still_pct = GB_SAMPLER_DEFAULT_STILL_PCT;
   if (!o->clock.now_ns)
     o->clock = gb_clock_raw();
-  if (o->period_ns < GB_SAMPLER_MIN_PERIOD_NS || o->period_ns > GB_SAMPLER_MAX_PERIOD_NS)
+  if (o->still_pct > 100)
+    return gb_err_set(err, EINVAL, "sampler still share %llu%% is above 100%%",
+                      (unsigned long long)o->still_pct);
+  if (o->period_ns &&
+      (o->period_ns < GB_SAMPLER_MIN_PERIOD_NS || o->period_ns > GB_SAMPLER_MAX_PERIOD_NS))
     return gb_err_set(err, EINVAL, "sampler period %llu ns is outside %u..%u ns",
                       (unsigned long long)o->period_ns, GB_SAMPLER_MIN_PERIOD_NS,
                       GB_SAMPLER_MAX_PERIOD_NS);
-  if (o->stall_ns <= o->period_ns)
+  uint64_t period = o->period_ns ? o->period_ns : GB_SAMPLER_DEFAULT_PERIOD_NS;
+  if (o->stall_ns <= period)
     return gb_err_set(err, EINVAL, "sampler stall limit %llu ns must exceed the period %llu ns",
-                      (unsigned long long)o->stall_ns, (unsigned long long)o->period_ns);
+                      (unsigned long long)o->stall_ns, (unsigned long long)period);
+  return 0;
+}
+
+/* The zone that wraps soonest at the power limit. */
+static size_t fastest_wrap(const gb_rapl *rapl, uint64_t max_power_w, uint64_t *wrap_ns) {
+  size_t best = 0;
+  *wrap_ns = UINT64_MAX;
+  for (size_t i = 0; i < gb_rapl_count(rapl); i++) {
+    uint64_t w = gb_sampler_wrap_ns(gb_rapl_zone_at(rapl, i)->max_energy_range_uj, max_power_w);
+    if (w < *wrap_ns) {
+      *wrap_ns = w;
+      best = i;
+    }
+  }
+  return best;
+}
+
+int gb_sampler_fit(const gb_rapl *rapl, const gb_sampler_opts *opts, uint64_t *period_ns,
+                   gb_err *err) {
+  gb_sampler_opts o;
+  int rc = resolve_opts(opts, &o, err);
+  if (rc < 0)
+    return rc;
+  uint64_t wrap;
+  const gb_rapl_zone *z = gb_rapl_zone_at(rapl, fastest_wrap(rapl, o.max_power_w, &wrap));
+  uint64_t fit = wrap / 2, period = o.period_ns;
+  if (!period)
+    period = fit < GB_SAMPLER_DEFAULT_PERIOD_NS ? fit : GB_SAMPLER_DEFAULT_PERIOD_NS;
+  if (period < GB_SAMPLER_MIN_PERIOD_NS || period > fit)
+    return gb_err_set(err, ERANGE,
+                      "%s (%s): max_energy_range_uj %llu wraps every %llu us at %llu W; "
+                      "reading it at least twice per wrap means every %llu us, %s: a "
+                      "missed wrap would go unseen, so energy is refused",
+                      z->name, z->path, (unsigned long long)z->max_energy_range_uj,
+                      (unsigned long long)(wrap / 1000u), (unsigned long long)o.max_power_w,
+                      (unsigned long long)(fit / 1000u),
+                      o.period_ns ? "faster than the sampling period"
+                                  : "faster than the sampler can read (every 100 us at most)");
+  *period_ns = period;
   return 0;
 }
 
@@ -226,6 +358,8 @@ int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **o
                       gb_err *err) {
   gb_sampler_opts o;
   int rc = resolve_opts(opts, &o, err);
+  if (rc == 0)
+    rc = gb_sampler_fit(rapl, &o, &o.period_ns, err);
   if (rc < 0)
     return rc;
   gb_sampler *s = calloc(1, sizeof *s);
@@ -234,6 +368,17 @@ int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **o
   s->rapl = rapl;
   s->opts = o;
   s->n = gb_rapl_count(rapl);
+  for (size_t i = 0; i < s->n; i++)
+    s->wrap_ns[i] =
+        gb_sampler_wrap_ns(gb_rapl_zone_at(rapl, i)->max_energy_range_uj, o.max_power_w);
+  s->prev_lo = now(s);
+  rc = gb_rapl_read_all(rapl, s->last, err);
+  for (size_t i = 0; i < s->n; i++)
+    s->changed_hi[i] = now(s);
+  if (rc < 0) {
+    free(s);
+    return rc;
+  }
   s->abort_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (s->abort_fd < 0) {
     rc = gb_err_set(err, errno, "cannot create the sampler's eventfd: %s", strerror(errno));
@@ -241,7 +386,6 @@ int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **o
     return rc;
   }
   pthread_mutex_init(&s->mu, NULL);
-  pthread_cond_init(&s->wake, NULL);
   rc = start_thread(s, err);
   if (rc < 0) {
     close(s->abort_fd);
@@ -257,36 +401,59 @@ void gb_sampler_destroy(gb_sampler *s) {
     return;
   pthread_mutex_lock(&s->mu);
   s->state = QUIT;
-  pthread_cond_signal(&s->wake);
   pthread_mutex_unlock(&s->mu);
   pthread_join(s->thread, NULL);
-  pthread_cond_destroy(&s->wake);
   pthread_mutex_destroy(&s->mu);
   close(s->abort_fd);
   free(s);
 }
 
+/* A window that begins inside a standstill may have lost energy before its
+ * first reading could tell. */
+static void check_begin(gb_sampler *s, const uint64_t *v, uint64_t lo) {
+  s->begin_zone = s->n;
+  for (size_t i = 0; i < s->n && s->begin_zone == s->n; i++) {
+    uint64_t still = since(lo, s->changed_hi[i]);
+    if (is_package(s, i) && v[i] == s->last[i] && still >= s->opts.edge_ns) {
+      s->begin_zone = i;
+      s->begin_still_ns = still;
+    }
+  }
+}
+
+/* The window's first reading, in the caller's thread. */
 static int open_window(gb_sampler *s) {
-  uint64_t drained;
+  uint64_t drained, v[GB_RAPL_MAX_ZONES];
   ssize_t r = read(s->abort_fd, &drained, sizeof drained); /* EAGAIN when not signalled */
   (void)r;
   s->faulted = false;
   s->status = GB_ENERGY_OK;
   s->reason[0] = '\0';
   memset(s->total, 0, sizeof s->total);
+  memset(s->still, 0, sizeof s->still);
+  memset(s->moved, 0, sizeof s->moved);
   s->samples = 1;
   s->max_gap_ns = 0;
   gb_err err;
   uint64_t lo = now(s);
-  int rc = gb_rapl_read_all(s->rapl, s->last, &err);
+  int rc = gb_rapl_read_all(s->rapl, v, &err);
   uint64_t hi = now(s);
-  for (size_t i = 0; i < s->n; i++)
-    s->changed_hi[i] = hi;
+  uint64_t span = since(hi, s->prev_lo);
   s->begin_ns = s->prev_lo = lo;
   s->end_ns = hi;
-  if (rc < 0)
+  if (rc < 0) {
     fault(s, GB_ENERGY_VANISHED, "%s", err.msg);
-  return rc;
+    return rc;
+  }
+  for (size_t i = 0; i < s->n; i++)
+    if (v[i] == s->last[i])
+      check_unchanged(s, i, lo);
+  check_begin(s, v, lo);
+  track(s, v, hi, span);
+  if (s->pending[0])
+    fault(s, GB_ENERGY_JUMP, "%s", s->pending);
+  s->pending[0] = '\0';
+  return 0;
 }
 
 int gb_sampler_begin(gb_sampler *s) {
@@ -297,8 +464,6 @@ int gb_sampler_begin(gb_sampler *s) {
   }
   int rc = open_window(s);
   s->state = OPEN;
-  s->window++;
-  pthread_cond_signal(&s->wake);
   pthread_mutex_unlock(&s->mu);
   return rc;
 }
@@ -323,6 +488,36 @@ static void fill(const gb_sampler *s, gb_energy_reading *out) {
   out->end_ns = s->end_ns;
 }
 
+/* After the last reading of a window: a window must not begin or end inside
+ * a standstill, energy not read is never zero, and a short stall must not
+ * swallow much of a short window. These verdicts do not stop the run: only
+ * a standstill of stall_ns, a jump or a lost zone does. */
+static void check_window(gb_sampler *s) {
+  uint64_t len = since(s->end_ns, s->begin_ns), lo = s->prev_lo;
+  if (s->begin_zone < s->n)
+    stalled(s, s->begin_zone, s->begin_still_ns,
+            "when the window began (a window must not begin in a standstill)");
+  for (size_t i = 0; i < s->n && !s->faulted; i++) {
+    const gb_rapl_zone *z = gb_rapl_zone_at(s->rapl, i);
+    uint64_t still = since(lo, s->changed_hi[i]);
+    char when[96];
+    if (z->kind != GB_RAPL_PACKAGE)
+      continue;
+    if (!s->moved[i]) {
+      snprintf(when, sizeof when, "over the whole %llu us window: no energy was read",
+               (unsigned long long)(len / 1000u));
+      stalled(s, i, since(lo, s->begin_ns), when);
+    } else if (still >= s->opts.edge_ns) {
+      stalled(s, i, still, "when the window ended (a window must not end in a standstill)");
+    } else if (s->still[i] * 100u > len * s->opts.still_pct) {
+      snprintf(when, sizeof when, "in all, %llu%% of the %llu ms window (limit %llu%%)",
+               (unsigned long long)(s->still[i] * 100u / len), ms_of(len),
+               (unsigned long long)s->opts.still_pct);
+      stalled(s, i, s->still[i], when);
+    }
+  }
+}
+
 int gb_sampler_end(gb_sampler *s, gb_energy_reading *out) {
   pthread_mutex_lock(&s->mu);
   if (s->state != OPEN) {
@@ -331,6 +526,8 @@ int gb_sampler_end(gb_sampler *s, gb_energy_reading *out) {
   }
   if (!s->faulted)
     sample(s);
+  if (!s->faulted)
+    check_window(s);
   fill(s, out);
   s->state = IDLE;
   pthread_mutex_unlock(&s->mu);
@@ -347,4 +544,62 @@ void gb_sampler_fault_reason(gb_sampler *s, char *buf, size_t len) {
   pthread_mutex_lock(&s->mu);
   snprintf(buf, len, "%s", s->reason);
   pthread_mutex_unlock(&s->mu);
+}
+
+/* The first package zone that has not changed since the clock read `after`,
+ * or n when every one has. */
+static size_t unchanged_since(const gb_sampler *s, uint64_t after) {
+  for (size_t i = 0; i < s->n; i++)
+    if (is_package(s, i) && s->changed_hi[i] <= after)
+      return i;
+  return s->n;
+}
+
+__attribute__((format(printf, 2, 3))) static void set_reason(gb_energy_reading *r,
+                                                             const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+  va_end(ap);
+  r->status = GB_ENERGY_STALLED;
+}
+
+static void settled_stalled(const gb_sampler *s, size_t i, uint64_t still, bool late,
+                            gb_energy_reading *r) {
+  const gb_rapl_zone *z = gb_rapl_zone_at(s->rapl, i);
+  if (late)
+    set_reason(r, "%s (%s/energy_uj) did not change within %llu ms after the window ended",
+               z->name, z->path, ms_of(GB_SAMPLER_SETTLE_MAX_NS));
+  else
+    set_reason(r,
+               "%s (%s/energy_uj) stood still at %llu uJ for %llu ms across the end of the "
+               "window (a window must not end in a standstill)",
+               z->name, z->path, (unsigned long long)s->last[i], ms_of(still));
+}
+
+int gb_sampler_settle(gb_sampler *s, gb_energy_reading *r) {
+  bool judge = r->status == GB_ENERGY_OK;
+  uint64_t give_up = mono_ns() + GB_SAMPLER_SETTLE_MAX_NS;
+  pthread_mutex_lock(&s->mu);
+  if (s->state == OPEN) {
+    pthread_mutex_unlock(&s->mu);
+    return -EBUSY;
+  }
+  for (;;) {
+    sample(s);
+    size_t i = unchanged_since(s, r->end_ns);
+    uint64_t still = i < s->n ? since(s->prev_lo, s->changed_hi[i]) : 0;
+    bool late = mono_ns() >= give_up;
+    if (judge && i < s->n && (still >= s->opts.edge_ns || late)) {
+      settled_stalled(s, i, still, late, r);
+      judge = false;
+    }
+    if (i == s->n || late)
+      break;
+    pthread_mutex_unlock(&s->mu);
+    sleep_until(mono_ns() + GB_SAMPLER_SETTLE_STEP_NS);
+    pthread_mutex_lock(&s->mu);
+  }
+  pthread_mutex_unlock(&s->mu);
+  return 0;
 }

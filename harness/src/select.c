@@ -1,6 +1,7 @@
 #include "greenbench/select.h"
 
 #include "greenbench/numparse.h"
+#include "greenbench/text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -29,23 +30,37 @@ static int parse_item(gb_select_key key, const char *item, unsigned *bit) {
   return rc;
 }
 
+/* A user's text quoted in a message: escaped and cut (gb_excerpt). */
+#define SHOWN(s) gb_excerpt(&(gb_excerpt_buf){{0}}, (s))
+
+/* A copy of a comma-separated list to split, or NULL (message set) when it
+ * is malformed or memory runs out. Any length is accepted. */
+static char *list_copy(const char *list, const char *what, gb_err *err) {
+  if (!list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")) {
+    gb_err_set(err, EINVAL, "bad %s list '%s'", what, SHOWN(list));
+    return NULL;
+  }
+  char *copy = strdup(list);
+  if (!copy)
+    gb_err_set(err, ENOMEM, "out of memory");
+  return copy;
+}
+
 static const char *expected_items(gb_select_key key) {
   return key == GB_KEY_LANGUAGE    ? "c, python or node"
          : key == GB_KEY_ALGORITHM ? "bubble, insertion or quick"
                                    : "random, sorted, reversed or nearly";
 }
 
-int gb_select_parse_mask(gb_select_key key, const char *list, unsigned *mask, gb_err *err) {
-  char buf[256], *save = NULL;
+/* The items of buf (a list_copy) into *mask. */
+static int parse_items(gb_select_key key, char *buf, unsigned *mask, gb_err *err) {
+  char *save = NULL;
   unsigned m = 0;
-  if (snprintf(buf, sizeof buf, "%s", list) >= (int)sizeof buf || buf[0] == '\0' ||
-      list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
-    return gb_err_set(err, EINVAL, "bad %s list '%s'", key_names[key], list);
   for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
     unsigned bit = 0;
     if (parse_item(key, item, &bit) < 0)
-      return gb_err_set(err, EINVAL, "unknown %s '%s' (expected %s)", key_names[key], item,
-                        expected_items(key));
+      return gb_err_set(err, EINVAL, "unknown %s '%s' (expected %s)", key_names[key],
+                        SHOWN(item), expected_items(key));
     if (m & bit)
       return gb_err_set(err, EINVAL, "%s '%s' given twice", key_names[key], item);
     m |= bit;
@@ -54,26 +69,46 @@ int gb_select_parse_mask(gb_select_key key, const char *list, unsigned *mask, gb
   return 0;
 }
 
-int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t *n,
-                          gb_err *err) {
-  char buf[256], *save = NULL;
-  uint32_t out[GB_MAX_SIZES];
+int gb_select_parse_mask(gb_select_key key, const char *list, unsigned *mask, gb_err *err) {
+  char *buf = list_copy(list, key_names[key], err);
+  if (!buf)
+    return -EINVAL;
+  int rc = parse_items(key, buf, mask, err);
+  free(buf);
+  return rc;
+}
+
+/* The sizes in buf (a list_copy) into out[GB_MAX_SIZES]. */
+static int parse_size_items(char *buf, uint32_t *out, size_t *n, gb_err *err) {
+  char *save = NULL;
   size_t count = 0;
-  if (snprintf(buf, sizeof buf, "%s", list) >= (int)sizeof buf || buf[0] == '\0' ||
-      list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
-    return gb_err_set(err, EINVAL, "bad size list '%s'", list);
   for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
     uint64_t v;
     if (gb_parse_u64(item, 1, GB_MAX_SIZE, &v) < 0)
       return gb_err_set(err, EINVAL, "size must be an integer from 1 to %u, got '%s'",
-                        GB_MAX_SIZE, item);
+                        GB_MAX_SIZE, SHOWN(item));
     for (size_t i = 0; i < count; i++)
       if (out[i] == v)
         return gb_err_set(err, EINVAL, "size %u given twice", (unsigned)v);
     if (count == GB_MAX_SIZES)
-      return gb_err_set(err, EINVAL, "more than %d sizes in '%s'", GB_MAX_SIZES, list);
+      return gb_err_set(err, EINVAL, "more than %d sizes in the list", GB_MAX_SIZES);
     out[count++] = (uint32_t)v;
   }
+  *n = count;
+  return 0;
+}
+
+int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t *n,
+                          gb_err *err) {
+  uint32_t out[GB_MAX_SIZES];
+  size_t count = 0;
+  char *buf = list_copy(list, "size", err);
+  if (!buf)
+    return -EINVAL;
+  int rc = parse_size_items(buf, out, &count, err);
+  free(buf);
+  if (rc < 0)
+    return rc;
   memcpy(sizes, out, count * sizeof *out);
   *n = count;
   return 0;
@@ -106,7 +141,7 @@ static int select_sizes(gb_settings *s, const char *list, gb_err *err) {
 static int apply_term(gb_settings *s, char *term, gb_err *err) {
   char *eq = strchr(term, '=');
   if (!eq)
-    return gb_err_set(err, EINVAL, "selection term '%s' is not KEY=LIST", term);
+    return gb_err_set(err, EINVAL, "selection term '%s' is not KEY=LIST", SHOWN(term));
   *eq = '\0';
   const char *list = eq + 1;
   for (int k = 0; k < 4; k++) {
@@ -126,7 +161,7 @@ static int apply_term(gb_settings *s, char *term, gb_err *err) {
   }
   return gb_err_set(err, EINVAL,
                     "unknown selection key '%s' (expected language, algorithm, order or size)",
-                    term);
+                    SHOWN(term));
 }
 
 int gb_settings_select(gb_settings *s, const char *expr, gb_err *err) {
@@ -142,7 +177,7 @@ int gb_settings_select(gb_settings *s, const char *expr, gb_err *err) {
     rc = apply_term(&t, term, err);
   free(copy);
   if (rc == 0 && (!t.languages || !t.algorithms || !t.orders || !t.nsizes))
-    rc = gb_err_set(err, EINVAL, "selection '%s' leaves no case of the %s profile", expr,
+    rc = gb_err_set(err, EINVAL, "selection '%s' leaves no case of the %s profile", SHOWN(expr),
                     s->profile);
   if (rc == 0)
     *s = t;

@@ -1,10 +1,15 @@
-/* Why fork + execve rather than posix_spawn or vfork: the child must drop
- * from root to the sudo user before exec, and posix_spawn cannot change the
- * uid (POSIX_SPAWN_RESETIDS only copies the real ids, which under sudo are
- * root's). vfork would share the harness's memory while the child makes
- * several calls and reports its failures, which is fragile; fork's extra cost
- * (copying a small harness's page tables) is the same in every run and is part
- * of the startup cost that the study measures and subtracts.
+/* How a worker is started: clone(CLONE_VM | CLONE_VFORK), the way glibc's
+ * posix_spawn starts one, but with a child function of our own, because the
+ * child must do two things posix_spawn cannot: drop from root to the sudo
+ * user before exec (POSIX_SPAWN_RESETIDS only copies the real ids, which under
+ * sudo are root's), and ask for SIGKILL when the harness dies
+ * (PR_SET_PDEATHSIG), so that a harness killed with SIGKILL, or dying any other
+ * way, never leaves a worker running beside the next campaign (issue 12). The
+ * shared address space means nothing is copied inside the measured interval
+ * (fork cost about 120 us more per process here, docs/performance.md), and a
+ * failed exec reports itself by writing to the parent's memory before the
+ * parent resumes, with no report pipe. The child runs on its own small stack
+ * and makes only system calls until execve (see child_main).
  *
  * Why a pidfd: poll() then wakes the moment the child exits, on the same call
  * that drains its pipes and watches the abort fd and the timeout, with no
@@ -14,11 +19,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -33,16 +40,20 @@
 #define SCRATCH 16384
 /* Longest stderr line quoted in a message. */
 #define ERR_LINE_MAX 200
+/* The child's stack until execve: a few system calls deep (more under
+ * AddressSanitizer's interceptors). */
+#define CHILD_STACK (64u * 1024u)
 
-/* What the child writes to the report pipe when it cannot exec. */
-enum { STEP_STDIO = 1, STEP_PRIVILEGE, STEP_EXEC };
+/* What the child leaves in the launch when it cannot exec. */
+enum { STEP_STDIO = 1, STEP_PRIVILEGE, STEP_PARENT, STEP_EXEC };
 typedef struct {
   int step;
   int error;
 } child_report;
 
-/* The output of the current launch. */
+/* The output of the current launch, and the stack its child starts on. */
 typedef struct {
+  char *stack;
   char *out;
   size_t out_len, out_max;
   bool out_truncated;
@@ -52,10 +63,10 @@ typedef struct {
 
 /* One launch. Pipe ends and the pidfd are -1 once closed. */
 typedef struct {
-  int out_r, out_w, err_r, err_w, rep_r, rep_w, pidfd;
+  int out_r, out_w, err_r, err_w, pidfd;
   pid_t pid;
   child_report report;
-  bool killed_timeout, killed_abort;
+  bool killed_timeout, killed_abort, killed_stop;
   int wstatus;
   struct rusage ru;
 } launch;
@@ -65,8 +76,8 @@ void gb_spawn_opts_init(gb_spawn_opts *o, char *const *argv) {
 }
 
 const char *gb_spawn_status_name(gb_spawn_status s) {
-  static const char *const names[] = {"ok",      "exit_nonzero", "crashed",   "timeout",
-                                      "aborted", "spawn_failed", "bad_output"};
+  static const char *const names[] = {"ok",      "exit_nonzero", "crashed",    "timeout",
+                                      "aborted", "spawn_failed", "bad_output", "interrupted"};
   return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 
@@ -77,7 +88,7 @@ static void close_fd(int *fd) {
 }
 
 static void launch_close(launch *l) {
-  int *fds[] = {&l->out_r, &l->out_w, &l->err_r, &l->err_w, &l->rep_r, &l->rep_w, &l->pidfd};
+  int *fds[] = {&l->out_r, &l->out_w, &l->err_r, &l->err_w, &l->pidfd};
   for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
     close_fd(fds[i]);
 }
@@ -114,14 +125,7 @@ static int pipe_high(int *r, int *w) {
 }
 
 static int launch_prepare(launch *l, gb_err *err) {
-  *l = (launch){.out_r = -1,
-                .out_w = -1,
-                .err_r = -1,
-                .err_w = -1,
-                .rep_r = -1,
-                .rep_w = -1,
-                .pidfd = -1,
-                .pid = -1};
+  *l = (launch){.out_r = -1, .out_w = -1, .err_r = -1, .err_w = -1, .pidfd = -1, .pid = -1};
   int rc = pipe_high(&l->out_r, &l->out_w);
   if (rc == 0)
     rc = pipe_high(&l->err_r, &l->err_w);
@@ -131,34 +135,64 @@ static int launch_prepare(launch *l, gb_err *err) {
   return gb_err_set(err, -rc, "cannot create a pipe for the worker: %s", strerror(-rc));
 }
 
-static _Noreturn void child_fail(int fd, int step, int error) {
-  child_report rep = {step, error};
-  ssize_t n = write(fd, &rep, sizeof rep);
-  (void)n; /* nothing else can be done about a failed report */
+/* What the child reads: all of it lives in the parent's memory, which the
+ * child shares until execve. */
+typedef struct {
+  launch *l;
+  const gb_spawn_opts *o;
+  int devnull;
+  char *const *envp;
+  pid_t parent;
+} child_args;
+
+static _Noreturn void child_fail(launch *l, int step, int error) {
+  l->report = (child_report){step, error};
   _exit(127);
 }
 
-/* The forked child: only async-signal-safe calls until execve. */
-static _Noreturn void child_main(const launch *l, const gb_spawn_opts *o, int devnull,
-                                 char *const *envp) {
-  setpgid(0, 0);
-  /* Blocked signals and ignored SIGPIPE survive exec; the worker must start
-   * as it would from a shell. */
+/* Signals the harness handles would run its handlers on the shared memory if
+ * they reached the child before execve: they are set back to the default
+ * (the child has its own copy of the table), and SIGPIPE, which the harness
+ * ignores and exec would keep ignored, too. */
+static void child_signals(void) {
+  for (int sig = 1; sig < NSIG; sig++) {
+    struct sigaction sa;
+    if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa) != 0)
+      continue;
+    if (sa.sa_handler != SIG_DFL && (sa.sa_handler != SIG_IGN || sig == SIGPIPE)) {
+      sa.sa_handler = SIG_DFL;
+      sa.sa_flags = 0;
+      sigaction(sig, &sa, NULL);
+    }
+  }
   sigset_t none;
   sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, NULL);
-  signal(SIGPIPE, SIG_DFL);
-  if (dup2(devnull, 0) < 0 || dup2(l->out_w, 1) < 0 || dup2(l->err_w, 2) < 0)
-    child_fail(l->rep_w, STEP_STDIO, errno);
+  sigprocmask(SIG_SETMASK, &none, NULL); /* the worker starts as from a shell */
+}
+
+/* The cloned child, on its own stack and the parent's memory: only system
+ * calls until execve, no allocation, no locks, nothing sanitizers could
+ * instrument on a stack they do not know. PR_SET_PDEATHSIG comes after the
+ * privilege drop, which clears it, and is checked against the parent having
+ * died just before it (getppid then names another process). */
+__attribute__((no_sanitize("address", "undefined"))) static int child_main(void *p) {
+  const child_args *a = p;
+  launch *l = a->l;
+  setpgid(0, 0);
+  child_signals();
+  if (dup2(a->devnull, 0) < 0 || dup2(l->out_w, 1) < 0 || dup2(l->err_w, 2) < 0)
+    child_fail(l, STEP_STDIO, errno);
   /* Nothing the harness has open (RAPL files, records) goes to the worker. */
-  if (l->rep_w > 3)
-    close_range(3, (unsigned)l->rep_w - 1, 0);
-  close_range((unsigned)l->rep_w + 1, ~0u, 0);
-  int rc = o->run_as ? gb_privilege_apply(o->run_as) : 0;
+  close_range(3, ~0u, 0);
+  int rc = a->o->run_as ? gb_privilege_apply(a->o->run_as) : 0;
   if (rc < 0)
-    child_fail(l->rep_w, STEP_PRIVILEGE, -rc);
-  execve(o->argv[0], o->argv, envp);
-  child_fail(l->rep_w, STEP_EXEC, errno);
+    child_fail(l, STEP_PRIVILEGE, -rc);
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+    child_fail(l, STEP_PARENT, errno);
+  if (getppid() != a->parent)
+    child_fail(l, STEP_PARENT, ESRCH);
+  execve(a->o->argv[0], a->o->argv, a->envp);
+  child_fail(l, STEP_EXEC, errno);
 }
 
 static void reap(launch *l) {
@@ -172,79 +206,29 @@ static void kill_group(launch *l) {
   syscall(SYS_pidfd_send_signal, l->pidfd, SIGKILL, NULL, 0);
 }
 
-/* The quick way to start a worker that keeps the harness's identity:
- * glibc's posix_spawn shares the address space until the exec
- * (CLONE_VM | CLONE_VFORK), so nothing is copied inside the measured
- * interval, which makes each process about 120 us cheaper than fork here
- * (docs/performance.md). The child gets the same set-up as child_main. Returns
- * 0, or the errno of a failed start (the caller then forks, which reports
- * why through its report pipe). */
-static int spawn_quick(launch *l, const gb_spawn_opts *o, int devnull, pid_t *pid) {
-  posix_spawn_file_actions_t fa;
-  posix_spawnattr_t at;
-  sigset_t none, pipe_only;
-  sigemptyset(&none);
-  sigemptyset(&pipe_only);
-  sigaddset(&pipe_only, SIGPIPE);
-  posix_spawn_file_actions_init(&fa);
-  posix_spawnattr_init(&at);
-  int rc = posix_spawn_file_actions_adddup2(&fa, devnull, 0);
-  if (!rc)
-    rc = posix_spawn_file_actions_adddup2(&fa, l->out_w, 1);
-  if (!rc)
-    rc = posix_spawn_file_actions_adddup2(&fa, l->err_w, 2);
-  if (!rc) /* nothing the harness has open (RAPL files, records) goes to the worker */
-    rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-  if (!rc)
-    rc = posix_spawnattr_setpgroup(&at, 0);
-  if (!rc)
-    rc = posix_spawnattr_setsigmask(&at, &none);
-  if (!rc)
-    rc = posix_spawnattr_setsigdefault(&at, &pipe_only);
-  if (!rc)
-    rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                           POSIX_SPAWN_SETSIGDEF);
-  if (!rc)
-    rc = posix_spawn(pid, o->argv[0], &fa, &at, o->argv, o->envp ? o->envp : environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&at);
-  return rc;
-}
-
-/* Workers that drop to the sudo user are forked: posix_spawn cannot change
- * the uid, and a vfork child must not call glibc's setuid. */
-static int launch_start(launch *l, const gb_spawn_opts *o, int devnull, gb_err *err) {
-  pid_t pid;
-  bool quick = !o->run_as || !gb_privilege_drops(o->run_as);
-  if (quick && spawn_quick(l, o, devnull, &pid) == 0) {
-    l->pid = pid; /* the group was set before the exec */
-  } else {
-    /* Only a forked child reports a failed exec through a pipe; posix_spawn
-     * returns the error itself. */
-    int rc = pipe_high(&l->rep_r, &l->rep_w);
-    if (rc < 0) {
-      launch_close(l);
-      return gb_err_set(err, -rc, "cannot create a pipe for the worker: %s", strerror(-rc));
-    }
-    pid = fork();
-    if (pid < 0) {
-      int e = errno;
-      launch_close(l);
-      return gb_err_set(err, e, "cannot fork: %s", strerror(e));
-    }
-    if (pid == 0)
-      child_main(l, o, devnull, o->envp ? o->envp : environ);
-    l->pid = pid;
-    /* Both sides set the group (the usual race), so it exists before a kill. */
-    setpgid(pid, pid);
+/* Starts the child and returns once it has exec'd or failed (CLONE_VFORK).
+ * Every signal is blocked around the clone, so no handler of the harness runs
+ * in the child before child_signals has reset it. */
+static int launch_start(launch *l, const gb_spawn_opts *o, int devnull, char *stack,
+                        gb_err *err) {
+  child_args a = {l, o, devnull, o->envp ? o->envp : environ, getpid()};
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pid_t pid = clone(child_main, stack + CHILD_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
+  int e = errno;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (pid < 0) {
+    launch_close(l);
+    return gb_err_set(err, e, "cannot start the worker: %s", strerror(e));
   }
+  l->pid = pid; /* the child made its group before the parent resumed */
   close_fd(&l->out_w);
   close_fd(&l->err_w);
-  close_fd(&l->rep_w);
   l->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
   if (l->pidfd >= 0)
     return 0;
-  int e = errno;
+  e = errno;
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
   reap(l);
@@ -290,42 +274,53 @@ static bool read_once(int *fd, capture *c, bool is_out) {
   return false;
 }
 
-static void read_report(launch *l) {
-  child_report rep;
-  ssize_t n = read(l->rep_r, &rep, sizeof rep);
-  if (n == (ssize_t)sizeof rep)
-    l->report = rep;
-  if (n >= 0 || errno != EAGAIN)
-    close_fd(&l->rep_r);
-}
-
 /* Nanoseconds left before the launch's deadline, or 0 when it has passed. */
 static uint64_t time_left(uint64_t deadline) {
   uint64_t now = gb_monotonic_raw_ns();
   return now < deadline ? deadline - now : 0;
 }
 
-/* Polls until the child exits, its deadline passes or abort_fd fires, draining
- * its pipes meanwhile (one read per wake-up, so an endless writer cannot keep
- * the deadline from being checked); then reaps it at once. */
+/* While a stop flag is watched, every signal but the synchronous ones is
+ * blocked except inside ppoll, so a handler that sets the flag always wakes
+ * the poll (EINTR) instead of landing between the check and the wait. */
+static void block_async(sigset_t *old) {
+  sigset_t set;
+  sigfillset(&set);
+  int sync[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS};
+  for (size_t i = 0; i < sizeof sync / sizeof sync[0]; i++)
+    sigdelset(&set, sync[i]);
+  pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* Polls until the child exits, its deadline passes, abort_fd fires or the
+ * stop flag is set, draining its pipes meanwhile (one read per wake-up, so an
+ * endless writer cannot keep the deadline from being checked); then reaps it
+ * at once. */
 static int launch_wait(launch *l, const gb_spawn_opts *o, capture *c) {
   uint64_t now = gb_monotonic_raw_ns(), t = o->timeout_ns;
   uint64_t deadline = t == 0 ? 0 : t > UINT64_MAX - now ? UINT64_MAX : now + t;
+  sigset_t old;
+  if (o->stop)
+    block_async(&old);
   int rc = 0;
   for (;;) {
     struct pollfd p[] = {{l->pidfd, POLLIN, 0},
                          {o->abort_fd, POLLIN, 0},
                          {l->out_r, POLLIN, 0},
-                         {l->err_r, POLLIN, 0},
-                         {l->rep_r, POLLIN, 0}};
+                         {l->err_r, POLLIN, 0}};
     uint64_t left = deadline ? time_left(deadline) : 1;
+    if (o->stop && *o->stop) {
+      l->killed_stop = true;
+      kill_group(l);
+      break;
+    }
     if (left == 0) {
       l->killed_timeout = true;
       kill_group(l);
       break;
     }
     struct timespec ts = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
-    if (ppoll(p, sizeof p / sizeof p[0], deadline ? &ts : NULL, NULL) < 0) {
+    if (ppoll(p, sizeof p / sizeof p[0], deadline ? &ts : NULL, o->stop ? &old : NULL) < 0) {
       if (errno == EINTR)
         continue;
       rc = -errno;
@@ -343,9 +338,9 @@ static int launch_wait(launch *l, const gb_spawn_opts *o, capture *c) {
       read_once(&l->out_r, c, true);
     if (p[3].revents)
       read_once(&l->err_r, c, false);
-    if (p[4].revents)
-      read_report(l);
   }
+  if (o->stop)
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
   reap(l);
   return rc;
 }
@@ -395,6 +390,9 @@ static void describe_report(const launch *l, const gb_spawn_opts *o, char *msg, 
     snprintf(msg, len, "cannot drop privileges to uid %u gid %u: %s (%s)",
              (unsigned)o->run_as->uid, (unsigned)o->run_as->gid, strerror(e),
              name ? name : "?");
+  else if (l->report.step == STEP_PARENT)
+    snprintf(msg, len, "cannot tie the worker to the harness's life: %s (%s)", strerror(e),
+             name ? name : "?");
   else
     snprintf(msg, len, "cannot set up the worker's stdin, stdout and stderr: %s (%s)",
              strerror(e), name ? name : "?");
@@ -416,7 +414,10 @@ static void classify(const launch *l, const gb_spawn_opts *o, const capture *c,
   last_err_line(c, line, sizeof line);
   const char *sep = line[0] ? ": " : "";
   int ws = l->wstatus;
-  if (l->killed_abort) {
+  if (l->killed_stop) {
+    r->status = GB_SPAWN_INTERRUPTED;
+    snprintf(msg, len, "interrupted; killed process group %d", (int)l->pid);
+  } else if (l->killed_abort) {
     r->status = GB_SPAWN_ABORTED;
     describe_abort(l, o, msg, len);
   } else if (l->killed_timeout) {
@@ -447,14 +448,12 @@ static void classify(const launch *l, const gb_spawn_opts *o, const capture *c,
  * left in its group, and judges it. */
 static void launch_finish(launch *l, const gb_spawn_opts *o, capture *c, gb_spawn_result *r,
                           unsigned i, unsigned n) {
-  if (!l->killed_timeout && !l->killed_abort && kill(-l->pid, SIGKILL) == 0)
+  if (!l->killed_timeout && !l->killed_abort && !l->killed_stop && kill(-l->pid, SIGKILL) == 0)
     r->strays_killed = true;
   for (int k = 0; k < FINAL_READS && l->out_r >= 0 && read_once(&l->out_r, c, true); k++)
     ;
   for (int k = 0; k < FINAL_READS && l->err_r >= 0 && read_once(&l->err_r, c, false); k++)
     ;
-  if (l->rep_r >= 0)
-    read_report(l);
   launch_close(l);
   c->out[c->out_len] = '\0';
   c->err[c->err_len] = '\0';
@@ -479,16 +478,18 @@ static void capture_reset(capture *c) {
 }
 
 static void capture_free(capture *c) {
+  free(c->stack);
   free(c->out);
   free(c->err);
-  c->out = c->err = NULL;
+  c->stack = c->out = c->err = NULL;
 }
 
 static int capture_init(capture *c, size_t out_max, gb_err *err) {
   *c = (capture){.out_max = out_max};
   c->out = malloc(out_max + 1);
   c->err = malloc(GB_SPAWN_STDERR_TAIL + 1);
-  if (c->out && c->err)
+  c->stack = malloc(CHILD_STACK);
+  if (c->out && c->err && c->stack)
     return 0;
   capture_free(c);
   return gb_err_set(err, ENOMEM, "cannot allocate %zu bytes for the worker's output", out_max);
@@ -519,7 +520,7 @@ static int run_launches(const gb_spawn_opts *o, unsigned n, int devnull, launch 
     int rc = i > 0 ? launch_prepare(l, err) : 0;
     capture_reset(c);
     if (rc == 0)
-      rc = launch_start(l, o, devnull, err);
+      rc = launch_start(l, o, devnull, c->stack, err);
     if (rc < 0)
       return rc;
     r->launches = i + 1;
@@ -581,6 +582,7 @@ int gb_spawn_run(const gb_spawn_opts *o, gb_spawn_result *r, gb_err *err) {
     return rc;
   }
   capture_give(&c, &res);
+  free(c.stack);
   *r = res;
   return 0;
 }

@@ -23,3 +23,74 @@ void gb_str_append(char *buf, size_t len, const char *fmt, ...) {
   vsnprintf(buf + used, len - used, fmt, ap);
   va_end(ap);
 }
+
+/* The length of a control at p[0..n) (a C0 byte, DEL, or C1 as UTF-8), or
+ * 0. */
+static size_t control_at(const unsigned char *p, size_t n) {
+  if (*p < 0x20 || *p == 0x7f)
+    return 1;
+  return n >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+}
+
+/* Bytes of text[i..len) escaped as \xHH: every byte that is not printable
+ * ASCII, '"' or '\' (quoted), or only the controls (not quoted). */
+static size_t escaped_at(const char *text, size_t i, size_t len, bool quoted) {
+  unsigned char c = (unsigned char)text[i];
+  if (quoted)
+    return c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
+  return control_at((const unsigned char *)text + i, len - i);
+}
+
+/* The escaping behind gb_str_excerpt and gb_str_escape_controls. */
+static void escape(const char *text, size_t len, size_t max, bool quoted, char *out,
+                   size_t cap) {
+  size_t o = 0, i = 0;
+  while (i < len && i < max) {
+    unsigned char c = (unsigned char)text[i];
+    size_t esc = c == '\n' && quoted ? 0 : escaped_at(text, i, len, quoted);
+    size_t need = c == '\n' && quoted ? 2 : esc ? 4 * esc : 1;
+    if (o + need + 1 > cap)
+      break;
+    if (c == '\n' && quoted)
+      memcpy(out + o, "\\n", 2);
+    for (size_t k = 0; k < esc; k++)
+      snprintf(out + o + 4 * k, cap - o - 4 * k, "\\x%02x", (unsigned char)text[i + k]);
+    if (need == 1)
+      out[o] = (char)c;
+    o += need;
+    i += esc ? esc : 1;
+  }
+  if (i < len && o + 4 <= cap) {
+    memcpy(out + o, "...", 3);
+    o += 3;
+  }
+  out[o] = '\0';
+}
+
+void gb_str_excerpt(const char *text, size_t len, size_t max, char *out, size_t cap) {
+  escape(text, len, max, true, out, cap);
+}
+
+void gb_str_escape_controls(const char *text, size_t len, char *out, size_t cap) {
+  escape(text, len, len, false, out, cap);
+}
+
+const char *gb_excerpt(gb_excerpt_buf *buf, const char *s) {
+  s = s ? s : "";
+  gb_str_excerpt(s, strnlen(s, GB_EXCERPT_MAX + 1), GB_EXCERPT_MAX, buf->s, sizeof buf->s);
+  return buf->s;
+}
+
+void gb_str_put_line(FILE *f, const char *prefix, const char *line) {
+  fputs(prefix, f);
+  for (const unsigned char *p = (const unsigned char *)line; *p;) {
+    size_t n = control_at(p, 2); /* p[1] exists: p[0] is not the NUL */
+    if (n == 0) {
+      fputc(*p++, f);
+      continue;
+    }
+    for (size_t k = 0; k < n; k++)
+      fprintf(f, "\\x%02x", *p++);
+  }
+  fputc('\n', f);
+}

@@ -23,6 +23,7 @@ typedef struct {
   ino_t ino;
   uint64_t energy, max, power, injected;
   uint64_t stall_from, stall_ticks;
+  uint64_t every, every_from, every_ticks; /* periodic stalls */
   uint64_t jump_at, jump_uj;
   uint64_t vanish_at, fail_at;
   bool jump_pending, vanish_pending, gone;
@@ -238,6 +239,25 @@ void powercap_fake_stall(powercap_fake *f, int zone, uint64_t from_tick, uint64_
   pthread_mutex_unlock(&f->mu);
 }
 
+void powercap_fake_stall_every(powercap_fake *f, int zone, uint64_t every, uint64_t from,
+                               uint64_t ticks) {
+  pthread_mutex_lock(&f->mu);
+  f->z[zone].every = every;
+  f->z[zone].every_from = from;
+  f->z[zone].every_ticks = ticks;
+  pthread_mutex_unlock(&f->mu);
+}
+
+bool powercap_fake_stalled_at(powercap_fake *f, int zone, uint64_t tick) {
+  pthread_mutex_lock(&f->mu);
+  const fake_zone *z = &f->z[zone];
+  bool once = z->stall_ticks && tick >= z->stall_from && tick - z->stall_from < z->stall_ticks;
+  bool every = z->every && tick % z->every >= z->every_from &&
+               tick % z->every - z->every_from < z->every_ticks;
+  pthread_mutex_unlock(&f->mu);
+  return once || every;
+}
+
 void powercap_fake_jump(powercap_fake *f, int zone, uint64_t at_tick, uint64_t uj) {
   pthread_mutex_lock(&f->mu);
   f->z[zone].jump_at = at_tick;
@@ -277,6 +297,9 @@ static void fake_remove(powercap_fake *f, int zone) {
 
 static uint64_t fake_added(fake_zone *z, uint64_t tick) {
   if (z->stall_ticks && tick >= z->stall_from && tick - z->stall_from < z->stall_ticks)
+    return 0;
+  if (z->every && tick % z->every >= z->every_from &&
+      tick % z->every - z->every_from < z->every_ticks)
     return 0;
   uint64_t add = z->power;
   if (z->jump_pending && tick >= z->jump_at) {

@@ -14,6 +14,7 @@
 #ifndef GREENBENCH_TESTS_HELPER_POWERCAP_H
 #define GREENBENCH_TESTS_HELPER_POWERCAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "greenbench/clock.h"
@@ -55,6 +56,11 @@ void powercap_fake_power(powercap_fake *f, int zone, uint64_t uj_per_tick);
 void powercap_fake_set(powercap_fake *f, int zone, uint64_t energy_uj);
 /* Scripted faults, at absolute ticks (see powercap_fake_ticks): */
 void powercap_fake_stall(powercap_fake *f, int zone, uint64_t from_tick, uint64_t ticks);
+/* Stalls at every tick t with from <= t % every < from + ticks. */
+void powercap_fake_stall_every(powercap_fake *f, int zone, uint64_t every, uint64_t from,
+                               uint64_t ticks);
+/* Whether tick is one of the zone's scripted stalls (either kind). */
+bool powercap_fake_stalled_at(powercap_fake *f, int zone, uint64_t tick);
 void powercap_fake_jump(powercap_fake *f, int zone, uint64_t at_tick, uint64_t uj);
 /* Removes the zone's directory (and its subzones) like a driver unload. */
 void powercap_fake_vanish(powercap_fake *f, int zone, uint64_t at_tick);

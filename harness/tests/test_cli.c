@@ -143,6 +143,68 @@ Test(cli_check, live_counters_mean_exit_0) {
             r.out);
 }
 
+/* Runs check on a fake tree whose package zone has range max_uj and 20 W,
+ * stalled for `stall` ticks from 20 ticks in when stall is not 0. */
+static result check_on(uint64_t max_uj, uint64_t stall) {
+  powercap_fake *f = powercap_fake_create();
+  int pkg = powercap_fake_package(f, 0, 1234, max_uj);
+  powercap_fake_power(f, pkg, 20000);
+  powercap_fake_dram(f, 0, 0, 1, 65712999613u);
+  if (stall)
+    powercap_fake_stall(f, pkg, 20, stall);
+  powercap_fake_start(f);
+  setenv("GREENBENCH_POWERCAP_ROOT", powercap_fake_root(f), 1);
+  result r = CHECK("check");
+  unsetenv("GREENBENCH_POWERCAP_ROOT");
+  powercap_fake_destroy(f);
+  return r;
+}
+
+/* Per zone: the range, how soon it can wrap at 1 kW, whether it moved in
+ * the probe and the longest standstill seen; then the sampling period. */
+Test(cli_check, says_what_the_study_will_get_per_zone) {
+  result r = check_on(262143328850u, 0);
+  cr_assert_eq(r.rc, 0, "%s", r.out);
+  cr_assert(strstr(r.out,
+                   "package-0 (intel-rapl:0, socket 0): max_energy_range_uj 262143328850, "
+                   "a wrap every 262 s at 1000 W; over 0.5 s: moved, longest standstill "),
+            "%s", r.out);
+  cr_assert(strstr(r.out, "dram (intel-rapl:0:0, socket 0): max_energy_range_uj 65712999613, a "
+                          "wrap every 65 s at 1000 W; over 0.5 s: did not move"),
+            "%s", r.out);
+  cr_assert(strstr(r.out, "counters over 0.5 s: moving"), "%s", r.out);
+  cr_assert(strstr(r.out, "sampling: every 10 ms, at least twice per wrap at 1000 W"), "%s",
+            r.out);
+}
+
+/* 100 mJ: a wrap every 5 ms at 20 W, every 0.1 ms at 1 kW. */
+Test(cli_check, a_counter_that_wraps_every_5_ms_means_exit_1) {
+  result r = check_on(100000u, 0);
+  cr_assert_eq(r.rc, 1, "%s", r.out);
+  cr_assert(strstr(r.out, "max_energy_range_uj 100000, a wrap every 100 us at 1000 W"), "%s",
+            r.out);
+  cr_assert(strstr(r.out, "sampling: refused: package-0 "), "%s", r.out);
+  cr_assert(
+      strstr(r.out, "verdict: this machine cannot measure energy for the study: package-0"),
+      "%s", r.out);
+  cr_assert(strstr(r.out, "a missed wrap would go unseen"), "%s", r.out);
+}
+
+/* A 300 ms standstill in the 0.5 s probe: every window touching it would be
+ * energy_stalled, so the user hears it before an hour-long run. */
+Test(cli_check, a_standstill_during_the_probe_means_exit_1) {
+  result r = check_on(262143328850u, 300);
+  cr_assert_eq(r.rc, 1, "%s", r.out);
+  cr_assert(strstr(r.out, "over 0.5 s: moved, longest standstill "), "%s", r.out);
+  cr_assert(strstr(r.out, "standstill: package-0 ("), "%s", r.out);
+  cr_assert(strstr(r.out,
+                   "during the probe; the study marks every window touching a standstill "
+                   "of 100 ms energy_stalled"),
+            "%s", r.out);
+  cr_assert(strstr(r.out, "verdict: this machine cannot measure energy for the study"), "%s",
+            r.out);
+}
+
 Test(cli_check, bad_arguments_exit_2) {
   result r = CHECK("check", "--bogus");
   assert_one_error_line(&r, "unknown option '--bogus'");
@@ -164,4 +226,83 @@ Test(cli_check, a_worker_that_does_not_run_means_exit_1) {
             "%s", r.out);
   cr_assert(strstr(r.out, "verdict: the study cannot run here: the python worker does not run"),
             "%s", r.out);
+}
+
+/* Nothing in s but printable text and newlines. */
+static void assert_printable(const char *s) {
+  for (const char *p = s; *p; p++)
+    cr_assert((unsigned char)*p >= 0x20 || *p == '\n', "raw control byte 0x%02x in: %s",
+              (unsigned char)*p, s);
+}
+
+Test(cli_check, a_bad_cpu_list_exits_2_before_any_probe) {
+  result r = CHECK("check", "--cpus", "abc");
+  assert_one_error_line(&r, "--cpus \"abc\": malformed entry \"abc\" (expected N or N-M)");
+  r = CHECK("check", "--cpus", "1048576");
+  assert_one_error_line(&r, "is above the largest CPU number");
+  r = CHECK("check", "--python", "");
+  assert_one_error_line(&r, "--python: empty path");
+}
+
+Test(cli_run, a_bad_cpu_list_exits_2_even_in_a_dry_run) {
+  result r = RUN("run", "--cpus", "abc", "--profile", "smoke", "--energy", "off");
+  assert_one_error_line(&r, "--cpus \"abc\": malformed entry \"abc\" (expected N or N-M)");
+  r = RUN("run", "--dry-run", "--cpus", "abc");
+  assert_one_error_line(&r, "--cpus \"abc\": malformed entry \"abc\"");
+  r = RUN("run", "--dry-run", "--cpus", "0-99999");
+  assert_one_error_line(&r, "--cpus \"0-99999\": ");
+}
+
+Test(cli_run, bad_paths_exit_2_before_anything_runs) {
+  result r = RUN("run", "--out", "", "--profile", "smoke", "--energy", "off");
+  assert_one_error_line(&r, "--out: empty path");
+  r = RUN("run", "--resume", "");
+  assert_one_error_line(&r, "--resume: empty path");
+  r = RUN("run", "--python", "", "--dry-run");
+  assert_one_error_line(&r, "--python: empty path");
+  r = RUN("run", "--out", "results/\033]0;pwned\a", "--dry-run");
+  assert_one_error_line(&r, "--out: path holds the control byte \\x1b at byte 9");
+}
+
+Test(cli_run, a_long_out_is_refused_not_cut) {
+  size_t n = 5000;
+  char *path = malloc(n + 1);
+  memset(path, 'a', n);
+  path[n] = '\0';
+  result r = RUN("run", "--out", path, "--profile", "smoke", "--energy", "off");
+  free(path);
+  assert_one_error_line(&r, "--out: path longer than 4064 bytes (PATH_MAX 4096");
+}
+
+Test(cli_run, a_long_selection_list_is_read_whole) {
+  /* 300 bytes, all of them one valid size: once refused as a "bad" list. */
+  char sizes[301];
+  memset(sizes, '0', 297);
+  memcpy(sizes + 297, "100", 4);
+  result r = RUN("run", "--profile", "smoke", "--sizes", sizes, "--languages", "c",
+                 "--algorithms", "quick", "--orders", "random", "--dry-run");
+  cr_assert_eq(r.rc, 0, "%s", r.err);
+  cr_assert(strstr(r.out, "1 configurations"), "%s", r.out);
+}
+
+Test(cli_run, control_bytes_and_huge_arguments_are_escaped_and_cut) {
+  result r = RUN("run", "--select", "\033]0;pwned\a");
+  assert_one_error_line(&r, "unknown option '--select'");
+  r = RUN("run", "--select=\033]0;pwned\a");
+  assert_one_error_line(&r, "unknown option '--select=\\x1b]0;pwned\\x07'");
+  assert_printable(r.err);
+  r = RUN("run", "--languages", "c,\033[2J");
+  assert_one_error_line(&r, "unknown language '\\x1b[2J'");
+  assert_printable(r.err);
+  r = RUN("run", "--runs", "\033[2J");
+  assert_one_error_line(&r, "--runs must be an integer from 1 to 10000, got '\\x1b[2J'");
+  size_t n = 100000;
+  char *huge = malloc(n + 1);
+  memset(huge, 'a', n);
+  memcpy(huge, "--", 2);
+  huge[n] = '\0';
+  r = RUN("run", huge);
+  free(huge);
+  assert_one_error_line(&r, "...' (see greenbench run --help)");
+  cr_assert_lt(strlen(r.err), 300, "not cut: %zu bytes", strlen(r.err));
 }

@@ -136,14 +136,15 @@ Test(sampler, one_wrap_per_zone_at_different_ranges) {
 }
 
 Test(sampler, wraps_are_corrected_per_interval_over_a_long_run) {
-  int p0 = powercap_fake_package(fake, 0, 0, 149999);
-  powercap_fake_power(fake, p0, 1000); /* a wrap every 150 ticks */
+  /* 50 J: 50 ms at 1 kW, so the range holds 1 kW over twice the period. */
+  int p0 = powercap_fake_package(fake, 0, 0, 49999999u);
+  powercap_fake_power(fake, p0, 200000); /* 200 W: a wrap every 250 ticks */
   start(NULL);
   uint64_t inj[1];
-  gb_energy_reading r = window(500, inj, 1);
+  gb_energy_reading r = window(600, inj, 1);
   assert_ok(&r);
-  cr_assert_eq(inj[0], 500000u);
-  cr_assert_eq(r.pkg_uj, 500000u, "three wraps, each corrected in its own interval");
+  cr_assert_eq(inj[0], 120000000u);
+  cr_assert_eq(r.pkg_uj, 120000000u, "two wraps, each corrected in its own interval");
 }
 
 Test(sampler, a_wrap_in_the_idle_window_is_corrected) {
@@ -226,16 +227,157 @@ Test(sampler, a_150_ms_stall_stops_the_run) {
   assert_ok(&r);
 }
 
-Test(sampler, a_50_ms_stall_is_below_the_limit) {
+/* A standstill is seen at least a reading late and ends at most a reading
+ * early, so the still time seen is at most the stall's. */
+Test(sampler, a_20_ms_stall_in_a_250_ms_window_is_below_both_limits) {
   int p0 = powercap_fake_package(fake, 0, 1, RANGE_PKG);
   powercap_fake_power(fake, p0, 10000);
   start(NULL);
-  powercap_fake_stall(fake, p0, powercap_fake_ticks(fake) + 30, 50);
+  powercap_fake_stall(fake, p0, powercap_fake_ticks(fake) + 100, 20);
   uint64_t inj[1];
   gb_energy_reading r = window(250, inj, 1);
   assert_ok(&r);
   cr_assert_eq(r.pkg_uj, inj[0]);
-  cr_assert_eq(r.pkg_uj, 200u * 10000u, "250 ticks less 50 stalled ones");
+  cr_assert_eq(r.pkg_uj, 230u * 10000u, "250 ticks less 20 stalled ones");
+}
+
+/* 60 of 200 ms lost: shorter than the 100 ms limit, but 30% of the window.
+ * Read every 2 ms, the stall is seen for at least 56 ms, far above 10%. */
+Test(sampler, a_short_stall_that_swallows_a_share_of_the_window_is_stalled) {
+  int p0 = powercap_fake_package(fake, 0, 1, RANGE_PKG);
+  powercap_fake_power(fake, p0, 10000);
+  start(&(gb_sampler_opts){.period_ns = 2000000u, .clock = powercap_fake_clock(fake)});
+  powercap_fake_stall(fake, p0, powercap_fake_ticks(fake) + 70, 60);
+  uint64_t inj[1];
+  gb_energy_reading r = window(200, inj, 1);
+  cr_assert_eq(r.status, GB_ENERGY_STALLED, "%s: %s", gb_energy_status_name(r.status),
+               r.reason);
+  cr_assert(strstr(r.reason, "of the 200 ms window (limit 10%)"), "%s", r.reason);
+}
+
+/* A window never records 0 uJ as measured: with no change there is no
+ * reading, however short the window. */
+Test(sampler, a_window_without_a_tick_is_stalled_not_zero) {
+  powercap_fake_power(fake, powercap_fake_package(fake, 0, 1, RANGE_PKG), 10000);
+  start(NULL);
+  uint64_t inj[1];
+  gb_energy_reading r = window(0, inj, 1);
+  cr_assert_eq(inj[0], 0u);
+  cr_assert_eq(r.status, GB_ENERGY_STALLED, "%s", r.reason);
+  cr_assert(strstr(r.reason, "no energy was read"), "%s", r.reason);
+}
+
+/* The standstill is the counter's: one that began before a window counts in
+ * it, so a window shorter than the limit is stalled inside a long stall. */
+Test(sampler, a_short_window_inside_a_long_standstill_is_stalled) {
+  int p0 = powercap_fake_package(fake, 0, 1, RANGE_PKG);
+  powercap_fake_power(fake, p0, 10000);
+  start(NULL);
+  uint64_t from = powercap_fake_ticks(fake) + 5;
+  powercap_fake_stall(fake, p0, from, 150);
+  powercap_fake_wait(fake, from + 60);
+  uint64_t inj[1];
+  gb_energy_reading r = window(20, inj, 1); /* ticks 60 to 80 of the stall */
+  cr_assert_eq(r.status, GB_ENERGY_STALLED, "%s", r.reason);
+  cr_assert_eq(inj[0], 0u);
+  /* The window after the stall begins inside it: more than 5 ms still. */
+  powercap_fake_wait(fake, from + 140);
+  r = window(60, inj, 1);
+  cr_assert_eq(r.status, GB_ENERGY_STALLED, "%s", r.reason);
+  cr_assert(strstr(r.reason, "stood still"), "%s", r.reason);
+}
+
+/* A run that ends where a stall begins: settle waits for the counter to
+ * move again and marks the window when it does not. */
+Test(sampler, a_window_that_ends_in_a_standstill_is_stalled_once_settled) {
+  int p0 = powercap_fake_package(fake, 0, 1, RANGE_PKG);
+  powercap_fake_power(fake, p0, 10000);
+  start(NULL);
+  powercap_fake_hold(fake);
+  powercap_fake_stall(fake, p0, powercap_fake_ticks(fake) + 51, 150);
+  powercap_fake_release(fake);
+  uint64_t inj[1];
+  gb_energy_reading r = window(50, inj, 1); /* the stall starts just after it */
+  assert_ok(&r);
+  cr_assert_eq(gb_sampler_settle(sampler, &r), 0);
+  cr_assert_eq(r.status, GB_ENERGY_STALLED, "%s", r.reason);
+  cr_assert(strstr(r.reason, "across the end of the window"), "%s", r.reason);
+  /* On a live counter, settle leaves an ok window ok. */
+  powercap_fake_wait(fake, powercap_fake_ticks(fake) + 200);
+  r = window(50, inj, 1);
+  assert_ok(&r);
+  cr_assert_eq(gb_sampler_settle(sampler, &r), 0);
+  assert_ok(&r);
+  cr_assert_eq(r.pkg_uj, inj[0]);
+}
+
+/* A counter going backwards reads as one wrap: a rise of about the whole
+ * range in one interval, far above 1 kW. */
+Test(sampler, a_counter_that_goes_backwards_is_a_jump) {
+  int p0 = powercap_fake_package(fake, 0, 5000000000u, RANGE_PKG);
+  powercap_fake_power(fake, p0, 10000);
+  start(NULL);
+  cr_assert_eq(gb_sampler_begin(sampler), 0);
+  powercap_fake_wait(fake, powercap_fake_ticks(fake) + 20);
+  powercap_fake_set(fake, p0, 4000000000u);
+  cr_assert(aborted_within(5000), "the abort fd fires");
+  gb_energy_reading r;
+  cr_assert_eq(gb_sampler_end(sampler, &r), 0);
+  cr_assert_eq(r.status, GB_ENERGY_JUMP, "%s: %s", gb_energy_status_name(r.status), r.reason);
+  cr_assert(strstr(r.reason, "above 1000 W"), "%s", r.reason);
+}
+
+/* 100 mJ wraps every 5 ms at 20 W and every 0.1 ms at 1 kW: no sampler
+ * can read it twice per wrap, so energy is refused rather than undercounted. */
+Test(sampler, a_range_that_can_wrap_unseen_is_refused) {
+  powercap_fake_package(fake, 0, 1, 100000u);
+  gb_rapl_opts ro = powercap_fake_rapl_opts(fake);
+  gb_err err;
+  cr_assert_eq(gb_rapl_open(&ro, &rapl, &err), 0, "%s", err.msg);
+  uint64_t period = 0;
+  cr_assert_eq(gb_sampler_fit(rapl, NULL, &period, &err), -ERANGE);
+  cr_assert_eq(period, 0u, "untouched");
+  cr_assert(strstr(err.msg, "max_energy_range_uj 100000 wraps every 100 us at 1000 W"), "%s",
+            err.msg);
+  cr_assert(strstr(err.msg, "energy is refused"), "%s", err.msg);
+  cr_assert_eq(gb_sampler_create(rapl, NULL, &sampler, &err), -ERANGE);
+  cr_assert_null(sampler);
+}
+
+/* 8 J: 8 ms at 1 kW. The default period shortens to 4 ms to read it twice
+ * per wrap; a period given longer than that is refused. */
+Test(sampler, a_small_range_is_sampled_faster) {
+  powercap_fake_package(fake, 0, 1, RANGE_PKG);
+  powercap_fake_dram(fake, 0, 0, 1, 8000000u);
+  gb_rapl_opts ro = powercap_fake_rapl_opts(fake);
+  gb_err err;
+  cr_assert_eq(gb_rapl_open(&ro, &rapl, &err), 0, "%s", err.msg);
+  uint64_t period;
+  cr_assert_eq(gb_sampler_fit(rapl, NULL, &period, &err), 0, "%s", err.msg);
+  cr_assert_eq(period, 4000000u);
+  cr_assert_eq(gb_sampler_fit(rapl, &(gb_sampler_opts){.period_ns = 5000000u}, &period, &err),
+               -ERANGE);
+  cr_assert(strstr(err.msg, "dram"), "%s", err.msg);
+  cr_assert_eq(gb_sampler_wrap_ns(262143328850u, 1000), 262143328850000u / 1000u);
+}
+
+/* Two readings further apart than a wrap at 1 kW: the difference could be
+ * short by a whole range, so the window is not ok. The firmware is stepped
+ * by hand, 30 ticks at once, between two readings of a 25 ms range. */
+Test(sampler, readings_further_apart_than_a_wrap_are_refused) {
+  int p0 = powercap_fake_package(fake, 0, 1, 24999999u);
+  powercap_fake_power(fake, p0, 20000);
+  gb_rapl_opts ro = powercap_fake_rapl_opts(fake);
+  gb_err err;
+  cr_assert_eq(gb_rapl_open(&ro, &rapl, &err), 0, "%s", err.msg);
+  gb_sampler_opts so = {.clock = powercap_fake_clock(fake)};
+  cr_assert_eq(gb_sampler_create(rapl, &so, &sampler, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_sampler_begin(sampler), 0);
+  powercap_fake_tick(fake, 30);
+  gb_energy_reading r;
+  cr_assert_eq(gb_sampler_end(sampler, &r), 0);
+  cr_assert_eq(r.status, GB_ENERGY_STALLED, "%s", r.reason);
+  cr_assert(strstr(r.reason, "a wrap may have been missed"), "%s", r.reason);
 }
 
 Test(sampler, a_dram_stall_is_not_a_fault) {
@@ -353,7 +495,10 @@ Test(sampler, options_out_of_range_are_refused) {
 static gb_energy_reading real_window(uint64_t period_ns, uint64_t ms) {
   int p0 = powercap_fake_package(fake, 0, 1, RANGE_PKG);
   powercap_fake_power(fake, p0, 10000);
-  gb_sampler_opts o = {.period_ns = period_ns, .stall_ns = 1000000000u};
+  gb_sampler_opts o = {.period_ns = period_ns,
+                       .stall_ns = 1000000000u,
+                       .edge_ns = 1000000000u,
+                       .still_pct = 100};
   start(&o);
   gb_energy_reading r;
   cr_assert_eq(gb_sampler_begin(sampler), 0);
@@ -391,7 +536,10 @@ static uint64_t cpu_ns(void) {
 Test(sampler, a_steady_900_w_in_1_ms_steps_is_not_a_jump_at_a_short_period) {
   int p0 = powercap_fake_package(fake, 0, 1, RANGE_PKG);
   powercap_fake_power(fake, p0, 900000);
-  gb_sampler_opts o = {.period_ns = GB_SAMPLER_MIN_PERIOD_NS, .stall_ns = 1000000000u};
+  gb_sampler_opts o = {.period_ns = GB_SAMPLER_MIN_PERIOD_NS,
+                       .stall_ns = 1000000000u,
+                       .edge_ns = 1000000000u,
+                       .still_pct = 100};
   start(&o);
   gb_energy_reading r;
   cr_assert_eq(gb_sampler_begin(sampler), 0);
@@ -401,20 +549,19 @@ Test(sampler, a_steady_900_w_in_1_ms_steps_is_not_a_jump_at_a_short_period) {
   cr_assert_gt(r.samples, 2 * r.pkg_uj / 900000u, "most intervals hold no update");
 }
 
-Test(sampler, sleeps_between_windows) {
+/* Between windows the thread goes on reading at its period, so that a
+ * standstill is followed across windows, and no faster. */
+Test(sampler, reads_at_its_period_between_windows) {
   powercap_fake_package(fake, 0, 1, RANGE_PKG);
   gb_rapl_opts ro = powercap_fake_rapl_opts(fake);
   gb_err err;
   cr_assert_eq(gb_rapl_open(&ro, &rapl, &err), 0, "%s", err.msg);
-  gb_sampler_opts o = {.period_ns = 1000000u, .stall_ns = 1000000000u};
+  gb_sampler_opts o = {.period_ns = 10000000u, .stall_ns = 1000000000u};
   cr_assert_eq(gb_sampler_create(rapl, &o, &sampler, &err), 0, "%s", err.msg);
-  gb_energy_reading r;
-  cr_assert_eq(gb_sampler_begin(sampler), 0);
-  cr_assert_eq(gb_sleep_ns(20000000u), 0);
-  cr_assert_eq(gb_sampler_end(sampler, &r), 0);
-  cr_assert_geq(r.samples, 3u, "it sampled while the window was open");
   uint64_t reads = powercap_fake_preads(fake), cpu = cpu_ns();
   cr_assert_eq(gb_sleep_ns(200000000u), 0);
-  cr_assert_eq(powercap_fake_preads(fake), reads, "no reading between windows");
+  uint64_t between = powercap_fake_preads(fake) - reads;
+  cr_assert_geq(between, 3u, "about 20 expected at 10 ms: %llu", (unsigned long long)between);
+  cr_assert_leq(between, 21u, "no faster than the period: %llu", (unsigned long long)between);
   cr_assert_lt(cpu_ns() - cpu, 20000000u, "no busy loop between windows");
 }

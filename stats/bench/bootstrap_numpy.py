@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""The report's per-configuration bootstrap in vectorised numpy, for the
-speed comparison with the C stats library (stats/bench/run.sh).
+"""The report's per-configuration bootstrap in vectorised numpy: the speed
+comparison with the C stats library (stats/bench/run.sh), and the
+independent peer that stats/tests/numpy_check.py holds the report to.
 
 Same method as stats/src/analysis.c and bootstrap.c: the ok runs of each
 configuration; startup cost per process = batch / launches, the median over
@@ -14,6 +15,8 @@ Hyndman & Fan type 7). The random numbers differ from the C library's
 noise; the point estimates must agree exactly, and are checked against
 POINTS from bench_report when given.
 
+Units as the C library's: time in ns, energy in uJ, power in W.
+
 usage: bootstrap_numpy.py DIR [POINTS]
 """
 import csv
@@ -23,11 +26,20 @@ import time
 import numpy as np
 
 RESAMPLES = 10000
+# Rows of config_values' arrays and of replicates' (POWER only there).
+TIME, ENERGY, PROCESS, CPU, GROSS, POWER = range(6)
 
 
-def read_rows(path):
+def read_rows(path, status="ok"):
+    """runs.csv's rows as dicts, in file order: those with this status, or
+    every row when status is None."""
     with open(path, newline="") as f:
-        return [r for r in csv.DictReader(f) if r["status"] == "ok"]
+        return [r for r in csv.DictReader(f) if status is None or r["status"] == status]
+
+
+def number(s):
+    """A CSV field as a float; NaN when empty (a missing optional value)."""
+    return float(s) if s != "" else np.nan
 
 
 def energy(r, prefix=""):
@@ -38,11 +50,14 @@ def energy(r, prefix=""):
 
 
 def net(r):
-    wall = float(r["wall_ns"])
-    return energy(r) - energy(r, "idle_") * wall / float(r["idle_ns"])
+    """Energy net of the idle baseline scaled to the run's length (uJ),
+    evaluated in gb_net_energy_uj's order; NaN when energy is missing."""
+    return energy(r) - energy(r, "idle_") * (float(r["wall_ns"]) / number(r["idle_ns"]))
 
 
-def startup_costs(rows):
+def startup_batches(rows):
+    """Per startup trial (language, order, size) a (n, 3) array of its ok
+    batches' costs per process, in file order: wall, CPU, net energy."""
     groups = {}
     for r in rows:
         if r["kind"] != "startup":
@@ -51,21 +66,29 @@ def startup_costs(rows):
         n = float(r["launches"])
         cpu = float(r["user_ns"]) + float(r["sys_ns"])
         groups.setdefault(k, []).append((float(r["wall_ns"]) / n, cpu / n, net(r) / n))
-    return {k: np.median(np.array(v), axis=0) for k, v in groups.items()}
+    return {k: np.array(v) for k, v in groups.items()}
+
+
+def startup_costs(rows):
+    """The median cost per process of each trial (type 7; energy NaN when
+    any batch lacks it, as in analysis.c)."""
+    return {k: np.quantile(v, 0.5, axis=0) for k, v in startup_batches(rows).items()}
 
 
 def config_values(rows, costs):
-    """Per configuration a (5, n) array: time, energy, process, cpu, gross."""
+    """Per configuration with a measured startup a (5, n) array of its ok
+    runs in file order: time, energy, process, cpu, gross (rows TIME..GROSS)."""
     groups = {}
     for r in rows:
-        if r["kind"] != "sort":
+        k = (r["language"], r["order"], r["size"])
+        if r["kind"] != "sort" or k not in costs:
             continue
-        st_t, st_c, st_e = costs[(r["language"], r["order"], r["size"])]
+        st_t, st_c, st_e = costs[k]
         sorts, wall = float(r["sorts"]), float(r["wall_ns"])
         t = (wall - st_t) / sorts
         e = (net(r) - st_e) / sorts
         cpu = (float(r["user_ns"]) + float(r["sys_ns"]) - st_c) / sorts
-        gross = e + energy(r, "idle_") / float(r["idle_ns"]) * t
+        gross = e + energy(r, "idle_") / number(r["idle_ns"]) * t
         k = (r["language"], r["algorithm"], r["order"], r["size"])
         groups.setdefault(k, []).append((t, e, wall, cpu, gross))
     return {k: np.array(v).T for k, v in groups.items()}
@@ -83,13 +106,27 @@ def median_last_axis(v):
     return (p[..., h] + p[..., h + 1]) / 2.0
 
 
-def bootstrap(x, rng):
+def power_w(e, t):
+    """Net power (W) from energy (uJ) and time (ns) per sort, NaN where the
+    time is not > 0 (as bootstrap.c's power_w)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(t > 0, e / t * 1e3, np.nan)
+
+
+def replicates(x, rng, resamples=RESAMPLES, rows=(TIME, ENERGY, PROCESS, CPU, GROSS)):
+    """A (6, resamples) array: rows TIME..GROSS the medians of each
+    resample of x's runs (one index vector for every estimate), row POWER
+    their energy over time. Only the rows listed are computed (the
+    others are NaN): the same draws, less work."""
     n = x.shape[1]
-    idx = rng.integers(0, n, size=(RESAMPLES, n))
-    med = median_last_axis(x[:, idx])  # (5, RESAMPLES)
-    power = med[1] / med[0] * 1e3
-    reps = np.vstack([med, power])
-    return np.percentile(reps, [2.5, 97.5], axis=1)
+    idx = rng.integers(0, n, size=(resamples, n))
+    med = np.full((5, resamples), np.nan)
+    med[list(rows)] = median_last_axis(x[list(rows)][:, idx])
+    return np.vstack([med, power_w(med[ENERGY], med[TIME])])
+
+
+def bootstrap(x, rng):
+    return np.percentile(replicates(x, rng), [2.5, 97.5], axis=1)
 
 
 def check_points(points, path):

@@ -17,13 +17,14 @@ work=${2:-$(mktemp -d)}
 mkdir -p "$work"
 stats_lib=$(find "$build" -name libgb_stats.a | head -n 1)
 error_lib=$(find "$build" -name libgb_error.a | head -n 1)
-if [ -z "$stats_lib" ] || [ -z "$error_lib" ]; then
-  echo "run.sh: build $build first (libgb_stats.a, libgb_error.a not found)" >&2
+workload_lib=$(find "$build" -name libgb_workload.a | head -n 1)
+if [ -z "$stats_lib" ] || [ -z "$error_lib" ] || [ -z "$workload_lib" ]; then
+  echo "run.sh: build $build first (libgb_stats.a, libgb_error.a, libgb_workload.a not found)" >&2
   exit 1
 fi
 
-cflags="-std=c11 -O2 -D_GNU_SOURCE -Wall -Wextra -Werror -I$root/stats/include -I$root/harness/include"
-libs="$stats_lib $error_lib $(pkg-config --libs libcjson) -lm"
+cflags="-std=c11 -O2 -D_GNU_SOURCE -Wall -Wextra -Werror -I$root/stats/include -I$root/harness/include -I$root/workers/include"
+libs="$stats_lib $error_lib $workload_lib $(pkg-config --libs libcjson libxxhash) -lm"
 cc $cflags -o "$work/gen_records" "$here/gen_records.c" $libs
 cc $cflags -o "$work/bench_report" "$here/bench_report.c" $libs
 

@@ -174,7 +174,7 @@ static void count_rows(gb_an_config *c, const gb_rec_group *g, uint64_t target_n
   c->sorts_min = c->n_ok ? c->sorts_min : 0;
 }
 
-/* The last two ok warm-ups' loop times per sort (METHODS.md #1): a plateau
+/* The last two ok warm-ups' loop times per sort (docs/methods.md #1): a plateau
  * when the last is within 10% of the one before it. */
 static void check_plateau(gb_an_config *c, const gb_records *r) {
   c->plateau = GB_AN_PLATEAU_UNCHECKED;
@@ -663,7 +663,7 @@ static int build_warnings(gb_analysis *a, gb_err *err) {
   if (rc == 0 && m->settings.runs < GB_ANALYSIS_MIN_RUNS) {
     rc = warn(a,
               "the campaign planned %" PRIu64 " runs per configuration, fewer than the %d "
-              "that medians and intervals need (METHODS.md #3)",
+              "that medians and intervals need (docs/methods.md #3)",
               m->settings.runs, GB_ANALYSIS_MIN_RUNS);
   }
   if (rc == 0) {

@@ -1,13 +1,16 @@
 /* gb_meta to meta.json, for the harness: the same struct gb_meta_parse
  * fills, so the writer and the reader cannot drift apart. */
 #include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
 
 #include "greenbench/records.h"
 
 /* Adds to one object and remembers any failure, so that a build is a flat
- * list of adds and one check at the end. cJSON prints numbers in the "C"
- * locale, and every number here is an integer of at most 2^53, which a
- * double holds exactly. */
+ * list of adds and one check at the end. Every number here is an unsigned
+ * 64-bit integer, written as its exact decimal digits (a raw item): cJSON's
+ * own numbers are doubles, printed with 15 significant digits when that
+ * round-trips within an epsilon, which loses the last digits of a seed. */
 typedef struct {
   cJSON *o;
   bool ok;
@@ -28,8 +31,15 @@ static void add_str_null(builder *b, const char *key, bool has, const char *v) {
   add_item(b, key, has ? cJSON_CreateString(v) : cJSON_CreateNull());
 }
 
+/* v as a JSON number of exact decimal digits, in any locale. */
+static cJSON *exact_uint(uint64_t v) {
+  char digits[24];
+  snprintf(digits, sizeof digits, "%" PRIu64, v);
+  return cJSON_CreateRaw(digits);
+}
+
 static void add_uint(builder *b, const char *key, uint64_t v) {
-  add_item(b, key, cJSON_CreateNumber((double)v));
+  add_item(b, key, exact_uint(v));
 }
 
 static void add_bool(builder *b, const char *key, bool v) {
@@ -39,7 +49,7 @@ static void add_bool(builder *b, const char *key, bool v) {
 static cJSON *uint_array(const uint64_t *v, size_t n) {
   cJSON *a = cJSON_CreateArray();
   for (size_t i = 0; a && i < n; i++) {
-    cJSON *x = cJSON_CreateNumber((double)v[i]);
+    cJSON *x = exact_uint(v[i]);
     if (!x || !cJSON_AddItemToArray(a, x)) {
       cJSON_Delete(x);
       cJSON_Delete(a);
@@ -204,8 +214,7 @@ static void add_pinning(builder *root, const gb_meta *m) {
   add_bool(&b, "rule_held", m->pinning.rule_held);
   add_str(&b, "reason", m->pinning.reason);
   add_item(&b, "numa_node",
-           m->pinning.has_numa_node ? cJSON_CreateNumber((double)m->pinning.numa_node)
-                                    : cJSON_CreateNull());
+           m->pinning.has_numa_node ? exact_uint(m->pinning.numa_node) : cJSON_CreateNull());
   add_bool(&b, "memory_bound", m->pinning.memory_bound);
   end(root, "pinning", &b);
 }
@@ -216,6 +225,15 @@ static void add_runtimes(builder *root, const gb_meta *m) {
     if (m->runtimes[l][0])
       add_str(&b, gb_rec_language_name((gb_rec_language)l), m->runtimes[l]);
   end(root, "runtimes", &b);
+}
+
+static void add_harness_env(builder *root, const gb_meta *m) {
+  if (!m->has_harness_env)
+    return;
+  builder b = begin();
+  for (size_t i = 0; i < m->n_harness_env && i < GB_META_MAX_ENV; i++)
+    add_str(&b, m->harness_env[i].name, m->harness_env[i].value);
+  end(root, "harness_env", &b);
 }
 
 static void add_head(builder *b, const gb_meta *m) {
@@ -240,6 +258,7 @@ cJSON *gb_meta_to_json(const gb_meta *m) {
   add_machine(&b, m);
   add_pinning(&b, m);
   add_runtimes(&b, m);
+  add_harness_env(&b, m);
   add_str(&b, "git_commit", m->git_commit);
   add_str(&b, "started_at", m->started_at);
   add_str_null(&b, "finished_at", m->has_finished_at, m->finished_at);

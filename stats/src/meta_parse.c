@@ -7,10 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "greenbench/numparse.h"
 #include "greenbench/records.h"
-
-/* The largest integer a JSON number (an IEEE double) holds exactly. */
-#define JSON_INT_MAX 9007199254740992.0
+#include "json_unique.h"
 
 typedef struct {
   const char *path;
@@ -120,13 +119,14 @@ static int get_str_null(jctx *j, const cJSON *obj, const char *at, const char *k
   return copy_str(j, v, at, key, dst, cap);
 }
 
+/* A number's own text (keep_number_text), not cJSON's double: plain
+ * decimal digits without a leading zero, 0 .. 2^64-1, read exactly. */
 static int to_uint(jctx *j, const cJSON *v, const char *at, const char *key, uint64_t *out) {
   if (!cJSON_IsNumber(v))
     return bad(j, at, key, "an integer", v);
-  double d = v->valuedouble;
-  if (!(d >= 0 && d <= JSON_INT_MAX) || (double)(uint64_t)d != d)
-    return bad_value(j, at, key, "not an integer in 0..2^53");
-  *out = (uint64_t)d;
+  const char *s = v->valuestring;
+  if (!s || (s[0] == '0' && s[1]) || gb_parse_u64(s, 0, UINT64_MAX, out) < 0)
+    return bad_value(j, at, key, "not an integer in 0..2^64-1");
   return 0;
 }
 
@@ -450,6 +450,28 @@ static int parse_runtimes(jctx *j, const cJSON *root, gb_meta *m) {
   return rc;
 }
 
+/* Optional (older records have none): an object of strings, names not empty
+ * and at most GB_META_MAX_ENV of them. */
+static int parse_harness_env(jctx *j, const cJSON *root, gb_meta *m) {
+  if (!cJSON_GetObjectItemCaseSensitive(root, "harness_env"))
+    return 0;
+  const cJSON *o = NULL;
+  int rc = get_object(j, root, "", "harness_env", &o);
+  m->has_harness_env = rc == 0;
+  for (const cJSON *v = o ? o->child : NULL; rc == 0 && v; v = v->next) {
+    if (m->n_harness_env == GB_META_MAX_ENV)
+      return bad_value(j, "", "harness_env", "more than 32 variables");
+    size_t n = strlen(v->string);
+    if (n == 0 || n >= sizeof m->harness_env[0].name)
+      return bad_value(j, "", "harness_env", "a variable name that is empty or too long");
+    memcpy(m->harness_env[m->n_harness_env].name, v->string, n + 1);
+    rc = copy_str(j, v, "harness_env", v->string, m->harness_env[m->n_harness_env].value,
+                  sizeof m->harness_env[0].value);
+    m->n_harness_env += rc == 0;
+  }
+  return rc;
+}
+
 static int parse_header(jctx *j, const cJSON *root, gb_meta *m) {
   char format[GB_META_NAME_MAX];
   int rc, profile = 0;
@@ -486,7 +508,8 @@ static int parse_root(jctx *j, const cJSON *root, gb_meta *m) {
       (rc = parse_plan(j, root, &m->plan)) < 0 || (rc = parse_calibration(j, root, m)) < 0 ||
       (rc = parse_startup(j, root, m)) < 0 || (rc = parse_energy(j, root, m)) < 0 ||
       (rc = parse_machine(j, root, m)) < 0 || (rc = parse_pinning(j, root, m)) < 0 ||
-      (rc = parse_runtimes(j, root, m)) < 0 || (rc = parse_progress(j, root, m)) < 0)
+      (rc = parse_runtimes(j, root, m)) < 0 || (rc = parse_harness_env(j, root, m)) < 0 ||
+      (rc = parse_progress(j, root, m)) < 0)
     return rc;
   return gb_meta_check(m, j->path, j->err);
 }
@@ -505,9 +528,55 @@ static bool only_space(const char *p, const char *end) {
   return true;
 }
 
+/* The next number token of valid JSON text at *p (skipping strings, where
+ * digits are not numbers), its length in *n; NULL when there is none. */
+static const char *next_number(const char *p, const char *end, size_t *n) {
+  while (p < end) {
+    if (*p == '"') {
+      for (p++; p < end && *p != '"'; p++)
+        p += *p == '\\';
+      p++;
+    } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+      const char *start = p;
+      while (p < end && *p && strchr("0123456789+-.eE", *p))
+        p++;
+      *n = (size_t)(p - start);
+      return start;
+    } else {
+      p++;
+    }
+  }
+  return NULL;
+}
+
+/* cJSON keeps a number only as a double, exact to 2^53; the records hold
+ * 64-bit integers. Numbers come in the text in the order of the tree, so
+ * each number item under v gets its own text as its valuestring (which
+ * cJSON_Delete frees). false when out of memory. */
+static bool keep_number_text(cJSON *v, const char **p, const char *end) {
+  for (; v; v = v->next) {
+    size_t n = 0;
+    const char *s = cJSON_IsNumber(v) ? next_number(*p, end, &n) : NULL;
+    if (s) {
+      if (!(v->valuestring = cJSON_malloc(n + 1)))
+        return false;
+      memcpy(v->valuestring, s, n);
+      v->valuestring[n] = '\0';
+      *p = s + n;
+    }
+    if (v->child && !keep_number_text(v->child, p, end))
+      return false;
+  }
+  return true;
+}
+
 int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, gb_err *err) {
-  const char *end = json;
+  const char *end = json, *scan = json;
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+  if (root && !keep_number_text(root, &scan, json + len)) {
+    cJSON_Delete(root);
+    return gb_err_set(err, ENOMEM, "%s: out of memory", path);
+  }
   if (!root || !only_space(end, json + len)) {
     cJSON_Delete(root);
     return gb_err_set(err, EINVAL, "%s:%zu: malformed JSON", path, line_at(json, len, end));
@@ -519,7 +588,9 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
   }
   gb_meta_init(m);
   jctx j = {path, err};
-  int rc = parse_root(&j, root, m);
+  int rc = gb_json_check_unique_keys(root, path, err);
+  if (rc == 0)
+    rc = parse_root(&j, root, m);
   cJSON_Delete(root);
   if (rc == 0)
     *out = *m;

@@ -8,6 +8,7 @@
 #include "greenbench/records.h"
 
 #include "greenbench/numparse.h"
+#include "greenbench/text.h"
 #include "records_row.h"
 
 static const char *const kind_names[] = {"sort", "startup"};
@@ -307,6 +308,12 @@ int gb_records_format_row(const gb_run_row *row, char *buf, size_t len) {
 
 #define SHOW 40 /* bytes of a bad value quoted in a message */
 
+/* A bad value as quoted: its first SHOW bytes, escaped (gb_str_excerpt). */
+static const char *shown(gb_excerpt_buf *b, const char *s, size_t len) {
+  gb_str_excerpt(s, len, SHOW, b->s, sizeof b->s);
+  return b->s;
+}
+
 /* Plain decimal digits only: no sign, space or base prefix, unlike strtoull. */
 static int parse_u64(const char *s, size_t len, uint64_t *out) {
   return gb_parse_u64_n(s, len, 0, UINT64_MAX, out);
@@ -326,13 +333,14 @@ static int parse_i64(const char *s, size_t len, int64_t *out) {
 
 static int number_error(gb_err *err, const char *col, gb_rec_type t, const char *s, size_t len,
                         int rc) {
-  int n = len > SHOW ? SHOW : (int)len;
+  gb_excerpt_buf b;
   if (rc == -ERANGE)
-    return gb_err_set(err, EINVAL, "%s: '%.*s' is too large", col, n, s);
+    return gb_err_set(err, EINVAL, "%s: '%s' is too large", col, shown(&b, s, len));
   if (s[0] == '-' && parse_i64(s, len, &(int64_t){0}) != -EINVAL)
-    return gb_err_set(err, EINVAL, "%s: %s '%.*s'", col,
-                      t == GB_REC_TYPE_NS ? "negative duration" : "negative value", n, s);
-  return gb_err_set(err, EINVAL, "%s: '%.*s' is not an integer", col, n, s);
+    return gb_err_set(err, EINVAL, "%s: %s '%s'", col,
+                      t == GB_REC_TYPE_NS ? "negative duration" : "negative value",
+                      shown(&b, s, len));
+  return gb_err_set(err, EINVAL, "%s: '%s' is not an integer", col, shown(&b, s, len));
 }
 
 static int parse_unsigned(gb_run_row *r, gb_rec_col c, const char *s, size_t len, gb_err *err) {
@@ -366,16 +374,17 @@ static int enum_error(gb_err *err, const column_def *d, const char *s, size_t le
   for (size_t i = 0; i < d->names.n && used < sizeof list; i++)
     used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
                              d->names.names[i]);
-  return gb_err_set(err, EINVAL, "%s: unknown value '%.*s' (expected %s)", d->pub.name,
-                    len > SHOW ? SHOW : (int)len, s, list);
+  gb_excerpt_buf b;
+  return gb_err_set(err, EINVAL, "%s: unknown value '%s' (expected %s)", d->pub.name,
+                    shown(&b, s, len), list);
 }
 
 static int parse_text(gb_run_row *r, gb_rec_col c, const char *s, size_t len, gb_err *err) {
   const column_def *d = &columns[c];
   if (d->pub.type == GB_REC_TYPE_HASH) {
     if (!is_hash(s, len))
-      return gb_err_set(err, EINVAL, "input_hash: '%.*s' is not 16 lowercase hex digits",
-                        len > SHOW ? SHOW : (int)len, s);
+      return gb_err_set(err, EINVAL, "input_hash: '%s' is not 16 lowercase hex digits",
+                        shown(&(gb_excerpt_buf){{0}}, s, len));
     memcpy(r->input_hash, s, len);
     r->input_hash[len] = '\0';
     return 0;

@@ -3,17 +3,21 @@
  * rows grouped by configuration for the stats stage. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
 #include "greenbench/records.h"
+#include "greenbench/text.h"
 #include "records_row.h"
+#include "records_rules.h"
 
 typedef struct {
   const char *name;
   gb_rec_file which;
   const gb_meta *meta;
+  gb_rec_rules *rules; /* with meta: the bounds of records_rules.h */
   gb_err *err;
   size_t line;
   gb_rec_table t;
@@ -47,6 +51,13 @@ static bool field_is(const gb_csv_field *f, const char *s) {
   return f->len == strlen(s) && memcmp(f->s, s, f->len) == 0;
 }
 
+/* A header field as quoted in a message: 40 bytes at most, escaped. */
+static gb_excerpt_buf column_shown(const gb_csv_field *f) {
+  gb_excerpt_buf b;
+  gb_str_excerpt(f->s, f->len, 40, b.s, sizeof b.s);
+  return b;
+}
+
 static int header_column(const gb_csv_field *f) {
   for (int c = 0; c < GB_REC_COL_COUNT; c++)
     if (field_is(f, gb_records_column((gb_rec_col)c)->name))
@@ -63,8 +74,8 @@ static int check_header(reader *r, size_t n) {
   size_t kept = n < GB_REC_COL_COUNT + 1 ? n : GB_REC_COL_COUNT + 1;
   for (size_t i = 0; i < kept; i++)
     if (header_column(&r->f[i]) < 0)
-      return gb_err_set(r->err, EINVAL, "%s:1: unknown column '%.*s' in the header", r->name,
-                        r->f[i].len > 40 ? 40 : (int)r->f[i].len, r->f[i].s);
+      return gb_err_set(r->err, EINVAL, "%s:1: unknown column '%s' in the header", r->name,
+                        column_shown(&r->f[i]).s);
   for (size_t i = 0; i < kept; i++) {
     int c = header_column(&r->f[i]);
     if (seen[c])
@@ -180,6 +191,8 @@ static int parse_row(reader *r) {
     return rc;
   if (r->which == GB_REC_FILE_RUNS && (rc = check_sequence(r, &row)) < 0)
     return rc;
+  if (r->rules && (rc = gb_rec_rules_check_row(r->rules, r->which, &row, &e)) < 0)
+    return at_line(r, rc, &e);
   return append(r, &row);
 }
 
@@ -279,6 +292,34 @@ static int build_groups(gb_rec_table *t) {
   return 0;
 }
 
+/* No configuration or startup trial of runs.csv has more rows than
+ * settings.runs; with the plan and the row count that makes a completed
+ * campaign hold exactly settings.runs of each. The earliest extra row is
+ * reported. */
+static int check_group_sizes(reader *r) {
+  const gb_run_row *extra = NULL;
+  uint64_t runs = r->meta->settings.runs;
+  for (size_t g = 0; g < r->t.n_groups; g++) {
+    const gb_rec_group *grp = &r->t.groups[g];
+    if (grp->n_rows > runs && (!extra || grp->rows[runs]->line < extra->line))
+      extra = grp->rows[runs];
+  }
+  if (!extra)
+    return 0;
+  char key[96];
+  if (extra->kind == GB_REC_KIND_SORT)
+    snprintf(key, sizeof key, "configuration %s/%s/%s/%" PRIu64,
+             gb_rec_language_name(extra->language), gb_rec_algorithm_name(extra->algorithm),
+             gb_rec_order_name(extra->order), extra->size);
+  else
+    snprintf(key, sizeof key, "startup trial %s/%s/%" PRIu64,
+             gb_rec_language_name(extra->language), gb_rec_order_name(extra->order),
+             extra->size);
+  return gb_err_set(r->err, EINVAL,
+                    "%s:%zu: run %" PRIu64 " of %s, but meta.json settings.runs is %" PRIu64,
+                    r->name, extra->line, runs + 1, key, runs);
+}
+
 /* warmups.csv numbers each group's rows 0, 1, 2, ...; the earliest line
  * that breaks it is reported. */
 static int check_warmup_sequence(reader *r) {
@@ -309,12 +350,25 @@ void gb_rec_table_free(gb_rec_table *t) {
 
 int gb_records_parse_csv(const char *buf, size_t len, const char *name, gb_rec_file which,
                          const gb_meta *meta, gb_rec_table *t, gb_err *err) {
-  reader r = {.name = name, .which = which, .meta = meta, .err = err};
+  gb_rec_rules *rules = NULL;
+  int rc = meta ? gb_rec_rules_new(meta, "meta.json", &rules, err) : 0;
+  if (rc == 0)
+    rc = gb_records_parse_csv_rules(buf, len, name, which, meta, rules, t, err);
+  gb_rec_rules_free(rules);
+  return rc;
+}
+
+int gb_records_parse_csv_rules(const char *buf, size_t len, const char *name, gb_rec_file which,
+                               const gb_meta *meta, gb_rec_rules *rules, gb_rec_table *t,
+                               gb_err *err) {
+  reader r = {.name = name, .which = which, .meta = meta, .rules = rules, .err = err};
   int rc = parse_lines(&r, buf, len);
   if (rc == 0)
     rc = check_count(&r);
   if (rc == 0 && build_groups(&r.t) < 0)
     rc = gb_err_set(err, ENOMEM, "%s: out of memory", name);
+  if (rc == 0 && meta && which == GB_REC_FILE_RUNS)
+    rc = check_group_sizes(&r);
   if (rc == 0 && which == GB_REC_FILE_WARMUPS)
     rc = check_warmup_sequence(&r);
   free(r.scratch);

@@ -5,6 +5,7 @@
 #include "greenbench/report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <locale.h>
@@ -20,6 +21,7 @@
 #include "greenbench/report_junit.h"
 #include "greenbench/report_md.h"
 #include "greenbench/report_svg.h"
+#include "greenbench/text.h"
 
 gb_report_opts gb_report_opts_default(void) {
   return (gb_report_opts){.resamples = GB_ANALYSIS_RESAMPLES_DEFAULT,
@@ -99,8 +101,9 @@ static int write_all(int fd, const char *data, size_t len) {
   return 0;
 }
 
-/* The bytes into a new temporary file beside path, whose name goes into
- * tmp; the caller renames it into place or unlinks it. */
+/* The bytes into a new temporary file beside path (mkstemp: O_EXCL, then
+ * mode 0644), fsynced, whose name goes into tmp; the caller renames it into
+ * place or unlinks it. */
 static int write_temp(const char *path, const char *data, size_t len, char *tmp, gb_err *err) {
   if (snprintf(tmp, PATH_MAX, "%s.tmp-XXXXXX", path) >= PATH_MAX) {
     return gb_err_set(err, ENAMETOOLONG, "%s: path too long", path);
@@ -115,19 +118,49 @@ static int write_temp(const char *path, const char *data, size_t len, char *tmp,
   if (rc == 0 && fchmod(fd, 0644) < 0) {
     rc = -errno;
   }
+  if (rc == 0 && fsync(fd) < 0) {
+    rc = -errno;
+  }
   if (close(fd) < 0 && rc == 0) {
     rc = -errno;
   }
   return rc < 0 ? gb_err_set(err, -rc, "%s: cannot write: %s", path, strerror(-rc)) : 0;
 }
 
-/* Writes the files as a set: every one to a temporary file first, then
- * each renamed into place, so that a failure (a full disk, a folder that
- * does not exist) leaves the old files, not a mix of old and new. */
+/* A target a rename can replace: absent, or anything but a folder (a
+ * symbolic link is replaced, not followed). */
+static int check_target(const char *path, gb_err *err) {
+  struct stat st;
+  if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    return gb_err_set(err, EISDIR, "%s: cannot write: it is a folder", path);
+  }
+  return 0;
+}
+
+/* Makes the renames in path's folder durable; best effort, as the files
+ * are in place by then. */
+static void sync_folder(const char *path) {
+  char dir[PATH_MAX];
+  dir_of(path, dir, sizeof dir);
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    fsync(fd);
+    close(fd);
+  }
+}
+
+/* Writes the files as a set: every target checked, every file written to a
+ * temporary file beside it and fsynced, and only then all renamed into
+ * place. A failure before the renames (a full disk, a target that is a
+ * folder, a folder that does not exist) removes the temporary files and
+ * replaces none, so old and new never mix. */
 static int write_files(const char *const *paths, const char *const *data, const size_t *lens,
                        int n, gb_err *err) {
   char tmp[3][PATH_MAX] = {{0}};
   int rc = 0;
+  for (int i = 0; rc == 0 && i < n; i++) {
+    rc = check_target(paths[i], err);
+  }
   for (int i = 0; rc == 0 && i < n; i++) {
     rc = write_temp(paths[i], data[i], lens[i], tmp[i], err);
   }
@@ -142,6 +175,9 @@ static int write_files(const char *const *paths, const char *const *data, const 
     if (tmp[i][0]) {
       unlink(tmp[i]);
     }
+  }
+  for (int i = 0; rc == 0 && i < n; i++) {
+    sync_folder(paths[i]);
   }
   return rc;
 }
@@ -167,19 +203,119 @@ typedef struct {
   char md[PATH_MAX], junit[PATH_MAX], chart[PATH_MAX], href[PATH_MAX];
 } report_paths;
 
-static int resolve_paths(const gb_report_opts *o, report_paths *p, gb_err *err) {
+static const char *const output_files[3] = {"results.md", "junit.xml", "chart.svg"};
+static const char *const output_options[3] = {"--out", "--junit", "--chart"};
+/* The records the report reads, and environment.txt beside them: never
+ * overwritten. */
+static const char *const input_files[4] = {"meta.json", "runs.csv", "warmups.csv",
+                                           "environment.txt"};
+
+/* The three output paths, given or in DIR, without the chart's link. */
+static int output_paths(const gb_report_opts *o, report_paths *p, gb_err *err) {
   int rc = 0;
   const char *given[3] = {o->md_path, o->junit_path, o->chart_path};
-  const char *file[3] = {"results.md", "junit.xml", "chart.svg"};
   char *dst[3] = {p->md, p->junit, p->chart};
   for (int i = 0; rc == 0 && i < 3; i++) {
     if (given[i] && snprintf(dst[i], PATH_MAX, "%s", given[i]) >= PATH_MAX) {
-      rc = gb_err_set(err, ENAMETOOLONG, "%s: path too long", given[i]);
+      rc = gb_err_set(err, ENAMETOOLONG, "%s: path longer than PATH_MAX (%d bytes)",
+                      output_options[i], PATH_MAX - 1);
     } else if (!given[i]) {
-      rc = path_in(dst[i], PATH_MAX, o->dir, file[i], err);
+      rc = path_in(dst[i], PATH_MAX, o->dir, output_files[i], err);
     }
   }
+  return rc;
+}
+
+static int resolve_paths(const gb_report_opts *o, report_paths *p, gb_err *err) {
+  int rc = output_paths(o, p, err);
   return rc == 0 ? relative_href(p->md, p->chart, p->href, sizeof p->href, err) : rc;
+}
+
+/* A file as the report compares it: by device and inode when it exists,
+ * and by its resolved path (the real path of its folder, then its name)
+ * when its folder exists, so a file not yet written is compared too. */
+typedef struct {
+  bool exists, resolved;
+  dev_t dev;
+  ino_t ino;
+  char real[PATH_MAX];
+} file_id;
+
+static void identify(const char *path, file_id *id) {
+  struct stat st;
+  char dir[PATH_MAX], real[PATH_MAX];
+  const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+  id->exists = stat(path, &st) == 0;
+  id->dev = id->exists ? st.st_dev : 0;
+  id->ino = id->exists ? st.st_ino : 0;
+  dir_of(path, dir, sizeof dir);
+  id->resolved = realpath(dir, real) != NULL &&
+                 snprintf(id->real, sizeof id->real, "%s/%s", strcmp(real, "/") ? real : "",
+                          base) < (int)sizeof id->real;
+}
+
+static bool same_file(const file_id *a, const file_id *b) {
+  return (a->exists && b->exists && a->dev == b->dev && a->ino == b->ino) ||
+         (a->resolved && b->resolved && strcmp(a->real, b->real) == 0);
+}
+
+typedef struct {
+  report_paths paths;
+  file_id out[3], in[4];
+} io_files;
+
+/* An output's name in a message: its option, or the default file. */
+static void output_name(const gb_report_opts *o, int i, const char *path, char *buf,
+                        size_t len) {
+  const char *given[3] = {o->md_path, o->junit_path, o->chart_path};
+  snprintf(buf, len, "%s%s '%s'", given[i] ? "" : "the default ", output_options[i], path);
+}
+
+static int compare_files(const gb_report_opts *o, io_files *f, gb_err *err) {
+  const char *out[3] = {f->paths.md, f->paths.junit, f->paths.chart};
+  char a[PATH_MAX + 32], b[PATH_MAX + 32];
+  for (int i = 0; i < 3; i++) {
+    output_name(o, i, out[i], a, sizeof a);
+    for (int k = 0; k < 4; k++) {
+      if (same_file(&f->out[i], &f->in[k])) {
+        return gb_err_set(err, EINVAL,
+                          "report: %s is the records' %s/%s; refusing to overwrite an input", a,
+                          o->dir, input_files[k]);
+      }
+    }
+    for (int j = i + 1; j < 3; j++) {
+      output_name(o, j, out[j], b, sizeof b);
+      if (same_file(&f->out[i], &f->out[j])) {
+        return gb_err_set(err, EINVAL, "report: %s and %s are the same file", a, b);
+      }
+    }
+  }
+  return 0;
+}
+
+/* Refuses an output that is the same file as one of the records or as
+ * another output: -EINVAL naming both. */
+static int check_distinct(const gb_report_opts *o, gb_err *err) {
+  io_files *f = calloc(1, sizeof *f);
+  if (!f) {
+    return gb_err_set(err, ENOMEM, "report: out of memory");
+  }
+  int rc = output_paths(o, &f->paths, err);
+  const char *out[3] = {f->paths.md, f->paths.junit, f->paths.chart};
+  char in[PATH_MAX];
+  for (int i = 0; rc == 0 && i < 3; i++) {
+    identify(out[i], &f->out[i]);
+  }
+  for (int k = 0; rc == 0 && k < 4; k++) {
+    if ((rc = path_in(in, sizeof in, o->dir, input_files[k], err)) == 0) {
+      identify(in, &f->in[k]);
+    }
+  }
+  if (rc == 0) {
+    rc = compare_files(o, f, err);
+  }
+  free(f);
+  return rc;
 }
 
 static int refuse(const gb_records *r, const gb_report_opts *o, gb_err *err) {
@@ -226,7 +362,7 @@ static int render(const gb_analysis *a, const gb_report_md_opts *mo, outputs *ou
 
 static void print_warnings(const gb_analysis *a, FILE *f) {
   for (size_t i = 0; f && i < a->n_warnings; i++) {
-    fprintf(f, "greenbench: warning: %s\n", a->warnings[i].text);
+    gb_str_put_line(f, "greenbench: warning: ", a->warnings[i].text);
   }
 }
 
@@ -272,6 +408,9 @@ int gb_report_write(const gb_report_opts *o, gb_err *err) {
     rc = refuse(r, o, err);
   }
   if (rc == 0) {
+    rc = check_distinct(o, err);
+  }
+  if (rc == 0) {
     rc = resolve_paths(o, p, err);
   }
   if (rc == 0 && !o->intensities) {
@@ -299,6 +438,8 @@ static const char usage[] =
     "  --out FILE                 results.md to write (default DIR/results.md)\n"
     "  --junit FILE               JUnit XML to write (default DIR/junit.xml)\n"
     "  --chart FILE               chart to write (default DIR/chart.svg)\n"
+    "                             (the three are written as a set, all or none, and\n"
+    "                             never over DIR's records or each other)\n"
     "  --resamples N              bootstrap resamples per configuration (default 10000)\n"
     "  --seed S                   bootstrap seed (default 2463534242)\n"
     "  --equivalence-margin M     margin of the power-ratio readings (default 0.10)\n"
@@ -311,6 +452,8 @@ static const char usage[] =
     "Exit status: 0 done, 1 bad records or refused, 2 bad arguments.\n";
 
 #define MAX_INTENSITIES 64
+/* The longest records folder: DIR/environment.txt must fit PATH_MAX. */
+#define DIR_MAX (PATH_MAX - 32)
 
 typedef struct {
   gb_report_opts o;
@@ -321,6 +464,9 @@ typedef struct {
   bool help;
 } cli;
 
+/* A user's text quoted in a message: escaped and cut (gb_excerpt). */
+#define SHOWN(s) gb_excerpt(&(gb_excerpt_buf){{0}}, (s))
+
 static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
                      gb_err *err) {
   uint64_t v = 0;
@@ -328,12 +474,12 @@ static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
   for (; *p >= '0' && *p <= '9'; p++) {
     unsigned d = (unsigned)(*p - '0');
     if (v > (UINT64_MAX - d) / 10) {
-      return gb_err_set(err, EINVAL, "%s: '%s' is too large", opt, s);
+      return gb_err_set(err, EINVAL, "%s: '%s' is too large", opt, SHOWN(s));
     }
     v = v * 10 + d;
   }
   if (p == s || *p) {
-    return gb_err_set(err, EINVAL, "%s: '%s' is not a whole number", opt, s);
+    return gb_err_set(err, EINVAL, "%s: '%s' is not a whole number", opt, SHOWN(s));
   }
   if (v < min || v > max) {
     return gb_err_set(err, EINVAL, "%s: %s is out of range %" PRIu64 "..%" PRIu64, opt, s, min,
@@ -364,7 +510,7 @@ static int parse_margin(const char *s, double *out, gb_err *err) {
     return gb_err_set(err, EINVAL,
                       "--equivalence-margin: '%s' is not a decimal number above 0 and at most "
                       "10",
-                      s);
+                      SHOWN(s));
   }
   *out = v;
   return 0;
@@ -382,10 +528,23 @@ static int add_custom(cli *c, const char *arg, gb_err *err) {
   return 0;
 }
 
+/* An output path fits PATH_MAX, whole: -EINVAL naming the option if not. */
+static int check_length(const char *name, const char *value, gb_err *err) {
+  if (strnlen(value, PATH_MAX) >= PATH_MAX) {
+    return gb_err_set(err, EINVAL, "report: %s: path longer than PATH_MAX (%d bytes)", name,
+                      PATH_MAX - 1);
+  }
+  return 0;
+}
+
 /* One option with its value: 0, or -EINVAL with a message. */
 static int set_option(cli *c, const char *name, const char *value, gb_err *err) {
   uint64_t v;
   int rc = 0;
+  bool path = !strcmp(name, "--out") || !strcmp(name, "--junit") || !strcmp(name, "--chart");
+  if (path && (rc = check_length(name, value, err)) < 0) {
+    return rc;
+  }
   if (strcmp(name, "--out") == 0) {
     c->o.md_path = value;
   } else if (strcmp(name, "--junit") == 0) {
@@ -423,7 +582,9 @@ static bool takes_value(const char *name) {
 static int parse_option(cli *c, int argc, char **argv, int *i, gb_err *err) {
   const char *arg = argv[*i], *eq = strchr(arg, '=');
   char name[64];
-  snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+  size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+  /* No option's name is that long: a longer one is unknown, never cut. */
+  snprintf(name, sizeof name, "%.*s", name_len < sizeof name ? (int)name_len : 0, arg);
   if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
     c->help = true;
     return 0;
@@ -434,7 +595,7 @@ static int parse_option(cli *c, int argc, char **argv, int *i, gb_err *err) {
   }
   if (!takes_value(name)) {
     return gb_err_set(err, EINVAL, "report: unknown option '%s' (see greenbench report --help)",
-                      arg);
+                      SHOWN(arg));
   }
   if (!eq && *i + 1 >= argc) {
     return gb_err_set(err, EINVAL, "report: %s needs a value", name);
@@ -456,8 +617,14 @@ static int parse_args(cli *c, int argc, char **argv, gb_err *err) {
     } else if (!options_done && arg[0] == '-' && arg[1]) {
       rc = parse_option(c, argc, argv, &i, err);
     } else if (c->o.dir) {
+      gb_excerpt_buf first;
       rc = gb_err_set(err, EINVAL, "report: one records folder expected, got '%s' and '%s'",
-                      c->o.dir, arg);
+                      gb_excerpt(&first, c->o.dir), SHOWN(arg));
+    } else if (strnlen(arg, DIR_MAX + 1) > DIR_MAX) {
+      rc = gb_err_set(err, EINVAL,
+                      "report: DIR: path longer than %d bytes (PATH_MAX less room for the "
+                      "names of the files in it)",
+                      DIR_MAX);
     } else {
       c->o.dir = arg;
     }
@@ -485,7 +652,7 @@ static int add_regions(cli *c, const gb_carbon_table *t, size_t *n, gb_err *err)
   char list[1024];
   if (snprintf(list, sizeof list, "%s", c->regions ? c->regions : "ARE,GBR") >=
       (int)sizeof list) {
-    return gb_err_set(err, EINVAL, "--carbon: list too long");
+    return gb_err_set(err, EINVAL, "--carbon: list longer than %zu bytes", sizeof list - 1);
   }
   char *save = NULL;
   for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -534,6 +701,8 @@ int gb_report_main(int argc, char **argv) {
   int status = 0;
   if (parse_args(c, argc, argv, &err) < 0) {
     status = 2;
+  } else if (!c->help && check_distinct(&c->o, &err) < 0) {
+    status = 2; /* an output that would overwrite an input or another output */
   } else if (!c->help && resolve_carbon(c, &status, &err) < 0) {
     /* status set by resolve_carbon */
   } else if (c->help) {
@@ -542,7 +711,7 @@ int gb_report_main(int argc, char **argv) {
     status = gb_report_write(&c->o, &err) < 0 ? 1 : 0;
   }
   if (status != 0) {
-    fprintf(stderr, "greenbench: error: %s\n", err.msg);
+    gb_str_put_line(stderr, "greenbench: error: ", err.msg);
   }
   free(c);
   return status;

@@ -1,9 +1,9 @@
 /* results.md. Sections follow study.md: what was measured, the answers to
  * the three questions as the data support them, the tables, the data
- * checks, METHODS.md's remedies, the chart and the method notes. Every
- * sentence that states a result is built from counts and intervals of the
- * analysis; where energy is pending it says so and answers only what time
- * and the exact operation counts can. */
+ * checks, the seven measurement traps (docs/methods.md), the chart and the
+ * method notes. Every sentence that states a result is built from counts and
+ * intervals of the analysis; where energy is pending it says so and answers
+ * only what time and the exact operation counts can. */
 #include "greenbench/report_md.h"
 
 #include "textbuf.h"
@@ -1206,7 +1206,7 @@ static void section_checks(md *d) {
   gb_tb_puts(b, "\n");
 }
 
-/* ---- METHODS.md's remedies ----------------------------------------------------------- */
+/* ---- The seven measurement traps (docs/methods.md) ----------------------------------- */
 
 typedef struct {
   size_t sort_ok, with_cpu, with_counts, with_freq, high_outliers, low_outliers;
@@ -1231,8 +1231,26 @@ static void count_remedies(const gb_analysis *a, remedy_counts *r) {
   }
 }
 
-static void remedy(gb_textbuf *b, int n, const char *trap, bool applied) {
-  gb_tb_printf(b, "| %d | %s | %s | ", n, trap, applied ? "yes" : "partly");
+/* Each trap's name and the anchor of its section in docs/methods.md, whose
+ * headings are "N. Name": keep the two in step. */
+static const struct {
+  const char *name, *anchor;
+} traps[] = {
+    {"The first runs lie", "1-the-first-runs-lie"},
+    {"Wall-clock is not CPU time", "2-wall-clock-is-not-cpu-time"},
+    {"One run proves nothing", "3-one-run-proves-nothing"},
+    {"The median hides the tail", "4-the-median-hides-the-tail"},
+    {"System noise", "5-system-noise"},
+    {"A number without its uncertainty", "6-a-number-without-its-uncertainty"},
+    {"Dead-code elimination", "7-dead-code-elimination"},
+};
+
+/* The start of trap n's row (1-based). The section is named by its path in
+ * the repository, not linked: the report is read both in docs/ and in a
+ * records folder, where no one relative link would resolve. */
+static void remedy(gb_textbuf *b, int n, bool applied) {
+  gb_tb_printf(b, "| %d | %s (`docs/methods.md#%s`) | %s | ", n, traps[n - 1].name,
+               traps[n - 1].anchor, applied ? "yes" : "partly");
 }
 
 static void section_remedies(md *d) {
@@ -1241,32 +1259,34 @@ static void section_remedies(md *d) {
   const gb_meta_settings *s = &d->m->settings;
   remedy_counts r;
   count_remedies(a, &r);
-  gb_tb_puts(b, "## How the seven traps of METHODS.md were met\n\n| # | Trap | Applied | How, "
-                "from these records |\n|---|---|---|---|\n");
-  remedy(b, 1, "The first runs lie",
-         s->warmups > 0 && a->checks.plateau[GB_AN_PLATEAU_YES] == a->n_configs);
+  gb_tb_puts(b, "## How the seven measurement traps were met\n\n"
+                "Each trap, and what greenbench does about it, is explained in docs/methods.md "
+                "of the greenbench repository; the path beside each trap's name points to its "
+                "section.\n\n"
+                "| # | Trap | Applied | How, from these records |\n|---|---|---|---|\n");
+  remedy(b, 1, s->warmups > 0 && a->checks.plateau[GB_AN_PLATEAU_YES] == a->n_configs);
   gb_tb_printf(b,
                "%" PRIu64 " warm-up runs per configuration, discarded; sorts per process "
                "calibrated from them (%zu calibrations in meta.json); plateau reached in %zu, "
                "missed in %zu, unchecked in %zu configurations |\n",
                s->warmups, d->m->n_calibration, a->checks.plateau[GB_AN_PLATEAU_YES],
                a->checks.plateau[GB_AN_PLATEAU_NO], a->checks.plateau[GB_AN_PLATEAU_UNCHECKED]);
-  remedy(b, 2, "Wall-clock is not CPU time", r.with_cpu == r.sort_ok);
+  remedy(b, 2, r.with_cpu == r.sort_ok);
   gb_tb_printf(b,
                "wall time (CLOCK_MONOTONIC_RAW) and user + system CPU time recorded on %zu of "
                "%zu ok sorting runs; CPU time per sort reported beside time per sort |\n",
                r.with_cpu, r.sort_ok);
-  remedy(b, 3, "One run proves nothing", s->runs >= GB_ANALYSIS_MIN_RUNS);
+  remedy(b, 3, s->runs >= GB_ANALYSIS_MIN_RUNS);
   gb_tb_printf(b,
                "%" PRIu64 " measured runs per configuration, each its own process; the "
                "median is the central value, never the mean |\n",
                s->runs);
-  remedy(b, 4, "The median hides the tail", true);
+  remedy(b, 4, true);
   gb_tb_printf(b,
                "p95, min and max of process time per configuration; %zu high and %zu low "
                "Tukey outliers counted, none dropped |\n",
                r.high_outliers, r.low_outliers);
-  remedy(b, 5, "System noise", d->m->pinning.rule_held && r.with_freq == r.sort_ok);
+  remedy(b, 5, d->m->pinning.rule_held && r.with_freq == r.sort_ok);
   gb_tb_puts(b, "pinned to CPUs ");
   md_text(b, d->m->pinning.cpus[0] ? d->m->pinning.cpus : "(none)");
   gb_tb_printf(b,
@@ -1274,7 +1294,7 @@ static void section_remedies(md *d) {
                "); frequency recorded on %zu of %zu ok sorting runs, %zu throttled |\n",
                d->m->pinning.rule_held ? "held" : "relaxed", s->order_seed, r.with_freq,
                r.sort_ok, a->checks.throttled);
-  remedy(b, 6, "A number without its uncertainty", true);
+  remedy(b, 6, true);
   gb_tb_printf(b,
                "95%% percentile-bootstrap intervals from %zu resamples per configuration, "
                "seed %" PRIu64 "; ratios read against a ",
@@ -1282,7 +1302,7 @@ static void section_remedies(md *d) {
   margin_text(d);
   gb_tb_puts(b, " margin fixed in advance; an interval that includes 1 is never read as no "
                 "difference |\n");
-  remedy(b, 7, "Dead-code elimination", r.with_counts == r.sort_ok);
+  remedy(b, 7, r.with_counts == r.sort_ok);
   gb_tb_printf(b,
                "every worker checks its sorted result and reports its comparisons, writes "
                "and input hash: recorded on %zu of %zu ok sorting runs and compared across "

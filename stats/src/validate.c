@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "greenbench/text.h"
+
 typedef struct {
   char *msg;
   size_t len;
@@ -33,16 +35,29 @@ static int check_count(verdict *v, const gb_rec_group *g, uint64_t planned, cons
   return 0;
 }
 
+/* A row's message as shown: its control bytes escaped (gb_str_escape_controls),
+ * whole, as the message field is bounded. */
+typedef struct {
+  char s[sizeof((gb_run_row *)0)->message * 4];
+} message_buf;
+
+static const char *message_shown(message_buf *b, const gb_run_row *r) {
+  gb_str_escape_controls(r->message, strlen(r->message), b->s, sizeof b->s);
+  return b->s;
+}
+
 static int check_status(verdict *v, const gb_rec_group *g, const char *what) {
+  message_buf b;
   for (size_t i = 0; i < g->n_rows; i++) {
     const gb_run_row *r = g->rows[i];
     if (r->status == GB_REC_STATUS_PARITY_MISMATCH) {
       return fail(v, "parity mismatch in %s at runs.csv line %zu%s%s", what, r->line,
-                  r->message[0] ? ": " : "", r->message);
+                  r->message[0] ? ": " : "", message_shown(&b, r));
     }
     if (r->status != GB_REC_STATUS_OK) {
       return fail(v, "%s at runs.csv line %zu has status %s%s%s", what, r->line,
-                  gb_rec_status_name(r->status), r->message[0] ? ": " : "", r->message);
+                  gb_rec_status_name(r->status), r->message[0] ? ": " : "",
+                  message_shown(&b, r));
     }
   }
   return 0;

@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "greenbench/records.h"
+#include "greenbench/workload.h"
 #include "helper_locale.h"
 
 #define DATA GB_TEST_DATA_DIR
@@ -770,6 +772,61 @@ Test(records_meta, json_round_trip) {
   gb_meta_free(&m);
 }
 
+/* Issue 12: cJSON printed 5512337735304031 as 5.51233773530403e+15, so a
+ * resume rebuilt another shuffle. Every integer is written as its digits
+ * and read from them, up to 2^64-1. */
+Test(records_meta, sixty_four_bit_integers_round_trip_exactly) {
+  static const uint64_t seeds[] = {0, 1, 5512337735304031ull,
+                                   9007199254740993ull, /* 2^53 + 1 */
+                                   18446744073709551615ull};
+  for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+    gb_meta m = good_meta();
+    m.settings.order_seed = seeds[i];
+    m.energy.zones[0].max_energy_range_uj = seeds[i] | 1;
+    char *text = print_meta(&m), digits[32];
+    snprintf(digits, sizeof digits, "\"order_seed\":\t%" PRIu64 ",", seeds[i]);
+    cr_assert(strstr(text, digits), "%s not in %s", digits, text);
+    gb_meta back;
+    gb_err err = {""};
+    cr_assert_eq(gb_meta_parse(text, strlen(text), "printed", &back, &err), 0, "%s", err.msg);
+    cr_assert_eq(back.settings.order_seed, seeds[i], "%" PRIu64, back.settings.order_seed);
+    cr_assert_eq(back.energy.zones[0].max_energy_range_uj, seeds[i] | 1);
+    free(text);
+    gb_meta_free(&back);
+    gb_meta_free(&m);
+  }
+}
+
+/* The good fixture with settings.order_seed spelled `spelled`. */
+static int parse_order_seed(const char *spelled, gb_meta *m, gb_err *err) {
+  char *text = slurp(DATA "/records-good/meta.json", NULL);
+  const char *at = strstr(text, "\"order_seed\": 123");
+  cr_assert_not_null(at);
+  size_t head = (size_t)(at - text) + strlen("\"order_seed\": ");
+  char *json = malloc(strlen(text) + strlen(spelled) + 1);
+  snprintf(json, strlen(text) + strlen(spelled) + 1, "%.*s%s%s", (int)head, text, spelled,
+           text + head + 3);
+  int rc = gb_meta_parse(json, strlen(json), "meta.json", m, err);
+  free(json);
+  free(text);
+  return rc;
+}
+
+Test(records_meta, integers_are_plain_digits_in_range) {
+  gb_meta m;
+  gb_err err = {""};
+  cr_assert_eq(parse_order_seed("18446744073709551615", &m, &err), 0, "%s", err.msg);
+  cr_assert_eq(m.settings.order_seed, UINT64_MAX);
+  gb_meta_free(&m);
+  static const char *const refused[] = {
+      "18446744073709551616", "5.51233773530403e+15", "1e3", "12.0", "-1", "0123"};
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    cr_assert_eq(parse_order_seed(refused[i], &m, &err), -EINVAL, "%s accepted", refused[i]);
+    cr_assert_str_eq(err.msg, "meta.json: settings.order_seed: not an integer in 0..2^64-1",
+                     "%s: %s", refused[i], err.msg);
+  }
+}
+
 /* meta.json text of the good fixture after edit(root). */
 static char *meta_variant(void (*edit)(cJSON *root)) {
   char *text = slurp(DATA "/records-good/meta.json", NULL);
@@ -863,8 +920,8 @@ Test(records_meta, wrong_types) {
                     "meta.json: completed: expected true or false, got a string");
   expect_meta_error(numa_string,
                     "meta.json: pinning.numa_node: expected an integer or null, got a string");
-  expect_meta_error(runs_fraction, "meta.json: settings.runs: not an integer in 0..2^53");
-  expect_meta_error(sizes_negative, "meta.json: settings.sizes: not an integer in 0..2^53");
+  expect_meta_error(runs_fraction, "meta.json: settings.runs: not an integer in 0..2^64-1");
+  expect_meta_error(sizes_negative, "meta.json: settings.sizes: not an integer in 0..2^64-1");
 }
 
 Test(records_meta, wrong_values) {
@@ -996,7 +1053,19 @@ Test(records_meta, to_json_refuses_out_of_range_enums) {
 
 /* ---- A study-sized folder ------------------------------------------------------- */
 
-/* All 5,760 measured runs of the study profile, shuffled, as runs.csv. */
+/* The workload's counts and input hash, as every ok row must report them. */
+static void real_counts(gb_run_row *r) {
+  gb_expected e;
+  cr_assert_eq(gb_expected_compute((gb_algorithm)r->algorithm, (gb_order)r->order,
+                                   (size_t)r->size, (uint32_t)r->seed, &e),
+               0);
+  if (r->kind == GB_REC_KIND_SORT)
+    r->comparisons = U(e.counts.comparisons), r->writes = U(e.counts.writes);
+  gb_hash_hex(e.input_hash, r->input_hash);
+}
+
+/* All 5,760 measured runs of the study profile, shuffled, as runs.csv, with
+ * the sorts and launches of study_meta's calibration. */
 static char *study_runs(const gb_meta *m, size_t *len) {
   size_t n = m->plan.measured_runs, k = 0;
   gb_run_row *rows = calloc(n, sizeof *rows);
@@ -1011,12 +1080,16 @@ static char *study_runs(const gb_meta *m, size_t *len) {
             r->language = (gb_rec_language)l, r->order = (gb_rec_order)o;
             r->algorithm = a < 3 ? (gb_rec_algorithm)a : GB_REC_ALG_QUICK;
             r->size = s->sizes[z], r->seed = s->seed;
-            r->sorts = a < 3 ? 100 : 0, r->launches = a < 3 ? 1 : 50;
+            r->sorts = a < 3 ? 10 + z : 0, r->launches = a < 3 ? 1 : 50;
             r->wall_ns = U(250000000 + i), r->user_ns = U(240000000), r->sys_ns = U(1000000);
             r->max_rss_kib = U(2000);
             if (a < 3)
-              r->loop_ns = U(241000000), r->comparisons = U(1000 + z), r->writes = U(900);
-            strcpy(r->input_hash, "0123456789abcdef");
+              r->loop_ns = U(241000000);
+            if (i == 0)
+              real_counts(r);
+            else
+              r->comparisons = r[-1].comparisons, r->writes = r[-1].writes,
+              memcpy(r->input_hash, r[-1].input_hash, sizeof r->input_hash);
             r->energy = GB_REC_ENERGY_OFF, r->idle_ns = U(250000000);
             r->started_unix_ns = 1796281200000000000u + k;
           }
@@ -1080,7 +1153,10 @@ Test(records_reader, study_sized_folder) {
   const gb_rec_group *g = gb_rec_table_find_sort(
       &r->runs, GB_REC_LANG_NODE, GB_REC_ALG_INSERTION, GB_REC_ORDER_NEARLY, 2000);
   cr_assert_not_null(g);
-  cr_assert_eq(g->rows[0]->comparisons.value, 1003);
+  cr_assert_eq(g->rows[0]->sorts, 13);
+  gb_expected e;
+  cr_assert_eq(gb_expected_compute(GB_INSERTION, GB_NEARLY, 2000, 2463534242u, &e), 0);
+  cr_assert_eq(g->rows[0]->comparisons.value, e.counts.comparisons);
   cr_assert_not_null(
       gb_rec_table_find_startup(&r->runs, GB_REC_LANG_PYTHON, GB_REC_ORDER_SORTED, 500));
 
@@ -1118,4 +1194,51 @@ Test(records_locale, comma_locale_changes_nothing) {
   gb_meta_free(&back);
   free(json);
   gb_records_free(r);
+}
+
+/* ---- meta.json: harness_env (optional; issue 12) ----------------------------- */
+
+static void env_added(cJSON *r) {
+  cJSON *e = cJSON_AddObjectToObject(r, "harness_env");
+  cJSON_AddStringToObject(e, "PYTHONMALLOC", "debug");
+  cJSON_AddStringToObject(e, "NODE_OPTIONS", "--jitless");
+}
+static void env_string(cJSON *r) {
+  cJSON_AddStringToObject(r, "harness_env", "PYTHONMALLOC=debug");
+}
+static void env_number(cJSON *r) {
+  cJSON_AddNumberToObject(cJSON_AddObjectToObject(r, "harness_env"), "PYTHONMALLOC", 1);
+}
+
+Test(records_meta, harness_env_is_optional_and_round_trips) {
+  gb_meta m = good_meta();
+  cr_assert_not(m.has_harness_env, "records from before the field have none");
+  char *first = print_meta(&m);
+  cr_assert_null(strstr(first, "harness_env"), "and it is not invented on writing");
+  free(first);
+  gb_meta_free(&m);
+  char *json = meta_variant(env_added);
+  gb_err err = {""};
+  cr_assert_eq(gb_meta_parse(json, strlen(json), "meta.json", &m, &err), 0, "%s", err.msg);
+  free(json);
+  cr_assert(m.has_harness_env);
+  cr_assert_eq(m.n_harness_env, 2);
+  cr_assert_str_eq(m.harness_env[0].name, "PYTHONMALLOC");
+  cr_assert_str_eq(m.harness_env[0].value, "debug");
+  cr_assert_str_eq(m.harness_env[1].name, "NODE_OPTIONS");
+  char *printed = print_meta(&m);
+  gb_meta back;
+  cr_assert_eq(gb_meta_parse(printed, strlen(printed), "meta.json", &back, &err), 0, "%s",
+               err.msg);
+  cr_assert_eq(back.n_harness_env, 2);
+  cr_assert_str_eq(back.harness_env[1].value, "--jitless");
+  free(printed);
+  gb_meta_free(&back);
+  gb_meta_free(&m);
+}
+
+Test(records_meta, harness_env_wrong_types) {
+  expect_meta_error(env_string, "meta.json: harness_env: expected an object, got a string");
+  expect_meta_error(env_number,
+                    "meta.json: harness_env.PYTHONMALLOC: expected a string, got a number");
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "greenbench/report.h"
+#include "greenbench/validate.h"
 #include "helper_report.h"
 
 /* A copy of a fixture folder in a fresh temporary folder; a fixture without
@@ -207,7 +208,8 @@ Test(report_cli, warns_about_fewer_than_30_runs) {
   char *argv[] = {"report", dir, NULL};
   cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
   cr_assert_str_eq(err, "greenbench: warning: the campaign planned 3 runs per configuration, "
-                        "fewer than the 30 that medians and intervals need (METHODS.md #3)\n"
+                        "fewer than the 30 that medians and intervals need "
+                        "(docs/methods.md #3)\n"
                         "greenbench: warning: python/quick/sorted/200: 2 of 3 planned runs ok "
                         "(1 timeout)\n");
   remove_tree(dir);
@@ -360,5 +362,230 @@ Test(report_cli, an_unwritable_output) {
   char cmd[4300];
   snprintf(cmd, sizeof cmd, "ls '%s' | grep -q tmp-", dir);
   cr_assert_neq(system(cmd), 0, "a temporary file was left behind");
+  remove_tree(dir);
+}
+
+/* ---- Records stay safe ------------------------------------------------------------- */
+
+/* Fails unless DIR/file still holds exactly the bytes of the fixture's. */
+static void assert_unchanged(const char *fixture, const char *dir, const char *file) {
+  char a[4200], b[4200];
+  snprintf(a, sizeof a, "%s/%s/%s", GB_TEST_DATA_DIR, fixture, file);
+  snprintf(b, sizeof b, "%s/%s", dir, file);
+  char *want = gbt_slurp_or_fail(a), *got = gbt_slurp_or_fail(b);
+  cr_assert_str_eq(got, want, "%s changed", b);
+  free(want);
+  free(got);
+}
+
+static void assert_no_temporaries(const char *dir) {
+  char cmd[4300];
+  snprintf(cmd, sizeof cmd, "ls -a '%s' | grep -q tmp-", dir);
+  cr_assert_neq(system(cmd), 0, "a temporary file was left behind in %s", dir);
+}
+
+Test(report_cli, refuses_an_output_that_is_an_input) {
+  static const char *const inputs[][2] = {
+      {"--out", "runs.csv"}, {"--junit", "meta.json"}, {"--chart", "warmups.csv"}};
+  char dir[64], err[4096], path[200], want[600];
+  copy_fixture("report-energy", dir, sizeof dir);
+  for (int i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, inputs[i][1]);
+    char *argv[] = {"report", dir, (char *)inputs[i][0], path, NULL};
+    snprintf(want, sizeof want, "%s '%s' is the records' %s; refusing to overwrite an input",
+             inputs[i][0], path, path);
+    cr_assert_eq(run_report(argv, err, sizeof err), 2, "%s", err);
+    assert_one_error(err, want);
+    assert_unchanged("report-energy", dir, inputs[i][1]);
+  }
+  /* The same file by another name: through "..", and a hard link. */
+  snprintf(path, sizeof path, "%s/../%s/runs.csv", dir, strrchr(dir, '/') + 1);
+  char *dotdot[] = {"report", dir, "--out", path, NULL};
+  cr_assert_eq(run_report(dotdot, err, sizeof err), 2, "%s", err);
+  assert_one_error(err, "refusing to overwrite an input");
+  char link_path[4200];
+  snprintf(path, sizeof path, "%s/meta.json", dir);
+  snprintf(link_path, sizeof link_path, "%s/linked.json", dir);
+  cr_assert_eq(link(path, link_path), 0);
+  char *linked[] = {"report", dir, "--junit", link_path, NULL};
+  cr_assert_eq(run_report(linked, err, sizeof err), 2, "%s", err);
+  assert_one_error(err, "refusing to overwrite an input");
+  assert_unchanged("report-energy", dir, "runs.csv");
+  assert_unchanged("report-energy", dir, "meta.json");
+  remove_tree(dir);
+}
+
+Test(report_cli, refuses_two_outputs_that_are_one_file) {
+  char dir[64], err[4096], x[4200], want[8600];
+  copy_fixture("report-energy", dir, sizeof dir);
+  snprintf(x, sizeof x, "%s/x", dir);
+  char *argv[] = {"report", dir, "--out", x, "--junit", x, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 2, "%s", err);
+  snprintf(want, sizeof want, "report: --out '%s' and --junit '%s' are the same file", x, x);
+  assert_one_error(err, want);
+  cr_assert_neq(access(x, F_OK), 0, "%s was written", x);
+  /* An option naming another output's default file. */
+  snprintf(x, sizeof x, "%s/chart.svg", dir);
+  char *def[] = {"report", dir, "--out", x, NULL};
+  cr_assert_eq(run_report(def, err, sizeof err), 2, "%s", err);
+  snprintf(want, sizeof want, "--out '%s' and the default --chart '%s' are the same file", x,
+           x);
+  assert_one_error(err, want);
+  remove_tree(dir);
+}
+
+/* Old results.md and junit.xml; the chart's path a folder, or in a folder
+ * that does not exist: nothing is replaced and no temporary file stays. */
+static void assert_outputs_kept(const char *chart_in) {
+  char dir[64], err[4096], md[4200], xml[4200], chart[4200];
+  copy_fixture("report-energy", dir, sizeof dir);
+  snprintf(md, sizeof md, "%s/results.md", dir);
+  snprintf(xml, sizeof xml, "%s/junit.xml", dir);
+  snprintf(chart, sizeof chart, "%s/%s", dir, chart_in);
+  gbt_spit(md, "old results\n");
+  gbt_spit(xml, "old junit\n");
+  if (!strchr(chart_in, '/')) {
+    cr_assert_eq(mkdir(chart, 0755), 0);
+  }
+  char *argv[] = {"report", dir, "--chart", chart, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 1, "%s", err);
+  cr_assert(strstr(err, "greenbench: error: "), "%s", err);
+  cr_assert(strstr(err, dir), "the error names the path: %s", err);
+  char *got_md = gbt_slurp_or_fail(md), *got_xml = gbt_slurp_or_fail(xml);
+  cr_assert_str_eq(got_md, "old results\n");
+  cr_assert_str_eq(got_xml, "old junit\n");
+  free(got_md);
+  free(got_xml);
+  assert_no_temporaries(dir);
+  remove_tree(dir);
+}
+
+Test(report_cli, outputs_are_replaced_all_or_none_when_the_chart_is_a_folder) {
+  assert_outputs_kept("chart.svg");
+}
+
+Test(report_cli, outputs_are_replaced_all_or_none_when_a_folder_is_missing) {
+  assert_outputs_kept("missing-folder/chart.svg");
+}
+
+/* A FIFO in place of a record file: an error naming it, at once. */
+static void assert_fifo_refused(const char *file) {
+  char dir[64], err[4096], path[4200];
+  copy_fixture("report-energy", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  unlink(path);
+  cr_assert_eq(mkfifo(path, 0644), 0);
+  char *argv[] = {"report", dir, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 1, "%s", err);
+  char want[4400];
+  snprintf(want, sizeof want, "%s: not a regular file (a FIFO)", path);
+  assert_one_error(err, want);
+  remove_tree(dir);
+}
+
+Test(report_cli, never_blocks_on_a_fifo_warmups_csv, .timeout = 20) {
+  assert_fifo_refused("warmups.csv");
+}
+
+Test(report_cli, never_blocks_on_a_fifo_runs_csv, .timeout = 20) {
+  assert_fifo_refused("runs.csv");
+}
+
+Test(report_cli, never_blocks_on_a_fifo_meta_json, .timeout = 20) {
+  assert_fifo_refused("meta.json");
+}
+
+/* A path of n bytes under dir: folders of 200-byte names, then a file. */
+static void long_path(const char *dir, size_t n, bool make, char *out, size_t len) {
+  size_t used = (size_t)snprintf(out, len, "%s", dir);
+  while (n - used > 210) {
+    used += (size_t)snprintf(out + used, len - used, "/%0200d", 0);
+    if (make) {
+      cr_assert_eq(mkdir(out, 0755), 0, "%s", out);
+    }
+  }
+  snprintf(out + used, len - used, "/%0*d", (int)(n - used - 1), 0);
+  cr_assert_eq(strlen(out), n);
+}
+
+Test(report_cli, a_long_out_is_written_whole_or_refused) {
+  char dir[64], err[4096], path[8192];
+  copy_fixture("report-off", dir, sizeof dir);
+  long_path(dir, 525, true, path, sizeof path);
+  char *argv[] = {"report", dir, "--out", path, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(access(path, F_OK), 0, "the 525-byte --out was not written whole");
+  long_path(dir, 5000, false, path, sizeof path);
+  char *too_long[] = {"report", dir, "--out", path, NULL};
+  bad_args(too_long, "report: --out: path longer than PATH_MAX (4095 bytes)");
+  char *too_long_dir[] = {"report", path, NULL};
+  bad_args(too_long_dir, "report: DIR: path longer than 4064 bytes");
+  remove_tree(dir);
+}
+
+/* Nothing in err but printable text, tabs and newlines. */
+static void assert_printable(const char *err) {
+  for (const char *p = err; *p; p++) {
+    cr_assert((unsigned char)*p >= 0x20 || *p == '\n', "raw control byte 0x%02x in: %s",
+              (unsigned char)*p, err);
+  }
+}
+
+Test(report_cli, control_bytes_in_arguments_are_escaped_and_cut) {
+  char err[4096];
+  char *osc[] = {"report", "x", "--\033]0;pwned\a", NULL};
+  cr_assert_eq(run_report(osc, err, sizeof err), 2);
+  assert_one_error(err, "report: unknown option '--\\x1b]0;pwned\\x07'");
+  assert_printable(err);
+  size_t n = 100000;
+  char *huge = malloc(n + 1);
+  memset(huge, 'a', n);
+  memcpy(huge, "--", 2);
+  huge[n] = '\0';
+  char *argv[] = {"report", "x", huge, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 2);
+  assert_one_error(err, "...'");
+  cr_assert_lt(strlen(err), 300, "not cut: %zu bytes", strlen(err));
+  free(huge);
+}
+
+Test(report_cli, control_bytes_in_records_are_escaped_and_cut) {
+  char dir[64], err[4096];
+  copy_fixture("report-energy", dir, sizeof dir);
+  char bad[600];
+  snprintf(bad, sizeof bad, "12\033]0;pwned\a%0500d", 0);
+  edit_runs(dir, 2, 10, bad); /* wall_ns */
+  char *argv[] = {"report", dir, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 1, "%s", err);
+  assert_one_error(err, "wall_ns: '12\\x1b]0;pwned\\x07000");
+  assert_one_error(err, "...' is not an integer");
+  assert_printable(err);
+  cr_assert_lt(strlen(err), 300, "not cut: %s", err);
+  remove_tree(dir);
+}
+
+Test(report_cli, control_bytes_in_a_run_message_are_escaped) {
+  char dir[64], err[4096], path[4200];
+  copy_fixture("report-energy", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  char *s = gbt_slurp_or_fail(path), *at = strstr(s, "\"\"hard\"\"");
+  cr_assert(at, "the fixture's timeout message moved");
+  memcpy(at, "\033]0;pwn\a", 8); /* as long as ""hard"", without the NUL */
+  gbt_spit(path, s);
+  free(s);
+  gb_records *r = gbt_load_dir(dir);
+  char why[512];
+  cr_assert_neq(gb_validate_case(r, GB_REC_LANG_PYTHON, GB_REC_ALG_QUICK, GB_REC_ORDER_SORTED,
+                                 200, false, why, sizeof why),
+                0);
+  gb_records_free(r);
+  cr_assert(strstr(why, "was killed <SIGKILL> \\x1b]0;pwn\\x07"), "%s", why);
+  assert_printable(why);
+  char *argv[] = {"report", dir, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
+  snprintf(path, sizeof path, "%s/results.md", dir);
+  char *md = gbt_slurp_or_fail(path);
+  cr_assert_null(strchr(md, '\033'), "a raw ESC in results.md");
+  free(md);
   remove_tree(dir);
 }

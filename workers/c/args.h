@@ -1,4 +1,4 @@
-/* The worker contract's arguments (DESIGN.md), parsed strictly. The Python and
+/* The worker contract's arguments (docs/design.md), parsed strictly. The Python and
  * Node.js workers implement the same rules and the same messages. */
 #ifndef GB_WORKER_ARGS_H
 #define GB_WORKER_ARGS_H

@@ -1,6 +1,6 @@
 /* The C worker: generates the input, hashes it, sorts a fresh copy --sorts
- * times, checks every result and prints one JSON line (DESIGN.md, "The worker
- * contract"). Exit 2 on bad arguments, 3 on a failed check. */
+ * times, checks every result and prints one JSON line (docs/design.md, "The
+ * worker contract"). Exit 2 on bad arguments, 3 on a failed check. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -43,7 +43,7 @@ static void print_head(const gb_worker_args *a) {
 }
 
 /* Sorts a fresh copy of input a->sorts times, checking each result; the
- * check inside the loop keeps every sort's work observable (METHODS.md #7). */
+ * check inside the loop keeps every sort's work observable (docs/methods.md #7). */
 static int sort_loop(const gb_worker_args *a, const int *input, int *work, gb_counts *first,
                      uint64_t *loop_ns) {
   uint64_t t0 = now_ns();

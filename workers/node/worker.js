@@ -2,7 +2,7 @@
 // The Node.js worker: a line-for-line port of the C worker (workers/c/worker.c,
 // workers/c/args.c, workers/src/*.c). It generates the input, hashes it, sorts
 // a fresh copy --sorts times, checks every result and prints one JSON line
-// (DESIGN.md, "The worker contract"). Exit 2 on bad arguments, 3 on a failed
+// (docs/design.md, "The worker contract"). Exit 2 on bad arguments, 3 on a failed
 // check. Keep it in step with the C files; the parity tests compare them.
 //
 // It is one CommonJS file on purpose: the parity tests run patched copies of
@@ -100,7 +100,7 @@ function inputFill(n, order, seed) {
 
 // ---- sorts.c ----------------------------------------------------------------
 
-// Comparisons and array writes of one sort, counted where DESIGN.md says.
+// Comparisons and array writes of one sort, counted where docs/design.md says.
 class Counts {
   constructor() {
     this.comparisons = 0;
@@ -343,7 +343,7 @@ function printHead(a) {
 }
 
 // Sorts a fresh copy of input a.sorts times, checking each result; the check
-// inside the loop keeps every sort's work observable (METHODS.md #7). Returns
+// inside the loop keeps every sort's work observable (docs/methods.md #7). Returns
 // { first, loopNs }, or null after a failed check.
 function sortLoop(a, input) {
   let first = null;

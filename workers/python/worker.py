@@ -2,7 +2,7 @@
 """The Python worker: a line-for-line port of the C worker (workers/c/worker.c,
 workers/c/args.c, workers/src/*.c). It generates the input, hashes it, sorts a
 fresh copy --sorts times, checks every result and prints one JSON line
-(DESIGN.md, "The worker contract"). Exit 2 on bad arguments, 3 on a failed
+(docs/design.md, "The worker contract"). Exit 2 on bad arguments, 3 on a failed
 check. Keep it in step with the C files; the parity tests compare them.
 
 Run it with Debian's /usr/bin/python3 and python3-xxhash. It is one file on
@@ -109,7 +109,7 @@ def input_fill(n, order, seed):
 
 
 class Counts:
-    """Comparisons and array writes of one sort, counted where DESIGN.md says."""
+    """Comparisons and array writes of one sort, counted where docs/design.md says."""
 
     __slots__ = ("comparisons", "writes")
 
@@ -376,7 +376,7 @@ def print_head(a):
 
 def sort_loop(a, inp):
     """Sorts a fresh copy of inp a.sorts times, checking each result; the
-    check inside the loop keeps every sort's work observable (METHODS.md #7).
+    check inside the loop keeps every sort's work observable (docs/methods.md #7).
     Returns (first counts, loop_ns), or None after a failed check."""
     first = None
     t0 = time.perf_counter_ns()

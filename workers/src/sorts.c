@@ -1,4 +1,4 @@
-/* The three sorts, counted exactly where DESIGN.md says. The Python and
+/* The three sorts, counted exactly where docs/design.md says. The Python and
  * Node.js workers port these functions line for line; keep them in step. */
 #include <stddef.h>
 

@@ -36,7 +36,14 @@ typedef struct {
   volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM: stop after the current run */
   gb_progress_mode progress;
   FILE *log; /* warnings and progress; NULL: stderr */
+  /* meta.json's runs_done is rewritten after a measured run when it is this
+   * many ns old; 0: GB_CAMPAIGN_CHECKPOINT_NS. runs.csv is the count that
+   * counts; runs_done lags it by at most this much after a kill -9. */
+  uint64_t checkpoint_ns;
 } gb_campaign_opts;
+
+/* 30 s: a study's meta.json (~100 kB) is rewritten some 120 times an hour. */
+#define GB_CAMPAIGN_CHECKPOINT_NS 30000000000ull
 
 typedef struct {
   size_t runs_done;  /* rows in runs.csv */

@@ -1,4 +1,5 @@
-/* The project's error convention (STYLE.md #3): functions return 0 or a
+/* The project's error convention (docs/design.md, Conventions): functions
+ * return 0 or a
  * negative errno, set out-params only on success, and leave a one-line
  * message for the caller to print in a gb_err. */
 #ifndef GREENBENCH_ERROR_H

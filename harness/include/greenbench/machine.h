@@ -1,6 +1,6 @@
 /* Machine state for records (meta.json, runs.csv): what the processor is and
  * how it is set up, read once per campaign, and a cheap per-run sample of the
- * pinned CPUs' frequency and the package temperature (METHODS.md #5).
+ * pinned CPUs' frequency and the package temperature (docs/methods.md #5).
  *
  * Everything is read below an injectable root: NULL means the real machine
  * ("/sys/...", "/proc/..."); tests pass a fake tree holding sys/ and proc/.

@@ -4,6 +4,7 @@
 #ifndef GREENBENCH_MEASURE_H
 #define GREENBENCH_MEASURE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -33,6 +34,10 @@ typedef struct {
   const gb_privilege *run_as;  /* NULL: keep the harness's identity */
   uint64_t timeout_ns;         /* per launch */
   bool idle;                   /* sleep as long as the run took and measure it */
+  char *const *envp;           /* the workers' environment; NULL: the harness's own */
+  /* NULL: none. Once a signal handler sets it, the running worker is killed
+   * and the idle window skipped (gb_measurement.interrupted). */
+  volatile sig_atomic_t *stop;
 } gb_measure_env;
 
 typedef struct {
@@ -57,6 +62,9 @@ typedef struct {
   gb_energy_reading energy;
   gb_energy_reading idle_energy;
   uint64_t idle_ns; /* 0 when there was no idle window */
+  /* *env->stop was set during the run or its idle window: the run is not a
+   * result (status says nothing) and must not be recorded. */
+  bool interrupted;
   /* Frequency and temperature just before the run and just after it, both
    * outside the measured interval and before the idle window. */
   gb_machine_sample machine_start, machine_end;
@@ -68,7 +76,8 @@ void gb_job_argv(const gb_workers *w, const gb_job *job, char **argv, char *buf)
 
 /* Measures one job and its idle window. Returns 0 when the run happened,
  * whatever became of it (m->status says: a crashed or lying worker is a
- * result, not a harness error); -errno when the harness itself failed. */
+ * result, not a harness error; m->interrupted that it was stopped); -errno
+ * when the harness itself failed. */
 int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, gb_err *err);
 
 #endif

@@ -1,4 +1,4 @@
-/* Which CPUs the harness and its workers run on (METHODS.md #5, ADR 0004).
+/* Which CPUs the harness and its workers run on (docs/methods.md #5, ADR 0004).
  *
  * The rule: two PUs on different physical cores of one package, neither CPU 0
  * nor a PU sharing CPU 0's core, only of the most performant CPU kind on a

@@ -93,7 +93,7 @@ size_t gb_plan_startup_of(const gb_plan *p, const gb_config *c);
 void gb_config_label(const gb_config *c, char *buf, size_t len);
 void gb_startup_label(const gb_startup_group *g, char *buf, size_t len);
 
-/* Calibration (METHODS.md: aim 20% above the target). From a warm-up that ran
+/* Calibration (docs/methods.md: aim 20% above the target). From a warm-up that ran
  * `sorts` sorts in `loop_ns`, the sorts for the next process, so that its loop
  * lasts 6/5 x target_ns: ceil(sorts x 6 x target / (5 x loop)) in exact integer
  * arithmetic, at least 1 and at most GB_MAX_SORTS. A zero loop time counts as

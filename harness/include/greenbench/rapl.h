@@ -111,4 +111,19 @@ uint64_t gb_rapl_delta_uj(uint64_t before, uint64_t after, uint64_t max_range_uj
  * the error of a failed reading, or -EINVAL for a zero window. */
 int gb_rapl_probe(gb_rapl *r, uint64_t window_ns, gb_err *err);
 
+/* What gb_rapl_watch saw of one zone. */
+typedef struct {
+  bool moved;                /* the counter changed at least once */
+  uint64_t longest_still_ns; /* longest time it was seen unchanged, at least (ns) */
+} gb_rapl_watched;
+
+/* Reads every zone every step_ns (> 0) for window_ns (> 0) and fills
+ * out[0..gb_rapl_count(r)-1]: whether each counter moved and the longest
+ * standstill seen, a lower bound (from the clock after the reading that
+ * first showed a value to the clock before the last that still showed it).
+ * Returns 0, -EINVAL for a zero window or step, or the error of a failed
+ * reading (out untouched). */
+int gb_rapl_watch(gb_rapl *r, uint64_t window_ns, uint64_t step_ns, gb_rapl_watched *out,
+                  gb_err *err);
+
 #endif

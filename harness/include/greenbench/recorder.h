@@ -1,7 +1,8 @@
 /* The files of one campaign folder (docs/records.md): runs.csv and
  * warmups.csv appended one whole row at a time and flushed to disk, meta.json
  * replaced atomically, environment.txt. A row is either on disk whole or not
- * at all: a failed write (a full disk, say) is cut back off the file. */
+ * at all: a failed write (a full disk, say) is cut back off the file. Files
+ * are given to the sudo user (o->owner), by descriptor. */
 #ifndef GREENBENCH_RECORDER_H
 #define GREENBENCH_RECORDER_H
 
@@ -25,24 +26,42 @@ typedef struct {
 
 typedef struct gb_recorder gb_recorder;
 
-/* Opens the folder. A new campaign needs a missing or empty folder (records
- * are never overwritten); a resumed one needs runs.csv and meta.json, and a
- * runs.csv whose last line is cut short loses that line (it was never a
- * whole row) with *dropped_partial set. Writes the CSV headers of new files.
- * Returns 0, or -EEXIST, -ENOENT, -EACCES, -ENOSPC, ... with a message
- * naming the path. */
-int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, bool *dropped_partial,
-                     gb_err *err);
+/* Opens the folder, never through a symbolic link (a --out that is one is
+ * refused), and takes an advisory lock on it for the recorder's life, so a
+ * second greenbench on the folder is refused at once (-EBUSY, naming its
+ * pid). The folder must belong to the harness's user or to o->owner. A new
+ * campaign needs a missing or empty folder (records are never overwritten)
+ * and gets runs.csv and warmups.csv with their headers. A resumed one needs
+ * runs.csv and meta.json, which are opened and checked (regular files with
+ * one link, of the harness's user or o->owner) but not changed: read them
+ * with gb_recorder_read, then gb_recorder_repair. Every file is opened
+ * relative to the folder with O_NOFOLLOW. Returns 0, or -EEXIST, -ENOENT,
+ * -ELOOP, -EPERM, -EBUSY, -EACCES, -ENOSPC, ... with a message naming the
+ * path. */
+int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, gb_err *err);
 void gb_recorder_close(gb_recorder *r);
 const char *gb_recorder_dir(const gb_recorder *r);
+
+/* Resume only: reads the opened records (gb_records_read_files) with a
+ * cut-short last line of runs.csv or warmups.csv left out, not refused.
+ * Writes nothing. Returns as gb_records_read; -EBADF for a new campaign. */
+int gb_recorder_read(gb_recorder *r, gb_records **out, gb_err *err);
+
+/* Resume only, after gb_recorder_read and every check of the records: cuts
+ * a cut-short last line off runs.csv and warmups.csv (*dropped: one was cut
+ * off runs.csv; that run is measured again), and creates a missing
+ * warmups.csv with its header. Returns 0, -EBADF before gb_recorder_read,
+ * or -errno naming the file. */
+int gb_recorder_repair(gb_recorder *r, bool *dropped, gb_err *err);
 
 /* Appends one row to runs.csv or warmups.csv and fsyncs it. On failure the
  * file is cut back to its length before the call and the error (-ENOSPC,
  * -EIO, ...) names the file. */
 int gb_recorder_append(gb_recorder *r, gb_rec_file which, const gb_run_row *row, gb_err *err);
 
-/* Replaces meta.json with m: checked with gb_meta_check, written to a
- * temporary file, fsynced, renamed over the old one. */
+/* Replaces meta.json with m: checked with gb_meta_check, written to a fresh
+ * meta.json.tmp (whatever had that name, a planted link say, is removed,
+ * not followed), fsynced, renamed over the old one, the folder fsynced. */
 int gb_recorder_write_meta(gb_recorder *r, const gb_meta *m, gb_err *err);
 
 /* Writes a text file in the folder (environment.txt), whole or not at all. */

@@ -1,22 +1,32 @@
 /* Energy over a measurement window, watched while it runs. A background
- * thread reads every zone every period while a window is open, adds up the
- * wrap-corrected change of each interval (so a counter may wrap any number of
- * times over a run, as long as it wraps at most once per interval), and stops
- * the run through an eventfd when the counters stop making sense:
+ * thread reads every zone every period, from the sampler's creation to its
+ * end, so that how long a counter has stood still is known whatever window
+ * is open (a standstill is the counter's, not the window's). In a window it
+ * adds up the wrap-corrected change of each interval (so a counter may wrap
+ * any number of times over a run, as long as it wraps at most once per
+ * interval), and stops the run through an eventfd when the counters stop
+ * making sense:
  *
- *   stalled   a package counter stood still for stall_ns (default 100 ms);
+ *   stalled   a package counter stood still for stall_ns (default 100 ms),
+ *             counted from its last change, even one before the window; or
+ *             two readings were so far apart that a wrap may have been missed;
  *   jump      a package counter rose faster than max_power_w (default 1 kW)
  *             over an interval, as after a suspend resets the counters;
  *   vanished  a zone could no longer be read (read error, or its file gone).
+ *
+ * A window is also stalled, when it closes, if a package counter did not
+ * change in it at all (energy not read is never zero), stood still for more
+ * than still_pct (10%) of it, or stood still for edge_ns (5 ms) across its
+ * beginning or its end (docs/adr/0008-energy-validity.md).
  *
  * Usage per measured run (the idle window after it is just another window):
  *
  *   gb_sampler_begin(s);     just before spawning the worker
  *   ... poll gb_sampler_abort_fd(s) while the worker runs ...
  *   gb_sampler_end(s, &r);   just after reaping it
+ *   gb_sampler_settle(s, &r) after the last window of a row, before judging it
  *
- * Between windows the thread sleeps on a condition variable. During a window
- * each sample is one clock reading before and one after a pread per zone,
+ * Each sample is one clock reading before and one after a pread per zone,
  * under a mutex, with no allocation; the thread blocks every signal so that
  * the spawner's signal handling is undisturbed. */
 #ifndef GREENBENCH_SAMPLER_H
@@ -38,6 +48,14 @@
 /* A counter read just after an update can hold up to one update (about
  * 1 ms) of energy from before the interval began; the jump test allows two. */
 #define GB_SAMPLER_JUMP_SLACK_NS 2000000u
+/* A real counter changes about every 1 ms; a standstill shorter than this
+ * is its normal update gap and adds nothing to a window's still time. */
+#define GB_SAMPLER_UPDATE_GAP_NS 2000000u
+#define GB_SAMPLER_DEFAULT_EDGE_NS 5000000u /* 5 ms */
+#define GB_SAMPLER_DEFAULT_STILL_PCT 10u
+/* gb_sampler_settle reads every 0.2 ms for at most 1 s of CLOCK_MONOTONIC. */
+#define GB_SAMPLER_SETTLE_STEP_NS 200000u
+#define GB_SAMPLER_SETTLE_MAX_NS 1000000000u
 
 typedef enum {
   GB_ENERGY_OK,
@@ -51,9 +69,13 @@ const char *gb_energy_status_name(gb_energy_status s);
 
 /* Zero in a field means its default. */
 typedef struct {
-  uint64_t period_ns;   /* between samples in a window: 0.1 ms to 20 ms; 10 ms */
+  /* Between samples: 0.1 ms to 20 ms. 0: 10 ms, or shorter when a zone's
+   * range would wrap in less than two periods at max_power_w. */
+  uint64_t period_ns;
   uint64_t stall_ns;    /* a package counter unchanged this long is stalled; > period */
-  uint64_t max_power_w; /* per package zone; faster is a jump */
+  uint64_t max_power_w; /* per package zone; faster is a jump; also sets the wrap rule */
+  uint64_t edge_ns;     /* unchanged this long across a window's begin or end: stalled */
+  uint64_t still_pct;   /* still for more than this share of a window: stalled; <= 100 */
   gb_clock clock;       /* timestamps for stall and jump; now_ns NULL: CLOCK_MONOTONIC_RAW.
                            The thread's sleeps always use CLOCK_MONOTONIC. */
 } gb_sampler_opts;
@@ -80,10 +102,24 @@ typedef struct {
 
 typedef struct gb_sampler gb_sampler;
 
+/* Nanoseconds a counter of range max_range_uj (uJ) takes to wrap at
+ * max_power_w (W): the shortest time in which a wrap can happen. UINT64_MAX
+ * when it does not fit or the power is 0. */
+uint64_t gb_sampler_wrap_ns(uint64_t max_range_uj, uint64_t max_power_w);
+/* Whether every zone of rapl can be read often enough that no wrap is
+ * missed: at least twice per wrap at max_power_w. Sets *period_ns to the
+ * sampling period the sampler would use (opts->period_ns if given, else 10
+ * ms or shorter to fit) and returns 0; -ERANGE when that period is longer
+ * than half a wrap or shorter than 0.1 ms (the message names the zone, its
+ * range and wrap time), -EINVAL for options out of range. */
+int gb_sampler_fit(const gb_rapl *rapl, const gb_sampler_opts *opts, uint64_t *period_ns,
+                   gb_err *err);
+
 /* Starts the sampling thread over rapl's zones (rapl must outlive the
- * sampler; opts may be NULL). Returns 0 and sets *out, -EINVAL for options
- * out of range, or -errno from eventfd or pthread_create; each with a
- * message. */
+ * sampler; opts may be NULL) after one reading of every zone. Returns 0 and
+ * sets *out; -EINVAL for options out of range; -ERANGE when a zone could
+ * wrap unseen (gb_sampler_fit); the -errno of the reading; or -errno from
+ * eventfd or pthread_create; each with a message. */
 int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **out,
                       gb_err *err);
 /* Stops and joins the thread (within one period) and frees s (NULL is fine).
@@ -100,6 +136,16 @@ int gb_sampler_begin(gb_sampler *s);
  * and fills *out with the totals and the status. Returns 0, or -EINVAL (out
  * untouched) when no window is open. */
 int gb_sampler_end(gb_sampler *s, gb_energy_reading *out);
+
+/* After r, the reading of the window just closed, judges its end and
+ * keeps the next window out of the same standstill: waits (reading every 0.2
+ * ms) until every package counter has changed after the window's last
+ * reading, for at most 1 s of CLOCK_MONOTONIC, and marks an ok r stalled,
+ * with the reason, if one stood still for edge_ns across that end or did
+ * not change within the second. Returns 0, or -EBUSY (r untouched) while a
+ * window is open. On a live counter it takes about one counter update
+ * (1 ms). */
+int gb_sampler_settle(gb_sampler *s, gb_energy_reading *r);
 
 /* An eventfd that becomes readable (POLLIN) when the open window faults, and
  * stays so until the next gb_sampler_begin. Owned by the sampler: poll it,

@@ -2,17 +2,20 @@
  * Measurement), or a batch of back-to-back launches of one command for the
  * startup trials. The order around each measurement is fixed and tight:
  *
- *   before hook (energy) -> clock -> fork/exec ... exit -> wait4 -> clock ->
+ *   before hook (energy) -> clock -> clone/exec ... exit -> wait4 -> clock ->
  *   after hook (energy)
  *
  * The clock is CLOCK_MONOTONIC_RAW; CPU time and peak RSS come from wait4.
  * No shell is involved: argv[0] is executed as given. Each launch runs in its
  * own process group with stdin from /dev/null and stdout and stderr captured
- * through pipes that are drained while it runs. Linux >= 5.3 (pidfd_open). The
+ * through pipes that are drained while it runs, and is killed (SIGKILL) by
+ * the kernel if the thread that started it dies: call from the thread that
+ * lives as long as the harness (the main one). Linux >= 5.3 (pidfd_open). The
  * caller must not set SIGCHLD to SIG_IGN, or there is nothing left to reap. */
 #ifndef GREENBENCH_SPAWN_H
 #define GREENBENCH_SPAWN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +37,7 @@ typedef enum {
   GB_SPAWN_ABORTED,      /* abort_fd became readable; its group was killed */
   GB_SPAWN_SPAWN_FAILED, /* could not be started; error holds the errno */
   GB_SPAWN_BAD_OUTPUT,   /* exited 0 but the check hook refused its stdout */
+  GB_SPAWN_INTERRUPTED,  /* *stop became non-zero; its group was killed */
 } gb_spawn_status;
 
 /* Called exactly once per gb_spawn_run (once per batch), around the clock
@@ -59,8 +63,12 @@ typedef struct {
   gb_spawn_check_fn check;         /* optional; called after each launch that exited 0 */
   void *ctx;                       /* passed to every callback */
   int abort_fd;                    /* -1: none; polled, never read (its owner resets it) */
-  unsigned launches;               /* back-to-back launches; 0 or 1: one */
-  size_t stdout_max;               /* bytes of stdout kept per launch; 0: GB_SPAWN_STDOUT_MAX */
+  /* NULL: none. Set by a signal handler (SIGINT, SIGTERM, SIGHUP): the running
+   * launch's group is killed at once, even when the signal arrives just
+   * before the wait (signals are taken only inside it), and the batch stops. */
+  volatile sig_atomic_t *stop;
+  unsigned launches; /* back-to-back launches; 0 or 1: one */
+  size_t stdout_max; /* bytes of stdout kept per launch; 0: GB_SPAWN_STDOUT_MAX */
 } gb_spawn_opts;
 
 typedef struct {
@@ -89,14 +97,15 @@ typedef struct {
 void gb_spawn_opts_init(gb_spawn_opts *o, char *const *argv);
 
 /* "ok", "exit_nonzero", "crashed", "timeout", "aborted", "spawn_failed",
- * "bad_output" (the records' status words); "unknown" otherwise. */
+ * "bad_output" (the records' status words), "interrupted"; "unknown"
+ * otherwise. */
 const char *gb_spawn_status_name(gb_spawn_status s);
 
 /* Runs o->launches launches of o->argv back to back, stopping at the first
  * that does not end GB_SPAWN_OK (the message then starts "launch i of n: " for
  * a batch), and fills *r. Returns 0 whenever the command was measured, whatever
  * its status; free r with gb_spawn_result_free. Returns -EINVAL for bad options,
- * or -errno when the harness itself failed (pipes, fork, pidfd_open, memory);
+ * or -errno when the harness itself failed (pipes, clone, pidfd_open, memory);
  * *r is then untouched. Once before has run, after runs too, even on failure. */
 int gb_spawn_run(const gb_spawn_opts *o, gb_spawn_result *r, gb_err *err);
 

@@ -1,5 +1,5 @@
-/* The one line of JSON a worker prints on stdout (DESIGN.md, "The worker
- * contract"), parsed strictly with cJSON and checked field by field, then
+/* The one line of JSON a worker prints on stdout (docs/design.md,
+ * "The worker contract"), parsed strictly with cJSON and checked field by field, then
  * checked against what the harness asked the worker to do. A worker that
  * prints anything else produced a bad run, never a number. */
 #ifndef GREENBENCH_WORKERLINE_H

@@ -24,7 +24,7 @@
 #define GB_ANALYSIS_SEED_DEFAULT UINT64_C(2463534242)
 #define GB_ANALYSIS_RESAMPLES_DEFAULT 10000
 #define GB_ANALYSIS_RANK_RESAMPLES 2000 /* study.md: rank intervals from 2,000 */
-#define GB_ANALYSIS_MIN_RUNS 30         /* METHODS.md #3 */
+#define GB_ANALYSIS_MIN_RUNS 30         /* docs/methods.md #3 */
 /* A warm-up plateau: the last two warm-ups' per-sort loop times within 10%. */
 #define GB_ANALYSIS_PLATEAU_TOLERANCE 0.10
 /* A run counts as throttled when the pinned CPUs' mean frequency at its end

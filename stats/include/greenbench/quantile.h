@@ -31,7 +31,7 @@ int gb_quantile(const double *x, size_t n, double p, double *out, gb_err *err);
 /* gb_quantile with p = 0.5. */
 int gb_median(const double *x, size_t n, double *out, gb_err *err);
 
-/* The tail of a sample (METHODS.md #4): order statistics and Tukey's
+/* The tail of a sample (docs/methods.md #4): order statistics and Tukey's
  * outlier count. Outliers are counted, never removed: low_outliers counts
  * values strictly below q1 - 1.5 IQR, high_outliers values strictly above
  * q3 + 1.5 IQR, with IQR = q3 - q1 and every quartile by type 7. */

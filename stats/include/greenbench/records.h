@@ -21,8 +21,9 @@ struct cJSON;
 
 /* ---- Value sets ------------------------------------------------------- */
 
-/* Their own enums, not workload.h's gb_algorithm and gb_order: the stats
- * stage reads only records and does not link the workload. */
+/* Their own enums, not workload.h's gb_algorithm and gb_order: the records'
+ * schema stands alone. (The reader links the workload only to re-derive the
+ * counts and input hashes of ok rows; the enums share their order.) */
 
 typedef enum { GB_REC_KIND_SORT, GB_REC_KIND_STARTUP, GB_REC_KIND_COUNT } gb_rec_kind;
 typedef enum {
@@ -205,6 +206,8 @@ int gb_records_format_row(const gb_run_row *row, char *buf, size_t len);
 #define GB_META_MAX_WARMUPS 64 /* warm-up loop times kept per configuration */
 #define GB_META_NAME_MAX 64
 #define GB_META_TEXT_MAX 512
+/* Variables listed in meta.json's harness_env. */
+#define GB_META_MAX_ENV 32
 
 typedef enum {
   GB_META_PROFILE_SMOKE,
@@ -313,13 +316,23 @@ typedef struct {
   } machine;
   struct {
     char cpus[GB_META_TEXT_MAX]; /* CPU list as given to sched_setaffinity, "2,4" */
-    bool rule_held;              /* METHODS.md's choice of CPUs held on this machine */
+    bool rule_held;              /* the pinning rule (docs/methods.md #5) held here */
     char reason[GB_META_TEXT_MAX];
     bool has_numa_node;
     uint64_t numa_node;
     bool memory_bound;
   } pinning;
   char runtimes[GB_REC_LANG_COUNT][GB_META_TEXT_MAX]; /* "" when not recorded */
+  /* The variables of the harness's environment that can change a runtime's
+   * speed and were set (PYTHONMALLOC, NODE_OPTIONS, LD_PRELOAD, ...), in the
+   * order of the environment; the workers never get them. has_harness_env is
+   * false for records written before the field existed (it is optional). */
+  bool has_harness_env;
+  struct {
+    char name[GB_META_NAME_MAX];
+    char value[GB_META_TEXT_MAX];
+  } harness_env[GB_META_MAX_ENV];
+  size_t n_harness_env;
   char git_commit[GB_META_NAME_MAX];
   char started_at[32]; /* UTC, "YYYY-MM-DDTHH:MM:SSZ" */
   bool has_finished_at;
@@ -410,7 +423,9 @@ typedef struct {
  * each group's rows 0, 1, 2, .... With meta (may be NULL), also: each row's
  * configuration and seed are in meta's settings, energy is ok only if
  * meta's is, DRAM columns are filled exactly when meta has a DRAM zone, and
- * runs.csv has no more rows than planned (exactly as many when completed).
+ * runs.csv has no more rows than planned (exactly as many when completed),
+ * and every row within the bounds of docs/records.md ("What the reader
+ * refuses": times, CPU, power, calibration, the workload's counts).
  * Every message is one line naming name and the line number.
  * 0, -EINVAL, -ENOMEM; t is untouched on failure. */
 int gb_records_parse_csv(const char *buf, size_t len, const char *name, gb_rec_file which,
@@ -418,11 +433,31 @@ int gb_records_parse_csv(const char *buf, size_t len, const char *name, gb_rec_f
 void gb_rec_table_free(gb_rec_table *t);
 
 /* Reads dir/meta.json, dir/runs.csv and, if present, dir/warmups.csv with
- * the checks above. A study folder (~6,000 rows) takes a few ms.
+ * the checks above, computing the workload's counts once per algorithm,
+ * order and size for both files. A study folder (~6,000 rows) takes a few
+ * ms, plus about 10 to 25 ms for those counts (48 sorts of up to 2,000).
  * 0, -ENOENT (a missing meta.json or runs.csv), -EINVAL, -ENOMEM, or another
  * -errno from reading; *out (free with gb_records_free) only on success. */
 int gb_records_read(const char *dir, gb_records **out, gb_err *err);
 void gb_records_free(gb_records *r);
+
+/* A records folder whose files the caller opened (the harness opens them
+ * relative to the folder and never through a symbolic link). */
+typedef struct {
+  const char *dir; /* the folder as messages name it: "<dir>/runs.csv:17: ..." */
+  int meta_fd, runs_fd;
+  int warmups_fd;     /* -1: there is no warmups.csv */
+  bool cut_last_line; /* leave out a CSV's last line that has no newline (a write cut
+                         short), instead of refusing it */
+} gb_records_files;
+
+/* gb_records_read on open files, each read whole from offset 0 with pread
+ * (the descriptors' offsets do not move). When keep is not NULL, keep[0]
+ * and keep[1] get the bytes of the whole lines of runs.csv and warmups.csv
+ * (their sizes, less a cut-short line left out). Same returns as
+ * gb_records_read; nothing is written. */
+int gb_records_read_files(const gb_records_files *f, gb_records **out, uint64_t keep[2],
+                          gb_err *err);
 
 /* The group with this key, or NULL when there are no such rows. */
 const gb_rec_group *gb_rec_table_find_sort(const gb_rec_table *t, gb_rec_language l,

@@ -43,7 +43,10 @@ gb_report_opts gb_report_opts_default(void);
  * and energy readings that are all zero, analyses, and writes the three
  * files as a set (each to a temporary file beside it, then all renamed
  * into place), so a failed report leaves neither a half-written file nor
- * new files beside old ones. Deterministic: the same records
+ * new files beside old ones (a target that is a folder is refused before
+ * any rename). Refuses (-EINVAL, naming both) an output that is the same
+ * file as one of DIR's records or as another output, and reads only regular
+ * files, never blocking on a FIFO. Deterministic: the same records
  * and options give the same bytes. Errors: the records reader's (-ENOENT,
  * -EINVAL naming the file and line), -EINVAL for a refusal or bad options,
  * -ENOENT for a default carbon region missing from the table, -errno from

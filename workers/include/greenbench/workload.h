@@ -1,4 +1,4 @@
-/* The study's workload, exactly as DESIGN.md fixes it: the xorshift32
+/* The study's workload, exactly as docs/design.md fixes it: the xorshift32
  * generator, the four input orders, the three counted sorts and the XXH64
  * input hash. The C worker runs it; the harness uses it to compute what every
  * worker, in any language, must report for a given input. */
@@ -21,7 +21,7 @@ typedef struct {
   uint32_t x; /* never 0 */
 } gb_xorshift32;
 
-/* Comparisons and array writes of one sort, counted where DESIGN.md says. */
+/* Comparisons and array writes of one sort, counted where docs/design.md says. */
 typedef struct {
   uint64_t comparisons;
   uint64_t writes;

@@ -1,0 +1,429 @@
+/* Energy that was not measured is never published as measured
+ * (docs/adr/0008-energy-validity.md): counters that stop for good, stop
+ * for 150 ms every 2 s, wrap faster than they can be read or go backwards,
+ * first under the sampler with windows of exact length in the fake's virtual
+ * time, then through whole campaigns with the real C worker, checking the
+ * rows they must produce. The sampler runs on the fake's clock throughout,
+ * so a starved test process slows the fake hardware down instead of faking a
+ * stall, and the bounds hold on a loaded machine. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "greenbench/campaign.h"
+#include "greenbench/records.h"
+#include "greenbench/sampler.h"
+#include "helper_powercap.h"
+
+#define RANGE_PKG 262143328850u
+#define RANGE_DRAM 65712999613u
+#define WATTS_20 20000u /* uJ per 1 ms tick */
+/* 150 ms stalls every 2 s, from tick 1000 of each period. */
+#define STALL_EVERY 2000u
+#define STALL_FROM 1000u
+#define STALL_TICKS 150u
+
+/* ---- The sampler, window by window ------------------------------------ */
+
+typedef struct {
+  uint64_t t0, t1, injected;
+  gb_energy_reading r;
+} timed_window;
+
+/* One window of exactly `ticks` firmware updates (the firmware is held while
+ * it opens and closes): the ticks t0+1 .. t1 fell inside it. */
+static timed_window exact_window(powercap_fake *f, gb_sampler *s, int zone, uint64_t ticks) {
+  timed_window w;
+  powercap_fake_hold(f);
+  uint64_t before = powercap_fake_injected(f, zone);
+  w.t0 = powercap_fake_ticks(f);
+  cr_assert_eq(gb_sampler_begin(s), 0);
+  powercap_fake_release(f);
+  powercap_fake_wait(f, w.t0 + ticks);
+  powercap_fake_hold(f);
+  cr_assert_eq(gb_sampler_end(s, &w.r), 0);
+  w.t1 = powercap_fake_ticks(f);
+  w.injected = powercap_fake_injected(f, zone) - before;
+  powercap_fake_release(f);
+  return w;
+}
+
+static uint64_t stalled_ticks(powercap_fake *f, int zone, const timed_window *w) {
+  uint64_t n = 0;
+  for (uint64_t t = w->t0 + 1; t <= w->t1; t++)
+    n += powercap_fake_stalled_at(f, zone, t);
+  return n;
+}
+
+static bool ok(const gb_energy_reading *r) {
+  return r->status == GB_ENERGY_OK;
+}
+
+/* An ok window holds exactly what the fake injected, and never 0; a window
+ * that is not ok says why. */
+static void assert_window(const timed_window *w) {
+  if (ok(&w->r)) {
+    cr_assert_gt(w->r.pkg_uj, 0u, "an ok window of ticks %llu..%llu holds 0 uJ",
+                 (unsigned long long)w->t0, (unsigned long long)w->t1);
+    cr_assert_eq(w->r.pkg_uj, w->injected);
+  } else {
+    cr_assert_str_neq(w->r.reason, "");
+  }
+}
+
+/* Run and idle windows of `ticks` each, back to back, the idle window
+ * settled as gb_measure settles a row's last window, over two periods of the
+ * stall script. Every pair of windows touching a stalled tick is not ok. */
+static void pairs_under_periodic_stalls(uint64_t ticks) {
+  powercap_fake *f = powercap_fake_create();
+  int pkg = powercap_fake_package(f, 0, 1000, RANGE_PKG);
+  powercap_fake_power(f, pkg, WATTS_20);
+  powercap_fake_stall_every(f, pkg, STALL_EVERY, STALL_FROM, STALL_TICKS);
+  gb_rapl_opts ro = powercap_fake_rapl_opts(f);
+  gb_rapl *rapl;
+  gb_sampler *s;
+  gb_err err;
+  cr_assert_eq(gb_rapl_open(&ro, &rapl, &err), 0, "%s", err.msg);
+  gb_sampler_opts so = {.clock = powercap_fake_clock(f)};
+  cr_assert_eq(gb_sampler_create(rapl, &so, &s, &err), 0, "%s", err.msg);
+  powercap_fake_start(f);
+  unsigned pairs = 0, touched = 0, bad = 0;
+  while (powercap_fake_ticks(f) < 2 * STALL_EVERY + STALL_FROM + 2 * STALL_TICKS) {
+    timed_window run = exact_window(f, s, pkg, ticks);
+    timed_window idle = exact_window(f, s, pkg, ticks);
+    cr_assert_eq(gb_sampler_settle(s, &idle.r), 0);
+    assert_window(&run);
+    assert_window(&idle);
+    bool hit = stalled_ticks(f, pkg, &run) + stalled_ticks(f, pkg, &idle) > 0;
+    bool pair_ok = ok(&run.r) && ok(&idle.r);
+    cr_assert(!hit || !pair_ok,
+              "windows of %llu ticks at %llu..%llu and %llu..%llu touch a stall, yet both are "
+              "ok (%llu and %llu uJ)",
+              (unsigned long long)ticks, (unsigned long long)run.t0, (unsigned long long)run.t1,
+              (unsigned long long)idle.t0, (unsigned long long)idle.t1,
+              (unsigned long long)run.r.pkg_uj, (unsigned long long)idle.r.pkg_uj);
+    pairs++;
+    touched += hit;
+    bad += !pair_ok;
+  }
+  cr_assert_geq(touched, 2u, "both stalls fell inside windows");
+  cr_assert_lt(bad, pairs, "windows away from the stalls are ok");
+  gb_sampler_destroy(s);
+  gb_rapl_close(rapl);
+  powercap_fake_destroy(f);
+}
+
+Test(energy_windows, stalls_of_150_ms_every_2_s_under_20_ms_windows, .timeout = 60) {
+  pairs_under_periodic_stalls(20);
+}
+
+Test(energy_windows, stalls_of_150_ms_every_2_s_under_60_ms_windows, .timeout = 60) {
+  pairs_under_periodic_stalls(60);
+}
+
+Test(energy_windows, stalls_of_150_ms_every_2_s_under_250_ms_windows, .timeout = 60) {
+  pairs_under_periodic_stalls(250);
+}
+
+/* ---- Whole campaigns --------------------------------------------------- */
+
+static char *new_out(void) {
+  static char dir[128];
+  char base[] = "/tmp/gb-energy-XXXXXX";
+  cr_assert_not_null(mkdtemp(base));
+  snprintf(dir, sizeof dir, "%s/records", base);
+  return dir;
+}
+
+/* C quicksort on random and sorted input, `runs` runs each, loops of
+ * target_ms: 4 x runs measured rows (2 sorting configurations, 2 startup
+ * trials). */
+static gb_settings settings(uint32_t target_ms, uint32_t runs, gb_energy_mode energy) {
+  gb_settings s;
+  gb_err err;
+  cr_assert_eq(gb_settings_profile("smoke", &s, &err), 0);
+  s.languages = 1u << GB_C;
+  s.algorithms = 1u << GB_QUICK;
+  s.orders = (1u << GB_RANDOM) | (1u << GB_SORTED);
+  s.sizes[0] = 50;
+  s.nsizes = 1;
+  s.runs = runs;
+  s.warmups = 1;
+  s.target_ms = target_ms;
+  s.energy = energy;
+  s.order_seed = 42;
+  s.timeout_s = 20;
+  return s;
+}
+
+static const char *const command[] = {"greenbench", "run", "--profile", "smoke"};
+
+typedef struct {
+  gb_rapl_opts rapl;
+  gb_sampler_opts sampler;
+  gb_campaign_opts o;
+} energy_campaign;
+
+static void campaign_on(energy_campaign *c, powercap_fake *f, const char *out, gb_settings s) {
+  c->rapl = powercap_fake_rapl_opts(f);
+  c->sampler = (gb_sampler_opts){.clock = powercap_fake_clock(f)};
+  c->o = (gb_campaign_opts){.settings = s,
+                            .out_dir = out,
+                            .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
+                                        GB_NODE_PATH, GB_NODE_WORKER_PATH},
+                            .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
+                            .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
+                            .argc = 4,
+                            .argv = command,
+                            .progress = GB_PROGRESS_QUIET,
+                            .rapl = &c->rapl,
+                            .sampler = &c->sampler};
+}
+
+static powercap_fake *live_tree(int *pkg) {
+  powercap_fake *f = powercap_fake_create();
+  *pkg = powercap_fake_package(f, 0, 1000, RANGE_PKG);
+  int dram = powercap_fake_dram(f, 0, 0, 5000, RANGE_DRAM);
+  powercap_fake_power(f, *pkg, WATTS_20);
+  powercap_fake_power(f, dram, 2000);
+  return f;
+}
+
+static gb_records *read_records(const char *dir) {
+  gb_records *r;
+  gb_err err;
+  cr_assert_eq(gb_records_read(dir, &r, &err), 0, "%s", err.msg);
+  return r;
+}
+
+static bool no_energy(const gb_run_row *row) {
+  return !row->pkg_uj.present && !row->dram_uj.present && !row->idle_pkg_uj.present &&
+         !row->idle_dram_uj.present;
+}
+
+/* What every row of an energy campaign must be: ok with all four energy
+ * figures above 0, or an energy fault (one of `allowed`) with its reason and
+ * every energy column empty, never 0. Returns the number of faulted rows. */
+static size_t assert_rows(const gb_records *r, unsigned allowed) {
+  size_t faulted = 0;
+  for (size_t i = 0; i < r->runs.n_rows; i++) {
+    const gb_run_row *row = &r->runs.rows[i];
+    if (row->status == GB_REC_STATUS_OK) {
+      cr_assert_eq(row->energy, GB_REC_ENERGY_OK, "row %zu", i);
+      cr_assert(row->pkg_uj.present && row->pkg_uj.value > 0, "row %zu: ok with no energy", i);
+      cr_assert(row->idle_pkg_uj.present && row->idle_pkg_uj.value > 0, "row %zu", i);
+      cr_assert(row->dram_uj.present && row->idle_dram_uj.present, "row %zu", i);
+      continue;
+    }
+    cr_assert(allowed >> row->status & 1, "row %zu: status %d: %s", i, (int)row->status,
+              row->message);
+    cr_assert_eq(row->energy, GB_REC_ENERGY_UNAVAILABLE, "row %zu", i);
+    cr_assert(no_energy(row), "row %zu: energy columns filled though not ok", i);
+    cr_assert_str_neq(row->message, "", "row %zu says why", i);
+    faulted++;
+  }
+  return faulted;
+}
+
+#define STALLED (1u << GB_REC_STATUS_ENERGY_STALLED)
+#define JUMPED (1u << GB_REC_STATUS_ENERGY_JUMP)
+
+/* Waits in a thread until runs.csv holds `rows` rows, then acts on the fake
+ * and notes the tick. */
+typedef struct {
+  const char *out;
+  size_t rows;
+  powercap_fake *f;
+  int zone;
+  enum { STOP_FOREVER, GO_BACK, NOTE } act;
+  uint64_t tick;
+} trigger;
+
+static size_t rows_in(const char *out) {
+  char path[256];
+  snprintf(path, sizeof path, "%s/runs.csv", out);
+  FILE *f = fopen(path, "r");
+  size_t lines = 0;
+  int ch;
+  while (f && (ch = fgetc(f)) != EOF)
+    lines += ch == '\n';
+  if (f)
+    fclose(f);
+  return lines ? lines - 1 : 0;
+}
+
+static void *fire_later(void *p) {
+  trigger *t = p;
+  while (rows_in(t->out) < t->rows)
+    usleep(1000);
+  t->tick = powercap_fake_ticks(t->f);
+  if (t->act == STOP_FOREVER)
+    powercap_fake_stall(t->f, t->zone, t->tick + 1, UINT64_MAX / 2);
+  else if (t->act == GO_BACK)
+    powercap_fake_set(t->f, t->zone, 1000);
+  return NULL;
+}
+
+/* The counter stops for good after 6 rows: every later row is
+ * energy_stalled with empty energy columns, never ok with 0 uJ (which a
+ * report would turn into 0 W and no carbon). */
+Test(energy_campaign, a_counter_that_stops_forever_mid_campaign, .timeout = 120) {
+  int pkg;
+  powercap_fake *f = live_tree(&pkg);
+  powercap_fake_set(f, pkg, 100000000000u); /* far from a wrap */
+  powercap_fake_start(f);
+  char *out = new_out();
+  energy_campaign c;
+  campaign_on(&c, f, out, settings(20, 5, GB_ENERGY_ON));
+  trigger t = {out, 6, f, pkg, STOP_FOREVER, 0};
+  pthread_t th;
+  pthread_create(&th, NULL, fire_later, &t);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&c.o, &res, &err), 0, "%s", err.msg);
+  pthread_join(th, NULL);
+  cr_assert(res.completed, "a stalled counter is recorded, the campaign goes on");
+  gb_records *r = read_records(out);
+  cr_assert_eq(r->runs.n_rows, 20u);
+  assert_rows(r, STALLED);
+  /* Row 6 may have been running when the counter stopped; from row 7 on
+   * nothing is measured. */
+  for (size_t i = 7; i < r->runs.n_rows; i++) {
+    const gb_run_row *row = &r->runs.rows[i];
+    cr_assert_eq(row->status, GB_REC_STATUS_ENERGY_STALLED, "row %zu: %s", i, row->message);
+    cr_assert(strstr(row->message, "stood still"), "row %zu: %s", i, row->message);
+  }
+  size_t ok_rows = 0;
+  for (size_t i = 0; i < 6; i++)
+    ok_rows += r->runs.rows[i].status == GB_REC_STATUS_OK;
+  cr_assert_gt(ok_rows, 0u, "the counter was live before it stopped");
+  gb_records_free(r);
+  powercap_fake_destroy(f);
+}
+
+/* 150 ms stalls every 2 s of the fake's time under loops of target_ms: every
+ * row is ok with energy or energy_stalled without, and the stalls that fell
+ * among the measured rows left stalled rows behind. */
+static void campaign_under_periodic_stalls(uint32_t target_ms, uint32_t runs) {
+  int pkg;
+  powercap_fake *f = live_tree(&pkg);
+  powercap_fake_stall_every(f, pkg, STALL_EVERY, STALL_FROM, STALL_TICKS);
+  powercap_fake_start(f);
+  char *out = new_out();
+  energy_campaign c;
+  campaign_on(&c, f, out, settings(target_ms, runs, GB_ENERGY_ON));
+  trigger t = {out, 1, f, pkg, NOTE, 0};
+  pthread_t th;
+  pthread_create(&th, NULL, fire_later, &t);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&c.o, &res, &err), 0, "%s", err.msg);
+  pthread_join(th, NULL);
+  uint64_t end = powercap_fake_ticks(f);
+  gb_records *r = read_records(out);
+  cr_assert_eq(r->runs.n_rows, 4u * runs);
+  size_t stalled = assert_rows(r, STALLED);
+  /* idle_ns is the sampler's clock, the fake's time: an ok idle window shows
+   * the fake's 20 W within a tick, never the loss of a stall. */
+  for (size_t i = 0; i < r->runs.n_rows; i++) {
+    const gb_run_row *row = &r->runs.rows[i];
+    if (row->status == GB_REC_STATUS_OK)
+      cr_assert_geq(row->idle_pkg_uj.value * 1000u, 17u * row->idle_ns.value,
+                    "row %zu: %llu uJ in %llu ns of idle at 20 W", i,
+                    (unsigned long long)row->idle_pkg_uj.value,
+                    (unsigned long long)row->idle_ns.value);
+  }
+  /* Stalls wholly between the first row and the end: each hit a window. */
+  unsigned inside = 0;
+  for (uint64_t s = STALL_FROM; s + STALL_TICKS + 200 < end; s += STALL_EVERY)
+    inside += s > t.tick;
+  if (inside >= 2)
+    cr_assert_gt(stalled, 0u, "%u stalls among the rows left no stalled row", inside);
+  cr_assert_lt(stalled, r->runs.n_rows, "rows away from the stalls are ok");
+  gb_records_free(r);
+  powercap_fake_destroy(f);
+}
+
+Test(energy_campaign, stalls_of_150_ms_every_2_s_under_20_ms_loops, .timeout = 180) {
+  campaign_under_periodic_stalls(20, 20);
+}
+
+Test(energy_campaign, stalls_of_150_ms_every_2_s_under_60_ms_loops, .timeout = 180) {
+  campaign_under_periodic_stalls(60, 8);
+}
+
+Test(energy_campaign, stalls_of_150_ms_every_2_s_under_250_ms_loops, .timeout = 180) {
+  campaign_under_periodic_stalls(250, 3);
+}
+
+/* max_energy_range_uj 100000 wraps every 5 ms at 20 W and every 0.1 ms at
+ * 1 kW: --energy on refuses to start, --energy auto measures time only and
+ * records why. */
+Test(energy_campaign, a_counter_that_wraps_every_5_ms_is_refused, .timeout = 120) {
+  powercap_fake *f = powercap_fake_create();
+  int pkg = powercap_fake_package(f, 0, 1000, 100000u);
+  powercap_fake_power(f, pkg, WATTS_20);
+  powercap_fake_start(f);
+  char *out = new_out();
+  energy_campaign c;
+  campaign_on(&c, f, out, settings(20, 2, GB_ENERGY_ON));
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), -ENODEV);
+  cr_assert(strstr(err.msg, "energy is unavailable"), "%s", err.msg);
+  cr_assert(strstr(err.msg, "max_energy_range_uj 100000 wraps every 100 us at 1000 W"), "%s",
+            err.msg);
+  cr_assert_eq(access(out, F_OK), -1, "nothing was recorded");
+
+  out = new_out();
+  campaign_on(&c, f, out, settings(20, 2, GB_ENERGY_AUTO));
+  cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), 0, "%s", err.msg);
+  gb_records *r = read_records(out);
+  cr_assert_eq(r->meta.energy.status, GB_REC_ENERGY_UNAVAILABLE);
+  cr_assert(strstr(r->meta.energy.reason, "a missed wrap would go unseen"), "%s",
+            r->meta.energy.reason);
+  for (size_t i = 0; i < r->runs.n_rows; i++) {
+    cr_assert_eq(r->runs.rows[i].energy, GB_REC_ENERGY_UNAVAILABLE);
+    cr_assert(no_energy(&r->runs.rows[i]), "row %zu: never a figure that missed wraps", i);
+  }
+  gb_records_free(r);
+  powercap_fake_destroy(f);
+}
+
+/* The counter goes back to 1000 uJ after 3 rows, as after a reset: the
+ * window that sees it, or the next one when it happened between windows,
+ * is energy_jump; no row records the wrap-sized rise it looks like. */
+Test(energy_campaign, a_counter_that_goes_backwards, .timeout = 120) {
+  int pkg;
+  powercap_fake *f = live_tree(&pkg);
+  powercap_fake_set(f, pkg, 100000000000u);
+  powercap_fake_start(f);
+  char *out = new_out();
+  energy_campaign c;
+  campaign_on(&c, f, out, settings(20, 3, GB_ENERGY_ON));
+  trigger t = {out, 3, f, pkg, GO_BACK, 0};
+  pthread_t th;
+  pthread_create(&th, NULL, fire_later, &t);
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), 0, "%s", err.msg);
+  pthread_join(th, NULL);
+  gb_records *r = read_records(out);
+  assert_rows(r, STALLED | JUMPED);
+  size_t jumps = 0;
+  for (size_t i = 0; i < r->runs.n_rows; i++) {
+    const gb_run_row *row = &r->runs.rows[i];
+    if (row->status == GB_REC_STATUS_ENERGY_JUMP) {
+      jumps++;
+      cr_assert(strstr(row->message, "counter reset"), "row %zu: %s", i, row->message);
+    }
+    if (row->pkg_uj.present)
+      cr_assert_lt(row->pkg_uj.value, 1000000000u, "row %zu: %llu uJ", i,
+                   (unsigned long long)row->pkg_uj.value);
+  }
+  cr_assert_eq(jumps, 1u, "one reset, one energy_jump row");
+  gb_records_free(r);
+  powercap_fake_destroy(f);
+}

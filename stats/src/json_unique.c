@@ -1,0 +1,94 @@
+/* See json_unique.h. */
+#include "json_unique.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_MAX 200
+
+/* Objects up to this many members are checked pair by pair (meta.json's
+ * have tens); larger ones by sorting their keys, so that no file makes
+ * the check quadratic. */
+#define PAIRWISE_MAX 64
+
+static int key_cmp(const void *a, const void *b) {
+  const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+  return strcmp(x->string ? x->string : "", y->string ? y->string : "");
+}
+
+/* A member of the large object o (n members) whose key another has, or
+ * NULL; *oom is set when there was no memory to sort. */
+static const cJSON *repeated_sorted(const cJSON *o, size_t n, bool *oom) {
+  const cJSON **keys = malloc(n * sizeof *keys), *dup = NULL;
+  if (!keys) {
+    *oom = true;
+    return NULL;
+  }
+  size_t k = 0;
+  for (const cJSON *c = o->child; c; c = c->next)
+    keys[k++] = c;
+  qsort(keys, n, sizeof *keys, key_cmp);
+  for (size_t i = 1; i < n && !dup; i++)
+    dup = key_cmp(&keys[i - 1], &keys[i]) == 0 ? keys[i] : NULL;
+  free(keys);
+  return dup;
+}
+
+/* The first member of object o whose key an earlier member has, or NULL. */
+static const cJSON *repeated(const cJSON *o, bool *oom) {
+  size_t n = 0;
+  for (const cJSON *c = o->child; c; c = c->next)
+    n++;
+  if (n > PAIRWISE_MAX)
+    return repeated_sorted(o, n, oom);
+  for (const cJSON *a = o->child; a; a = a->next)
+    for (const cJSON *b = o->child; b != a; b = b->next)
+      if (a->string && b->string && strcmp(a->string, b->string) == 0)
+        return a;
+  return NULL;
+}
+
+/* at, extended by the member or element c of v, into buf. */
+static void place(char *buf, const char *at, const cJSON *v, const cJSON *c, size_t i) {
+  if (cJSON_IsArray(v))
+    snprintf(buf, KEY_MAX, "%s[%zu]", at, i);
+  else
+    snprintf(buf, KEY_MAX, "%s%s%.100s", at, at[0] ? "." : "", c->string ? c->string : "");
+}
+
+/* The place of the first repeated key under v (reached at `at`) into out. */
+static bool find(const cJSON *v, const char *at, char *out, bool *oom) {
+  if ((!cJSON_IsObject(v) && !cJSON_IsArray(v)) || *oom)
+    return false;
+  const cJSON *dup = cJSON_IsObject(v) ? repeated(v, oom) : NULL;
+  if (dup) {
+    place(out, at, v, dup, 0);
+    return true;
+  }
+  size_t i = 0;
+  for (const cJSON *c = v->child; c; c = c->next, i++) {
+    char here[KEY_MAX];
+    place(here, at, v, c, i);
+    if (find(c, here, out, oom))
+      return true;
+  }
+  return false;
+}
+
+int gb_json_check_unique_keys(const cJSON *root, const char *path, gb_err *err) {
+  char key[KEY_MAX];
+  bool oom = false;
+  bool found = root && find(root, "", key, &oom);
+  if (oom)
+    return gb_err_set(err, ENOMEM, "%s: out of memory", path);
+  if (!found)
+    return 0;
+  return gb_err_set(err, EINVAL,
+                    "%s: %s: the key appears twice in one object; a JSON reader keeps only "
+                    "one of them, so meta.json must not repeat a key",
+                    path, key);
+}
