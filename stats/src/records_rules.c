@@ -271,6 +271,14 @@ static int check_energy(const gb_rec_rules *r, const gb_run_row *row, gb_err *er
   int rc;
   if (row->energy != GB_REC_ENERGY_OK || !row->pkg_uj.present)
     return 0;
+  /* Energy not read is never zero: a package counter that did not move in a
+   * window makes the harness record energy_stalled with empty columns
+   * (ADR 0008), so an ok reading of 0 uJ is one it could not have written. */
+  if (row->pkg_uj.value == 0 || (row->idle_pkg_uj.present && row->idle_pkg_uj.value == 0))
+    return gb_err_set(err, EINVAL,
+                      "%s: 0 uJ with energy ok, but a package counter that did not move is "
+                      "energy_stalled with no reading, never 0",
+                      row->pkg_uj.value == 0 ? "pkg_uj" : "idle_pkg_uj");
   if (idle_ns == 0)
     return gb_err_set(err, EINVAL,
                       "idle_ns: 0, but the idle window lasts as long as its run and scales "

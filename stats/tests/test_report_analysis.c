@@ -276,8 +276,17 @@ Test(report_analysis, deterministic) {
   gb_records_free(r);
 }
 
+/* The reader refuses ok readings of 0 uJ (report-zero), so the analysis's
+ * own check is reached only by records built in memory: every energy
+ * reading of a good fixture set to 0 after reading. */
 Test(report_analysis, all_zero_energy_is_flagged) {
-  gb_records *r = gbt_load("report-zero");
+  gb_records *r = gbt_load("report-energy");
+  for (size_t i = 0; i < r->runs.n_rows; i++) {
+    gb_run_row *x = &r->runs.rows[i];
+    if (x->energy == GB_REC_ENERGY_OK) {
+      x->pkg_uj.value = x->dram_uj.value = x->idle_pkg_uj.value = x->idle_dram_uj.value = 0;
+    }
+  }
   gb_analysis *a = gbt_analyse(r);
   cr_assert(a->checks.all_energy_zero);
   gb_analysis_free(a);

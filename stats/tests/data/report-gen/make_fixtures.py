@@ -9,7 +9,7 @@
   report-off/      the same campaign with energy off and no warmups.csv
   report-partial/  report-energy cut short: completed false, the last
                    configuration (node/quick/sorted/200) without any row
-  report-zero/     energy ok, but every reading is 0 uJ
+  report-zero/     energy ok, but every reading is 0 uJ: refused by the reader
 
 Counts and input hashes are the real ones (xorshift32, Lomuto quicksort,
 XXH64), so the parity checks see what the workers would print. Run it with
