@@ -154,9 +154,13 @@ static void fake_place(powercap_fake *f, fake_zone *z) {
   }
 }
 
+/* The counter as 20 digits, zero-padded, in one pwrite of a constant length:
+ * a reader never sees the file between a write and a truncate (a shorter
+ * value after a wrap once read back as "1173\n\n"). The strict parser takes
+ * leading zeros, and sysfs's own file is never torn. */
 static void fake_publish(fake_zone *z) {
   char text[32];
-  int len = snprintf(text, sizeof text, "%llu\n", (unsigned long long)z->energy);
+  int len = snprintf(text, sizeof text, "%020llu\n", (unsigned long long)z->energy);
   if (pwrite(z->fd, text, (size_t)len, 0) != len || ftruncate(z->fd, len) != 0)
     fake_die("cannot update %s/energy_uj: %s", z->dir, strerror(errno));
 }
