@@ -2,6 +2,8 @@
  * from them (docs/design.md, "The records"). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,6 +11,7 @@
 
 #include "campaign_internal.h"
 #include "greenbench/clock.h"
+#include "greenbench/machine.h"
 #include "greenbench/spawn.h"
 #include "greenbench/text.h"
 #include "greenbench/workerenv.h"
@@ -210,9 +213,53 @@ static void harness_env_to_meta(gb_meta *m) {
   }
 }
 
+/* How energy_uj is read and how the workers are started: both differ between
+ * a harness under sudo, one started by root, and one granted read access. */
+static void describe_access(const gb_campaign *c, char *buf, size_t len) {
+  bool drops = gb_privilege_drops(&c->owner);
+  if (geteuid() != 0)
+    snprintf(buf, len,
+             "access: unprivileged (uid %u; energy_uj readable without root)\n"
+             "spawner: clone(CLONE_VM|CLONE_VFORK) + execve, workers keep the harness's uid\n",
+             (unsigned)geteuid());
+  else if (drops)
+    snprintf(buf, len,
+             "access: sudo (harness as root, workers as uid %u gid %u)\n"
+             "spawner: clone(CLONE_VM|CLONE_VFORK), drop to uid %u, then execve\n",
+             (unsigned)c->owner.uid, (unsigned)c->owner.gid, (unsigned)c->owner.uid);
+  else
+    snprintf(buf, len,
+             "access: root without SUDO_UID (workers run as root)\n"
+             "spawner: clone(CLONE_VM|CLONE_VFORK) + execve, workers keep uid 0\n");
+}
+
+/* meta.json's access and spawner: the first words of describe_access. */
+static void access_to_meta(const gb_campaign *c, gb_meta *m) {
+  bool drops = gb_privilege_drops(&c->owner);
+  m->has_access = true;
+  gb_str_copy(m->access, sizeof m->access,
+              geteuid() != 0 ? "unprivileged"
+              : drops        ? "sudo"
+                             : "root");
+  snprintf(m->spawner, sizeof m->spawner, "clone(CLONE_VM|CLONE_VFORK)%s, execve",
+           geteuid() == 0 && drops ? ", drop to the sudo user" : "");
+}
+
 int gb_campaign_meta_new(gb_campaign *c, gb_err *err) {
   gb_meta *m = &c->meta;
-  int rc = gb_meta_set_command(m, c->o->argc, c->o->argv, err);
+  /* The command as typed, binary first: "greenbench run ..." from the
+   * command line (whose argv starts at the subcommand), "greenbench-suite ..."
+   * from the suite. */
+  size_t skip = c->o->argc > 0 && strcmp(c->o->argv[0], "run") == 0 ? 1 : 0;
+  const char **argv = calloc(c->o->argc + 1, sizeof *argv);
+  if (!argv)
+    return gb_err_set(err, ENOMEM, "out of memory for the command");
+  if (skip)
+    argv[0] = "greenbench";
+  memcpy(argv + skip, c->o->argv, c->o->argc * sizeof *argv);
+  size_t argc = c->o->argc + skip;
+  int rc = gb_meta_set_command(m, argc, argv, err);
+  free(argv);
   if (rc < 0)
     return rc;
   snprintf(m->tool_version, sizeof m->tool_version, "%s", GB_VERSION);
@@ -228,6 +275,7 @@ int gb_campaign_meta_new(gb_campaign *c, gb_err *err) {
   for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
     snprintf(m->runtimes[l], sizeof m->runtimes[l], "%s", c->runtimes[l]);
   harness_env_to_meta(m);
+  access_to_meta(c, m);
   gb_campaign_git_commit(c->o->source_dir, &c->owner, m->git_commit, sizeof m->git_commit);
   utc_now(m->started_at, sizeof m->started_at);
   return gb_recorder_write_meta(c->rec, m, err);
@@ -256,16 +304,37 @@ int gb_campaign_meta_checkpoint(gb_campaign *c, gb_err *err) {
   return gb_recorder_write_meta(c->rec, &c->meta, err);
 }
 
+#ifndef GB_BUILD_COMPILER
+#define GB_BUILD_COMPILER "unknown"
+#endif
+#ifndef GB_BUILD_TYPE
+#define GB_BUILD_TYPE "unknown"
+#endif
+#ifndef GB_BUILD_C_FLAGS
+#define GB_BUILD_C_FLAGS "unknown"
+#endif
+#ifndef GB_BUILD_WORKER_C_FLAGS
+#define GB_BUILD_WORKER_C_FLAGS "unknown"
+#endif
+
 int gb_campaign_write_environment(gb_campaign *c, gb_err *err) {
-  static char lscpu[32768], uname_a[1024], text[40000];
+  static char lscpu[32768], uname_a[1024], facts[8192], text[48000];
   char *lscpu_argv[] = {"/usr/bin/lscpu", NULL};
   char *uname_argv[] = {"/usr/bin/uname", "-a", NULL};
-  char sampler[512] = "";
+  char sampler[512] = "", access_line[512];
   capture_command(lscpu_argv, NULL, c->workerenv.envp, lscpu, sizeof lscpu);
   capture_command(uname_argv, NULL, c->workerenv.envp, uname_a, sizeof uname_a);
   gb_machine_sampler_describe(c->machine, sampler, sizeof sampler);
+  gb_machine_facts_describe(c->o->machine_root, c->rapl ? gb_rapl_root(c->rapl) : NULL,
+                            c->pin.ncpus ? c->pin.cpus[0] : 0, facts, sizeof facts);
+  describe_access(c, access_line, sizeof access_line);
   snprintf(text, sizeof text,
-           "# uname -a\n%s\n# git commit\n%s\n\n# per-run machine readings\n%s\n\n# lscpu\n%s",
-           uname_a, c->meta.git_commit, sampler, lscpu);
+           "# uname -a\n%s\n# git commit\n%s\n\n"
+           "# build\ncompiler: %s\nCMAKE_BUILD_TYPE: %s\nC flags: %s\n"
+           "C worker flags: %s (the last -O wins)\n\n"
+           "# access\n%s\n# machine\n%s\n"
+           "# per-run machine readings\n%s\n\n# lscpu\n%s",
+           uname_a, c->meta.git_commit, GB_BUILD_COMPILER, GB_BUILD_TYPE, GB_BUILD_C_FLAGS,
+           GB_BUILD_WORKER_C_FLAGS, access_line, facts, sampler, lscpu);
   return gb_recorder_write_text(c->rec, "environment.txt", text, err);
 }

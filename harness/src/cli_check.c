@@ -28,7 +28,8 @@ typedef struct {
 static const char usage[] =
     "usage: greenbench check [--cpus LIST] [--python PATH] [--node PATH]\n"
     "Says whether this machine can measure energy for the study and why not:\n"
-    "RAPL zones (GREENBENCH_POWERCAP_ROOT overrides /sys/class/powercap), the CPUs\n"
+    "RAPL zones (GREENBENCH_POWERCAP_ROOT overrides /sys/class/powercap; Intel\n"
+    "intel-rapl-tpmi:N zones are named, not read), the CPUs\n"
     "the study would pin, governor, turbo, and the runtimes it would use.\n"
     "Exit 0 when the study can run with energy (counters readable and moving, every\n"
     "worker runs), 1 when it cannot, 2 on bad arguments.\n";
@@ -171,18 +172,30 @@ static bool judge(FILE *out, gb_rapl *r, const gb_rapl_watched *w, char *why, si
 
 /* Zones, readable, moving, steady and within the sampler's reach: the
  * energy verdict. */
+/* Intel Xeon 6's TPMI zones, named so that nobody takes them for read. */
+static void check_tpmi(FILE *out) {
+  char zones[1024];
+  if (gb_rapl_tpmi_zones(NULL, zones, sizeof zones) > 0)
+    fprintf(out,
+            "  tpmi: %s present, not read: greenbench reads only intel-rapl:N package "
+            "zones and their dram subzones\n",
+            zones);
+}
+
 static bool check_energy(FILE *out, char *why, size_t len) {
   gb_rapl *r;
   gb_err err;
   gb_rapl_watched w[GB_RAPL_MAX_ZONES];
   if (gb_rapl_open(NULL, &r, &err) < 0) {
     fprintf(out, "energy: unavailable: %s\n", err.msg);
+    check_tpmi(out);
     gb_str_copy(why, len, err.msg);
     return false;
   }
   fprintf(out, "energy: %zu RAPL zone(s) under %s, all readable%s\n", gb_rapl_count(r),
           gb_rapl_root(r),
           gb_rapl_has_dram(r) ? "" : " (no DRAM zone: package only, as on AMD)");
+  check_tpmi(out);
   bool ok = gb_rapl_watch(r, CHECK_PROBE_NS, CHECK_STEP_NS, w, &err) == 0;
   if (!ok) {
     fprintf(out, "  counters over 0.5 s: %s\n", err.msg);

@@ -425,3 +425,121 @@ int gb_machine_sampler_describe(const gb_machine_sampler *s, char *buf, size_t l
                  s->temp_fd >= 0 ? s->temp_desc : "none");
   return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }
+
+/* "name: value\n" from a file below root, or "name: unavailable: why (path)". */
+static void fact_file(char *buf, size_t len, const char *name, const char *root,
+                      const char *rel) {
+  char v[1024], path[PATH_MAX];
+  if (mkpath(path, sizeof path, root, "%s", rel) < 0) {
+    gb_str_append(buf, len, "%s: unavailable: path too long\n", name);
+    return;
+  }
+  int rc = read_text(path, v, sizeof v);
+  if (rc == 0 && !v[0])
+    gb_str_append(buf, len, "%s: unavailable: %s is empty\n", name, path);
+  else if (rc < 0)
+    gb_str_append(buf, len, "%s: unavailable: cannot read %s: %s\n", name, path, strerror(-rc));
+  else
+    gb_str_append(buf, len, "%s: %s\n", name, v);
+}
+
+/* The distinct "microcode" values of /proc/cpuinfo, in order of appearance. */
+static void fact_microcode(char *buf, size_t len, const char *root) {
+  char path[PATH_MAX], seen[256] = "";
+  FILE *f = mkpath(path, sizeof path, root, "proc/cpuinfo") < 0 ? NULL : fopen(path, "re");
+  if (!f) {
+    gb_str_append(buf, len, "microcode: unavailable: cannot read %s: %s\n", path,
+                  strerror(errno));
+    return;
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  while (getline(&line, &cap, f) > 0) {
+    char *colon = strchr(line, ':');
+    if (strncmp(line, "microcode", 9) != 0 || !colon)
+      continue;
+    char *v = colon + 1 + strspn(colon + 1, " \t");
+    chomp(v);
+    char quoted[80];
+    snprintf(quoted, sizeof quoted, " %s ", v);
+    char padded[sizeof seen + 2];
+    snprintf(padded, sizeof padded, " %s ", seen);
+    if (v[0] && !strstr(padded, quoted))
+      gb_str_append(seen, sizeof seen, "%s%s", seen[0] ? " " : "", v);
+  }
+  free(line);
+  fclose(f);
+  if (seen[0])
+    gb_str_append(buf, len, "microcode: %s\n", seen);
+  else
+    gb_str_append(buf, len, "microcode: unavailable: no microcode line in %s\n", path);
+}
+
+static int powercap_filter(const struct dirent *d) {
+  /* top-level zones only: "intel-rapl:0", "intel-rapl-tpmi:0", not "intel-rapl:0:1" */
+  const char *colon = strchr(d->d_name, ':');
+  return colon && !strchr(colon + 1, ':');
+}
+
+/* Every constraint_K_power_limit_uw of the top-level powercap zones. */
+static void fact_power_limits(char *buf, size_t len, const char *powercap) {
+  struct dirent **ents = NULL;
+  int n = scandir(powercap, &ents, powercap_filter, alphasort);
+  if (n < 0) {
+    gb_str_append(buf, len, "rapl power limits: unavailable: cannot list %s: %s\n", powercap,
+                  strerror(errno));
+    return;
+  }
+  size_t before = strlen(buf);
+  for (int i = 0; i < n; i++) {
+    const char *z = ents[i]->d_name;
+    char zname[64] = "?";
+    read_at(zname, sizeof zname, powercap, "%s/name", z);
+    for (int k = 0; k < 8; k++) {
+      char limit[64], cname[64] = "?";
+      if (read_at(limit, sizeof limit, powercap, "%s/constraint_%d_power_limit_uw", z, k) < 0)
+        continue;
+      read_at(cname, sizeof cname, powercap, "%s/constraint_%d_name", z, k);
+      gb_str_append(buf, len, "rapl power limit: %s (%s) constraint_%d %s: %s uW\n", z, zname,
+                    k, cname, limit);
+    }
+  }
+  for (int i = 0; i < n; i++)
+    free(ents[i]);
+  free(ents);
+  if (strlen(buf) == before)
+    gb_str_append(buf, len,
+                  "rapl power limits: unavailable: no constraint_*_power_limit_uw "
+                  "readable under %s\n",
+                  powercap);
+}
+
+int gb_machine_facts_describe(const char *root, const char *powercap, unsigned cpu, char *buf,
+                              size_t len) {
+  if (!buf || len == 0)
+    return -EINVAL;
+  buf[0] = '\0';
+  root = root_or_default(root);
+  char rel[128], name[128];
+  fact_file(buf, len, "kernel command line", root, "proc/cmdline");
+  snprintf(rel, sizeof rel, CPU_DIR "/cpu%u/cpufreq/scaling_driver", cpu);
+  snprintf(name, sizeof name, "scaling driver (cpu%u)", cpu);
+  fact_file(buf, len, name, root, rel);
+  fact_file(buf, len, "intel_pstate status", root, CPU_DIR "/intel_pstate/status");
+  fact_file(buf, len, "amd_pstate status", root, CPU_DIR "/amd_pstate/status");
+  snprintf(rel, sizeof rel, CPU_DIR "/cpu%u/cpufreq/energy_performance_preference", cpu);
+  snprintf(name, sizeof name, "energy performance preference (cpu%u)", cpu);
+  fact_file(buf, len, name, root, rel);
+  fact_file(buf, len, "smt active", root, CPU_DIR "/smt/active");
+  fact_microcode(buf, len, root);
+  fact_file(buf, len, "bios vendor", root, "sys/devices/virtual/dmi/id/bios_vendor");
+  fact_file(buf, len, "bios version", root, "sys/devices/virtual/dmi/id/bios_version");
+  fact_file(buf, len, "bios date", root, "sys/devices/virtual/dmi/id/bios_date");
+  char pc[PATH_MAX];
+  if (powercap)
+    gb_str_copy(pc, sizeof pc, powercap);
+  else if (mkpath(pc, sizeof pc, root, "sys/class/powercap") < 0)
+    pc[0] = '\0';
+  fact_power_limits(buf, len, pc);
+  return strlen(buf) + 1 >= len ? -ENOSPC : 0;
+}

@@ -1,6 +1,7 @@
 #include "greenbench/rapl.h"
 
 #include "greenbench/numparse.h"
+#include "greenbench/text.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +16,8 @@
 #include "greenbench/text.h"
 
 #define ZONE_PREFIX "intel-rapl:"
+/* Intel Xeon 6 registers its packages through TPMI as well: not read. */
+#define TPMI_PREFIX "intel-rapl-tpmi:"
 #define PROBE_STEP_NS 10000000u
 #define EXCERPT_MAX 40 /* bytes of a sysfs file quoted in a message */
 
@@ -250,7 +253,8 @@ static int load_range(gb_rapl_zone *z, gb_err *err) {
 static int no_access(const gb_rapl_zone *z, gb_err *err) {
   return gb_err_set(err, EACCES,
                     "cannot read %s/energy_uj: permission denied; energy_uj is root-only "
-                    "since Linux 5.10: run greenbench as root (sudo), or grant read access "
+                    "since Linux 5.10 (and 4.4.243, 4.9.243, 4.14.206, 4.19.157, 5.4.78): run "
+                    "greenbench as root (sudo), or grant read access "
                     "to the file (chmod a+r, or a udev rule on SUBSYSTEM==\"powercap\")",
                     z->path);
 }
@@ -465,4 +469,34 @@ int gb_rapl_watch(gb_rapl *r, uint64_t window_ns, uint64_t step_ns, gb_rapl_watc
     return rc;
   memcpy(out, w, r->n * sizeof w[0]);
   return 0;
+}
+
+static int tpmi_filter(const struct dirent *e) {
+  unsigned index;
+  const char *p = strncmp(e->d_name, TPMI_PREFIX, sizeof TPMI_PREFIX - 1) == 0
+                      ? parse_index(e->d_name + sizeof TPMI_PREFIX - 1, &index)
+                      : NULL;
+  return p && *p == '\0';
+}
+
+int gb_rapl_tpmi_zones(const char *root, char *buf, size_t len) {
+  gb_rapl_opts opts = {.root = root};
+  const char *dir = resolve_root(&opts);
+  if (buf && len)
+    buf[0] = '\0';
+  struct dirent **ents;
+  int n = scandir(dir, &ents, tpmi_filter, versionsort);
+  if (n < 0)
+    return 0;
+  for (int i = 0; i < n; i++) {
+    char path[GB_RAPL_PATH_MAX], name[64] = "?";
+    gb_err ignored;
+    if (join(path, sizeof path, dir, ents[i]->d_name, &ignored) == 0)
+      read_name(path, name, sizeof name, &ignored);
+    if (buf && len)
+      gb_str_append(buf, len, "%s%s (%s)", i ? ", " : "", ents[i]->d_name, name);
+    free(ents[i]);
+  }
+  free(ents);
+  return n;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/privilege.h"
 #include "greenbench/records.h"
 #include "helper_powercap.h"
 
@@ -112,6 +113,58 @@ Test(campaign, completes_with_strict_records) {
   char env[256];
   snprintf(env, sizeof env, "%s/environment.txt", out);
   cr_assert_eq(access(env, R_OK), 0);
+  static char text[65536];
+  FILE *f = fopen(env, "r");
+  cr_assert_not_null(f);
+  text[fread(text, 1, sizeof text - 1, f)] = '\0';
+  fclose(f);
+  /* The build, the access method and the machine facts of the fixture. */
+  const char *want[] = {"\n# build\ncompiler: ",
+                        "\nCMAKE_BUILD_TYPE: ",
+                        "\nC flags: ",
+                        "\nC worker flags: ",
+                        "\n# access\naccess: ",
+                        "\nspawner: clone(CLONE_VM|CLONE_VFORK)",
+                        "\n# machine\nkernel command line: BOOT_IMAGE=",
+                        "\nscaling driver (cpu",
+                        "\nmicrocode: 0x2007006 0x2006e05\n",
+                        "\nbios version: 2.19.0\n",
+                        "\nsmt active: 1\n",
+                        "\nrapl power limit: intel-rapl:0 (package-0) constraint_0 long_term: "
+                        "125000000 uW\n",
+                        "\n# per-run machine readings\n"};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+    cr_assert(strstr(text, want[i]), "'%s' not in:\n%s", want[i], text);
+}
+
+/* The command line hands the campaign its argv from the subcommand on; the
+ * records name the binary all the same. */
+Test(campaign, the_recorded_command_names_the_binary_and_the_access, .timeout = 60) {
+  static const char *const from_cli[] = {"run", "--profile", "smoke"};
+  char *out = new_out();
+  gb_settings s = small();
+  s.languages = 1u << GB_C;
+  gb_campaign_opts o = opts_for(out, s);
+  o.argc = 3;
+  o.argv = from_cli;
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, &res, &err), 0, "%s", err.msg);
+  gb_records *r = read_records(out);
+  cr_assert_eq(r->meta.n_command, 4u);
+  cr_assert_str_eq(r->meta.command[0], "greenbench");
+  cr_assert_str_eq(r->meta.command[1], "run");
+  cr_assert_str_eq(r->meta.command_line, "greenbench run --profile smoke");
+  /* How energy_uj was read and the workers started, round-tripped. */
+  cr_assert(r->meta.has_access);
+  gb_privilege owner;
+  cr_assert_eq(gb_privilege_detect(&owner, &err), 0, "%s", err.msg);
+  bool drops = gb_privilege_drops(&owner);
+  cr_assert_str_eq(r->meta.access, geteuid() != 0 ? "unprivileged" : drops ? "sudo" : "root");
+  cr_assert_str_eq(r->meta.spawner,
+                   drops ? "clone(CLONE_VM|CLONE_VFORK), drop to the sudo user, execve"
+                         : "clone(CLONE_VM|CLONE_VFORK), execve");
+  gb_records_free(r);
 }
 
 Test(campaign, energy_from_a_live_counter, .timeout = 60) {

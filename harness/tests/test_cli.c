@@ -306,3 +306,41 @@ Test(cli_run, control_bytes_and_huge_arguments_are_escaped_and_cut) {
   assert_one_error_line(&r, "...' (see greenbench run --help)");
   cr_assert_lt(strlen(r.err), 300, "not cut: %zu bytes", strlen(r.err));
 }
+
+/* Intel Xeon 6 registers intel-rapl-tpmi:N zones, which greenbench does not
+ * read: check names them, alone (no energy) and beside intel-rapl:N. */
+Test(cli_check, tpmi_zones_alone_are_named_and_mean_exit_1) {
+  powercap_fake *f = powercap_fake_create();
+  powercap_fake_zone(f, "intel-rapl-tpmi:0", "package-0", 1234, 262143328850u);
+  setenv("GREENBENCH_POWERCAP_ROOT", powercap_fake_root(f), 1);
+  result r = CHECK("check");
+  unsetenv("GREENBENCH_POWERCAP_ROOT");
+  powercap_fake_destroy(f);
+  cr_assert_eq(r.rc, 1, "%s", r.out);
+  cr_assert(strstr(r.out, "energy: unavailable: no RAPL package zone under"), "%s", r.out);
+  cr_assert(strstr(r.out, "  tpmi: intel-rapl-tpmi:0 (package-0) present, not read: greenbench "
+                          "reads only intel-rapl:N package zones"),
+            "%s", r.out);
+}
+
+Test(cli_check, tpmi_zones_beside_msr_zones_are_named_and_the_msr_ones_read) {
+  powercap_fake *f = powercap_fake_create();
+  int pkg = powercap_fake_package(f, 0, 1234, 262143328850u);
+  powercap_fake_power(f, pkg, 5000);
+  powercap_fake_zone(f, "intel-rapl-tpmi:0", "package-0", 99, 262143328850u);
+  powercap_fake_start(f);
+  setenv("GREENBENCH_POWERCAP_ROOT", powercap_fake_root(f), 1);
+  result r = CHECK("check");
+  unsetenv("GREENBENCH_POWERCAP_ROOT");
+  powercap_fake_destroy(f);
+  cr_assert_eq(r.rc, 0, "%s", r.out);
+  cr_assert(strstr(r.out, "energy: 1 RAPL zone(s) under"), "%s", r.out);
+  cr_assert(strstr(r.out, "  tpmi: intel-rapl-tpmi:0 (package-0) present, not read"), "%s",
+            r.out);
+}
+
+Test(cli_check, no_tpmi_line_without_tpmi_zones) {
+  result r = check_on(262143328850u, 0);
+  cr_assert_eq(r.rc, 0, "%s", r.out);
+  cr_assert_null(strstr(r.out, "tpmi"), "%s", r.out);
+}

@@ -306,3 +306,63 @@ Test(machine_sample, files_are_closed_on_exec) {
   gb_machine_sampler_close(s);
   live_remove(&t);
 }
+
+/* environment.txt's machine facts, against the golden file facts-<tree>.txt
+ * with the tree's path written ROOT. */
+static void facts_match(const char *tree, const char *golden, unsigned cpu) {
+  static char buf[8192], want[8192], got[8192];
+  cr_assert_eq(gb_machine_facts_describe(tree, NULL, cpu, buf, sizeof buf), 0);
+  size_t tl = strlen(tree), g = 0;
+  for (const char *p = buf; *p && g + 5 < sizeof got;) {
+    if (strncmp(p, tree, tl) == 0) {
+      memcpy(got + g, "ROOT", 4);
+      g += 4;
+      p += tl;
+    } else {
+      got[g++] = *p++;
+    }
+  }
+  got[g] = '\0';
+  FILE *f = fopen(golden, "r");
+  cr_assert_not_null(f, "%s", golden);
+  want[fread(want, 1, sizeof want - 1, f)] = '\0';
+  fclose(f);
+  cr_assert_str_eq(got, want, "got:\n%s", got);
+}
+
+Test(machine_facts, intel_tree_gives_every_fact) {
+  facts_match(TREE("intel"), GB_TEST_DATA_DIR "/facts-intel.txt", 2);
+}
+
+/* Every fact missing: each line says unavailable and why, nothing fails. */
+Test(machine_facts, vm_tree_says_unavailable_and_why) {
+  facts_match(TREE("vm"), GB_TEST_DATA_DIR "/facts-vm.txt", 0);
+}
+
+Test(machine_facts, a_short_buffer_is_truncated_not_overrun) {
+  char buf[32];
+  memset(buf, 'x', sizeof buf);
+  cr_assert_eq(gb_machine_facts_describe(TREE("intel"), NULL, 2, buf, 16), -ENOSPC);
+  cr_assert_eq(strlen(buf), 15);
+  cr_assert_eq(buf[16], 'x');
+  cr_assert_eq(gb_machine_facts_describe(TREE("intel"), NULL, 2, NULL, 16), -EINVAL);
+}
+
+/* An unreadable file (a directory where a file should be) is reported, with
+ * the reason, like a missing one. */
+Test(machine_facts, an_unreadable_fact_names_the_error) {
+  char root[] = "/tmp/gb-facts-XXXXXX", path[PATH_MAX];
+  cr_assert_not_null(mkdtemp(root));
+  snprintf(path, sizeof path, "%s/proc", root);
+  mkdir(path, 0755);
+  snprintf(path, sizeof path, "%s/proc/cmdline", root);
+  mkdir(path, 0755);
+  char buf[4096];
+  cr_assert_eq(gb_machine_facts_describe(root, NULL, 0, buf, sizeof buf), 0);
+  rmdir(path);
+  snprintf(path, sizeof path, "%s/proc", root);
+  rmdir(path);
+  rmdir(root);
+  cr_assert(strstr(buf, "kernel command line: unavailable: cannot read "), "%s", buf);
+  cr_assert(strstr(buf, "/proc/cmdline: Is a directory\n"), "%s", buf);
+}

@@ -396,3 +396,35 @@ Test(rapl, probe_refuses_an_empty_window) {
   gb_err err;
   cr_assert_eq(gb_rapl_probe(rapl, 0, &err), -EINVAL);
 }
+
+/* Intel Xeon 6's TPMI zones are listed (top level only, in name order) and
+ * never read; a tree without them, or no tree, lists none. */
+Test(rapl_tpmi, top_level_tpmi_zones_are_listed_not_read) {
+  powercap_fake *f = powercap_fake_create();
+  powercap_fake_package(f, 0, 1000, 262143328850u);
+  powercap_fake_zone(f, "intel-rapl-tpmi:1", "package-1", 5, 262143328850u);
+  powercap_fake_zone(f, "intel-rapl-tpmi:0", "package-0", 5, 262143328850u);
+  powercap_fake_zone(f, "intel-rapl-tpmi-x", "package-9", 5, 262143328850u);
+  char buf[256];
+  int n = gb_rapl_tpmi_zones(powercap_fake_root(f), buf, sizeof buf);
+  gb_rapl *r;
+  gb_err err;
+  gb_rapl_opts o = powercap_fake_rapl_opts(f);
+  cr_assert_eq(gb_rapl_open(&o, &r, &err), 0, "%s", err.msg);
+  size_t zones = gb_rapl_count(r);
+  gb_rapl_close(r);
+  powercap_fake_destroy(f);
+  cr_assert_eq(n, 2);
+  cr_assert_str_eq(buf, "intel-rapl-tpmi:0 (package-0), intel-rapl-tpmi:1 (package-1)");
+  cr_assert_eq(zones, 1u, "only intel-rapl:0 is read");
+}
+
+Test(rapl_tpmi, no_tpmi_zones_or_no_tree_lists_none) {
+  powercap_fake *f = powercap_fake_create();
+  powercap_fake_package(f, 0, 1000, 262143328850u);
+  char buf[64] = "x";
+  cr_assert_eq(gb_rapl_tpmi_zones(powercap_fake_root(f), buf, sizeof buf), 0);
+  cr_assert_str_empty(buf);
+  powercap_fake_destroy(f);
+  cr_assert_eq(gb_rapl_tpmi_zones("/nonexistent/powercap", NULL, 0), 0);
+}

@@ -259,6 +259,10 @@ cJSON *gb_meta_to_json(const gb_meta *m) {
   add_pinning(&b, m);
   add_runtimes(&b, m);
   add_harness_env(&b, m);
+  if (m->has_access) {
+    add_str(&b, "access", m->access);
+    add_str(&b, "spawner", m->spawner);
+  }
   add_str(&b, "git_commit", m->git_commit);
   add_str(&b, "started_at", m->started_at);
   add_str_null(&b, "finished_at", m->has_finished_at, m->finished_at);

@@ -488,6 +488,16 @@ static int parse_header(jctx *j, const cJSON *root, gb_meta *m) {
   return 0;
 }
 
+/* "access" and "spawner": optional (older records lack them), both or neither. */
+static int parse_access(jctx *j, const cJSON *root, gb_meta *m) {
+  m->has_access = cJSON_GetObjectItemCaseSensitive(root, "access") ||
+                  cJSON_GetObjectItemCaseSensitive(root, "spawner");
+  if (!m->has_access)
+    return 0;
+  int rc = get_str(j, root, "", "access", m->access, sizeof m->access);
+  return rc < 0 ? rc : get_str(j, root, "", "spawner", m->spawner, sizeof m->spawner);
+}
+
 static int parse_progress(jctx *j, const cJSON *root, gb_meta *m) {
   int rc;
   if ((rc = get_str(j, root, "", "git_commit", m->git_commit, sizeof m->git_commit)) < 0 ||
@@ -509,7 +519,7 @@ static int parse_root(jctx *j, const cJSON *root, gb_meta *m) {
       (rc = parse_startup(j, root, m)) < 0 || (rc = parse_energy(j, root, m)) < 0 ||
       (rc = parse_machine(j, root, m)) < 0 || (rc = parse_pinning(j, root, m)) < 0 ||
       (rc = parse_runtimes(j, root, m)) < 0 || (rc = parse_harness_env(j, root, m)) < 0 ||
-      (rc = parse_progress(j, root, m)) < 0)
+      (rc = parse_access(j, root, m)) < 0 || (rc = parse_progress(j, root, m)) < 0)
     return rc;
   return gb_meta_check(m, j->path, j->err);
 }

@@ -82,4 +82,15 @@ void gb_machine_sample_read(gb_machine_sampler *s, gb_machine_sample *out);
  * temp1 \"Package id 0\"". Returns 0, or -ENOSPC (truncated, terminated). */
 int gb_machine_sampler_describe(const gb_machine_sampler *s, char *buf, size_t len);
 
+/* The machine facts a reader needs to reproduce a campaign, one "name: value"
+ * line each, for environment.txt: the kernel command line, cpu's scaling
+ * driver and energy performance preference, the intel_pstate and amd_pstate
+ * modes, smt/active, the microcode revisions, the BIOS vendor, version and
+ * date, and every constraint_K_power_limit_uw of the top-level zones under
+ * powercap (NULL: root's sys/class/powercap). Everything is read below root
+ * (NULL: "/"); what cannot be read says "unavailable: " and why. Returns 0,
+ * -EINVAL for no buffer, or -ENOSPC (truncated, terminated). */
+int gb_machine_facts_describe(const char *root, const char *powercap, unsigned cpu, char *buf,
+                              size_t len);
+
 #endif

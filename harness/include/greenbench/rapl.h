@@ -63,7 +63,8 @@ typedef struct gb_rapl gb_rapl;
  * success sets *out (free with gb_rapl_close) and returns 0. Errors, each with
  * a message naming the file:
  *   -ENOENT  no package zone under the root (or the root does not exist);
- *   -EACCES  energy_uj is not readable (root-only since Linux 5.10);
+ *   -EACCES  energy_uj is not readable (root-only since Linux 5.10 and the
+ *            stable releases 4.4.243, 4.9.243, 4.14.206, 4.19.157, 5.4.78);
  *   -EINVAL  a name, max_energy_range_uj or energy_uj that does not parse
  *            (max_energy_range_uj must be a positive integer, energy_uj a
  *            non-negative one; digits and one optional newline, nothing else),
@@ -74,6 +75,13 @@ typedef struct gb_rapl gb_rapl;
 int gb_rapl_open(const gb_rapl_opts *opts, gb_rapl **out, gb_err *err);
 /* Closes the files and frees r (NULL is fine). */
 void gb_rapl_close(gb_rapl *r);
+
+/* Lists the top-level intel-rapl-tpmi:N zones under root (resolved as
+ * gb_rapl_opts.root is), in version order, which Intel Xeon 6 registers beside or instead of
+ * intel-rapl:N and which greenbench does not read, into buf as
+ * "intel-rapl-tpmi:0 (package-0), ..." (buf may be NULL). Returns how many;
+ * a root that cannot be listed has none. */
+int gb_rapl_tpmi_zones(const char *root, char *buf, size_t len);
 
 /* The root in use. */
 const char *gb_rapl_root(const gb_rapl *r);

@@ -333,6 +333,13 @@ typedef struct {
     char value[GB_META_TEXT_MAX];
   } harness_env[GB_META_MAX_ENV];
   size_t n_harness_env;
+  /* How the harness read energy_uj and started the workers: access is
+   * "sudo", "root" or "unprivileged", spawner says how a worker is started
+   * (and whether it drops to the sudo user first). has_access is false for
+   * records written before the fields existed (optional, both or neither). */
+  bool has_access;
+  char access[GB_META_NAME_MAX];
+  char spawner[GB_META_TEXT_MAX];
   char git_commit[GB_META_NAME_MAX];
   char started_at[32]; /* UTC, "YYYY-MM-DDTHH:MM:SSZ" */
   bool has_finished_at;
