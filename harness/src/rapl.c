@@ -251,12 +251,13 @@ static int load_range(gb_rapl_zone *z, gb_err *err) {
 }
 
 static int no_access(const gb_rapl_zone *z, gb_err *err) {
-  return gb_err_set(err, EACCES,
-                    "cannot read %s/energy_uj: permission denied; energy_uj is root-only "
-                    "since Linux 5.10 (and 4.4.243, 4.9.243, 4.14.206, 4.19.157, 5.4.78): run "
-                    "greenbench as root (sudo), or grant read access "
-                    "to the file (chmod a+r, or a udev rule on SUBSYSTEM==\"powercap\")",
-                    z->path);
+  return gb_err_set(
+      err, EACCES,
+      "cannot read %s/energy_uj: permission denied; energy_uj is root-only "
+      "since Linux 5.10 (and 4.4.243, 4.9.243, 4.14.206, 4.19.157, the 5.4 "
+      "and 5.9 stable series): run greenbench as root (sudo), or grant read access "
+      "to the file (chmod a+r, or a udev rule on SUBSYSTEM==\"powercap\")",
+      z->path);
 }
 
 static int open_energy(gb_rapl *r, size_t i, gb_err *err) {
