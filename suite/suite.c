@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "greenbench/campaign.h"
@@ -49,9 +50,12 @@ static struct {
   const char *out, *junit;
   bool energy_required;
   bool list_only;
+  bool junit_given; /* --junit, not the default <out>/junit.xml */
 } suite;
 
 static volatile sig_atomic_t stop_requested;
+/* Set by the PRE_ALL hook when the report or JUnit file could not be written. */
+static bool report_failed;
 
 static void on_signal(int sig) {
   (void)sig;
@@ -146,9 +150,12 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set) {
   ro.dir = suite.out;
   ro.junit_path = suite.junit;
   ro.allow_partial = !res.completed;
-  if (gb_report_write(&ro, &err) < 0)
-    fprintf(stderr, "greenbench-suite: warning: the report was not written: %s\n", err.msg);
-  else
+  if (gb_report_write(&ro, &err) < 0) {
+    /* The cases may all pass, but a CI that reads the JUnit file would see
+     * none of it: the run fails. */
+    gb_str_put_line(stderr, "greenbench-suite: error: the report was not written: ", err.msg);
+    report_failed = true;
+  } else
     fprintf(stderr, "greenbench-suite: records and report in %s\n", suite.out);
 }
 
@@ -163,10 +170,13 @@ static const char usage[] =
     "usage: greenbench-suite [--profile smoke|study] [--select EXPR]... [--out DIR]\n"
     "                        [--junit FILE] [--list-cases] [criterion options]\n"
     "Runs the selected cases of the profile (default: smoke) as one shuffled campaign\n"
-    "and checks each\n"
-    "case's records. EXPR is KEY=LIST terms, KEY one of language, algorithm, order,\n"
-    "size, e.g. --select language=python or --select 'algorithm=quick size=2000';\n"
-    "GREENBENCH_SELECT and GREENBENCH_PROFILE in the environment do the same.\n";
+    "and checks each case's records. EXPR is KEY=LIST terms, KEY one of language,\n"
+    "algorithm, order, size, e.g. --select language=python or\n"
+    "--select 'algorithm=quick size=2000'; GREENBENCH_SELECT and GREENBENCH_PROFILE\n"
+    "in the environment do the same. Terms are AND-ed and a key may appear in one\n"
+    "term only (language=python,c, not language=python language=c). Any other option\n"
+    "must be one of Criterion's, listed below; anything else exits 2. A JUnit or\n"
+    "records path that cannot be written fails the run.\n";
 
 static int take(int *i, int argc, char **argv, const char **value) {
   if (*i + 1 >= argc) {
@@ -191,11 +201,67 @@ static int append_select(const char *expr) {
   return 0;
 }
 
-/* Our options out of argv; the rest stays for Criterion. */
+/* The options Criterion 2.4.1 takes (its --help), passed on to it; any
+ * other option is an error here, before anything runs, since Criterion
+ * would print its usage and run nothing with status 0. arg: 0 none, 1 a
+ * value (next argument or after '='), 2 an optional value after '='. */
+static const struct {
+  const char *name;
+  int arg;
+} passed_to_criterion[] = {
+    {"--quiet", 0},
+    {"--version", 0},
+    {"--list", 0},
+    {"--jobs", 1},
+    {"--fail-fast", 0},
+    {"--color", 1},
+    {"--encoding", 1},
+    {"--ascii", 0},
+    {"--short-filename", 0},
+    {"--filter", 1},
+    {"--timeout", 1},
+    {"--tap", 2},
+    {"--xml", 2},
+    {"--json", 2},
+    {"--always-succeed", 0},
+    {"--verbose", 2},
+    {"--crash", 0},
+    {"--debug", 2},
+    {"--debug-transport", 1},
+    {"--full-stats", 0},
+    {"--ignore-warnings", 0},
+    {"--output", 1},
+};
+
+/* How many arguments Criterion's option at argv[i] spans (1 or 2), 0 when
+ * it is not one of Criterion's, -1 when it is but its value is missing. */
+static int criterion_span(int i, int argc, char **argv) {
+  const char *a = argv[i];
+  if (!strcmp(a, "-q") || !strcmp(a, "-v") || !strcmp(a, "-l") || !strcmp(a, "-f") ||
+      !strcmp(a, "-S"))
+    return 1;
+  if (!strncmp(a, "-j", 2) && a[2])
+    return strspn(a + 2, "0123456789") == strlen(a + 2) ? 1 : 0;
+  if (!strncmp(a, "-O", 2) && a[2])
+    return 1;
+  for (size_t k = 0; k < sizeof passed_to_criterion / sizeof passed_to_criterion[0]; k++) {
+    size_t n = strlen(passed_to_criterion[k].name);
+    if (strncmp(a, passed_to_criterion[k].name, n) != 0 || (a[n] && a[n] != '='))
+      continue;
+    if (a[n] == '=')
+      return passed_to_criterion[k].arg ? 1 : 0;
+    return passed_to_criterion[k].arg == 1 ? (i + 1 < argc ? 2 : -1) : 1;
+  }
+  return 0;
+}
+
+/* Our options out of argv; Criterion's stay for it. An argument that is
+ * neither is an error (-2, reported). */
 static int parse_args(int *argc, char **argv, const char **profile) {
   int kept = 1;
   for (int i = 1; i < *argc; i++) {
     const char *v = NULL;
+    int span;
     if (!strcmp(argv[i], "--profile")) {
       if (take(&i, *argc, argv, profile) < 0)
         return -1;
@@ -208,12 +274,24 @@ static int parse_args(int *argc, char **argv, const char **profile) {
     } else if (!strcmp(argv[i], "--junit")) {
       if (take(&i, *argc, argv, &suite.junit) < 0)
         return -1;
+      suite.junit_given = true;
     } else if (!strcmp(argv[i], "--list-cases")) {
       suite.list_only = true;
-    } else {
-      if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-        fputs(usage, stdout);
+    } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage, stdout);
       argv[kept++] = argv[i];
+    } else if ((span = criterion_span(i, *argc, argv)) > 0) {
+      for (int k = 0; k < span; k++)
+        argv[kept++] = argv[i + k];
+      i += span - 1;
+    } else {
+      gb_excerpt_buf shown = {{0}};
+      fprintf(stderr, "greenbench-suite: error: %s '%s'%s\n",
+              span < 0            ? "missing the value of option"
+              : argv[i][0] == '-' ? "unknown option"
+                                  : "unexpected argument",
+              gb_excerpt(&shown, argv[i]), span < 0 ? "" : " (see greenbench-suite --help)");
+      return -1;
     }
   }
   *argc = kept;
@@ -253,6 +331,27 @@ static int configure(int *argc, char **argv) {
   return 0;
 }
 
+/* A JUnit file whose folder does not exist could only fail after the whole
+ * campaign: say so before measuring anything. */
+static bool junit_dir_missing(void) {
+  char *dir = strdup(suite.junit);
+  if (!dir)
+    return true;
+  char *slash = strrchr(dir, '/');
+  if (slash)
+    slash[slash == dir ? 1 : 0] = '\0';
+  struct stat st;
+  bool missing = slash && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode));
+  if (missing) {
+    gb_excerpt_buf shown = {{0}};
+    fprintf(stderr, "greenbench-suite: error: cannot write the JUnit file %s: its folder ",
+            gb_excerpt(&shown, suite.junit));
+    gb_str_put_line(stderr, "does not exist or is not a folder: ", dir);
+  }
+  free(dir);
+  return missing;
+}
+
 static void list_cases(void) {
   static case_param cases[MAX_CASES];
   size_t n = selected_cases(cases);
@@ -271,6 +370,8 @@ int main(int argc, char **argv) {
     list_cases();
     return 0;
   }
+  if (suite.junit_given && junit_dir_missing())
+    return 2;
   struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
@@ -285,6 +386,8 @@ int main(int argc, char **argv) {
                       "study/cases?); select cases with --select instead\n");
       result = 1;
     }
+    if (report_failed)
+      result = 1;
   }
   criterion_finalize(tests);
   return result;

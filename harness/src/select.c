@@ -138,7 +138,11 @@ static int select_sizes(gb_settings *s, const char *list, gb_err *err) {
   return 0;
 }
 
-static int apply_term(gb_settings *s, char *term, gb_err *err) {
+/* Applies one KEY=LIST term; *seen has bit 1 << key set for each key
+ * already given, since a second term for the same key can only be a
+ * mistake: terms are AND-ed, so language=python with language=c selects
+ * nothing and language=c twice says nothing more. */
+static int apply_term(gb_settings *s, char *term, unsigned *seen, gb_err *err) {
   char *eq = strchr(term, '=');
   if (!eq)
     return gb_err_set(err, EINVAL, "selection term '%s' is not KEY=LIST", SHOWN(term));
@@ -147,6 +151,12 @@ static int apply_term(gb_settings *s, char *term, gb_err *err) {
   for (int k = 0; k < 4; k++) {
     if (strcmp(term, key_names[k]) != 0)
       continue;
+    if (*seen >> k & 1)
+      return gb_err_set(err, EINVAL,
+                        "%s is given in two terms, but terms are AND-ed (a case must match "
+                        "all of them): list the alternatives in one term, %s=A,B",
+                        key_names[k], key_names[k]);
+    *seen |= 1u << k;
     if (k == GB_KEY_SIZE)
       return select_sizes(s, list, err);
     unsigned mask;
@@ -172,9 +182,10 @@ int gb_settings_select(gb_settings *s, const char *expr, gb_err *err) {
     return gb_err_set(err, ENOMEM, "out of memory");
   gb_settings t = *s;
   int rc = 0;
+  unsigned seen = 0;
   for (char *term = strtok_r(copy, " ;\t", &save); term && rc == 0;
        term = strtok_r(NULL, " ;\t", &save))
-    rc = apply_term(&t, term, err);
+    rc = apply_term(&t, term, &seen, err);
   free(copy);
   if (rc == 0 && (!t.languages || !t.algorithms || !t.orders || !t.nsizes))
     rc = gb_err_set(err, EINVAL, "selection '%s' leaves no case of the %s profile", SHOWN(expr),

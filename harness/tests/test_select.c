@@ -64,6 +64,12 @@ Test(select, errors_name_what_was_wrong_and_change_nothing) {
       {"language=c,c", "language 'c' given twice"},
       {"language=c,", "bad language list 'c,'"},
       {"order=", "bad order list ''"},
+      {"language=python language=c",
+       "language is given in two terms, but terms are AND-ed (a case must match all of "
+       "them): list the alternatives in one term, language=A,B"},
+      {"size=250;algorithm=quick size=250",
+       "size is given in two terms, but terms are AND-ed (a case must match all of "
+       "them): list the alternatives in one term, size=A,B"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     gb_settings s = profile("study"), before = s;
