@@ -21,9 +21,10 @@ int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t
  * term the items are alternatives, across terms all must hold, e.g.
  * "language=python" or "algorithm=quick size=2000". A key may appear in
  * one term only (two, AND-ed, could only select less than the first says).
- * Sizes must be sizes of the profile. An empty or NULL expression selects everything. Returns 0, or
- * -EINVAL (unknown key, a key in two terms, bad item, a size the profile
- * lacks, or a selection that leaves nothing) with s unchanged. */
+ * Sizes must be sizes of the profile. An empty or NULL expression selects
+ * everything. Returns 0, or -EINVAL (unknown key, a key in two terms, bad
+ * item, a size the profile lacks, or a selection that leaves nothing) with s
+ * unchanged. */
 int gb_settings_select(gb_settings *s, const char *expr, gb_err *err);
 
 #endif
