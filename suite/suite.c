@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "greenbench/campaign.h"
 #include "greenbench/records.h"
@@ -352,6 +353,18 @@ static bool junit_dir_missing(void) {
   return missing;
 }
 
+/* The previous run's JUnit file goes before this run measures anything: if
+ * this run then fails before writing its own, a dashboard finds no file
+ * rather than the last run's green one. */
+static int remove_old_junit(void) {
+  if (unlink(suite.junit) == 0 || errno == ENOENT || errno == EISDIR)
+    return 0; /* a folder is left for the report to fail on */
+  gb_excerpt_buf shown = {{0}};
+  fprintf(stderr, "greenbench-suite: error: cannot remove the previous JUnit file %s: %s\n",
+          gb_excerpt(&shown, suite.junit), strerror(errno));
+  return -1;
+}
+
 static void list_cases(void) {
   static case_param cases[MAX_CASES];
   size_t n = selected_cases(cases);
@@ -371,6 +384,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (suite.junit_given && junit_dir_missing())
+    return 2;
+  if (remove_old_junit() < 0)
     return 2;
   struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
   sigemptyset(&sa.sa_mask);
