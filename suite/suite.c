@@ -19,6 +19,7 @@
 #include <criterion/hooks.h>
 #include <criterion/parameterized.h>
 #include <errno.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,9 +242,12 @@ static int criterion_span(int i, int argc, char **argv) {
   if (!strcmp(a, "-q") || !strcmp(a, "-v") || !strcmp(a, "-l") || !strcmp(a, "-f") ||
       !strcmp(a, "-S"))
     return 1;
-  if (!strncmp(a, "-j", 2) && a[2])
+  /* -jN and -OP:F, or their value as the next argument (getopt's forms). */
+  if (!strcmp(a, "-j") || !strcmp(a, "-O"))
+    return i + 1 < argc ? 2 : -1;
+  if (!strncmp(a, "-j", 2))
     return strspn(a + 2, "0123456789") == strlen(a + 2) ? 1 : 0;
-  if (!strncmp(a, "-O", 2) && a[2])
+  if (!strncmp(a, "-O", 2))
     return 1;
   for (size_t k = 0; k < sizeof passed_to_criterion / sizeof passed_to_criterion[0]; k++) {
     size_t n = strlen(passed_to_criterion[k].name);
@@ -257,7 +261,7 @@ static int criterion_span(int i, int argc, char **argv) {
 }
 
 /* Our options out of argv; Criterion's stay for it. An argument that is
- * neither is an error (-2, reported). */
+ * neither is an error (-1, reported). */
 static int parse_args(int *argc, char **argv, const char **profile) {
   int kept = 1;
   for (int i = 1; i < *argc; i++) {
@@ -335,27 +339,30 @@ static int configure(int *argc, char **argv) {
 /* A JUnit file whose folder does not exist could only fail after the whole
  * campaign: say so before measuring anything. */
 static bool junit_dir_missing(void) {
-  char *dir = strdup(suite.junit);
-  if (!dir)
+  char *copy = strdup(suite.junit);
+  if (!copy) {
+    fprintf(stderr, "greenbench-suite: error: out of memory for the JUnit path\n");
     return true;
-  char *slash = strrchr(dir, '/');
-  if (slash)
-    slash[slash == dir ? 1 : 0] = '\0';
-  struct stat st;
-  bool missing = slash && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode));
-  if (missing) {
-    gb_excerpt_buf shown = {{0}};
-    fprintf(stderr, "greenbench-suite: error: cannot write the JUnit file %s: its folder ",
-            gb_excerpt(&shown, suite.junit));
-    gb_str_put_line(stderr, "does not exist or is not a folder: ", dir);
   }
-  free(dir);
+  const char *dir = dirname(copy);
+  struct stat st;
+  bool missing = stat(dir, &st) != 0 || !S_ISDIR(st.st_mode);
+  if (missing) {
+    gb_excerpt_buf shown_file = {{0}}, shown_dir = {{0}};
+    fprintf(stderr,
+            "greenbench-suite: error: cannot write the JUnit file %s: its folder does not "
+            "exist or is not a folder: %s\n",
+            gb_excerpt(&shown_file, suite.junit), gb_excerpt(&shown_dir, dir));
+  }
+  free(copy);
   return missing;
 }
 
-/* The previous run's JUnit file goes before this run measures anything: if
- * this run then fails before writing its own, a dashboard finds no file
- * rather than the last run's green one. */
+/* The previous run's JUnit file at the --junit path goes before this run
+ * measures anything: if this run then fails before writing its own, a
+ * dashboard finds no file rather than the last run's green one. (The
+ * default path, <out>/junit.xml, is left alone: it belongs to the records
+ * in <out>, which a new campaign refuses to overwrite.) */
 static int remove_old_junit(void) {
   if (unlink(suite.junit) == 0 || errno == ENOENT || errno == EISDIR)
     return 0; /* a folder is left for the report to fail on */
@@ -383,9 +390,7 @@ int main(int argc, char **argv) {
     list_cases();
     return 0;
   }
-  if (suite.junit_given && junit_dir_missing())
-    return 2;
-  if (remove_old_junit() < 0)
+  if (suite.junit_given && (junit_dir_missing() || remove_old_junit() < 0))
     return 2;
   struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
   sigemptyset(&sa.sa_mask);
