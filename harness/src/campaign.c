@@ -412,7 +412,9 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   gb_meta_init(&c.meta);
   gb_progress_init(&c.progress, c.log, o->progress, 0);
   gb_campaign_result res = {0};
-  int rc = gb_privilege_detect(&c.owner, err);
+  int rc = gb_machine_label(o->machine_label, c.label, sizeof c.label, err);
+  if (rc == 0)
+    rc = gb_privilege_detect(&c.owner, err);
   if (rc == 0)
     rc = gb_workerenv_build(&c.owner, &c.workerenv, err);
   if (rc == 0)

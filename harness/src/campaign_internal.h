@@ -39,10 +39,11 @@ typedef struct {
   char runtimes[GB_LANGUAGE_COUNT][GB_META_TEXT_MAX];
   gb_recorder *rec;
   gb_meta meta;
-  uint64_t *sorts;        /* per configuration, from calibration */
-  uint64_t *launches;     /* per startup group */
-  gb_expected *expected;  /* per configuration: what every worker must report */
-  uint64_t *startup_hash; /* per startup group: the input hash its launches must report */
+  char label[GB_META_NAME_MAX]; /* the machine label of a new campaign (gb_machine_label) */
+  uint64_t *sorts;              /* per configuration, from calibration */
+  uint64_t *launches;           /* per startup group */
+  gb_expected *expected;        /* per configuration: what every worker must report */
+  uint64_t *startup_hash;       /* per startup group: the input hash its launches must report */
   gb_measure_env env;
   gb_workerenv workerenv; /* what every worker and helper command runs with */
   gb_progress progress;

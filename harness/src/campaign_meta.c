@@ -168,6 +168,8 @@ static void energy_to_meta(const gb_campaign *c, gb_meta *m) {
 
 static void machine_to_meta(const gb_campaign *c, gb_meta *m) {
   const gb_machine_info *i = &c->info;
+  m->machine.has_label = true;
+  gb_str_copy(m->machine.label, sizeof m->machine.label, c->label);
   snprintf(m->machine.cpu_model, sizeof m->machine.cpu_model, "%s",
            i->has_cpu_model ? i->cpu_model : "unknown");
   snprintf(m->machine.kernel, sizeof m->machine.kernel, "%s",

@@ -155,6 +155,9 @@ int gb_campaign_resume_check(gb_campaign *c, gb_err *err) {
   gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, cpus, sizeof cpus);
   const char *model = c->info.has_cpu_model ? c->info.cpu_model : "unknown";
   const char *kernel = c->info.has_kernel ? c->info.kernel : "unknown";
+  if (c->o->machine_label && m->machine.has_label &&
+      strcmp(m->machine.label, c->o->machine_label))
+    return refuse(c, err, "the machine label", m->machine.label, c->o->machine_label);
   if (strcmp(m->machine.cpu_model, model))
     return refuse(c, err, "the CPU model", m->machine.cpu_model, model);
   if (strcmp(m->machine.kernel, kernel))

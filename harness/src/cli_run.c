@@ -15,6 +15,7 @@
 #include "greenbench/clock.h"
 #include "greenbench/numparse.h"
 #include "greenbench/pin.h"
+#include "greenbench/records.h"
 #include "greenbench/select.h"
 #include "greenbench/text.h"
 
@@ -36,6 +37,8 @@ static const char usage[] =
     "  --target-ms N            shortest sort loop per process (study: 200)\n"
     "  --energy auto|on|off     read RAPL energy (study: on, smoke: auto)\n"
     "  --cpus LIST              pin to these CPUs instead of the rule's choice\n"
+    "  --machine-label NAME     the machine's name in the records and JUnit classnames:\n"
+    "                           1 to 63 of A-Z a-z 0-9 _ - (default: the host name)\n"
     "  --seed S                 input seed, 1..4294967295 (default: 2463534242)\n"
     "  --order-seed S           shuffle seed (default: random, recorded)\n"
     "  --timeout-s N            per worker process (default: 60)\n"
@@ -49,7 +52,8 @@ static const char usage[] =
 /* What the command line said, before validation. */
 typedef struct {
   const char *profile, *languages, *algorithms, *orders, *sizes, *runs, *warmups, *target_ms,
-      *energy, *cpus, *seed, *order_seed, *timeout_s, *python, *node, *out, *resume;
+      *energy, *cpus, *machine_label, *seed, *order_seed, *timeout_s, *python, *node, *out,
+      *resume;
   bool dry_run, quiet, help;
 } run_args;
 
@@ -69,6 +73,7 @@ static const struct {
     V("--target-ms", target_ms),
     V("--energy", energy),
     V("--cpus", cpus),
+    V("--machine-label", machine_label),
     V("--seed", seed),
     V("--order-seed", order_seed),
     V("--timeout-s", timeout_s),
@@ -321,6 +326,7 @@ static int run_campaign(const run_args *a, const gb_settings *s, int argc, char 
                         .resume = a->resume != NULL,
                         .workers = env->workers,
                         .cpus = a->cpus,
+                        .machine_label = a->machine_label,
                         .source_dir = env->source_dir,
                         .argc = (size_t)argc,
                         .argv = (const char *const *)argv,
@@ -365,6 +371,11 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
     return bad(env, "--dry-run plans a new campaign; it cannot be combined with --resume%s",
                "");
   gb_settings s;
+  if (a.machine_label && !gb_meta_label_valid(a.machine_label))
+    return bad(env,
+               "--machine-label '%s' is not a label: 1 to 63 letters, digits, '_' or '-' "
+               "(no dots)",
+               a.machine_label);
   if ((rc = build_settings(&a, &s, env)) || (rc = check_paths(&a, env)) ||
       (rc = check_cpus(&a, env)))
     return rc;

@@ -1,4 +1,5 @@
 #include "greenbench/machine.h"
+#include "greenbench/records.h"
 #include "greenbench/text.h"
 
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #define CPU_DIR "sys/devices/system/cpu"
@@ -542,4 +544,23 @@ int gb_machine_facts_describe(const char *root, const char *powercap, unsigned c
     pc[0] = '\0';
   fact_power_limits(buf, len, pc);
   return strlen(buf) + 1 >= len ? -ENOSPC : 0;
+}
+
+int gb_machine_label(const char *given, char *buf, size_t len, gb_err *err) {
+  if (len < GB_META_NAME_MAX)
+    return gb_err_set(err, ENOSPC, "no room for a machine label");
+  if (given) {
+    if (!gb_meta_label_valid(given)) {
+      gb_excerpt_buf shown;
+      return gb_err_set(err, EINVAL,
+                        "machine label '%s' is not a label: 1 to 63 letters, digits, '_' or "
+                        "'-' (no dots)",
+                        gb_excerpt(&shown, given));
+    }
+    gb_str_copy(buf, len, given);
+    return 0;
+  }
+  struct utsname u;
+  gb_meta_label_from_host(uname(&u) == 0 ? u.nodename : "", buf, len);
+  return 0;
 }

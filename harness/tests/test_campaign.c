@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/machine.h"
 #include "greenbench/privilege.h"
 #include "greenbench/records.h"
 #include "helper_powercap.h"
@@ -108,6 +110,8 @@ Test(campaign, completes_with_strict_records) {
   cr_assert_eq(r->meta.n_startup, 2u);
   cr_assert(r->has_warmups && r->warmups.n_rows >= 2u + 2u);
   cr_assert(r->meta.pinning.rule_held, "%s", r->meta.pinning.reason);
+  cr_assert(r->meta.machine.has_label && gb_meta_label_valid(r->meta.machine.label),
+            "the host name's label is recorded");
   assert_compiler_form(r->meta.runtimes[GB_REC_LANG_C]);
   gb_records_free(r);
   char env[256];
@@ -235,6 +239,41 @@ Test(campaign, energy_on_without_counters_fails_before_recording) {
   cr_assert(strstr(err.msg, "greenbench check"), "%s", err.msg);
   cr_assert_eq(access(out, F_OK), -1, "nothing was recorded");
   powercap_fake_destroy(f);
+}
+
+Test(campaign, a_bad_machine_label_fails_before_anything_runs) {
+  char *out = new_out();
+  gb_campaign_opts o = opts_for(out, small());
+  o.machine_label = "bench.example.org";
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EINVAL);
+  cr_assert_str_eq(err.msg, "machine label 'bench.example.org' is not a label: 1 to 63 "
+                            "letters, digits, '_' or '-' (no dots)");
+  cr_assert_eq(access(out, F_OK), -1, "nothing was recorded");
+}
+
+Test(campaign, the_machine_label_is_recorded) {
+  char *out = new_out();
+  gb_campaign_opts o = opts_for(out, small());
+  o.machine_label = "bench-01";
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), 0, "%s", err.msg);
+  gb_records *r = read_records(out);
+  cr_assert(r->meta.machine.has_label);
+  cr_assert_str_eq(r->meta.machine.label, "bench-01");
+  gb_records_free(r);
+}
+
+Test(campaign, the_default_machine_label_is_the_host_name_made_a_label) {
+  char want[GB_META_NAME_MAX], got[GB_META_NAME_MAX];
+  struct utsname u;
+  cr_assert_eq(uname(&u), 0);
+  gb_meta_label_from_host(u.nodename, want, sizeof want);
+  gb_err err;
+  cr_assert_eq(gb_machine_label(NULL, got, sizeof got, &err), 0, "%s", err.msg);
+  cr_assert_str_eq(got, want);
+  cr_assert(gb_meta_label_valid(got), "%s", got);
+  cr_assert_eq(gb_machine_label("a.b", got, sizeof got, &err), -EINVAL);
 }
 
 Test(campaign, energy_auto_without_counters_records_why) {
@@ -429,6 +468,13 @@ Test(campaign, resume_refuses_other_settings) {
   cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EINVAL);
   cr_assert(strstr(err.msg, "the setting runs given on the command line differs"), "%s",
             err.msg);
+  /* The recorded label (the host name's) is kept; another one is refused. */
+  o = opts_for(out, small());
+  o.resume = true;
+  o.machine_label = "another-machine";
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EINVAL);
+  cr_assert(strstr(err.msg, "the machine label differs (recorded '"), "%s", err.msg);
+  cr_assert(strstr(err.msg, "now 'another-machine')"), "%s", err.msg);
 }
 
 Test(campaign, an_interrupt_during_calibration_leaves_nothing_to_resume) {

@@ -264,6 +264,18 @@ Test(cli_run, bad_paths_exit_2_before_anything_runs) {
   assert_one_error_line(&r, "--out: path holds the control byte \\x1b at byte 9");
 }
 
+Test(cli_run, a_bad_machine_label_exits_2_before_anything_runs) {
+  result r = RUN("run", "--machine-label", "bench.example.org", "--dry-run");
+  assert_one_error_line(&r, "--machine-label 'bench.example.org' is not a label: 1 to 63 "
+                            "letters, digits, '_' or '-' (no dots)");
+  r = RUN("run", "--machine-label", "", "--profile", "smoke", "--energy", "off");
+  assert_one_error_line(&r, "--machine-label '' is not a label");
+  r = RUN("run", "--machine-label", "bench-01", "--dry-run");
+  cr_assert_eq(r.rc, 0, "%s", r.err);
+  r = RUN("run", "--help");
+  cr_assert(strstr(r.out, "--machine-label NAME"), "%s", r.out);
+}
+
 Test(cli_run, a_long_out_is_refused_not_cut) {
   size_t n = 5000;
   char *path = malloc(n + 1);

@@ -145,6 +145,30 @@ int gb_meta_add_startup(gb_meta *m, const gb_meta_startup *s, gb_err *err) {
   return 0;
 }
 
+/* ---- Machine labels -------------------------------------------------------- */
+
+static bool label_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c == '-';
+}
+
+bool gb_meta_label_valid(const char *s) {
+  size_t n = 0;
+  for (; s[n]; n++)
+    if (n == GB_META_LABEL_MAX || !label_char(s[n]))
+      return false;
+  return n > 0;
+}
+
+void gb_meta_label_from_host(const char *host, char *buf, size_t len) {
+  size_t max = len - 1 < GB_META_LABEL_MAX ? len - 1 : GB_META_LABEL_MAX, n = 0;
+  if (!host[0])
+    host = "unknown-host";
+  for (; host[n] && n < max; n++)
+    buf[n] = label_char(host[n]) ? host[n] : '-';
+  buf[n] = '\0';
+}
+
 /* ---- Checks of values ---------------------------------------------------- */
 
 typedef struct {
@@ -365,6 +389,10 @@ static int check_identity(vctx *v, const gb_meta *m) {
     return FAIL(v, "git_commit: empty");
   if (m->machine.cpus_online == 0)
     return FAIL(v, "machine.cpus_online: 0");
+  if (m->machine.has_label && !gb_meta_label_valid(m->machine.label))
+    return FAIL(v,
+                "machine.label: '%.64s' is not a label (1 to 63 letters, digits, '_' or '-')",
+                m->machine.label);
   for (size_t i = 0; i < m->settings.n_languages; i++)
     if (!m->runtimes[m->settings.languages[i]][0])
       return FAIL(v, "runtimes.%s: missing for a language in settings",

@@ -200,6 +200,8 @@ static void add_energy(builder *root, const gb_meta *m) {
 
 static void add_machine(builder *root, const gb_meta *m) {
   builder b = begin();
+  if (m->machine.has_label)
+    add_str(&b, "label", m->machine.label);
   add_str(&b, "cpu_model", m->machine.cpu_model);
   add_str(&b, "kernel", m->machine.kernel);
   add_str_null(&b, "governor", m->machine.has_governor, m->machine.governor);

@@ -420,7 +420,13 @@ static int parse_machine(jctx *j, const cJSON *root, gb_meta *m) {
       (rc = get_str_null(j, o, "machine", "turbo", m->machine.turbo, sizeof m->machine.turbo,
                          &m->machine.has_turbo)) < 0)
     return rc;
-  return get_uint(j, o, "machine", "cpus_online", &m->machine.cpus_online);
+  if ((rc = get_uint(j, o, "machine", "cpus_online", &m->machine.cpus_online)) < 0)
+    return rc;
+  /* Optional: older records have no label. */
+  m->machine.has_label = cJSON_GetObjectItemCaseSensitive(o, "label") != NULL;
+  if (!m->machine.has_label)
+    return 0;
+  return get_str(j, o, "machine", "label", m->machine.label, sizeof m->machine.label);
 }
 
 static int parse_pinning(jctx *j, const cJSON *root, gb_meta *m) {

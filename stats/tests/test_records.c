@@ -1242,3 +1242,85 @@ Test(records_meta, harness_env_wrong_types) {
   expect_meta_error(env_number,
                     "meta.json: harness_env.PYTHONMALLOC: expected a string, got a number");
 }
+
+/* ---- meta.json: machine.label (optional; issue 14) ---------------------------- */
+
+static void label_added(cJSON *r) {
+  cJSON_AddStringToObject(obj(r, "machine"), "label", "bench-01");
+}
+static void label_dotted(cJSON *r) {
+  cJSON_AddStringToObject(obj(r, "machine"), "label", "bench.example.org");
+}
+static void label_empty(cJSON *r) {
+  cJSON_AddStringToObject(obj(r, "machine"), "label", "");
+}
+static void label_number(cJSON *r) {
+  cJSON_AddNumberToObject(obj(r, "machine"), "label", 1);
+}
+
+Test(records_meta, machine_label_is_optional_and_round_trips) {
+  gb_meta m = good_meta();
+  cr_assert_not(m.machine.has_label, "records from before the field have none");
+  char *first = print_meta(&m);
+  cr_assert_null(strstr(first, "\"label\""), "and it is not invented on writing");
+  free(first);
+  gb_meta_free(&m);
+  char *json = meta_variant(label_added);
+  gb_err err = {""};
+  cr_assert_eq(gb_meta_parse(json, strlen(json), "meta.json", &m, &err), 0, "%s", err.msg);
+  free(json);
+  cr_assert(m.machine.has_label);
+  cr_assert_str_eq(m.machine.label, "bench-01");
+  char *printed = print_meta(&m);
+  cr_assert(strstr(printed, "\"label\":\t\"bench-01\""), "%s", printed);
+  gb_meta back;
+  cr_assert_eq(gb_meta_parse(printed, strlen(printed), "meta.json", &back, &err), 0, "%s",
+               err.msg);
+  cr_assert(back.machine.has_label);
+  cr_assert_str_eq(back.machine.label, "bench-01");
+  free(printed);
+  gb_meta_free(&back);
+  gb_meta_free(&m);
+}
+
+Test(records_meta, machine_label_must_be_a_label) {
+  const char *why = "is not a label (1 to 63 letters, digits, '_' or '-')";
+  char msg[160];
+  snprintf(msg, sizeof msg, "meta.json: machine.label: 'bench.example.org' %s", why);
+  expect_meta_error(label_dotted, msg);
+  snprintf(msg, sizeof msg, "meta.json: machine.label: '' %s", why);
+  expect_meta_error(label_empty, msg);
+  expect_meta_error(label_number, "meta.json: machine.label: expected a string, got a number");
+}
+
+Test(records_meta, labels) {
+  cr_assert(gb_meta_label_valid("bench-01"));
+  cr_assert(gb_meta_label_valid("A_z-9"));
+  cr_assert_not(gb_meta_label_valid(""));
+  cr_assert_not(gb_meta_label_valid("bench.example.org"), "dots split classnames");
+  cr_assert_not(gb_meta_label_valid("a b"));
+  char long_label[65];
+  memset(long_label, 'x', 64);
+  long_label[64] = '\0';
+  cr_assert_not(gb_meta_label_valid(long_label), "64 characters");
+  long_label[63] = '\0';
+  cr_assert(gb_meta_label_valid(long_label), "63 characters");
+}
+
+Test(records_meta, a_host_name_is_made_a_label) {
+  char buf[GB_META_NAME_MAX];
+  gb_meta_label_from_host("build.example.org", buf, sizeof buf);
+  cr_assert_str_eq(buf, "build-example-org");
+  gb_meta_label_from_host("bench-01", buf, sizeof buf);
+  cr_assert_str_eq(buf, "bench-01");
+  gb_meta_label_from_host("", buf, sizeof buf);
+  cr_assert_str_eq(buf, "unknown-host");
+  char host[101];
+  memset(host, 'h', 100);
+  host[100] = '\0';
+  gb_meta_label_from_host(host, buf, sizeof buf);
+  cr_assert_eq(strlen(buf), 63u);
+  cr_assert(gb_meta_label_valid(buf));
+  gb_meta_label_from_host("a\xc3\xa9.b", buf, sizeof buf);
+  cr_assert_str_eq(buf, "a---b", "each byte that a label cannot hold");
+}

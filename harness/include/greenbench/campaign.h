@@ -31,7 +31,11 @@ typedef struct {
   const gb_sampler_opts *sampler; /* NULL: the defaults (10 ms, 100 ms stall, 1 kW) */
   const char *machine_root;       /* NULL: "/" (tests: a fake sysfs/procfs tree) */
   const char *source_dir;         /* for the git commit in the records; NULL: not recorded */
-  size_t argc;                    /* the command, recorded in meta.json */
+  /* meta.json's machine.label, which JUnit classnames carry: 1 to 63 of
+   * A-Z a-z 0-9 _ - (gb_machine_label); NULL: the host name made a label.
+   * On resume the recorded label is kept, and a different one is refused. */
+  const char *machine_label;
+  size_t argc; /* the command, recorded in meta.json */
   const char *const *argv;
   volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM: stop after the current run */
   gb_progress_mode progress;
@@ -55,9 +59,10 @@ typedef struct {
 
 /* Runs (or resumes) the campaign. Returns 0 when it completed or was
  * interrupted cleanly (result says which); -errno with a one-line message
- * when it could not start (energy required but unavailable, a folder that
- * is not empty, settings or a machine that differ on resume, a worker that
- * does not start) or had to stop (a parity mismatch, a records write that
+ * when it could not start (a machine label that is not one, refused before
+ * anything runs; energy required but unavailable, a folder that is not
+ * empty, settings, a machine or its label that differ on resume, a worker
+ * that does not start) or had to stop (a parity mismatch, a records write that
  * failed). Every row written before an error stays on disk, and meta.json
  * then says completed: false. */
 int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_err *err);

@@ -306,6 +306,11 @@ typedef struct {
     size_t n_zones;
   } energy;
   struct {
+    /* The machine's label (gb_meta_label_valid), which JUnit classnames carry
+     * so that two machines' results never collide. has_label is false for
+     * records written before the field existed (it is optional). */
+    bool has_label;
+    char label[GB_META_NAME_MAX];
     char cpu_model[GB_META_TEXT_MAX];
     char kernel[GB_META_TEXT_MAX];
     bool has_governor; /* JSON null when false */
@@ -347,6 +352,20 @@ typedef struct {
   bool completed; /* every planned run has a row */
   uint64_t runs_done;
 } gb_meta;
+
+/* The longest machine label, in characters. */
+#define GB_META_LABEL_MAX 63
+
+/* Whether s is a machine label: 1 to GB_META_LABEL_MAX characters, each a
+ * letter, a digit, '_' or '-'. Dots are refused: dashboards split JUnit
+ * classnames at dots. */
+bool gb_meta_label_valid(const char *s);
+
+/* A host name made a machine label in buf[0..len) (len >= 2): every
+ * character that a label cannot hold becomes '-', and the result is cut to
+ * GB_META_LABEL_MAX characters (or len - 1); an empty host name gives
+ * "unknown-host". "build.example.org" gives "build-example-org". */
+void gb_meta_label_from_host(const char *host, char *buf, size_t len);
 
 /* Zeroes m for the harness to fill (no owned memory yet). */
 void gb_meta_init(gb_meta *m);
