@@ -3,6 +3,7 @@
  * one, against another, verdicts (failure, skipped), and escaping.
  * GB_UPDATE_GOLDEN=1 rewrites the goldens (and fails). */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,9 +167,13 @@ Test(report_junit, the_schema_check_can_fail) {
     const char *from, *to, *why;
   } breaks[] = {
       {"name=\"random.100\"", "nom=\"random.100\"", "a testcase without a name"},
-      {"time=\"0.257000\"", "time=\"0,257000\"", "a time with a decimal comma"},
+      {"time=\"0.820400\"", "time=\"0,820400\"", "a time with a decimal comma"},
       {"failures=\"3\"", "failures=\"three\"", "a count that is not a number"},
-      {"name=\"study.c.quick\"", "name=\"study.cobol.quick\"", "an unknown language"},
+      {"name=\"bench-01.custom.c.quick\"", "name=\"bench-01.custom.cobol.quick\"",
+       "an unknown language"},
+      {"name=\"bench-01.custom.c.quick\"", "name=\"bench.01.custom.c.quick\"",
+       "a machine label with a dot"},
+      {"name=\"bench-01.custom.c.quick\"", "name=\"c.quick\"", "no machine and profile"},
       {"<system-out>", "<system-err>", "figures in the wrong element"},
       {"<property name=\"language\"", "<property name=\"colour\"", "an unknown property"},
       {"type=\"invalid-records\"", "type=\"other\"", "an unknown failure type"},
@@ -210,10 +215,11 @@ Test(report_junit, one_suite_per_language_and_algorithm) {
   char *xml = junit_of("report-energy", &len);
   cr_expect(strstr(xml, "<testsuites name=\"greenbench\" tests=\"12\" failures=\"1\" "
                         "errors=\"0\" time=\""));
-  cr_expect(strstr(xml, "<testsuite name=\"study.c.quick\" tests=\"4\" failures=\"0\" "
-                        "errors=\"0\" skipped=\"0\" time=\""));
-  cr_expect(strstr(xml, "<testcase classname=\"study.c.quick\" name=\"random.100\" "
-                        "time=\"0.257000\">"));
+  cr_expect(strstr(xml, "<testsuite name=\"bench-01.custom.c.quick\" tests=\"4\" "
+                        "failures=\"0\" errors=\"0\" skipped=\"0\" time=\""));
+  cr_expect(strstr(xml, "<testcase classname=\"bench-01.custom.c.quick\" name=\"random.100\" "
+                        "time=\""));
+  cr_expect(strstr(xml, "<property name=\"machine_label\" value=\"bench-01\"/>"));
   cr_expect(strstr(xml, "<property name=\"energy\" value=\"ok\"/>"));
   cr_expect(strstr(xml, "time per sort: 2.550 [2.500, 2.600] us (median [95% CI])"));
   cr_expect(strstr(xml, "energy per sort: 45.78 [44.78, 46.78] uJ"));
@@ -235,23 +241,26 @@ Test(report_junit, invalid_records_fail_with_an_escaped_message) {
 Test(report_junit, energy_off_reads_pending) {
   size_t len;
   char *xml = junit_of("report-off", &len);
-  cr_expect(strstr(xml, "energy per sort: pending\n"));
-  cr_expect(strstr(xml, "net power: pending\n"));
+  cr_expect(strstr(xml, "energy per sort: not measured\n"));
+  cr_expect(strstr(xml, "net power: not measured\n"));
   cr_expect(strstr(xml, "time per sort: 2.550 [2.500, 2.600] us"));
   /* Energy is not required when it was off: the complete cases pass. */
-  cr_expect(strstr(xml, "<testsuite name=\"study.c.quick\" tests=\"4\" failures=\"0\""));
+  cr_expect(strstr(xml, "<testsuite name=\"unlabelled.custom.c.quick\" tests=\"4\" "
+                        "failures=\"0\""),
+            "records without machine.label are unlabelled");
   free(xml);
 }
 
 Test(report_junit, only_what_did_not_run_is_skipped) {
   size_t len;
   char *xml = junit_of("report-partial", &len);
-  /* No row at all: skipped. */
-  cr_expect(strstr(xml, "<testcase classname=\"study.node.quick\" name=\"sorted.200\" "
-                        "time=\"0.000000\">\n      <skipped message=\"not run: runs.csv has no "
-                        "row of this configuration\"/>"));
-  cr_expect(strstr(xml, "<testcase classname=\"study.c.quick\" name=\"random.200\" "
-                        "time=\"0.000000\">\n      <skipped"));
+  /* No row in runs.csv: skipped, its time that of its warm-ups. */
+  cr_expect(strstr(xml,
+                   "<testcase classname=\"bench-01.custom.node.quick\" name=\"sorted.200\" "
+                   "time=\"0.382363\">\n      <skipped message=\"not run: runs.csv has no "
+                   "row of this configuration\"/>"));
+  cr_expect(strstr(xml, "<testcase classname=\"bench-01.custom.c.quick\" name=\"random.200\" "
+                        "time=\"0.306399\">\n      <skipped"));
   /* Some rows: it ran, and its records are incomplete, so it fails. */
   cr_expect(strstr(xml, "message=\"node/quick/random/100: 1 of 3 measured runs in runs.csv\""));
   cr_expect(strstr(xml, "skipped=\"1\""));
@@ -302,4 +311,215 @@ Test(report_junit, valid_utf8_is_kept) {
     cr_assert_null(strstr(t, bad[i]), "case %zu kept", i);
     free(t);
   }
+}
+
+/* ---- Classnames, times and the system-out layout (issue 14) ---------------------- */
+
+/* The time attribute of the testcase named `name` of suite `classname`. */
+static double case_time(const char *xml, const char *classname, const char *name) {
+  char head[256];
+  snprintf(head, sizeof head, "<testcase classname=\"%s\" name=\"%s\" time=\"", classname,
+           name);
+  const char *at = strstr(xml, head);
+  cr_assert_not_null(at, "no %s", head);
+  return strtod(at + strlen(head), NULL);
+}
+
+/* Sum of wall_ns of the kind-sort rows of one configuration in t. */
+static uint64_t wall_sum(const gb_rec_table *t, gb_rec_language l, gb_rec_order o,
+                         uint64_t size) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < t->n_rows; i++) {
+    const gb_run_row *r = &t->rows[i];
+    if (r->kind == GB_REC_KIND_SORT && r->language == l && r->algorithm == GB_REC_ALG_QUICK &&
+        r->order == o && r->size == size && r->wall_ns.present) {
+      sum += r->wall_ns.value;
+    }
+  }
+  return sum;
+}
+
+Test(report_junit, a_case_time_is_its_measuring_time) {
+  gbt_loaded l = gbt_load_analysed("report-energy");
+  char *xml;
+  size_t len;
+  gb_err err;
+  cr_assert_eq(gb_report_junit(l.a, &xml, &len, &err), 0, "%s", err.msg);
+  cr_assert(l.r->has_warmups);
+  static const struct {
+    gb_rec_language l;
+    gb_rec_order o;
+    uint64_t size;
+    const char *classname, *name;
+  } cases[] = {
+      {GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100, "bench-01.custom.c.quick", "random.100"},
+      {GB_REC_LANG_NODE, GB_REC_ORDER_SORTED, 200, "bench-01.custom.node.quick", "sorted.200"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    uint64_t runs = wall_sum(&l.r->runs, cases[i].l, cases[i].o, cases[i].size);
+    uint64_t warm = wall_sum(&l.r->warmups, cases[i].l, cases[i].o, cases[i].size);
+    cr_assert_gt(warm, 0u, "the fixture has warm-ups of %s", cases[i].name);
+    double got = case_time(xml, cases[i].classname, cases[i].name);
+    cr_expect_float_eq(got, (double)(runs + warm) * 1e-9, 1e-6, "%s %s: %.6f s",
+                       cases[i].classname, cases[i].name, got);
+  }
+  /* The document's time is the sum over every case's rows. */
+  uint64_t all = 0;
+  const gb_rec_table *tables[] = {&l.r->runs, &l.r->warmups};
+  for (size_t t = 0; t < 2; t++) {
+    for (size_t i = 0; i < tables[t]->n_rows; i++) {
+      const gb_run_row *r = &tables[t]->rows[i];
+      all += r->kind == GB_REC_KIND_SORT && r->wall_ns.present ? r->wall_ns.value : 0;
+    }
+  }
+  const char *at = strstr(strstr(xml, "<testsuites "), "time=\"");
+  cr_expect_float_eq(strtod(at + strlen("time=\""), NULL), (double)all * 1e-9, 1e-5);
+  free(xml);
+  gbt_release(&l);
+}
+
+/* Every testcase's system-out has exactly these keys, in this order. */
+static void assert_fixed_layout(const char *xml) {
+  static const char *const keys[] = {
+      "verdict",         "runs",          "sorts per process", "comparisons per sort",
+      "writes per sort", "time per sort", "cpu time per sort", "energy per sort",
+      "net power",       "process time",  "outliers"};
+  size_t n_keys = sizeof keys / sizeof keys[0], cases = 0;
+  for (const char *at = strstr(xml, "<system-out>"); at; at = strstr(at, "<system-out>")) {
+    at += strlen("<system-out>");
+    const char *end = strstr(at, "</system-out>");
+    cr_assert_not_null(end);
+    size_t k = 0;
+    for (const char *line = at; line < end; line = strchr(line, '\n') + 1, k++) {
+      cr_assert_lt(k, n_keys, "case %zu: more lines than keys", cases);
+      size_t n = strlen(keys[k]);
+      cr_assert(strncmp(line, keys[k], n) == 0 && line[n] == ':' && line[n + 1] == ' ',
+                "case %zu: line %zu is not '%s: ...': %.60s", cases, k, keys[k], line);
+      cr_assert(line[n + 2] != '\n', "case %zu: %s has no value", cases, keys[k]);
+    }
+    cr_assert_eq(k, n_keys, "case %zu: %zu of %zu keys", cases, k, n_keys);
+    cases++;
+  }
+  cr_assert_gt(cases, 0u);
+}
+
+Test(report_junit, every_case_has_every_key_in_order) {
+  static const char *const fixtures[] = {"report-energy", "report-off", "report-partial"};
+  for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+    size_t len;
+    char *xml = junit_of(fixtures[i], &len);
+    assert_fixed_layout(xml);
+    free(xml);
+  }
+  size_t len;
+  char *xml = junit_of("report-partial", &len);
+  cr_expect(strstr(xml, "verdict: skipped\nruns: 0 ok of 0 in runs.csv, 3 planned\n"
+                        "sorts per process: not measured\n"));
+  cr_expect(strstr(xml, "verdict: failed\n"));
+  cr_expect(strstr(xml, "verdict: passed\n"));
+  cr_expect(strstr(xml, "process time: median 257.0 ms, p95 261.5 ms, min 252.0 ms, max "
+                        "262.0 ms\noutliers: 0 low, 0 high\n"));
+  free(xml);
+}
+
+/* The same records under another profile or machine: no classname in common. */
+static char *junit_as(gbt_loaded *l, gb_meta_profile profile, const char *label) {
+  l->r->meta.profile = profile;
+  l->r->meta.machine.has_label = label != NULL;
+  snprintf(l->r->meta.machine.label, sizeof l->r->meta.machine.label, "%s", label ? label : "");
+  char *xml;
+  size_t len;
+  gb_err err;
+  cr_assert_eq(gb_report_junit(l->a, &xml, &len, &err), 0, "%s", err.msg);
+  assert_valid(xml, len);
+  return xml;
+}
+
+Test(report_junit, two_profiles_or_two_machines_never_share_a_classname) {
+  gbt_loaded l = gbt_load_analysed("report-energy");
+  char *smoke = junit_as(&l, GB_META_PROFILE_SMOKE, "bench-01");
+  char *study = junit_as(&l, GB_META_PROFILE_STUDY, "bench-01");
+  char *other = junit_as(&l, GB_META_PROFILE_STUDY, "bench-02");
+  char *none = junit_as(&l, GB_META_PROFILE_STUDY, NULL);
+  cr_expect(strstr(smoke, "classname=\"bench-01.smoke.c.quick\""));
+  cr_expect(strstr(study, "classname=\"bench-01.study.c.quick\""));
+  cr_expect(strstr(other, "classname=\"bench-02.study.c.quick\""));
+  cr_expect(strstr(none, "classname=\"unlabelled.study.c.quick\""));
+  cr_expect(strstr(none, "<property name=\"machine_label\" value=\"unlabelled\"/>"));
+  cr_expect_null(strstr(smoke, ".study."));
+  cr_expect_null(strstr(study, ".smoke."));
+  cr_expect_null(strstr(other, "bench-01."));
+  free(smoke);
+  free(study);
+  free(other);
+  free(none);
+  gbt_release(&l);
+}
+
+/* ---- A campaign without records ---------------------------------------------- */
+
+static const gb_junit_case two_cases[] = {
+    {GB_REC_LANG_PYTHON, GB_REC_ALG_QUICK, GB_REC_ORDER_RANDOM, 2000},
+    {GB_REC_LANG_C, GB_REC_ALG_BUBBLE, GB_REC_ORDER_NEARLY, 250},
+};
+static const char not_run[] = "the campaign did not start: energy is unavailable: no RAPL "
+                              "package zone under /sys/class/powercap & \"greenbench check\"";
+
+Test(report_junit, golden_unrun) {
+  char *xml;
+  size_t len;
+  gb_err err;
+  cr_assert_eq(
+      gb_report_junit_unrun("bench-01", "study", two_cases, 2, not_run, &xml, &len, &err), 0,
+      "%s", err.msg);
+  cr_assert_eq(strlen(xml), len);
+  gbt_golden("unrun", "junit.xml", xml, len);
+  free(xml);
+}
+
+Test(report_junit, unrun_is_valid_against_the_schema_and_fails_every_case) {
+  char *xml;
+  size_t len;
+  gb_err err;
+  cr_assert_eq(gb_report_junit_unrun(NULL, "smoke", two_cases, 2, not_run, &xml, &len, &err), 0,
+               "%s", err.msg);
+  assert_valid(xml, len);
+  assert_fixed_layout(xml);
+  cr_expect(strstr(xml,
+                   "<testsuites name=\"greenbench\" tests=\"2\" failures=\"2\" errors=\"0\" "
+                   "time=\"0.000000\">"));
+  /* Suites in language and algorithm order, whatever the order given. */
+  const char *c = strstr(xml, "<testsuite name=\"unlabelled.smoke.c.bubble\" tests=\"1\" "
+                              "failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0.000000\">");
+  const char *py = strstr(xml, "<testsuite name=\"unlabelled.smoke.python.quick\"");
+  cr_expect(c && py && c < py);
+  cr_expect(strstr(xml, "<testcase classname=\"unlabelled.smoke.python.quick\" "
+                        "name=\"random.2000\" time=\"0.000000\">\n      <failure "
+                        "type=\"campaign-not-run\" message=\"the campaign did not start: "));
+  cr_expect(strstr(xml, "verdict: failed\nruns: not measured\n"));
+  free(xml);
+}
+
+Test(report_junit, unrun_refuses_what_it_cannot_write) {
+  char *xml = NULL;
+  size_t len;
+  gb_err err;
+  cr_assert_eq(
+      gb_report_junit_unrun("bench-01", "study", two_cases, 0, not_run, &xml, &len, &err),
+      -EINVAL);
+  cr_expect_str_eq(err.msg, "junit.xml: no case to report");
+  cr_assert_eq(gb_report_junit_unrun("bench.example.org", "study", two_cases, 2, not_run, &xml,
+                                     &len, &err),
+               -EINVAL);
+  cr_expect_str_eq(err.msg, "junit.xml: machine label 'bench.example.org' is not a label");
+  cr_assert_eq(
+      gb_report_junit_unrun("bench-01", "huge", two_cases, 2, not_run, &xml, &len, &err),
+      -EINVAL);
+  cr_assert_eq(gb_report_junit_unrun("bench-01", "study", two_cases, 2, "", &xml, &len, &err),
+               -EINVAL);
+  const gb_junit_case twice[] = {two_cases[0], two_cases[0]};
+  cr_assert_eq(gb_report_junit_unrun("bench-01", "study", twice, 2, not_run, &xml, &len, &err),
+               -EINVAL);
+  cr_expect_str_eq(err.msg, "junit.xml: cases 0 and 1 are the same");
+  cr_assert_null(xml, "nothing is returned on failure");
 }

@@ -6,7 +6,8 @@
                    throttled run, one configuration whose warm-ups missed the
                    plateau; c/quick/random/100 and its startup trial carry
                    hand-picked numbers for the known-answer tests
-  report-off/      the same campaign with energy off and no warmups.csv
+  report-off/      the same campaign with energy off, no warmups.csv and no
+                   machine.label (records from before the field)
   report-partial/  report-energy cut short: completed false, the last
                    configuration (node/quick/sorted/200) without any row
   report-zero/     energy ok, but every reading is 0 uJ: refused by the reader
@@ -254,7 +255,7 @@ def warmup_rows(energy, plateau_miss):
     return out
 
 
-def meta(energy, completed, runs_done, n_rows):
+def meta(energy, completed, runs_done, n_rows, label="bench-01"):
     zones = [{"name": "package-0", "path": "intel-rapl:0", "kind": "package", "socket": 0,
               "max_energy_range_uj": 262143328850},
              {"name": "dram", "path": "intel-rapl:0:0", "kind": "dram", "socket": 0,
@@ -293,9 +294,10 @@ def meta(energy, completed, runs_done, n_rows):
         "startup": startup,
         "energy": {"status": "ok" if energy else "off",
                    "reason": "" if energy else "energy off (--energy off)", "zones": zones},
-        "machine": {"cpu_model": "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz",
-                    "kernel": "6.1.0-18-amd64", "governor": "performance", "turbo": None,
-                    "cpus_online": 12},
+        "machine": dict(({"label": label} if label else {}),
+                        cpu_model="Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz",
+                        kernel="6.1.0-18-amd64", governor="performance", turbo=None,
+                        cpus_online=12),
         "pinning": {"cpus": "2,4", "rule_held": True,
                     "reason": "two physical cores of package 0, not CPU 0 or its sibling",
                     "numa_node": 0, "memory_bound": True},
@@ -336,7 +338,7 @@ def main():
     write("report-energy", rows, meta(True, True, len(rows), len(rows)),
           warmup_rows(True, miss))
     off = build_rows(False)
-    write("report-off", off, meta(False, True, len(off), len(off)), None)
+    write("report-off", off, meta(False, True, len(off), len(off), label=None), None)
     cut = [r for r in rows if (r["language"], r["order"], r["size"], r["kind"]) !=
            ("node", "sorted", 200, "sort")][:50]
     write("report-partial", cut, meta(True, False, len(cut), len(cut)),
