@@ -35,6 +35,8 @@
 #include "greenbench/text.h"
 #include "greenbench/validate.h"
 
+#include "fixture.h"
+
 #define ENV_RECORDS "GREENBENCH_SUITE_RECORDS"
 #define ENV_FAILURE "GREENBENCH_SUITE_FAILURE"
 #define MAX_CASES (GB_LANGUAGE_COUNT * GB_ALGORITHM_COUNT * GB_ORDER_COUNT * GB_MAX_SIZES)
@@ -53,6 +55,9 @@ static struct {
   bool energy_required;
   bool list_only;
   bool junit_given; /* --junit, not the default <out>/junit.xml */
+  /* The CTest suite (fixture.h): --campaign, --check-case NAME, --list-tests. */
+  bool campaign, list_tests, out_given;
+  const char *check_case, *state, *progress_log, *machine_label;
 } suite;
 
 static volatile sig_atomic_t stop_requested;
@@ -137,6 +142,7 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set) {
                         .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
                                     GB_NODE_PATH, GB_NODE_WORKER_PATH},
                         .source_dir = GB_SOURCE_DIR,
+                        .machine_label = suite.machine_label,
                         .argc = 5,
                         .argv = (const char *const *)argv,
                         .stop = &stop_requested,
@@ -170,7 +176,12 @@ ReportHook(POST_ALL)(struct criterion_global_stats *stats) {
 
 static const char usage[] =
     "usage: greenbench-suite [--profile smoke|study] [--select EXPR]... [--out DIR]\n"
-    "                        [--junit FILE] [--list-cases] [criterion options]\n"
+    "                        [--junit FILE] [--machine-label NAME] [--list-cases]\n"
+    "                        [criterion options]\n"
+    "       greenbench-suite --profile P --campaign --out DIR --state FILE --junit FILE\n"
+    "                        --progress-log FILE [--machine-label NAME]\n"
+    "       greenbench-suite --check-case P/LANGUAGE/ALGORITHM/ORDER/SIZE --state FILE\n"
+    "       greenbench-suite --profile P --list-tests\n"
     "Runs the selected cases of the profile (default: smoke) as one shuffled campaign\n"
     "and checks each case's records. EXPR is KEY=LIST terms, KEY one of language,\n"
     "algorithm, order, size, e.g. --select language=python or\n"
@@ -178,7 +189,15 @@ static const char usage[] =
     "in the environment do the same. Terms are AND-ed and a key may appear in one\n"
     "term only (language=python,c, not language=python language=c). Any other option\n"
     "must be one of Criterion's, listed below; anything else exits 2. A JUnit or\n"
-    "records path that cannot be written fails the run.\n";
+    "records path that cannot be written fails the run. The JUnit classnames are\n"
+    "<machine>.<profile>.<language>.<algorithm>; --machine-label sets the machine\n"
+    "(default: the host name).\n"
+    "The other forms are the CTest suite (`ctest -L smoke -L language=c`, see the\n"
+    "README): --campaign is the fixture <profile>/campaign, which measures the cases\n"
+    "that the ctest run that started it selected, as one campaign in a new folder\n"
+    "under DIR, and writes the state FILE that --check-case reads; --list-tests\n"
+    "prints each case's test name and labels. GREENBENCH_SUITE_RESULTS=DIR puts the\n"
+    "files of these forms (records, state, JUnit, progress log) in DIR instead.\n";
 
 static int take(int *i, int argc, char **argv, const char **value) {
   if (*i + 1 >= argc) {
@@ -276,12 +295,29 @@ static int parse_args(int *argc, char **argv, const char **profile) {
     } else if (!strcmp(argv[i], "--out")) {
       if (take(&i, *argc, argv, &suite.out) < 0)
         return -1;
+      suite.out_given = true;
     } else if (!strcmp(argv[i], "--junit")) {
       if (take(&i, *argc, argv, &suite.junit) < 0)
         return -1;
       suite.junit_given = true;
     } else if (!strcmp(argv[i], "--list-cases")) {
       suite.list_only = true;
+    } else if (!strcmp(argv[i], "--list-tests")) {
+      suite.list_tests = true;
+    } else if (!strcmp(argv[i], "--campaign")) {
+      suite.campaign = true;
+    } else if (!strcmp(argv[i], "--check-case")) {
+      if (take(&i, *argc, argv, &suite.check_case) < 0)
+        return -1;
+    } else if (!strcmp(argv[i], "--state")) {
+      if (take(&i, *argc, argv, &suite.state) < 0)
+        return -1;
+    } else if (!strcmp(argv[i], "--progress-log")) {
+      if (take(&i, *argc, argv, &suite.progress_log) < 0)
+        return -1;
+    } else if (!strcmp(argv[i], "--machine-label")) {
+      if (take(&i, *argc, argv, &suite.machine_label) < 0)
+        return -1;
     } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       fputs(usage, stdout);
       argv[kept++] = argv[i];
@@ -383,9 +419,68 @@ static void list_cases(void) {
   printf("%zu cases of the %s profile\n", n, suite.settings.profile);
 }
 
+/* GREENBENCH_SUITE_RESULTS, when set, moves each of the CTest forms' files
+ * into that folder (their names kept): a ctest run started with it keeps
+ * its campaign apart from the build tree's. */
+static const char *moved(const char *path) {
+  const char *dir = getenv("GREENBENCH_SUITE_RESULTS");
+  if (!path || !dir || !*dir)
+    return path;
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  char *p = malloc(strlen(dir) + strlen(base) + 2);
+  if (!p)
+    return path;
+  sprintf(p, "%s/%s", dir, base);
+  return p;
+}
+
+/* The CTest forms: their options must come together. */
+static int ctest_forms(int argc, char **argv) {
+  const char *dir = getenv("GREENBENCH_SUITE_RESULTS");
+  if (dir && *dir) {
+    suite.state = moved(suite.state);
+    suite.junit = moved(suite.junit);
+    suite.progress_log = moved(suite.progress_log);
+    suite.out = dir;
+  }
+  if (suite.check_case) {
+    if (!suite.state) {
+      fprintf(stderr, "greenbench-suite: error: --check-case needs --state FILE\n");
+      return 2;
+    }
+    return gb_fixture_check_case(suite.check_case, suite.state);
+  }
+  if (suite.list_tests) {
+    gb_fixture_list_tests(&suite.settings);
+    return 0;
+  }
+  if (!suite.state || !suite.junit_given || !suite.progress_log || !suite.out_given) {
+    fprintf(stderr, "greenbench-suite: error: --campaign needs --out DIR, --state FILE, "
+                    "--junit FILE and --progress-log FILE\n");
+    return 2;
+  }
+  struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  gb_fixture_opts o = {.settings = suite.settings,
+                       .results = suite.out,
+                       .state = suite.state,
+                       .junit = suite.junit,
+                       .progress_log = suite.progress_log,
+                       .machine_label = suite.machine_label,
+                       .argc = (size_t)argc,
+                       .argv = (const char *const *)argv,
+                       .stop = &stop_requested};
+  return gb_fixture_campaign(&o);
+}
+
 int main(int argc, char **argv) {
   if (configure(&argc, argv) < 0)
     return 2;
+  if (suite.check_case || suite.list_tests || suite.campaign)
+    return ctest_forms(argc, argv);
   if (suite.list_only) {
     list_cases();
     return 0;

@@ -182,6 +182,10 @@ static int write_files(const char *const *paths, const char *const *data, const 
   return rc;
 }
 
+int gb_report_write_file(const char *path, const char *data, size_t len, gb_err *err) {
+  return write_files(&path, &data, &len, 1, err);
+}
+
 /* ---- Carbon --------------------------------------------------------------------- */
 
 /* The study's regions: the United Arab Emirates and the United Kingdom. */

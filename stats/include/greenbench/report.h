@@ -53,6 +53,13 @@ gb_report_opts gb_report_opts_default(void);
  * writing (naming the file), -ENOMEM. */
 int gb_report_write(const gb_report_opts *opts, gb_err *err);
 
+/* Writes len bytes of data to path atomically, as gb_report_write writes
+ * each of its files: to a temporary file beside path (mode 0644), fsynced,
+ * then renamed over path, so a reader finds the old file or the new one,
+ * never a part. A path that is a folder is refused. Errors: -EISDIR,
+ * -ENAMETOOLONG, -errno from writing (naming the file). */
+int gb_report_write_file(const char *path, const char *data, size_t len, gb_err *err);
+
 /* The command line: argv[0] is "report", then
  *   DIR [--out FILE] [--junit FILE] [--chart FILE] [--resamples N] [--seed S]
  *   [--equivalence-margin M] [--allow-partial] [--carbon REGION,...]

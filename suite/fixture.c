@@ -1,0 +1,758 @@
+/* The campaign fixture and the case tests of the CTest suite (ADR 0009;
+ * fixture.h). The fixture learns what CTest selected by asking the ctest
+ * process that started it: it reads that process's command line from
+ * /proc, keeps the options that select tests, and runs
+ * `ctest --show-only=json-v1` with them in that process's folder. */
+#include "fixture.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "greenbench/campaign.h"
+#include "greenbench/machine.h"
+#include "greenbench/records.h"
+#include "greenbench/report.h"
+#include "greenbench/report_junit.h"
+#include "greenbench/select.h"
+#include "greenbench/text.h"
+#include "greenbench/validate.h"
+
+#define STATE_HEADER "greenbench-suite campaign state 1"
+#define MAX_CASES (GB_LANGUAGE_COUNT * GB_ALGORITHM_COUNT * GB_ORDER_COUNT * GB_MAX_SIZES)
+/* The most bytes of `ctest --show-only=json-v1` read (a study lists some
+ * 150 tests in about 150 kB). */
+#define SHOW_ONLY_MAX (64u << 20)
+
+/* ---- The ctest process that runs this one ---------------------------------- */
+
+/* The parent of pid from /proc/<pid>/stat, or 0. The command name in that
+ * line is in parentheses and may hold anything, so the fields are read
+ * after its last ')'. */
+static pid_t parent_of(pid_t pid) {
+  char path[64], line[1024];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "re");
+  if (!f)
+    return 0;
+  size_t n = fread(line, 1, sizeof line - 1, f);
+  fclose(f);
+  line[n] = '\0';
+  const char *end = strrchr(line, ')');
+  int ppid = 0;
+  if (!end || sscanf(end + 1, " %*c %d", &ppid) != 1)
+    return 0;
+  return (pid_t)ppid;
+}
+
+/* The nearest ancestor whose executable is named ctest, with its
+ * executable's path in exe; 0 when there is none within 8 generations (the
+ * fixture was started by hand, or by a wrapper that does not keep ctest
+ * among its ancestors). */
+static pid_t find_ctest(char *exe, size_t len) {
+  pid_t pid = getppid();
+  for (int depth = 0; depth < 8 && pid > 1; depth++) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/exe", (int)pid);
+    ssize_t n = readlink(path, exe, len - 1);
+    if (n > 0) {
+      exe[n] = '\0';
+      const char *base = strrchr(exe, '/');
+      if (!strcmp(base ? base + 1 : exe, "ctest"))
+        return pid;
+    }
+    pid = parent_of(pid);
+  }
+  return 0;
+}
+
+/* CTest's options that decide which tests run (3.25's --help), kept from
+ * its command line; every other option (-j, -V, --output-junit, ...) only
+ * changes how they run. value: whether the option takes the next argument
+ * (a long option may also be written --name=value). */
+static const struct {
+  const char *name;
+  bool value;
+} selecting[] = {
+    {"-L", true},
+    {"--label-regex", true},
+    {"-LE", true},
+    {"--label-exclude", true},
+    {"-R", true},
+    {"--tests-regex", true},
+    {"-E", true},
+    {"--exclude-regex", true},
+    {"-I", true},
+    {"--tests-information", true},
+    {"-U", false},
+    {"--union", false},
+    {"--rerun-failed", false},
+    {"-FA", true},
+    {"--fixture-exclude-any", true},
+    {"-FS", true},
+    {"--fixture-exclude-setup", true},
+    {"-FC", true},
+    {"--fixture-exclude-cleanup", true},
+    {"--preset", true},
+    {"-C", true},
+    {"--build-config", true},
+    {"--test-dir", true},
+    {"--tests-from-file", true},
+    {"--exclude-from-file", true},
+};
+
+/* How many arguments of args[i..] the selecting option there spans, or 0. */
+static int selecting_span(char **args, size_t i, size_t n) {
+  for (size_t k = 0; k < sizeof selecting / sizeof selecting[0]; k++) {
+    size_t len = strlen(selecting[k].name);
+    if (strncmp(args[i], selecting[k].name, len) != 0)
+      continue;
+    if (args[i][len] == '\0')
+      return selecting[k].value ? (i + 1 < n ? 2 : 0) : 1;
+    if (args[i][len] == '=' && selecting[k].value && args[i][1] == '-')
+      return 1;
+  }
+  return 0;
+}
+
+typedef struct {
+  char *bytes; /* the NUL-separated command line */
+  char **argv; /* the kept arguments, after argv[0] = the ctest executable */
+  size_t argc;
+  char cwd[PATH_MAX];
+  char exe[PATH_MAX];
+  pid_t pid;
+} ctest_run;
+
+static void ctest_run_free(ctest_run *c) {
+  free(c->bytes);
+  free(c->argv);
+  *c = (ctest_run){0};
+}
+
+/* Reads the selection of the ctest process c->pid into c. -1 with why. */
+static int read_ctest(ctest_run *c, char *why, size_t len) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/cwd", (int)c->pid);
+  ssize_t n = readlink(path, c->cwd, sizeof c->cwd - 1);
+  if (n <= 0) {
+    snprintf(why, len, "cannot read the folder of ctest (pid %d): %s", (int)c->pid,
+             strerror(errno));
+    return -1;
+  }
+  c->cwd[n] = '\0';
+  snprintf(path, sizeof path, "/proc/%d/cmdline", (int)c->pid);
+  FILE *f = fopen(path, "re");
+  size_t cap = 1 << 16, used = 0;
+  c->bytes = malloc(cap + 1);
+  while (f && c->bytes && !feof(f) && !ferror(f)) {
+    if (used == cap) {
+      char *p = realloc(c->bytes, 2 * cap + 1);
+      if (!p)
+        break;
+      c->bytes = p;
+      cap *= 2;
+    }
+    used += fread(c->bytes + used, 1, cap - used, f);
+  }
+  bool read_all = f && c->bytes && feof(f) && !ferror(f);
+  if (f)
+    fclose(f);
+  if (!read_all) {
+    snprintf(why, len, "cannot read the command line of ctest (pid %d)", (int)c->pid);
+    return -1;
+  }
+  c->bytes[used] = '\0';
+  size_t nargs = 0;
+  for (size_t i = 0; i < used; i++)
+    nargs += c->bytes[i] == '\0';
+  char **all = calloc(nargs + 1, sizeof *all);
+  c->argv = calloc(nargs + 3, sizeof *c->argv);
+  if (!all || !c->argv) {
+    free(all);
+    snprintf(why, len, "out of memory reading the command line of ctest");
+    return -1;
+  }
+  for (size_t i = 0, at = 0; i < nargs; i++, at += strlen(c->bytes + at) + 1)
+    all[i] = c->bytes + at;
+  c->argv[c->argc++] = c->exe;
+  c->argv[c->argc++] = "--show-only=json-v1";
+  for (size_t i = 1; i < nargs; i++) {
+    int span = selecting_span(all, i, nargs);
+    for (int k = 0; k < span; k++)
+      c->argv[c->argc++] = all[i + (size_t)k];
+    i += span > 0 ? (size_t)span - 1 : 0;
+  }
+  free(all);
+  return 0;
+}
+
+/* The standard output of `ctest --show-only=json-v1` with c's selection,
+ * run in c's folder, into *out (malloc'd, NUL-terminated). -1 with why. */
+static int show_only(const ctest_run *c, char **out, char *why, size_t len) {
+  int fd[2];
+  if (pipe2(fd, O_CLOEXEC) < 0) {
+    snprintf(why, len, "cannot run ctest --show-only: %s", strerror(errno));
+    return -1;
+  }
+  pid_t child = fork();
+  if (child == 0) {
+    if (chdir(c->cwd) < 0 || dup2(fd[1], STDOUT_FILENO) < 0)
+      _exit(126);
+    execv(c->exe, c->argv);
+    _exit(127);
+  }
+  close(fd[1]);
+  if (child < 0) {
+    close(fd[0]);
+    snprintf(why, len, "cannot run ctest --show-only: %s", strerror(errno));
+    return -1;
+  }
+  size_t cap = 1 << 16, used = 0;
+  char *buf = malloc(cap + 1);
+  ssize_t n = 0;
+  while (buf && used < SHOW_ONLY_MAX) {
+    if (used == cap) {
+      char *p = realloc(buf, 2 * cap + 1);
+      if (!p)
+        break;
+      buf = p;
+      cap *= 2;
+    }
+    n = read(fd[0], buf + used, cap - used);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    used += (size_t)n;
+  }
+  close(fd[0]);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!buf || n != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    free(buf);
+    snprintf(why, len, "ctest --show-only=json-v1 (in %.256s) failed with status %d", c->cwd,
+             WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+    return -1;
+  }
+  buf[used] = '\0';
+  *out = buf;
+  return 0;
+}
+
+/* ---- Cases ---------------------------------------------------------------------- */
+
+typedef struct {
+  gb_config configs[MAX_CASES];
+  bool chosen[MAX_CASES];
+  size_t n, n_chosen;
+} case_set;
+
+static void test_name(const char *profile, const gb_config *c, char *buf, size_t len) {
+  char label[64];
+  gb_config_label(c, label, sizeof label);
+  snprintf(buf, len, "%s/%s", profile, label);
+}
+
+/* Every case of the profile (s narrowed by nothing), none chosen. */
+static int all_cases(const gb_settings *s, case_set *out, gb_err *err) {
+  gb_plan p;
+  if (gb_plan_build(s, &p, err) < 0)
+    return -1;
+  out->n = out->n_chosen = 0;
+  for (size_t i = 0; i < p.nconfigs && i < MAX_CASES; i++) {
+    out->configs[out->n] = p.configs[i];
+    out->chosen[out->n++] = false;
+  }
+  gb_plan_free(&p);
+  return 0;
+}
+
+/* Marks the cases whose test is in the JSON of --show-only. Returns the
+ * number of tests listed, or -1 when the JSON has no test list. */
+static long choose_listed(case_set *set, const char *profile, const char *json) {
+  cJSON *root = cJSON_Parse(json);
+  cJSON *tests = root ? cJSON_GetObjectItemCaseSensitive(root, "tests") : NULL;
+  if (!cJSON_IsArray(tests)) {
+    cJSON_Delete(root);
+    return -1;
+  }
+  long listed = 0;
+  const cJSON *t;
+  cJSON_ArrayForEach(t, tests) {
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
+    if (!cJSON_IsString(name))
+      continue;
+    listed++;
+    for (size_t i = 0; i < set->n; i++) {
+      char want[96];
+      test_name(profile, &set->configs[i], want, sizeof want);
+      if (!set->chosen[i] && !strcmp(want, name->valuestring)) {
+        set->chosen[i] = true;
+        set->n_chosen++;
+      }
+    }
+  }
+  cJSON_Delete(root);
+  return listed;
+}
+
+/* The selection expression of the smallest product of languages,
+ * algorithms, orders and sizes that holds every chosen case; *exact tells
+ * whether it holds nothing else. */
+static void expression_of(const case_set *set, const gb_settings *s, char *buf, size_t len,
+                          bool *exact) {
+  unsigned lang = 0, alg = 0, ord = 0;
+  bool size_in[GB_MAX_SIZES] = {false};
+  for (size_t i = 0; i < set->n; i++) {
+    if (!set->chosen[i])
+      continue;
+    lang |= 1u << set->configs[i].language;
+    alg |= 1u << set->configs[i].algorithm;
+    ord |= 1u << set->configs[i].order;
+    for (size_t z = 0; z < s->nsizes; z++)
+      size_in[z] = size_in[z] || s->sizes[z] == set->configs[i].size;
+  }
+  size_t nsizes = 0, at = 0;
+  at += (size_t)snprintf(buf + at, len - at, "language=");
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    if (lang >> l & 1)
+      at += (size_t)snprintf(buf + at, len - at, "%s%s", buf[at - 1] == '=' ? "" : ",",
+                             gb_language_name((gb_language)l));
+  at += (size_t)snprintf(buf + at, len - at, " algorithm=");
+  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+    if (alg >> a & 1)
+      at += (size_t)snprintf(buf + at, len - at, "%s%s", buf[at - 1] == '=' ? "" : ",",
+                             gb_algorithm_name((gb_algorithm)a));
+  at += (size_t)snprintf(buf + at, len - at, " order=");
+  for (int o = 0; o < GB_ORDER_COUNT; o++)
+    if (ord >> o & 1)
+      at += (size_t)snprintf(buf + at, len - at, "%s%s", buf[at - 1] == '=' ? "" : ",",
+                             gb_order_name((gb_order)o));
+  at += (size_t)snprintf(buf + at, len - at, " size=");
+  for (size_t z = 0; z < s->nsizes; z++)
+    if (size_in[z]) {
+      at += (size_t)snprintf(buf + at, len - at, "%s%" PRIu32, buf[at - 1] == '=' ? "" : ",",
+                             s->sizes[z]);
+      nsizes++;
+    }
+  size_t product = (size_t)__builtin_popcount(lang) * (size_t)__builtin_popcount(alg) *
+                   (size_t)__builtin_popcount(ord) * nsizes;
+  *exact = product == set->n_chosen;
+}
+
+/* ---- Files ------------------------------------------------------------------------ */
+
+typedef struct {
+  char profile[16];
+  long ctest_pid;
+  char status[16]; /* running, finished, interrupted, failed, empty */
+  char records[PATH_MAX];
+  char selection[1024];
+  char reason[1024];
+} state;
+
+static int write_state(const char *path, const state *st, gb_err *err) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    return gb_err_set(err, ENOMEM, "out of memory for the campaign state");
+  fprintf(f,
+          "%s\nprofile: %s\nctest_pid: %ld\nstatus: %s\nrecords: %s\nselection: %s\n"
+          "reason: %s\n",
+          STATE_HEADER, st->profile, st->ctest_pid, st->status, st->records, st->selection,
+          st->reason);
+  fclose(f);
+  int rc = gb_report_write_file(path, text, len, err);
+  free(text);
+  return rc;
+}
+
+static bool take_field(const char *line, const char *key, char *dst, size_t len) {
+  size_t n = strlen(key);
+  if (strncmp(line, key, n) != 0 || line[n] != ':' || line[n + 1] != ' ')
+    return false;
+  gb_str_copy(dst, len, line + n + 2);
+  dst[strcspn(dst, "\n")] = '\0';
+  return true;
+}
+
+static int read_state(const char *path, state *st, char *why, size_t len) {
+  FILE *f = fopen(path, "re");
+  if (!f) {
+    snprintf(why, len, "no campaign state %s (%s): its fixture did not run", path,
+             strerror(errno));
+    return -1;
+  }
+  char line[2048], pid[32] = "";
+  *st = (state){0};
+  bool header =
+      fgets(line, sizeof line, f) && !strncmp(line, STATE_HEADER, strlen(STATE_HEADER));
+  while (header && fgets(line, sizeof line, f)) {
+    (void)(take_field(line, "profile", st->profile, sizeof st->profile) ||
+           take_field(line, "ctest_pid", pid, sizeof pid) ||
+           take_field(line, "status", st->status, sizeof st->status) ||
+           take_field(line, "records", st->records, sizeof st->records) ||
+           take_field(line, "selection", st->selection, sizeof st->selection) ||
+           take_field(line, "reason", st->reason, sizeof st->reason));
+  }
+  fclose(f);
+  st->ctest_pid = strtol(pid, NULL, 10);
+  if (!header || !st->status[0]) {
+    snprintf(why, len, "%s is not a campaign state file", path);
+    return -1;
+  }
+  return 0;
+}
+
+/* The JUnit file of a campaign without a report: every chosen case failed
+ * with why. */
+static int write_unrun_junit(const gb_fixture_opts *o, const char *label, const case_set *set,
+                             const char *why, gb_err *err) {
+  gb_junit_case cases[MAX_CASES];
+  size_t n = 0;
+  for (size_t i = 0; i < set->n; i++)
+    if (set->chosen[i])
+      cases[n++] = (gb_junit_case){(gb_rec_language)set->configs[i].language,
+                                   (gb_rec_algorithm)set->configs[i].algorithm,
+                                   (gb_rec_order)set->configs[i].order, set->configs[i].size};
+  char *xml = NULL;
+  size_t len = 0;
+  int rc = gb_report_junit_unrun(label, o->settings.profile, cases, n, why, &xml, &len, err);
+  if (rc == 0)
+    rc = gb_report_write_file(o->junit, xml, len, err);
+  free(xml);
+  return rc;
+}
+
+/* ---- Progress: to the log and to standard output ------------------------------ */
+
+static ssize_t tee_write(void *cookie, const char *buf, size_t len) {
+  FILE *log = cookie;
+  fwrite(buf, 1, len, log);
+  fflush(log);
+  fwrite(buf, 1, len, stdout);
+  fflush(stdout);
+  return (ssize_t)len;
+}
+
+static int tee_close(void *cookie) {
+  return fclose((FILE *)cookie);
+}
+
+static FILE *open_tee(const char *path) {
+  FILE *log = fopen(path, "we");
+  if (!log)
+    return NULL;
+  FILE *f =
+      fopencookie(log, "w", (cookie_io_functions_t){.write = tee_write, .close = tee_close});
+  if (!f) {
+    fclose(log);
+    return NULL;
+  }
+  setvbuf(f, NULL, _IOLBF, 0);
+  return f;
+}
+
+/* ---- The fixture ---------------------------------------------------------------- */
+
+/* Which cases this ctest run selected, into set and the line `how`. */
+static void choose_cases(const gb_fixture_opts *o, case_set *set, state *st, char *how,
+                         size_t len) {
+  ctest_run c = {0};
+  char why[600] = "";
+  char *json = NULL;
+  c.pid = find_ctest(c.exe, sizeof c.exe);
+  st->ctest_pid = c.pid;
+  long listed = -1;
+  if (c.pid == 0)
+    snprintf(why, sizeof why, "it was not started by ctest");
+  else if (read_ctest(&c, why, sizeof why) == 0 && show_only(&c, &json, why, sizeof why) == 0 &&
+           (listed = choose_listed(set, o->settings.profile, json)) < 0)
+    snprintf(why, sizeof why, "ctest --show-only=json-v1 gave no test list");
+  free(json);
+  if (listed >= 0) {
+    size_t at = (size_t)snprintf(how, len, "selected by ctest (pid %d):", (int)c.pid);
+    for (size_t i = 2; i < c.argc && at < len; i++)
+      at += (size_t)snprintf(how + at, len - at, " %s", c.argv[i]);
+    if (c.argc <= 2)
+      snprintf(how + at, len - at, " (no selection: every test)");
+  } else {
+    for (size_t i = 0; i < set->n; i++)
+      set->chosen[i] = true;
+    set->n_chosen = set->n;
+    snprintf(how, len,
+             "the selection of the ctest run could not be read (%s): measuring the "
+             "whole %s profile",
+             why, o->settings.profile);
+  }
+  ctest_run_free(&c);
+}
+
+static void note_selection(const char *records, const char *how, const char *expr, bool exact) {
+  char path[PATH_MAX + 32];
+  snprintf(path, sizeof path, "%s/ctest-selection.txt", records);
+  FILE *f = fopen(path, "we");
+  if (!f)
+    return;
+  fprintf(f, "%s\nmeasured: %s\n%s", how, expr,
+          exact ? ""
+                : "note: the selection is not a product of languages, algorithms, orders "
+                  "and sizes; the smallest product that holds it was measured\n");
+  fclose(f);
+}
+
+int gb_fixture_campaign(const gb_fixture_opts *o) {
+  static case_set set;
+  state st = {0};
+  gb_err err;
+  gb_str_copy(st.profile, sizeof st.profile, o->settings.profile);
+  char label[GB_META_LABEL_MAX + 1];
+  if (gb_machine_label(o->machine_label, label, sizeof label, &err) < 0 ||
+      all_cases(&o->settings, &set, &err) < 0) {
+    gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
+    return 1;
+  }
+  char how[2048];
+  choose_cases(o, &set, &st, how, sizeof how);
+  printf("greenbench-suite: %s\n", how);
+  bool exact = true;
+  if (set.n_chosen == 0) {
+    gb_str_copy(st.status, sizeof st.status, "empty");
+    snprintf(st.reason, sizeof st.reason, "no case of the %s profile is selected",
+             o->settings.profile);
+    printf("greenbench-suite: %s: nothing to measure\n", st.reason);
+    if (write_state(o->state, &st, &err) < 0) {
+      gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
+      return 1;
+    }
+    return 0;
+  }
+  expression_of(&set, &o->settings, st.selection, sizeof st.selection, &exact);
+  if (!exact)
+    printf("greenbench-suite: note: the %zu selected cases are not a product of languages, "
+           "algorithms, orders and sizes; measuring the smallest product that holds them, "
+           "%s\n",
+           set.n_chosen, st.selection);
+  gb_settings s = o->settings;
+  if (gb_settings_select(&s, st.selection, &err) < 0) {
+    gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
+    return 1;
+  }
+  /* A fresh records folder for each invocation, named by time and pid. */
+  char stamp[32];
+  time_t now = time(NULL);
+  strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
+  snprintf(st.records, sizeof st.records, "%s/%s-%s-%d", o->results, s.profile, stamp,
+           (int)getpid());
+  gb_str_copy(st.status, sizeof st.status, "running");
+  snprintf(st.reason, sizeof st.reason,
+           "the campaign started at %s and has not finished: it is still running, or it was "
+           "stopped before it wrote its report",
+           stamp);
+  if (write_state(o->state, &st, &err) < 0) {
+    gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
+    return 1;
+  }
+  if (write_unrun_junit(o, label, &set, st.reason, &err) < 0)
+    gb_str_put_line(stderr,
+                    "greenbench-suite: error: the JUnit file was not written: ", err.msg);
+  FILE *log = open_tee(o->progress_log);
+  if (!log)
+    fprintf(stderr, "greenbench-suite: warning: cannot write the progress log %s: %s\n",
+            o->progress_log, strerror(errno));
+  printf("greenbench-suite: measuring %s; progress in %s\n", st.selection, o->progress_log);
+  fflush(stdout);
+  const char *argv[] = {"greenbench-suite", "--profile", s.profile, "--select", st.selection};
+  gb_campaign_opts co = {.settings = s,
+                         .out_dir = st.records,
+                         .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
+                                     GB_NODE_PATH, GB_NODE_WORKER_PATH},
+                         .source_dir = GB_SOURCE_DIR,
+                         .machine_label = label,
+                         .argc = 5,
+                         .argv = argv,
+                         .stop = o->stop,
+                         .progress = GB_PROGRESS_LINES,
+                         .log = log ? log : stdout};
+  gb_campaign_result res = {0};
+  uint64_t t0 = (uint64_t)time(NULL);
+  int rc = gb_campaign_run(&co, &res, &err);
+  if (log)
+    fclose(log);
+  uint64_t took = (uint64_t)time(NULL) - t0;
+  if (rc == 0)
+    note_selection(st.records, how, st.selection, exact);
+  if (rc < 0) {
+    gb_str_copy(st.status, sizeof st.status, "failed");
+    snprintf(st.reason, sizeof st.reason, "the campaign did not run: %s", err.msg);
+  } else {
+    gb_report_opts ro = gb_report_opts_default();
+    ro.dir = st.records;
+    ro.junit_path = o->junit;
+    ro.allow_partial = !res.completed;
+    if (gb_report_write(&ro, &err) < 0) {
+      gb_str_copy(st.status, sizeof st.status, "failed");
+      snprintf(st.reason, sizeof st.reason, "the report was not written: %s", err.msg);
+    } else {
+      gb_str_copy(st.status, sizeof st.status, res.completed ? "finished" : "interrupted");
+      snprintf(st.reason, sizeof st.reason, "%zu of %zu runs", res.runs_done, res.runs_total);
+    }
+  }
+  if (!strcmp(st.status, "failed")) {
+    gb_str_put_line(stdout, "greenbench-suite: error: ", st.reason);
+    gb_err jerr;
+    if (write_unrun_junit(o, label, &set, st.reason, &jerr) < 0)
+      gb_str_put_line(stderr,
+                      "greenbench-suite: error: the JUnit file was not written: ", jerr.msg);
+  } else {
+    printf("greenbench-suite: %s campaign %s: %zu cases, %zu of %zu runs in %" PRIu64
+           "m%02" PRIu64 "s; records and report in %s; JUnit in %s\n",
+           s.profile, st.status, set.n_chosen, res.runs_done, res.runs_total, took / 60,
+           took % 60, st.records, o->junit);
+  }
+  if (write_state(o->state, &st, &err) < 0) {
+    gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
+    return 1;
+  }
+  return 0;
+}
+
+/* ---- A case test ------------------------------------------------------------------ */
+
+static int parse_name(const char *name, char *profile, size_t plen, gb_config *c) {
+  char copy[128], *save = NULL;
+  if (!gb_str_copy(copy, sizeof copy, name))
+    return -1;
+  char *p = strtok_r(copy, "/", &save), *l = strtok_r(NULL, "/", &save),
+       *a = strtok_r(NULL, "/", &save), *o = strtok_r(NULL, "/", &save),
+       *z = strtok_r(NULL, "/", &save), *extra = strtok_r(NULL, "/", &save);
+  if (!z || extra || gb_language_parse(l, &c->language) < 0 ||
+      gb_algorithm_parse(a, &c->algorithm) < 0 || gb_order_parse(o, &c->order) < 0 ||
+      strspn(z, "0123456789") != strlen(z) || strlen(z) > 9)
+    return -1;
+  c->size = (uint32_t)strtoul(z, NULL, 10);
+  gb_str_copy(profile, plen, p);
+  return 0;
+}
+
+static size_t rows_of(const gb_records *r, const gb_config *c) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->runs.n_rows; i++) {
+    const gb_run_row *row = &r->runs.rows[i];
+    n += row->kind == GB_REC_KIND_SORT && (int)row->language == (int)c->language &&
+         (int)row->algorithm == (int)c->algorithm && (int)row->order == (int)c->order &&
+         row->size == c->size;
+  }
+  return n;
+}
+
+/* Whether c is one of the configurations meta.json's settings plan. */
+static bool planned(const gb_meta_settings *m, const gb_config *c) {
+  bool l = false, a = false, o = false, z = false;
+  for (size_t i = 0; i < m->n_languages; i++)
+    l = l || (int)m->languages[i] == (int)c->language;
+  for (size_t i = 0; i < m->n_algorithms; i++)
+    a = a || (int)m->algorithms[i] == (int)c->algorithm;
+  for (size_t i = 0; i < m->n_orders; i++)
+    o = o || (int)m->orders[i] == (int)c->order;
+  for (size_t i = 0; i < m->n_sizes; i++)
+    z = z || m->sizes[i] == c->size;
+  return l && a && o && z;
+}
+
+int gb_fixture_check_case(const char *name, const char *state_path) {
+  gb_excerpt_buf shown = {{0}};
+  char profile[16], why[1200];
+  gb_config c;
+  if (parse_name(name, profile, sizeof profile, &c) < 0) {
+    fprintf(stderr,
+            "greenbench-suite: error: '%s' is not a case name "
+            "(<profile>/<language>/<algorithm>/<order>/<size>)\n",
+            gb_excerpt(&shown, name));
+    return 2;
+  }
+  state st;
+  if (read_state(state_path, &st, why, sizeof why) < 0) {
+    fprintf(stderr, "%s: %s\n", name, why);
+    return 1;
+  }
+  char exe[PATH_MAX];
+  long ours = find_ctest(exe, sizeof exe);
+  if (ours != 0 && st.ctest_pid != ours) {
+    fprintf(stderr,
+            "%s: the campaign state %s is of another run (ctest pid %ld, this one %ld): "
+            "its fixture %s/campaign did not run in this one\n",
+            name, state_path, st.ctest_pid, ours, profile);
+    return 1;
+  }
+  if (strcmp(st.profile, profile) != 0) {
+    fprintf(stderr, "%s: the campaign state %s is of the %s profile\n", name, state_path,
+            st.profile);
+    return 1;
+  }
+  if (!strcmp(st.status, "failed") || !strcmp(st.status, "running") ||
+      !strcmp(st.status, "empty")) {
+    fprintf(stderr, "%s: %s\n", name, st.reason);
+    return 1;
+  }
+  gb_records *r;
+  gb_err err;
+  if (gb_records_read(st.records, &r, &err) < 0) {
+    fprintf(stderr, "%s: %s\n", name, err.msg);
+    return 1;
+  }
+  int rc = 0;
+  if (!strcmp(st.status, "interrupted") && planned(&r->meta.settings, &c) &&
+      rows_of(r, &c) == 0) {
+    printf("%s: skipped: the campaign was interrupted before it measured this case\n", name);
+    rc = GB_SUITE_SKIPPED;
+  } else if (gb_validate_case(r, (gb_rec_language)c.language, (gb_rec_algorithm)c.algorithm,
+                              (gb_rec_order)c.order, c.size,
+                              r->meta.settings.energy == GB_META_ENERGY_ON, why,
+                              sizeof why) != 0) {
+    fprintf(stderr, "%s: %s (records in %s)\n", name, why, st.records);
+    rc = 1;
+  } else {
+    printf("%s: valid (records in %s)\n", name, st.records);
+  }
+  gb_records_free(r);
+  return rc;
+}
+
+/* ---- The test list ---------------------------------------------------------------- */
+
+void gb_fixture_list_tests(const gb_settings *profile) {
+  static const char *const profiles[] = {"smoke", "study"};
+  uint32_t largest = 0;
+  for (size_t p = 0; p < sizeof profiles / sizeof profiles[0]; p++) {
+    gb_settings s;
+    if (gb_settings_profile(profiles[p], &s, NULL) < 0)
+      continue;
+    for (size_t z = 0; z < s.nsizes; z++)
+      largest = s.sizes[z] > largest ? s.sizes[z] : largest;
+  }
+  int width = snprintf(NULL, 0, "%" PRIu32, largest);
+  static case_set set;
+  gb_err err;
+  if (all_cases(profile, &set, &err) < 0)
+    return;
+  for (size_t i = 0; i < set.n; i++) {
+    const gb_config *c = &set.configs[i];
+    char name[96];
+    test_name(profile->profile, c, name, sizeof name);
+    printf("%s %s,language=%s,algorithm=%s,order=%s,size=%0*" PRIu32 "\n", name,
+           profile->profile, gb_language_name(c->language), gb_algorithm_name(c->algorithm),
+           gb_order_name(c->order), width, c->size);
+  }
+}
