@@ -19,6 +19,7 @@
 
 #include "greenbench/campaign.h"
 #include "greenbench/machine.h"
+#include "greenbench/numparse.h"
 #include "greenbench/records.h"
 #include "greenbench/report.h"
 #include "greenbench/report_junit.h"
@@ -28,9 +29,10 @@
 
 #define STATE_HEADER "greenbench-suite campaign state 1"
 #define MAX_CASES (GB_LANGUAGE_COUNT * GB_ALGORITHM_COUNT * GB_ORDER_COUNT * GB_MAX_SIZES)
-/* The most bytes of `ctest --show-only=json-v1` read (a study lists some
- * 150 tests in about 150 kB). */
-#define SHOW_ONLY_MAX (64u << 20)
+/* The most bytes read of ctest's command line or of its
+ * `--show-only=json-v1` listing (a study lists some 150 tests in about
+ * 150 kB). */
+#define READ_MAX (64u << 20)
 
 /* ---- The ctest process that runs this one ---------------------------------- */
 
@@ -123,6 +125,37 @@ static int selecting_span(char **args, size_t i, size_t n) {
   return 0;
 }
 
+/* Everything fd holds up to EOF, at most max bytes, into *out (malloc'd,
+ * one byte more for a terminating NUL) and *len. -1 on a read error, no
+ * memory, or more than max bytes. */
+static int read_all(int fd, size_t max, char **out, size_t *len) {
+  size_t cap = 1 << 16, used = 0;
+  char *buf = malloc(cap + 1);
+  while (buf) {
+    if (used == cap) {
+      char *p = cap < max ? realloc(buf, 2 * cap + 1) : NULL;
+      if (!p)
+        break;
+      buf = p;
+      cap *= 2;
+    }
+    ssize_t n = read(fd, buf + used, cap - used);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n == 0) {
+      buf[used] = '\0';
+      *out = buf;
+      *len = used;
+      return 0;
+    }
+    if (n < 0)
+      break;
+    used += (size_t)n;
+  }
+  free(buf);
+  return -1;
+}
+
 typedef struct {
   char *bytes; /* the NUL-separated command line */
   char **argv; /* the kept arguments, after argv[0] = the ctest executable */
@@ -150,27 +183,15 @@ static int read_ctest(ctest_run *c, char *why, size_t len) {
   }
   c->cwd[n] = '\0';
   snprintf(path, sizeof path, "/proc/%d/cmdline", (int)c->pid);
-  FILE *f = fopen(path, "re");
-  size_t cap = 1 << 16, used = 0;
-  c->bytes = malloc(cap + 1);
-  while (f && c->bytes && !feof(f) && !ferror(f)) {
-    if (used == cap) {
-      char *p = realloc(c->bytes, 2 * cap + 1);
-      if (!p)
-        break;
-      c->bytes = p;
-      cap *= 2;
-    }
-    used += fread(c->bytes + used, 1, cap - used, f);
-  }
-  bool read_all = f && c->bytes && feof(f) && !ferror(f);
-  if (f)
-    fclose(f);
-  if (!read_all) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  size_t used = 0;
+  int rc = fd < 0 ? -1 : read_all(fd, READ_MAX, &c->bytes, &used);
+  if (fd >= 0)
+    close(fd);
+  if (rc < 0) {
     snprintf(why, len, "cannot read the command line of ctest (pid %d)", (int)c->pid);
     return -1;
   }
-  c->bytes[used] = '\0';
   size_t nargs = 0;
   for (size_t i = 0; i < used; i++)
     nargs += c->bytes[i] == '\0';
@@ -216,35 +237,19 @@ static int show_only(const ctest_run *c, char **out, char *why, size_t len) {
     snprintf(why, len, "cannot run ctest --show-only: %s", strerror(errno));
     return -1;
   }
-  size_t cap = 1 << 16, used = 0;
-  char *buf = malloc(cap + 1);
-  ssize_t n = 0;
-  while (buf && used < SHOW_ONLY_MAX) {
-    if (used == cap) {
-      char *p = realloc(buf, 2 * cap + 1);
-      if (!p)
-        break;
-      buf = p;
-      cap *= 2;
-    }
-    n = read(fd[0], buf + used, cap - used);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    used += (size_t)n;
-  }
+  char *buf = NULL;
+  size_t used = 0;
+  int rc = read_all(fd[0], READ_MAX, &buf, &used);
   close(fd[0]);
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  if (!buf || n != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  if (rc < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     free(buf);
     snprintf(why, len, "ctest --show-only=json-v1 (in %.256s) failed with status %d", c->cwd,
              WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
     return -1;
   }
-  buf[used] = '\0';
   *out = buf;
   return 0;
 }
@@ -407,11 +412,12 @@ static int read_state(const char *path, state *st, char *why, size_t len) {
            take_field(line, "reason", st->reason, sizeof st->reason));
   }
   fclose(f);
-  st->ctest_pid = strtol(pid, NULL, 10);
-  if (!header || !st->status[0]) {
+  uint64_t ctest_pid = 0;
+  if (!header || !st->status[0] || gb_parse_u64(pid, 0, INT32_MAX, &ctest_pid) < 0) {
     snprintf(why, len, "%s is not a campaign state file", path);
     return -1;
   }
+  st->ctest_pid = (long)ctest_pid;
   return 0;
 }
 
@@ -632,6 +638,7 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
 
 static int parse_name(const char *name, char *profile, size_t plen, gb_config *c) {
   char copy[128], *save = NULL;
+  uint64_t size;
   if (!gb_str_copy(copy, sizeof copy, name))
     return -1;
   char *p = strtok_r(copy, "/", &save), *l = strtok_r(NULL, "/", &save),
@@ -639,36 +646,26 @@ static int parse_name(const char *name, char *profile, size_t plen, gb_config *c
        *z = strtok_r(NULL, "/", &save), *extra = strtok_r(NULL, "/", &save);
   if (!z || extra || gb_language_parse(l, &c->language) < 0 ||
       gb_algorithm_parse(a, &c->algorithm) < 0 || gb_order_parse(o, &c->order) < 0 ||
-      strspn(z, "0123456789") != strlen(z) || strlen(z) > 9)
+      gb_parse_u64(z, 1, UINT32_MAX, &size) < 0)
     return -1;
-  c->size = (uint32_t)strtoul(z, NULL, 10);
+  c->size = (uint32_t)size;
   gb_str_copy(profile, plen, p);
   return 0;
 }
 
+/* The rows of c in runs.csv, 0 when it has none; and whether meta.json's
+ * settings plan c at all. */
 static size_t rows_of(const gb_records *r, const gb_config *c) {
-  size_t n = 0;
-  for (size_t i = 0; i < r->runs.n_rows; i++) {
-    const gb_run_row *row = &r->runs.rows[i];
-    n += row->kind == GB_REC_KIND_SORT && (int)row->language == (int)c->language &&
-         (int)row->algorithm == (int)c->algorithm && (int)row->order == (int)c->order &&
-         row->size == c->size;
-  }
-  return n;
+  const gb_rec_group *g =
+      gb_rec_table_find_sort(&r->runs, (gb_rec_language)c->language,
+                             (gb_rec_algorithm)c->algorithm, (gb_rec_order)c->order, c->size);
+  return g ? g->n_rows : 0;
 }
 
-/* Whether c is one of the configurations meta.json's settings plan. */
-static bool planned(const gb_meta_settings *m, const gb_config *c) {
-  bool l = false, a = false, o = false, z = false;
-  for (size_t i = 0; i < m->n_languages; i++)
-    l = l || (int)m->languages[i] == (int)c->language;
-  for (size_t i = 0; i < m->n_algorithms; i++)
-    a = a || (int)m->algorithms[i] == (int)c->algorithm;
-  for (size_t i = 0; i < m->n_orders; i++)
-    o = o || (int)m->orders[i] == (int)c->order;
-  for (size_t i = 0; i < m->n_sizes; i++)
-    z = z || m->sizes[i] == c->size;
-  return l && a && o && z;
+static bool planned(const gb_meta *m, const gb_config *c) {
+  return gb_meta_has_language(m, (gb_rec_language)c->language) &&
+         gb_meta_has_algorithm(m, (gb_rec_algorithm)c->algorithm) &&
+         gb_meta_has_order(m, (gb_rec_order)c->order) && gb_meta_has_size(m, c->size);
 }
 
 int gb_fixture_check_case(const char *name, const char *state_path) {
@@ -713,8 +710,7 @@ int gb_fixture_check_case(const char *name, const char *state_path) {
     return 1;
   }
   int rc = 0;
-  if (!strcmp(st.status, "interrupted") && planned(&r->meta.settings, &c) &&
-      rows_of(r, &c) == 0) {
+  if (!strcmp(st.status, "interrupted") && planned(&r->meta, &c) && rows_of(r, &c) == 0) {
     printf("%s: skipped: the campaign was interrupted before it measured this case\n", name);
     rc = GB_SUITE_SKIPPED;
   } else if (gb_validate_case(r, (gb_rec_language)c.language, (gb_rec_algorithm)c.algorithm,
