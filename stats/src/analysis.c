@@ -404,6 +404,27 @@ size_t gb_analysis_chance_bound(size_t n, double p) {
   return n;
 }
 
+gb_an_verdict gb_analysis_verdict(const gb_an_tally *t) {
+  const gb_ratio_tally *y = &t->tally;
+  if (y->defined == 0) {
+    return GB_AN_VERDICT_CANNOT;
+  }
+  if (2 * y->readings[GB_READING_SAME] > y->total) {
+    return y->excluding_one <= t->chance_bound ? GB_AN_VERDICT_YES
+                                               : GB_AN_VERDICT_YES_BUT_DIFFERS;
+  }
+  if (2 * y->readings[GB_READING_INCONCLUSIVE] > y->defined) {
+    return GB_AN_VERDICT_TOO_NOISY;
+  }
+  return GB_AN_VERDICT_NO;
+}
+
+bool gb_analysis_noisy(const gb_an_tally *t) {
+  const gb_ratio_tally *y = &t->tally;
+  return y->defined > 0 && y->readings[GB_READING_INCONCLUSIVE] * GB_ANALYSIS_NOISY_SHARE_DEN >=
+                               y->defined * GB_ANALYSIS_NOISY_SHARE_NUM;
+}
+
 static void tally(const gb_analysis *a, size_t from, size_t to, gb_ratio *tmp, gb_an_tally *t) {
   for (size_t i = from; i < to; i++) {
     tmp[i - from] = a->ratios[i].ratio;

@@ -445,26 +445,48 @@ static void overall_rho(md *d) {
                    "configurations). ");
 }
 
-static const char *q1_verdict(const gb_an_tally *t) {
-  const gb_ratio_tally *y = &t->tally;
-  if (y->defined == 0) {
-    return "Cannot be answered from these records: no power ratio is defined.";
-  }
-  if (2 * y->readings[GB_READING_SAME] > y->total &&
-      y->readings[GB_READING_DIFFERS] <= t->chance_bound) {
-    return "Yes: most power ratios read the same power within the margin, and no more differ "
-           "than chance alone would produce.";
-  }
-  if (2 * y->readings[GB_READING_INCONCLUSIVE] > y->defined) {
-    return "Too noisy to decide: most defined power ratios are inconclusive.";
-  }
-  return "No: too few power ratios read the same power within the margin, or more differ than "
-         "chance alone would produce; time is not a reliable stand-in for energy here.";
-}
-
 /* The margin as given, "10%" for 0.10 (at most 6 significant digits). */
 static void margin_text(md *d) {
   gb_tb_printf(d->b, "%.6g%%", d->a->opts.margin * 100.0);
+}
+
+/* The answer to question 1 as one bold sentence (gb_analysis_verdict). */
+static void q1_verdict(md *d, const gb_an_tally *t) {
+  gb_textbuf *b = d->b;
+  switch (gb_analysis_verdict(t)) {
+  case GB_AN_VERDICT_CANNOT:
+    gb_tb_puts(b, "**Cannot be answered from these records: no power ratio is defined.**");
+    break;
+  case GB_AN_VERDICT_YES:
+    gb_tb_puts(b, "**Yes: most power ratios read the same power within the margin, and no "
+                  "more power intervals exclude 1 than chance alone would produce.**");
+    break;
+  case GB_AN_VERDICT_YES_BUT_DIFFERS:
+    gb_tb_puts(b, "**Within the margin, yes; but power differs measurably: most power ratios "
+                  "read the same power within ");
+    margin_text(d);
+    gb_tb_puts(b, ", so time predicts energy to within ");
+    margin_text(d);
+    gb_tb_puts(b, ", yet more power intervals exclude 1 than chance alone would produce.**");
+    break;
+  case GB_AN_VERDICT_TOO_NOISY:
+    gb_tb_puts(b, "**Too noisy to decide: most defined power ratios are inconclusive.**");
+    break;
+  case GB_AN_VERDICT_NO:
+    gb_tb_puts(b, "**No: too few power ratios read the same power within the margin; time is "
+                  "not a reliable stand-in for energy here.**");
+    break;
+  }
+  const gb_ratio_tally *y = &t->tally;
+  if (gb_analysis_noisy(t)) {
+    gb_tb_printf(b,
+                 " Many readings are inconclusive: %zu of the %zu defined (one in %d or more "
+                 "counts as many), so the measurements were too noisy to decide those "
+                 "comparisons.",
+                 y->readings[GB_READING_INCONCLUSIVE], y->defined,
+                 GB_ANALYSIS_NOISY_SHARE_DEN / GB_ANALYSIS_NOISY_SHARE_NUM);
+  }
+  gb_tb_puts(b, "\n\n");
 }
 
 static void tally_sentence(md *d, const gb_an_tally *t) {
@@ -492,7 +514,7 @@ static void answer_q1(md *d) {
                "time alone cannot answer it. The time results below stand on their own.\n\n");
     return;
   }
-  gb_tb_printf(b, "**%s**\n\n", q1_verdict(&d->a->tally_all));
+  q1_verdict(d, &d->a->tally_all);
   gb_tb_printf(b, "Of the %zu power ratios (%zu between languages, %zu between input orders), ",
                d->a->tally_all.tally.total, d->a->tally_languages.tally.total,
                d->a->tally_orders.tally.total);
@@ -887,6 +909,19 @@ static void section_ratios(md *d) {
                  " that chance alone would give (5%%; more than %zu would happen by chance "
                  "only one time in 20, by the binomial distribution).\n\n",
                  a->tally_all.chance_bound);
+    gb_tb_puts(b, "The answer to question 1 follows from these counts by a rule fixed before "
+                  "measuring. An interval that excludes 1 counts as differing, whatever its "
+                  "position against the margin. *Yes* when more than half of all power ratios "
+                  "read same power and no more intervals exclude 1 than the bound above; "
+                  "*within the margin, yes, but power differs measurably* when more than half "
+                  "read same power but more exclude 1 than the bound; *too noisy to decide* "
+                  "when more than half of the defined readings are inconclusive; *no* "
+                  "otherwise. Whenever ");
+    gb_tb_printf(b,
+                 "one in %d or more of the defined readings is inconclusive, the answer also "
+                 "says that the measurements were too noisy to decide those "
+                 "comparisons.\n\n",
+                 GB_ANALYSIS_NOISY_SHARE_DEN / GB_ANALYSIS_NOISY_SHARE_NUM);
   } else {
     gb_tb_puts(b, "Energy is pending, so the energy and power ratios and their readings are "
                   "too; the time ratios stand on their own.\n\n");

@@ -306,3 +306,55 @@ Test(report_analysis, bad_options) {
   cr_assert_null(a);
   gb_records_free(r);
 }
+
+/* A tally of `total` ratios: same, differ, inconclusive readings (the rest
+ * undefined), `excluding` intervals excluding 1, and a chance bound. */
+static gb_an_tally tally_of(size_t total, size_t same, size_t differ, size_t inconclusive,
+                            size_t excluding, size_t bound) {
+  gb_an_tally t = {.chance_bound = bound};
+  t.tally.total = total;
+  t.tally.readings[GB_READING_SAME] = same;
+  t.tally.readings[GB_READING_DIFFERS] = differ;
+  t.tally.readings[GB_READING_INCONCLUSIVE] = inconclusive;
+  t.tally.readings[GB_READING_UNDEFINED] = total - same - differ - inconclusive;
+  t.tally.defined = same + differ + inconclusive;
+  t.tally.excluding_one = excluding;
+  return t;
+}
+
+Test(report_analysis, verdict_follows_the_study_rule_branch_by_branch) {
+  gb_an_tally t = tally_of(252, 0, 0, 0, 0, 0);
+  cr_assert_eq(gb_analysis_verdict(&t), GB_AN_VERDICT_CANNOT);
+  /* Most same, and as many exclude 1 as the bound allows. */
+  t = tally_of(252, 200, 19, 33, 19, 19);
+  cr_assert_eq(gb_analysis_verdict(&t), GB_AN_VERDICT_YES);
+  /* The issue's case: most read same power, yet 96 intervals exclude 1
+   * (same-power intervals that exclude 1 count as differing too). */
+  t = tally_of(252, 150, 10, 92, 96, 19);
+  cr_assert_eq(gb_analysis_verdict(&t), GB_AN_VERDICT_YES_BUT_DIFFERS);
+  t = tally_of(252, 200, 0, 52, 20, 19);
+  cr_assert_eq(gb_analysis_verdict(&t), GB_AN_VERDICT_YES_BUT_DIFFERS);
+  /* Exactly half same is not most. */
+  t = tally_of(252, 126, 126, 0, 126, 19);
+  cr_assert_eq(gb_analysis_verdict(&t), GB_AN_VERDICT_NO);
+  /* Most of the defined ratios inconclusive (undefined ones do not count). */
+  t = tally_of(252, 50, 0, 51, 0, 19);
+  cr_assert_eq(gb_analysis_verdict(&t), GB_AN_VERDICT_TOO_NOISY);
+  t = tally_of(252, 50, 1, 50, 1, 19);
+  cr_assert_eq(gb_analysis_verdict(&t), GB_AN_VERDICT_NO);
+}
+
+Test(report_analysis, many_inconclusive_is_one_in_five_of_the_defined) {
+  gb_an_tally t = tally_of(252, 0, 0, 0, 0, 0);
+  cr_assert_not(gb_analysis_noisy(&t));
+  /* 54 of 252 (21%), the case. */
+  t = tally_of(252, 100, 98, 54, 98, 19);
+  cr_assert(gb_analysis_noisy(&t));
+  t = tally_of(100, 50, 30, 20, 30, 9);
+  cr_assert(gb_analysis_noisy(&t));
+  t = tally_of(100, 50, 31, 19, 31, 9);
+  cr_assert_not(gb_analysis_noisy(&t));
+  /* Against the defined readings: 19 of 95 defined is one in five. */
+  t = tally_of(100, 50, 26, 19, 26, 9);
+  cr_assert(gb_analysis_noisy(&t));
+}

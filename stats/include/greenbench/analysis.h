@@ -105,6 +105,37 @@ typedef struct {
   size_t chance_bound;
 } gb_an_tally;
 
+/* Many inconclusive readings mean the measurements were too noisy to decide
+ * those comparisons: "many" is at least this share of the defined readings,
+ * fixed before measuring (one in five). */
+#define GB_ANALYSIS_NOISY_SHARE_NUM 1
+#define GB_ANALYSIS_NOISY_SHARE_DEN 5
+
+/* The answer to question 1 (does energy follow time?) from a tally, decided
+ * in this order:
+ *   CANNOT       no power ratio is defined;
+ *   YES          most ratios (of all counted) read same power within the
+ *                margin, and no more intervals exclude 1 than chance_bound;
+ *   YES_BUT_DIFFERS  most read same power, but more intervals exclude 1
+ *                than chance alone would produce: time predicts energy
+ *                within the margin, yet power differs measurably (an
+ *                interval excluding 1 counts as differing whatever its
+ *                position against the margin);
+ *   TOO_NOISY    most defined ratios are inconclusive;
+ *   NO           otherwise. */
+typedef enum {
+  GB_AN_VERDICT_CANNOT,
+  GB_AN_VERDICT_YES,
+  GB_AN_VERDICT_YES_BUT_DIFFERS,
+  GB_AN_VERDICT_TOO_NOISY,
+  GB_AN_VERDICT_NO
+} gb_an_verdict;
+
+gb_an_verdict gb_analysis_verdict(const gb_an_tally *t);
+/* Whether at least GB_ANALYSIS_NOISY_SHARE of the defined readings are
+ * inconclusive (false when none is defined), compared in integers. */
+bool gb_analysis_noisy(const gb_an_tally *t);
+
 typedef enum {
   GB_AN_RANK_OVERALL,
   GB_AN_RANK_SIZE,
