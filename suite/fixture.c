@@ -311,48 +311,87 @@ static long choose_listed(case_set *set, const char *profile, const char *json) 
   return listed;
 }
 
-/* The selection expression of the smallest product of languages,
- * algorithms, orders and sizes that holds every chosen case; *exact tells
- * whether it holds nothing else. */
-static void expression_of(const case_set *set, const gb_settings *s, char *buf, size_t len,
-                          bool *exact) {
-  unsigned lang = 0, alg = 0, ord = 0;
-  bool size_in[GB_MAX_SIZES] = {false};
-  for (size_t i = 0; i < set->n; i++) {
-    if (!set->chosen[i])
-      continue;
-    lang |= 1u << set->configs[i].language;
-    alg |= 1u << set->configs[i].algorithm;
-    ord |= 1u << set->configs[i].order;
-    for (size_t z = 0; z < s->nsizes; z++)
-      size_in[z] = size_in[z] || s->sizes[z] == set->configs[i].size;
-  }
-  size_t nsizes = 0, at = 0;
-  at += (size_t)snprintf(buf + at, len - at, "language=");
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    if (lang >> l & 1)
-      at += (size_t)snprintf(buf + at, len - at, "%s%s", buf[at - 1] == '=' ? "" : ",",
-                             gb_language_name((gb_language)l));
-  at += (size_t)snprintf(buf + at, len - at, " algorithm=");
-  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-    if (alg >> a & 1)
-      at += (size_t)snprintf(buf + at, len - at, "%s%s", buf[at - 1] == '=' ? "" : ",",
-                             gb_algorithm_name((gb_algorithm)a));
-  at += (size_t)snprintf(buf + at, len - at, " order=");
-  for (int o = 0; o < GB_ORDER_COUNT; o++)
-    if (ord >> o & 1)
-      at += (size_t)snprintf(buf + at, len - at, "%s%s", buf[at - 1] == '=' ? "" : ",",
-                             gb_order_name((gb_order)o));
-  at += (size_t)snprintf(buf + at, len - at, " size=");
-  for (size_t z = 0; z < s->nsizes; z++)
-    if (size_in[z]) {
-      at += (size_t)snprintf(buf + at, len - at, "%s%" PRIu32, buf[at - 1] == '=' ? "" : ",",
-                             s->sizes[z]);
-      nsizes++;
+/* One product of a selection: bitmasks of languages, algorithms, orders
+ * and size indexes. */
+typedef struct {
+  unsigned mask[4];
+} product;
+
+/* Merges products that differ in dimension d alone (their union is then a
+ * product); true when any merged. */
+static bool merge_along(product *p, size_t *n, int d) {
+  bool merged = false;
+  for (size_t i = 0; i < *n; i++)
+    for (size_t j = i + 1; j < *n; j++) {
+      bool same = true;
+      for (int k = 0; k < 4; k++)
+        same = same && (k == d || p[i].mask[k] == p[j].mask[k]);
+      if (!same)
+        continue;
+      p[i].mask[d] |= p[j].mask[d];
+      p[j--] = p[--*n];
+      merged = true;
     }
-  size_t product = (size_t)__builtin_popcount(lang) * (size_t)__builtin_popcount(alg) *
-                   (size_t)__builtin_popcount(ord) * nsizes;
-  *exact = product == set->n_chosen;
+  return merged;
+}
+
+/* " key=a,b" for the items of mask, named by names[bit]. */
+static void put_mask(char *buf, size_t len, size_t *at, const char *key, unsigned mask,
+                     const char *const *names) {
+  *at += (size_t)snprintf(buf + *at, len - *at, "%s%s=", *at ? " " : "", key);
+  const char *sep = "";
+  for (unsigned i = 0; i < 32 && *at < len; i++)
+    if (mask >> i & 1) {
+      *at += (size_t)snprintf(buf + *at, len - *at, "%s%s", sep, names[i]);
+      sep = ",";
+    }
+}
+
+/* A selection expression (select.h) that selects exactly the chosen
+ * cases: products joined by " | ", few because products that differ in one
+ * dimension are merged. Returns -1 when it does not fit in len. */
+static int expression_of(const case_set *set, const gb_settings *s, char *buf, size_t len) {
+  product p[GB_LANGUAGE_COUNT * GB_ALGORITHM_COUNT * GB_ORDER_COUNT];
+  size_t n = 0;
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (int o = 0; o < GB_ORDER_COUNT; o++) {
+        unsigned sizes = 0;
+        for (size_t i = 0; i < set->n; i++) {
+          const gb_config *c = &set->configs[i];
+          for (size_t z = 0; set->chosen[i] && (int)c->language == l &&
+                             (int)c->algorithm == a && (int)c->order == o && z < s->nsizes;
+               z++)
+            sizes |= (unsigned)(s->sizes[z] == c->size) << z;
+        }
+        if (sizes)
+          p[n++] = (product){{1u << l, 1u << a, 1u << o, sizes}};
+      }
+  while (merge_along(p, &n, 2) || merge_along(p, &n, 1) || merge_along(p, &n, 0) ||
+         merge_along(p, &n, 3)) {
+  }
+  const char *names[4][GB_MAX_SIZES] = {{NULL}};
+  char digits[GB_MAX_SIZES][12];
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    names[0][l] = gb_language_name((gb_language)l);
+  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+    names[1][a] = gb_algorithm_name((gb_algorithm)a);
+  for (int o = 0; o < GB_ORDER_COUNT; o++)
+    names[2][o] = gb_order_name((gb_order)o);
+  for (size_t z = 0; z < s->nsizes; z++) {
+    snprintf(digits[z], sizeof digits[z], "%" PRIu32, s->sizes[z]);
+    names[3][z] = digits[z];
+  }
+  static const char *const keys[4] = {"language", "algorithm", "order", "size"};
+  size_t at = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < n && at < len; i++) {
+    if (i)
+      at += (size_t)snprintf(buf + at, len - at, " |");
+    for (int k = 0; k < 4 && at < len; k++)
+      put_mask(buf, len, &at, keys[k], p[i].mask[k], names[k]);
+  }
+  return at < len ? 0 : -1;
 }
 
 /* ---- Files ------------------------------------------------------------------------ */
@@ -362,7 +401,7 @@ typedef struct {
   long ctest_pid;
   char status[16]; /* running, finished, interrupted, failed, empty */
   char records[PATH_MAX];
-  char selection[1024];
+  char selection[4096]; /* an exact expression: at most 36 products of ~80 bytes */
   char reason[1024];
 } state;
 
@@ -399,7 +438,7 @@ static int read_state(const char *path, state *st, char *why, size_t len) {
              strerror(errno));
     return -1;
   }
-  char line[2048], pid[32] = "";
+  char line[8192], pid[32] = "";
   *st = (state){0};
   bool header =
       fgets(line, sizeof line, f) && !strncmp(line, STATE_HEADER, strlen(STATE_HEADER));
@@ -505,16 +544,13 @@ static void choose_cases(const gb_fixture_opts *o, case_set *set, state *st, cha
   ctest_run_free(&c);
 }
 
-static void note_selection(const char *records, const char *how, const char *expr, bool exact) {
+static void note_selection(const char *records, const char *how, const char *expr) {
   char path[PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/ctest-selection.txt", records);
   FILE *f = fopen(path, "we");
   if (!f)
     return;
-  fprintf(f, "%s\nmeasured: %s\n%s", how, expr,
-          exact ? ""
-                : "note: the selection is not a product of languages, algorithms, orders "
-                  "and sizes; the smallest product that holds it was measured\n");
+  fprintf(f, "%s\nmeasured: %s\n", how, expr);
   fclose(f);
 }
 
@@ -532,7 +568,6 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
   char how[2048];
   choose_cases(o, &set, &st, how, sizeof how);
   printf("greenbench-suite: %s\n", how);
-  bool exact = true;
   if (set.n_chosen == 0) {
     gb_str_copy(st.status, sizeof st.status, "empty");
     snprintf(st.reason, sizeof st.reason, "no case of the %s profile is selected",
@@ -544,12 +579,11 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
     }
     return 0;
   }
-  expression_of(&set, &o->settings, st.selection, sizeof st.selection, &exact);
-  if (!exact)
-    printf("greenbench-suite: note: the %zu selected cases are not a product of languages, "
-           "algorithms, orders and sizes; measuring the smallest product that holds them, "
-           "%s\n",
-           set.n_chosen, st.selection);
+  if (expression_of(&set, &o->settings, st.selection, sizeof st.selection) < 0) {
+    gb_str_put_line(stderr, "greenbench-suite: error: ",
+                    "the selection does not fit in its expression buffer");
+    return 1;
+  }
   gb_settings s = o->settings;
   if (gb_settings_select(&s, st.selection, &err) < 0) {
     gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
@@ -598,7 +632,7 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
     fclose(log);
   uint64_t took = (uint64_t)time(NULL) - t0;
   if (rc == 0)
-    note_selection(st.records, how, st.selection, exact);
+    note_selection(st.records, how, st.selection);
   if (rc < 0) {
     gb_str_copy(st.status, sizeof st.status, "failed");
     snprintf(st.reason, sizeof st.reason, "the campaign did not run: %s", err.msg);
@@ -663,9 +697,8 @@ static size_t rows_of(const gb_records *r, const gb_config *c) {
 }
 
 static bool planned(const gb_meta *m, const gb_config *c) {
-  return gb_meta_has_language(m, (gb_rec_language)c->language) &&
-         gb_meta_has_algorithm(m, (gb_rec_algorithm)c->algorithm) &&
-         gb_meta_has_order(m, (gb_rec_order)c->order) && gb_meta_has_size(m, c->size);
+  return gb_meta_plans(m, (gb_rec_language)c->language, (gb_rec_algorithm)c->algorithm,
+                       (gb_rec_order)c->order, c->size);
 }
 
 int gb_fixture_check_case(const char *name, const char *state_path) {

@@ -50,7 +50,7 @@ typedef struct {
  * by the tests. */
 static struct {
   gb_settings settings;
-  char *select; /* every --select and GREENBENCH_SELECT, space-separated; any length */
+  char *select; /* every --select and GREENBENCH_SELECT, AND-ed (append_select) */
   const char *out, *junit;
   bool energy_required;
   bool list_only;
@@ -187,7 +187,10 @@ static const char usage[] =
     "algorithm, order, size, e.g. --select language=python or\n"
     "--select 'algorithm=quick size=2000'; GREENBENCH_SELECT and GREENBENCH_PROFILE\n"
     "in the environment do the same. Terms are AND-ed and a key may appear in one\n"
-    "term only (language=python,c, not language=python language=c). Any other option\n"
+    "term only (language=python,c, not language=python language=c). '|' joins\n"
+    "alternatives and selects the cases any of them selects:\n"
+    "--select 'language=c algorithm=quick | language=python size=200'. Several\n"
+    "--select options are AND-ed like terms. Any other option\n"
     "must be one of Criterion's, listed below; anything else exits 2. A JUnit or\n"
     "records path that cannot be written fails the run. The JUnit classnames are\n"
     "<machine>.<profile>.<language>.<algorithm>; --machine-label sets the machine\n"
@@ -208,17 +211,53 @@ static int take(int *i, int argc, char **argv, const char **value) {
   return 0;
 }
 
-/* Adds expr to the selection, however long; -1 (reported) without memory. */
+/* Adds expr to the selection, AND-ed with what is there: each product of
+ * one joined with each product of the other ("A | B" and "C" give
+ * "A C | B C"), so the two keep their meaning whatever '|' they hold; any
+ * length. -1 (reported) without memory. */
 static int append_select(const char *expr) {
-  size_t used = suite.select ? strlen(suite.select) : 0, n = strlen(expr);
-  char *p = realloc(suite.select, used + n + 2);
-  if (!p) {
+  for (const char *a = expr, *end;; a = end + 1) {
+    end = a + strcspn(a, "|");
+    bool blank = true;
+    for (const char *c = a; c < end; c++)
+      blank = blank && strchr(" ;\t", *c);
+    if (blank && strchr(expr, '|')) {
+      gb_excerpt_buf shown = {{0}};
+      fprintf(stderr,
+              "greenbench-suite: error: selection '%s' has an empty alternative around '|'\n",
+              gb_excerpt(&shown, expr));
+      return -1;
+    }
+    if (!*end)
+      break;
+  }
+  char *joined = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&joined, &len);
+  if (!f) {
     fprintf(stderr, "greenbench-suite: error: out of memory for the selection\n");
     return -1;
   }
-  p[used] = ' ';
-  memcpy(p + (used ? used + 1 : 0), expr, n + 1);
-  suite.select = p;
+  const char *old = suite.select ? suite.select : "";
+  for (const char *a = old, *a_end;; a = a_end + 1) {
+    a_end = a + strcspn(a, "|");
+    for (const char *b = expr, *b_end;; b = b_end + 1) {
+      b_end = b + strcspn(b, "|");
+      fprintf(f, "%s%.*s%s%.*s", ftell(f) ? " | " : "", (int)(a_end - a), a,
+              a_end > a && b_end > b ? " " : "", (int)(b_end - b), b);
+      if (!*b_end)
+        break;
+    }
+    if (!*a_end)
+      break;
+  }
+  if (fclose(f) != 0 || !joined) {
+    free(joined);
+    fprintf(stderr, "greenbench-suite: error: out of memory for the selection\n");
+    return -1;
+  }
+  free(suite.select);
+  suite.select = joined;
   return 0;
 }
 

@@ -119,6 +119,10 @@ static void settings_to_meta(const gb_settings *s, const gb_workers *w, gb_meta_
       m->orders[m->n_orders++] = (gb_rec_order)o;
   for (size_t i = 0; i < s->nsizes; i++)
     m->sizes[m->n_sizes++] = s->sizes[i];
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (int o = 0; o < GB_ORDER_COUNT; o++)
+        m->omit[l][a][o] = s->omit[l][a][o];
   snprintf(m->python, sizeof m->python, "%s", w->python);
   snprintf(m->node, sizeof m->node, "%s", w->node);
 }
@@ -143,6 +147,10 @@ int gb_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err
     return gb_err_set(err, EINVAL, "the records list more than %d sizes", GB_MAX_SIZES);
   for (size_t i = 0; i < ms->n_sizes; i++)
     s->sizes[s->nsizes++] = (uint32_t)ms->sizes[i];
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (int o = 0; o < GB_ORDER_COUNT; o++)
+        s->omit[l][a][o] = (uint16_t)ms->omit[l][a][o];
   return 0;
 }
 

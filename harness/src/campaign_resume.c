@@ -22,8 +22,8 @@ static int compare_settings(gb_campaign *c, const gb_settings *given, gb_err *er
     size_t offset, size;
   } fields[] = {
 #define F(f) {#f, offsetof(gb_settings, f), sizeof((gb_settings *)0)->f}
-      F(languages), F(algorithms), F(orders), F(nsizes), F(runs),
-      F(warmups),   F(target_ms),  F(energy), F(seed),   F(timeout_s),
+      F(languages), F(algorithms), F(orders), F(nsizes),    F(runs), F(warmups),
+      F(target_ms), F(energy),     F(seed),   F(timeout_s), F(omit),
 #undef F
   };
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)

@@ -73,8 +73,18 @@ int gb_settings_profile(const char *name, gb_settings *out, gb_err *err) {
   return 0;
 }
 
-static size_t count_bits(unsigned mask) {
-  return (size_t)__builtin_popcount(mask);
+bool gb_settings_plans(const gb_settings *s, gb_language l, gb_algorithm a, gb_order o,
+                       size_t z) {
+  return (unsigned)l < GB_LANGUAGE_COUNT && (unsigned)a < GB_ALGORITHM_COUNT &&
+         (unsigned)o < GB_ORDER_COUNT && z < s->nsizes && (s->languages >> l & 1) &&
+         (s->algorithms >> a & 1) && (s->orders >> o & 1) && !(s->omit[l][a][o] >> z & 1);
+}
+
+bool gb_settings_plans_startup(const gb_settings *s, gb_language l, gb_order o, size_t z) {
+  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+    if (gb_settings_plans(s, l, (gb_algorithm)a, o, z))
+      return true;
+  return false;
 }
 
 static void add_configs(const gb_settings *s, gb_plan *p) {
@@ -82,7 +92,7 @@ static void add_configs(const gb_settings *s, gb_plan *p) {
     for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
       for (int o = 0; o < GB_ORDER_COUNT; o++)
         for (size_t z = 0; z < s->nsizes; z++)
-          if ((s->languages >> l & 1) && (s->algorithms >> a & 1) && (s->orders >> o & 1))
+          if (gb_settings_plans(s, (gb_language)l, (gb_algorithm)a, (gb_order)o, z))
             p->configs[p->nconfigs++] =
                 (gb_config){(gb_language)l, (gb_algorithm)a, (gb_order)o, s->sizes[z]};
 }
@@ -91,7 +101,7 @@ static void add_startups(const gb_settings *s, gb_plan *p) {
   for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
     for (int o = 0; o < GB_ORDER_COUNT; o++)
       for (size_t z = 0; z < s->nsizes; z++)
-        if ((s->languages >> l & 1) && (s->orders >> o & 1))
+        if (gb_settings_plans_startup(s, (gb_language)l, (gb_order)o, z))
           p->startups[p->nstartups++] =
               (gb_startup_group){(gb_language)l, (gb_order)o, s->sizes[z]};
 }
@@ -119,9 +129,14 @@ static void shuffle(gb_planned_run *runs, size_t n, uint64_t seed) {
 }
 
 int gb_plan_build(const gb_settings *s, gb_plan *out, gb_err *err) {
-  size_t nconfigs =
-      count_bits(s->languages) * count_bits(s->algorithms) * count_bits(s->orders) * s->nsizes;
-  size_t nstartups = count_bits(s->languages) * count_bits(s->orders) * s->nsizes;
+  size_t nconfigs = 0, nstartups = 0;
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int o = 0; o < GB_ORDER_COUNT; o++)
+      for (size_t z = 0; z < s->nsizes && z < GB_MAX_SIZES; z++) {
+        nstartups += gb_settings_plans_startup(s, (gb_language)l, (gb_order)o, z);
+        for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+          nconfigs += gb_settings_plans(s, (gb_language)l, (gb_algorithm)a, (gb_order)o, z);
+      }
   if (nconfigs == 0 || s->runs == 0)
     return gb_err_set(err, EINVAL, "the selection is empty: no configuration to measure");
   gb_plan p = {0};

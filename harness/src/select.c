@@ -114,7 +114,8 @@ int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t
   return 0;
 }
 
-/* Keeps the profile's sizes that the selection names, in profile order. */
+/* Keeps the profile's sizes that the selection names, in profile order; the
+ * omitted bits follow their sizes. */
 static int select_sizes(gb_settings *s, const char *list, gb_err *err) {
   uint32_t want[GB_MAX_SIZES], kept[GB_MAX_SIZES];
   size_t nwant, nkept = 0;
@@ -129,12 +130,19 @@ static int select_sizes(gb_settings *s, const char *list, gb_err *err) {
       return gb_err_set(err, EINVAL, "size %u is not one of the %s profile's sizes", want[w],
                         s->profile);
   }
+  uint16_t omit[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT][GB_ORDER_COUNT] = {{{0}}};
   for (size_t i = 0; i < s->nsizes; i++)
     for (size_t w = 0; w < nwant; w++)
-      if (s->sizes[i] == want[w])
+      if (s->sizes[i] == want[w]) {
+        for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+          for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+            for (int o = 0; o < GB_ORDER_COUNT; o++)
+              omit[l][a][o] |= (uint16_t)((s->omit[l][a][o] >> i & 1u) << nkept);
         kept[nkept++] = s->sizes[i];
+      }
   memcpy(s->sizes, kept, nkept * sizeof *kept);
   s->nsizes = nkept;
+  memcpy(s->omit, omit, sizeof omit);
   return 0;
 }
 
@@ -174,23 +182,103 @@ static int apply_term(gb_settings *s, char *term, unsigned *seen, gb_err *err) {
                     SHOWN(term));
 }
 
+/* One alternative, the terms between two '|', applied to *t. */
+static int apply_product(gb_settings *t, char *alt, gb_err *err) {
+  char *save = NULL;
+  unsigned seen = 0;
+  int rc = 0;
+  for (char *term = strtok_r(alt, " ;\t", &save); term && rc == 0;
+       term = strtok_r(NULL, " ;\t", &save))
+    rc = apply_term(t, term, &seen, err);
+  return rc;
+}
+
+/* The cases a selection chose, by the base settings' size index. */
+typedef bool chosen_cells[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT][GB_ORDER_COUNT][GB_MAX_SIZES];
+
+/* Marks in *chosen the cases t plans, t being base narrowed by one product. */
+static size_t mark_chosen(const gb_settings *base, const gb_settings *t, chosen_cells *chosen) {
+  size_t n = 0;
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (int o = 0; o < GB_ORDER_COUNT; o++)
+        for (size_t z = 0; z < t->nsizes; z++) {
+          if (!gb_settings_plans(t, (gb_language)l, (gb_algorithm)a, (gb_order)o, z))
+            continue;
+          size_t b = 0;
+          while (base->sizes[b] != t->sizes[z])
+            b++;
+          (*chosen)[l][a][o][b] = true;
+          n++;
+        }
+  return n;
+}
+
+/* base narrowed to the chosen cases: the smallest product that holds them,
+ * less the rest. */
+static gb_settings union_of(const gb_settings *base, const chosen_cells *chosen) {
+  gb_settings u = *base;
+  u.languages = u.algorithms = u.orders = 0;
+  u.nsizes = 0;
+  memset(u.omit, 0, sizeof u.omit);
+  bool size_in[GB_MAX_SIZES] = {false};
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (int o = 0; o < GB_ORDER_COUNT; o++)
+        for (size_t z = 0; z < base->nsizes; z++)
+          if ((*chosen)[l][a][o][z]) {
+            u.languages |= 1u << l;
+            u.algorithms |= 1u << a;
+            u.orders |= 1u << o;
+            size_in[z] = true;
+          }
+  size_t index[GB_MAX_SIZES];
+  for (size_t z = 0; z < base->nsizes; z++)
+    if (size_in[z]) {
+      index[z] = u.nsizes;
+      u.sizes[u.nsizes++] = base->sizes[z];
+    }
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (int o = 0; o < GB_ORDER_COUNT; o++)
+        for (size_t z = 0; z < base->nsizes; z++)
+          if ((u.languages >> l & 1) && (u.algorithms >> a & 1) && (u.orders >> o & 1) &&
+              size_in[z] && !(*chosen)[l][a][o][z])
+            u.omit[l][a][o] |= (uint16_t)(1u << index[z]);
+  return u;
+}
+
 int gb_settings_select(gb_settings *s, const char *expr, gb_err *err) {
   if (!expr || !*expr)
     return 0;
-  char *copy = strdup(expr), *save = NULL;
+  char *copy = strdup(expr);
   if (!copy)
     return gb_err_set(err, ENOMEM, "out of memory");
-  gb_settings t = *s;
+  static chosen_cells zero;
+  chosen_cells chosen;
+  memcpy(chosen, zero, sizeof chosen);
   int rc = 0;
-  unsigned seen = 0;
-  for (char *term = strtok_r(copy, " ;\t", &save); term && rc == 0;
-       term = strtok_r(NULL, " ;\t", &save))
-    rc = apply_term(&t, term, &seen, err);
+  for (char *alt = copy, *next; alt && rc == 0; alt = next) {
+    next = strchr(alt, '|');
+    if (next)
+      *next++ = '\0';
+    alt += strspn(alt, " ;\t");
+    for (size_t n = strlen(alt); n > 0 && strchr(" ;\t", alt[n - 1]); n--)
+      alt[n - 1] = '\0';
+    if (!*alt) {
+      rc = gb_err_set(err, EINVAL, "selection '%s' has an empty alternative around '|'",
+                      SHOWN(expr));
+      break;
+    }
+    char shown[sizeof(gb_excerpt_buf)];
+    gb_str_copy(shown, sizeof shown, SHOWN(alt));
+    gb_settings t = *s;
+    if ((rc = apply_product(&t, alt, err)) == 0 && mark_chosen(s, &t, &chosen) == 0)
+      rc = gb_err_set(err, EINVAL, "selection '%s' leaves no case of the %s profile", shown,
+                      s->profile);
+  }
   free(copy);
-  if (rc == 0 && (!t.languages || !t.algorithms || !t.orders || !t.nsizes))
-    rc = gb_err_set(err, EINVAL, "selection '%s' leaves no case of the %s profile", SHOWN(expr),
-                    s->profile);
   if (rc == 0)
-    *s = t;
+    *s = union_of(s, &chosen);
   return rc;
 }

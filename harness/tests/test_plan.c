@@ -88,6 +88,39 @@ Test(plan, selection_and_startup_groups) {
   s.languages = 0;
   cr_assert_eq(gb_plan_build(&s, &p, &err), -EINVAL);
   cr_assert(strstr(err.msg, "empty"));
+  s.languages = 1u << GB_PYTHON;
+  for (int o = 0; o < GB_ORDER_COUNT; o++)
+    s.omit[GB_PYTHON][GB_QUICK][o] = 1u;
+  cr_assert_eq(gb_plan_build(&s, &p, &err), -EINVAL, "every configuration omitted");
+  cr_assert(strstr(err.msg, "empty"));
+}
+
+Test(plan, omitted_configurations_and_their_startups_are_left_out) {
+  gb_settings s;
+  gb_err err;
+  gb_settings_profile("smoke", &s, &err);
+  /* All of C bubble and C insertion at 200 left out; C quick at 200 kept. */
+  for (int o = 0; o < GB_ORDER_COUNT; o++)
+    s.omit[GB_C][GB_BUBBLE][o] = s.omit[GB_C][GB_INSERTION][o] = 2u;
+  /* Node at sorted/100 left out for every algorithm: no startup group. */
+  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+    s.omit[GB_NODE][a][GB_SORTED] = 1u;
+  gb_plan p;
+  cr_assert_eq(gb_plan_build(&s, &p, &err), 0, "%s", err.msg);
+  cr_assert_eq(p.nconfigs, 72u - 8u - 3u);
+  cr_assert_eq(p.nstartups, 24u - 1u);
+  cr_assert_eq(p.nruns, (p.nconfigs + p.nstartups) * s.runs);
+  for (size_t c = 0; c < p.nconfigs; c++) {
+    const gb_config *k = &p.configs[c];
+    cr_assert_not(k->language == GB_C && k->algorithm != GB_QUICK && k->size == 200);
+    cr_assert_not(k->language == GB_NODE && k->order == GB_SORTED && k->size == 100);
+    const gb_startup_group *g = &p.startups[gb_plan_startup_of(&p, k)];
+    cr_assert(g->language == k->language && g->order == k->order && g->size == k->size);
+  }
+  for (size_t g = 0; g < p.nstartups; g++)
+    cr_assert_not(p.startups[g].language == GB_NODE && p.startups[g].order == GB_SORTED &&
+                  p.startups[g].size == 100);
+  gb_plan_free(&p);
 }
 
 Test(plan, unknown_profile) {

@@ -108,9 +108,11 @@ static int build_startups(gb_analysis *a, gb_err *err) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
   for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
-    for (int o = 0; o < GB_REC_ORDER_COUNT && gb_meta_has_language(m, (gb_rec_language)l);
-         o++) {
-      for (size_t z = 0; z < s->n_sizes && gb_meta_has_order(m, (gb_rec_order)o); z++) {
+    for (int o = 0; o < GB_REC_ORDER_COUNT; o++) {
+      for (size_t z = 0; z < s->n_sizes; z++) {
+        if (!gb_meta_plans_startup(m, (gb_rec_language)l, (gb_rec_order)o, s->sizes[z])) {
+          continue;
+        }
         gb_an_startup *st = &a->startups[a->n_startups++];
         *st = (gb_an_startup){.language = (gb_rec_language)l,
                               .order = (gb_rec_order)o,
@@ -292,12 +294,11 @@ static int build_configs(gb_analysis *a, gb_err *err) {
   for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
     for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
       for (int o = 0; o < GB_REC_ORDER_COUNT; o++) {
-        if (!gb_meta_has_language(m, (gb_rec_language)l) ||
-            !gb_meta_has_algorithm(m, (gb_rec_algorithm)g) ||
-            !gb_meta_has_order(m, (gb_rec_order)o)) {
-          continue;
-        }
         for (size_t z = 0; z < s->n_sizes; z++) {
+          if (!gb_meta_plans(m, (gb_rec_language)l, (gb_rec_algorithm)g, (gb_rec_order)o,
+                             s->sizes[z])) {
+            continue;
+          }
           gb_an_config *c = &a->configs[a->n_configs++];
           c->language = (gb_rec_language)l;
           c->algorithm = (gb_rec_algorithm)g;

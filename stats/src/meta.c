@@ -297,11 +297,92 @@ bool gb_meta_has_size(const gb_meta *m, uint64_t size) {
   return false;
 }
 
+/* The index of size in the settings' sizes, or n_sizes. */
+static size_t size_index(const gb_meta_settings *s, uint64_t size) {
+  size_t i = 0;
+  while (i < s->n_sizes && s->sizes[i] != size)
+    i++;
+  return i;
+}
+
+bool gb_meta_plans(const gb_meta *m, gb_rec_language l, gb_rec_algorithm a, gb_rec_order o,
+                   uint64_t size) {
+  size_t z = size_index(&m->settings, size);
+  return z < m->settings.n_sizes && gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, a) &&
+         gb_meta_has_order(m, o) && !(m->settings.omit[l][a][o] >> z & 1u);
+}
+
+bool gb_meta_plans_startup(const gb_meta *m, gb_rec_language l, gb_rec_order o, uint64_t size) {
+  for (int a = 0; a < GB_REC_ALG_COUNT; a++)
+    if (gb_meta_plans(m, l, (gb_rec_algorithm)a, o, size))
+      return true;
+  return false;
+}
+
+size_t gb_meta_planned_configs(const gb_meta *m) {
+  size_t n = 0;
+  for (int l = 0; l < GB_REC_LANG_COUNT; l++)
+    for (int a = 0; a < GB_REC_ALG_COUNT; a++)
+      for (int o = 0; o < GB_REC_ORDER_COUNT; o++)
+        for (size_t z = 0; z < m->settings.n_sizes; z++)
+          n += gb_meta_plans(m, (gb_rec_language)l, (gb_rec_algorithm)a, (gb_rec_order)o,
+                             m->settings.sizes[z]);
+  return n;
+}
+
+size_t gb_meta_planned_startups(const gb_meta *m) {
+  size_t n = 0;
+  for (int l = 0; l < GB_REC_LANG_COUNT; l++)
+    for (int o = 0; o < GB_REC_ORDER_COUNT; o++)
+      for (size_t z = 0; z < m->settings.n_sizes; z++)
+        n +=
+            gb_meta_plans_startup(m, (gb_rec_language)l, (gb_rec_order)o, m->settings.sizes[z]);
+  return n;
+}
+
+/* Omitted configurations lie inside the lists, and each item of a list
+ * keeps at least one configuration (else it would not be listed). */
+static int check_omit(vctx *v, const gb_meta *m) {
+  const gb_meta_settings *s = &m->settings;
+  uint32_t in_sizes = s->n_sizes >= 32 ? UINT32_MAX : (1u << s->n_sizes) - 1;
+  bool lang[GB_REC_LANG_COUNT] = {false}, alg[GB_REC_ALG_COUNT] = {false},
+       ord[GB_REC_ORDER_COUNT] = {false}, size[GB_META_MAX_SIZES] = {false};
+  for (int l = 0; l < GB_REC_LANG_COUNT; l++)
+    for (int a = 0; a < GB_REC_ALG_COUNT; a++)
+      for (int o = 0; o < GB_REC_ORDER_COUNT; o++) {
+        uint32_t bits = s->omit[l][a][o];
+        bool listed = gb_meta_has_language(m, (gb_rec_language)l) &&
+                      gb_meta_has_algorithm(m, (gb_rec_algorithm)a) &&
+                      gb_meta_has_order(m, (gb_rec_order)o);
+        if (bits && (!listed || (bits & ~in_sizes)))
+          return FAIL(v, "settings.omit: %s/%s/%s at a size not in the settings",
+                      lang_at((unsigned)l), alg_at((unsigned)a), order_at((unsigned)o));
+        for (size_t z = 0; listed && z < s->n_sizes; z++)
+          if (!(bits >> z & 1u))
+            lang[l] = alg[a] = ord[o] = size[z] = true;
+      }
+  for (size_t i = 0; i < s->n_languages; i++)
+    if (!lang[s->languages[i]])
+      return FAIL(v, "settings.omit: omits every configuration of language %s",
+                  lang_at((unsigned)s->languages[i]));
+  for (size_t i = 0; i < s->n_algorithms; i++)
+    if (!alg[s->algorithms[i]])
+      return FAIL(v, "settings.omit: omits every configuration of algorithm %s",
+                  alg_at((unsigned)s->algorithms[i]));
+  for (size_t i = 0; i < s->n_orders; i++)
+    if (!ord[s->orders[i]])
+      return FAIL(v, "settings.omit: omits every configuration of order %s",
+                  order_at((unsigned)s->orders[i]));
+  for (size_t z = 0; z < s->n_sizes; z++)
+    if (!size[z])
+      return FAIL(v, "settings.omit: omits every configuration of size %" PRIu64, s->sizes[z]);
+  return 0;
+}
+
 static int check_calibration(vctx *v, const gb_meta *m) {
   for (size_t i = 0; i < m->n_calibration; i++) {
     const gb_meta_calibration *c = &m->calibration[i];
-    if (!gb_meta_has_language(m, c->language) || !gb_meta_has_algorithm(m, c->algorithm) ||
-        !gb_meta_has_order(m, c->order) || !gb_meta_has_size(m, c->size))
+    if (!gb_meta_plans(m, c->language, c->algorithm, c->order, c->size))
       return FAIL(v, "calibration[%zu]: configuration not in settings", i);
     if (c->sorts == 0)
       return FAIL(v, "calibration[%zu].sorts: 0", i);
@@ -310,8 +391,7 @@ static int check_calibration(vctx *v, const gb_meta *m) {
   }
   for (size_t i = 0; i < m->n_startup; i++) {
     const gb_meta_startup *s = &m->startup[i];
-    if (!gb_meta_has_language(m, s->language) || !gb_meta_has_order(m, s->order) ||
-        !gb_meta_has_size(m, s->size))
+    if (!gb_meta_plans_startup(m, s->language, s->order, s->size))
       return FAIL(v, "startup[%zu]: trial not in settings", i);
     if (s->launches == 0)
       return FAIL(v, "startup[%zu].launches: 0", i);
@@ -403,9 +483,9 @@ static int check_identity(vctx *v, const gb_meta *m) {
 int gb_meta_check(const gb_meta *m, const char *path, gb_err *err) {
   vctx v = {path, err};
   int rc;
-  if ((rc = check_settings(&v, &m->settings)) < 0 || (rc = check_identity(&v, m)) < 0 ||
-      (rc = check_plan(&v, &m->plan)) < 0 || (rc = check_calibration(&v, m)) < 0 ||
-      (rc = check_energy(&v, m)) < 0)
+  if ((rc = check_settings(&v, &m->settings)) < 0 || (rc = check_omit(&v, m)) < 0 ||
+      (rc = check_identity(&v, m)) < 0 || (rc = check_plan(&v, &m->plan)) < 0 ||
+      (rc = check_calibration(&v, m)) < 0 || (rc = check_energy(&v, m)) < 0)
     return rc;
   return check_progress(&v, m);
 }

@@ -86,6 +86,36 @@ static void end(builder *parent, const char *key, builder *child) {
   add_item(parent, key, child->o);
 }
 
+/* settings.omit: one object per omitted configuration, in canonical order;
+ * left out when none is omitted, as records before the field had none. */
+static void add_omit(builder *settings, const gb_meta_settings *s) {
+  cJSON *arr = NULL;
+  for (int l = 0; l < GB_REC_LANG_COUNT; l++)
+    for (int a = 0; a < GB_REC_ALG_COUNT; a++)
+      for (int o = 0; o < GB_REC_ORDER_COUNT; o++)
+        for (size_t z = 0; z < s->n_sizes && z < GB_META_MAX_SIZES; z++) {
+          if (!(s->omit[l][a][o] >> z & 1u))
+            continue;
+          if (!arr && !(arr = cJSON_CreateArray())) {
+            settings->ok = false;
+            return;
+          }
+          builder e = begin();
+          add_str(&e, "language", gb_rec_language_name((gb_rec_language)l));
+          add_str(&e, "algorithm", gb_rec_algorithm_name((gb_rec_algorithm)a));
+          add_str(&e, "order", gb_rec_order_name((gb_rec_order)o));
+          add_uint(&e, "size", s->sizes[z]);
+          if (!e.ok || !cJSON_AddItemToArray(arr, e.o)) {
+            cJSON_Delete(e.o);
+            cJSON_Delete(arr);
+            settings->ok = false;
+            return;
+          }
+        }
+  if (arr)
+    add_item(settings, "omit", arr);
+}
+
 static void add_settings(builder *root, const gb_meta_settings *s) {
   builder b = begin();
   const char *names[GB_REC_ORDER_COUNT];
@@ -109,6 +139,7 @@ static void add_settings(builder *root, const gb_meta_settings *s) {
   add_str(&b, "python", s->python);
   add_str(&b, "node", s->node);
   add_uint(&b, "timeout_s", s->timeout_s);
+  add_omit(&b, s);
   end(root, "settings", &b);
 }
 

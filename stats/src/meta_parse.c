@@ -277,6 +277,47 @@ static int parse_lists(jctx *j, const cJSON *s, gb_meta_settings *st) {
   return get_uints(j, s, "settings", "sizes", st->sizes, GB_META_MAX_SIZES, &st->n_sizes);
 }
 
+/* settings.omit, optional: objects naming a configuration of the lists,
+ * each once. */
+static int parse_omit(jctx *j, const cJSON *s, gb_meta_settings *st) {
+  if (!cJSON_GetObjectItemCaseSensitive(s, "omit"))
+    return 0;
+  const cJSON *arr = NULL, *v;
+  int rc = get_array(j, s, "settings", "omit", &arr);
+  if (rc < 0)
+    return rc;
+  size_t i = 0;
+  cJSON_ArrayForEach(v, arr) {
+    char at[48];
+    int l = 0, a = 0, o = 0;
+    uint64_t size = 0;
+    snprintf(at, sizeof at, "settings.omit[%zu]", i++);
+    if (!cJSON_IsObject(v))
+      return bad(j, at, "", "an object", v);
+    if ((rc = get_name(j, v, at, "language", gb_rec_language_parse_int, &l)) < 0 ||
+        (rc = get_name(j, v, at, "algorithm", gb_rec_algorithm_parse_int, &a)) < 0 ||
+        (rc = get_name(j, v, at, "order", gb_rec_order_parse_int, &o)) < 0 ||
+        (rc = get_uint(j, v, at, "size", &size)) < 0)
+      return rc;
+    size_t z = 0;
+    while (z < st->n_sizes && st->sizes[z] != size)
+      z++;
+    bool has_l = false, has_a = false, has_o = false;
+    for (size_t k = 0; k < st->n_languages; k++)
+      has_l = has_l || st->languages[k] == (gb_rec_language)l;
+    for (size_t k = 0; k < st->n_algorithms; k++)
+      has_a = has_a || st->algorithms[k] == (gb_rec_algorithm)a;
+    for (size_t k = 0; k < st->n_orders; k++)
+      has_o = has_o || st->orders[k] == (gb_rec_order)o;
+    if (z == st->n_sizes || !has_l || !has_a || !has_o)
+      return bad_value(j, at, "", "a configuration not in the settings' lists");
+    if (st->omit[l][a][o] >> z & 1u)
+      return bad_value(j, at, "", "the same configuration as an earlier entry");
+    st->omit[l][a][o] |= 1u << z;
+  }
+  return rc;
+}
+
 static int parse_settings(jctx *j, const cJSON *root, gb_meta_settings *st) {
   const cJSON *s = NULL;
   int rc, mode = 0;
@@ -289,7 +330,8 @@ static int parse_settings(jctx *j, const cJSON *root, gb_meta_settings *st) {
       (rc = get_uint(j, s, "settings", "order_seed", &st->order_seed)) < 0 ||
       (rc = get_str(j, s, "settings", "python", st->python, sizeof st->python)) < 0 ||
       (rc = get_str(j, s, "settings", "node", st->node, sizeof st->node)) < 0 ||
-      (rc = get_uint(j, s, "settings", "timeout_s", &st->timeout_s)) < 0)
+      (rc = get_uint(j, s, "settings", "timeout_s", &st->timeout_s)) < 0 ||
+      (rc = parse_omit(j, s, st)) < 0)
     return rc;
   st->energy = (gb_meta_energy_mode)mode;
   return 0;

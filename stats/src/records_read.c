@@ -106,15 +106,15 @@ static bool meta_has_dram(const gb_meta *m) {
 
 static int check_configuration(reader *r, const gb_run_row *row) {
   const gb_meta *m = r->meta;
-  bool known = gb_meta_has_language(m, row->language) && gb_meta_has_order(m, row->order) &&
-               gb_meta_has_size(m, row->size);
-  if (row->kind == GB_REC_KIND_SORT && !(known && gb_meta_has_algorithm(m, row->algorithm)))
+  if (row->kind == GB_REC_KIND_SORT &&
+      !gb_meta_plans(m, row->language, row->algorithm, row->order, row->size))
     return gb_err_set(
         r->err, EINVAL,
         "unknown configuration %s/%s/%s/%" PRIu64 " at %s:%zu: not in meta.json settings",
         gb_rec_language_name(row->language), gb_rec_algorithm_name(row->algorithm),
         gb_rec_order_name(row->order), row->size, r->name, r->line);
-  if (row->kind == GB_REC_KIND_STARTUP && !known)
+  if (row->kind == GB_REC_KIND_STARTUP &&
+      !gb_meta_plans_startup(m, row->language, row->order, row->size))
     return gb_err_set(r->err, EINVAL,
                       "unknown startup trial %s/%s/%" PRIu64
                       " at %s:%zu: not in meta.json settings",

@@ -64,18 +64,23 @@ static int size_index(const gb_meta *m, uint64_t size) {
 }
 
 /* The plan the settings imply (the harness plans every language x
- * algorithm x order x size, and every language x order x size startup
- * trial, settings.runs times each). */
+ * algorithm x order x size less the omitted configurations, and the
+ * language x order x size startup trials they subtract, settings.runs
+ * times each). */
 static int check_plan(const gb_meta *m, const char *path, gb_err *err) {
   const gb_meta_settings *s = &m->settings;
-  uint64_t trials = (uint64_t)(s->n_languages * s->n_orders * s->n_sizes);
-  uint64_t configs = trials * s->n_algorithms;
-  if (m->plan.configurations != configs)
+  uint64_t trials = gb_meta_planned_startups(m), configs = gb_meta_planned_configs(m);
+  uint64_t product = (uint64_t)(s->n_languages * s->n_algorithms * s->n_orders * s->n_sizes);
+  if (m->plan.configurations != configs) {
+    char less[64] = "";
+    if (product != configs)
+      snprintf(less, sizeof less, ", less %" PRIu64 " omitted", product - configs);
     return gb_err_set(err, EINVAL,
                       "%s: plan.configurations: %" PRIu64 ", but the settings select %" PRIu64
-                      " (%zu languages x %zu algorithms x %zu orders x %zu sizes)",
+                      " (%zu languages x %zu algorithms x %zu orders x %zu sizes%s)",
                       path, m->plan.configurations, configs, s->n_languages, s->n_algorithms,
-                      s->n_orders, s->n_sizes);
+                      s->n_orders, s->n_sizes, less);
+  }
   if (m->plan.sort_runs != mul_sat(configs, s->runs))
     return gb_err_set(err, EINVAL,
                       "%s: plan.sort_runs: %" PRIu64 ", but %" PRIu64

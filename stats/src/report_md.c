@@ -270,6 +270,11 @@ static void settings_line(md *d) {
   for (size_t i = 0; i < s->n_sizes; i++) {
     gb_tb_printf(d->b, "%s%" PRIu64, i ? ", " : "", s->sizes[i]);
   }
+  size_t product = s->n_languages * s->n_algorithms * s->n_orders * s->n_sizes;
+  if (product != d->a->n_configs) {
+    gb_tb_printf(d->b, ", less the %zu configurations not selected (meta.json, settings.omit)",
+                 product - d->a->n_configs);
+  }
   gb_tb_printf(d->b,
                " (%zu configurations); %" PRIu64 " measured runs per configuration and per "
                "startup trial, %" PRIu64 " warm-ups per configuration; sort loops aimed at "
@@ -582,15 +587,24 @@ static void per_language_table(md *d, gb_estimate e, const char *what, double sc
   }
   gb_tb_puts(b, "\n");
   for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
-    for (size_t z = 0; z < s->n_sizes && gb_meta_has_algorithm(d->m, g); z++) {
+    for (size_t z = 0; z < s->n_sizes; z++) {
+      bool any = false;
+      for (size_t i = 0; i < s->n_languages; i++) {
+        any = any || gb_analysis_find(d->a, s->languages[i], g, order, s->sizes[z]);
+      }
+      if (!any) {
+        continue;
+      }
       gb_tb_printf(b, "| %s | %" PRIu64 " |", gb_rec_algorithm_name(g), s->sizes[z]);
-      for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
-        const gb_an_config *c = gb_analysis_find(d->a, l, g, order, s->sizes[z]);
+      for (size_t i = 0; i < s->n_languages; i++) {
+        const gb_an_config *c = gb_analysis_find(d->a, s->languages[i], g, order, s->sizes[z]);
+        gb_tb_puts(b, " ");
         if (c) {
-          gb_tb_puts(b, " ");
           est(d, c, e, scale);
-          gb_tb_puts(b, " |");
+        } else {
+          gb_tb_puts(b, "not measured");
         }
+        gb_tb_puts(b, " |");
       }
       gb_tb_puts(b, "\n");
     }
@@ -676,8 +690,13 @@ static size_t count_order_rows(md *d) {
   for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
     for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
       for (int o = GB_REC_ORDER_RANDOM + 1; o < GB_REC_ORDER_COUNT; o++) {
-        n += gb_meta_has_language(d->m, l) && gb_meta_has_algorithm(d->m, g) &&
-             gb_meta_has_order(d->m, o) && gb_meta_has_order(d->m, GB_REC_ORDER_RANDOM);
+        bool row = false;
+        for (size_t z = 0; z < d->m->settings.n_sizes && !row; z++) {
+          uint64_t size = d->m->settings.sizes[z];
+          row = gb_meta_plans(d->m, l, g, o, size) &&
+                gb_meta_plans(d->m, l, g, GB_REC_ORDER_RANDOM, size);
+        }
+        n += row;
       }
     }
   }

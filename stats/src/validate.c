@@ -151,12 +151,6 @@ static int check_energy(verdict *v, const gb_rec_group *g) {
   return 0;
 }
 
-static bool in_settings(const gb_meta *m, gb_rec_language l, gb_rec_algorithm a, gb_rec_order o,
-                        uint64_t size) {
-  return gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, a) && gb_meta_has_order(m, o) &&
-         gb_meta_has_size(m, size);
-}
-
 int gb_validate_case(const gb_records *r, gb_rec_language language, gb_rec_algorithm algorithm,
                      gb_rec_order order, uint64_t size, bool energy_required, char *msg,
                      size_t len) {
@@ -168,7 +162,7 @@ int gb_validate_case(const gb_records *r, gb_rec_language language, gb_rec_algor
   if (len > 0) {
     msg[0] = '\0';
   }
-  if (!ln || !an || !on || !in_settings(&r->meta, language, algorithm, order, size)) {
+  if (!ln || !an || !on || !gb_meta_plans(&r->meta, language, algorithm, order, size)) {
     return fail(&v, "not a configuration of this campaign's settings");
   }
   uint64_t runs = r->meta.settings.runs;

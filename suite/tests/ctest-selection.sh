@@ -7,6 +7,9 @@
 #             runs exactly those 2 cases and the fixture; runs.csv holds
 #             nothing else; CTest's JUnit has one testcase per test; the
 #             project JUnit validates and has the 2 cases, named by profile.
+#   exact     a selection that is not a product (C at 100 and Python at
+#             200, quicksort on sorted input) measures those 2 cases and no
+#             other, and meta.json lists the other 2 as settings.omit.
 #   study     `-L study` without energy: every one of the 144 cases fails
 #             in seconds with the reason; the project JUnit lists 144
 #             failures and validates.
@@ -43,6 +46,24 @@ labels)
     fail "the project JUnit is not 2 passing cases"
   grep -q 'classname="[^".]*\.smoke\.c\.quick"' "$tmp/smoke-junit.xml" ||
     fail "the project JUnit's classnames do not name the machine and the profile"
+  ;;
+exact)
+  run_ctest -L smoke -L algorithm=quick -L order=sorted -R 'smoke/(c/.*/100$|python/.*/200$|campaign)' ||
+    { cat "$tmp/out"; fail "ctest failed"; }
+  grep -q '100% tests passed, 0 tests failed out of 3' "$tmp/out" || { cat "$tmp/out"; fail "expected 3 tests passed"; }
+  records=$(sed -n 's/^records: //p' "$tmp/smoke-campaign.state")
+  [ -f "$records/runs.csv" ] || fail "no runs.csv in '$records'"
+  cases=$(awk -F, 'NR > 1 && $2 == "sort" { print $3 "/" $4 "/" $5 "/" $6 }' "$records/runs.csv" | sort -u | tr '\n' ' ')
+  [ "$cases" = "c/quick/sorted/100 python/quick/sorted/200 " ] || fail "runs.csv measured: $cases"
+  startups=$(awk -F, 'NR > 1 && $2 == "startup" { print $3 "/" $5 "/" $6 }' "$records/runs.csv" | sort -u | tr '\n' ' ')
+  [ "$startups" = "c/sorted/100 python/sorted/200 " ] || fail "startup trials measured: $startups"
+  /usr/bin/python3 - "$records/meta.json" <<'PY' || fail "meta.json does not omit the 2 other cases"
+import json, sys
+omit = json.load(open(sys.argv[1]))["settings"]["omit"]
+got = sorted((o["language"], o["size"]) for o in omit)
+sys.exit(0 if got == [("c", 200), ("python", 100)] else f"settings.omit: {omit}")
+PY
+  grep -q 'measured: .*|' "$records/ctest-selection.txt" || fail "ctest-selection.txt lacks the expression"
   ;;
 study)
   start=$(date +%s)

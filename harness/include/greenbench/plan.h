@@ -30,7 +30,11 @@ const char *gb_energy_mode_name(gb_energy_mode m);
 int gb_energy_mode_parse(const char *name, gb_energy_mode *out);
 
 /* What a campaign measures: sets are bitmasks over the enums (bit 1 << value),
- * sizes are kept in the order given. */
+ * sizes are kept in the order given. The configurations are the product of
+ * the four lists less those omitted: bit z of omit[l][a][o] leaves out
+ * language l, algorithm a, order o at sizes[z]. A selection that is not a
+ * product ("C quicksort, and Python at 2000") is the smallest product that
+ * holds it with the rest omitted. */
 typedef struct {
   char profile[16]; /* "smoke", "study" or "custom" */
   unsigned languages, algorithms, orders;
@@ -43,7 +47,18 @@ typedef struct {
   uint32_t seed;       /* input seed */
   uint64_t order_seed; /* shuffle seed */
   unsigned timeout_s;  /* per process */
+  uint16_t omit[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT][GB_ORDER_COUNT];
 } gb_settings;
+
+_Static_assert(GB_MAX_SIZES <= 16, "a size index is a bit of gb_settings.omit");
+
+/* Whether s measures language l, algorithm a, order o at sizes[z]: each is
+ * in its list and the configuration is not omitted. */
+bool gb_settings_plans(const gb_settings *s, gb_language l, gb_algorithm a, gb_order o,
+                       size_t z);
+/* Whether s measures the startup of language l, order o at sizes[z]: some
+ * planned configuration subtracts it. */
+bool gb_settings_plans_startup(const gb_settings *s, gb_language l, gb_order o, size_t z);
 
 /* Fills *out with a profile's settings ("smoke" or "study"); order_seed is
  * left 0 for the caller. Returns 0 or -EINVAL for another name. */
@@ -82,9 +97,10 @@ typedef struct {
 
 /* Builds the plan in canonical order (languages, algorithms, orders, sizes as
  * their enums and the size list order them), then shuffles every measured run
- * into one order with a Fisher-Yates shuffle seeded by s->order_seed. The same
- * settings always give the same plan. Returns 0, -EINVAL for an empty
- * selection or -ENOMEM. */
+ * into one order with a Fisher-Yates shuffle seeded by s->order_seed. Only
+ * planned configurations (gb_settings_plans) and the startup groups they
+ * subtract are in it. The same settings always give the same plan. Returns
+ * 0, -EINVAL for an empty selection or -ENOMEM. */
 int gb_plan_build(const gb_settings *s, gb_plan *out, gb_err *err);
 void gb_plan_free(gb_plan *p);
 /* Index of the startup group a configuration subtracts; always found. */

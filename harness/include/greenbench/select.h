@@ -16,15 +16,19 @@ int gb_select_parse_mask(gb_select_key key, const char *list, unsigned *mask, gb
 int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t *n,
                           gb_err *err);
 
-/* Applies a selection expression to s: terms separated by spaces or ';',
- * each KEY=LIST with KEY one of language, algorithm, order, size; within a
- * term the items are alternatives, across terms all must hold, e.g.
- * "language=python" or "algorithm=quick size=2000". A key may appear in
- * one term only (two, AND-ed, could only select less than the first says).
- * Sizes must be sizes of the profile. An empty or NULL expression selects
- * everything. Returns 0, or -EINVAL (unknown key, a key in two terms, bad
- * item, a size the profile lacks, or a selection that leaves nothing) with s
- * unchanged. */
+/* Applies a selection expression to s. A product is terms separated by
+ * spaces or ';', each KEY=LIST with KEY one of language, algorithm, order,
+ * size; within a term the items are alternatives, across terms all must
+ * hold, e.g. "language=python" or "algorithm=quick size=2000". A key may
+ * appear in one term of a product only (two, AND-ed, could only select less
+ * than the first says). An expression is one product or several separated
+ * by '|', and selects the cases any of them selects:
+ * "language=c algorithm=quick | language=python size=2000". s becomes the
+ * smallest product of lists that holds the selected cases, with the others
+ * in s->omit. Sizes must be sizes of the profile. An empty or NULL
+ * expression selects everything. Returns 0, or -EINVAL (unknown key, a key
+ * in two terms of a product, bad item, a size the profile lacks, an empty
+ * alternative, or a product that selects nothing) with s unchanged. */
 int gb_settings_select(gb_settings *s, const char *expr, gb_err *err);
 
 #endif

@@ -253,7 +253,13 @@ typedef struct {
   char python[GB_META_TEXT_MAX];
   char node[GB_META_TEXT_MAX];
   uint64_t timeout_s; /* per worker process, >= 1 */
+  /* Configurations of the product of the lists above that were not
+   * measured: bit i of omit[l][a][o] leaves out sizes[i]. meta.json lists
+   * them as settings.omit, an optional array (absent: none omitted). */
+  uint32_t omit[GB_REC_LANG_COUNT][GB_REC_ALG_COUNT][GB_REC_ORDER_COUNT];
 } gb_meta_settings;
+
+_Static_assert(GB_META_MAX_SIZES <= 32, "a size index is a bit of gb_meta_settings.omit");
 
 typedef struct {
   uint64_t configurations, sort_runs, startup_runs, measured_runs;
@@ -384,14 +390,25 @@ bool gb_meta_has_language(const gb_meta *m, gb_rec_language l);
 bool gb_meta_has_algorithm(const gb_meta *m, gb_rec_algorithm a);
 bool gb_meta_has_order(const gb_meta *m, gb_rec_order o);
 bool gb_meta_has_size(const gb_meta *m, uint64_t size);
+/* Whether the campaign measured this configuration: every part is in its
+ * list and it is not omitted. */
+bool gb_meta_plans(const gb_meta *m, gb_rec_language l, gb_rec_algorithm a, gb_rec_order o,
+                   uint64_t size);
+/* Whether it measured this startup group: some planned configuration
+ * subtracts it. */
+bool gb_meta_plans_startup(const gb_meta *m, gb_rec_language l, gb_rec_order o, uint64_t size);
+/* How many configurations and startup groups were measured. */
+size_t gb_meta_planned_configs(const gb_meta *m);
+size_t gb_meta_planned_startups(const gb_meta *m);
 
 /* Checks the values of m that parsing alone cannot: no list empty or with a
  * duplicate, bounds, plan.sort_runs + plan.startup_runs ==
  * plan.measured_runs, calibration and startup entries inside the settings,
- * energy off when the mode is off, a package zone when energy is ok, a reason
- * when it is not, a runtime for each language, UTC timestamps, and
- * completed only with finished_at and runs_done == plan.measured_runs.
- * path names the file in the message. 0 or -EINVAL. */
+ * omitted configurations inside the lists (and no language, algorithm, order
+ * or size whose every configuration is omitted), energy off when the mode is off, a package
+ * zone when energy is ok, a reason when it is not, a runtime for each language, UTC timestamps,
+ * and completed only with finished_at and runs_done == plan.measured_runs. path names the file
+ * in the message. 0 or -EINVAL. */
 int gb_meta_check(const gb_meta *m, const char *path, gb_err *err);
 
 /* Parses meta.json text (len bytes, no NUL needed) into *out, which the
