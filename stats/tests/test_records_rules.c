@@ -325,6 +325,79 @@ Test(records_rules, completed_with_a_configuration_over_its_runs) {
   remove_copy(dir);
 }
 
+/* settings.omit: configurations of the lists' product that were not
+ * measured (a CTest selection that is not a product). */
+static void omit_refused(const char *omit, const char *want) {
+  char dir[64], to[512];
+  copy_good(dir, sizeof dir);
+  snprintf(to, sizeof to, "\"timeout_s\": 60, \"omit\": %s", omit);
+  replace_in(dir, "meta.json", "\"timeout_s\": 60", to);
+  expect_refused(dir, want);
+  remove_copy(dir);
+}
+
+Test(records_rules, omitted_configurations_lie_inside_the_lists_once) {
+  omit_refused("[{\"language\": \"node\", \"algorithm\": \"quick\", \"order\": \"random\", "
+               "\"size\": 250}]",
+               "meta.json: settings.omit[0]: a configuration not in the settings' lists");
+  omit_refused("[{\"language\": \"c\", \"algorithm\": \"quick\", \"order\": \"random\", "
+               "\"size\": 500}]",
+               "meta.json: settings.omit[0]: a configuration not in the settings' lists");
+  omit_refused("{\"language\": \"c\"}", "meta.json: settings.omit: expected an array, got an "
+                                        "object");
+  omit_refused("[{\"language\": \"c\", \"algorithm\": \"quick\", \"order\": \"random\"}]",
+               "meta.json: settings.omit[0].size: missing");
+}
+
+Test(records_rules, omitting_every_configuration_of_a_listed_item) {
+  omit_refused("[{\"language\": \"python\", \"algorithm\": \"quick\", \"order\": "
+               "\"random\", \"size\": 250}]",
+               "meta.json: settings.omit: omits every configuration of language python");
+}
+
+/* Languages c, python x orders random, sorted, less c/sorted and
+ * python/random: two configurations and two startup trials, as the plan
+ * says, so only the rows of python/random (omitted) are wrong. */
+Test(records_rules, rows_of_an_omitted_configuration) {
+  char dir[64];
+  copy_good(dir, sizeof dir);
+  replace_in(dir, "meta.json", "\"orders\": [\"random\"]",
+             "\"orders\": [\"random\", \"sorted\"]");
+  replace_in(dir, "meta.json", "\"python\", \"algorithm\": \"quick\", \"order\": \"random\"",
+             "\"python\", \"algorithm\": \"quick\", \"order\": \"sorted\"");
+  replace_in(dir, "meta.json", "\"python\", \"order\": \"random\"",
+             "\"python\", \"order\": \"sorted\"");
+  replace_in(dir, "meta.json", "\"timeout_s\": 60",
+             "\"timeout_s\": 60, \"omit\": [{\"language\": \"c\", \"algorithm\": \"quick\", "
+             "\"order\": \"sorted\", \"size\": 250}, {\"language\": \"python\", \"algorithm\": "
+             "\"quick\", \"order\": \"random\", \"size\": 250}]");
+  gb_records *r = NULL;
+  gb_err err = {""};
+  char want[4200];
+  snprintf(
+      want, sizeof want,
+      "unknown startup trial python/random/250 at %s/runs.csv:3: not in meta.json settings",
+      dir);
+  cr_assert_eq(gb_records_read(dir, &r, &err), -EINVAL);
+  cr_assert_str_eq(err.msg, want);
+  remove_copy(dir);
+}
+
+/* The same omission twice is refused, not merged. */
+Test(records_rules, an_omitted_configuration_listed_twice) {
+  char dir[64];
+  copy_good(dir, sizeof dir);
+  replace_in(dir, "meta.json", "\"orders\": [\"random\"]",
+             "\"orders\": [\"random\", \"sorted\"]");
+  replace_in(dir, "meta.json", "\"timeout_s\": 60",
+             "\"timeout_s\": 60, \"omit\": [{\"language\": \"c\", \"algorithm\": \"quick\", "
+             "\"order\": \"sorted\", \"size\": 250}, {\"language\": \"c\", \"algorithm\": "
+             "\"quick\", \"order\": \"sorted\", \"size\": 250}]");
+  expect_refused(dir,
+                 "meta.json: settings.omit[1]: the same configuration as an earlier entry");
+  remove_copy(dir);
+}
+
 Test(records_rules, sizes_above_the_workers_limit) {
   char *json = gbt_slurp_or_fail(GB_TEST_DATA_DIR "/records-good/meta.json");
   gb_meta m;
