@@ -445,8 +445,8 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
 uint64_t gb_plan_estimate_ns(const gb_settings *s, const gb_plan *p) {
   /* Typical start of a worker here: C ~1 ms, CPython ~25 ms, Node.js ~60 ms. */
   static const uint64_t start_ns[GB_LANGUAGE_COUNT] = {1000000, 25000000, 60000000};
-  uint64_t loop = (uint64_t)s->target_ms * 1000000u * GB_CALIBRATION_HEADROOM_NUM /
-                  GB_CALIBRATION_HEADROOM_DEN;
+  uint64_t loop = (uint64_t)s->target_ms * 1000000u * GB_META_CALIBRATION_HEADROOM_NUM /
+                  GB_META_CALIBRATION_HEADROOM_DEN;
   uint64_t total = 0;
   for (size_t i = 0; i < p->nruns; i++) {
     gb_language l = p->runs[i].kind == GB_RUN_SORT ? p->configs[p->runs[i].target].language

@@ -24,7 +24,8 @@ static int failed_warmup(const gb_run_row *row, const char *label, unsigned w, g
 /* Whether a warm-up's loop landed within 25% of the aimed 1.2 x target (or
  * cannot get closer: one sort already takes longer). */
 static bool on_target(uint64_t loop_ns, uint64_t sorts, uint64_t target_ns) {
-  uint64_t aim = target_ns / GB_CALIBRATION_HEADROOM_DEN * GB_CALIBRATION_HEADROOM_NUM;
+  uint64_t aim =
+      target_ns / GB_META_CALIBRATION_HEADROOM_DEN * GB_META_CALIBRATION_HEADROOM_NUM;
   if (loop_ns * 4 < aim * 3)
     return false;
   return loop_ns * 4 <= aim * 5 || sorts == 1;

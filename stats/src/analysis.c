@@ -5,6 +5,8 @@
  * the data checks. */
 #include "greenbench/analysis.h"
 
+#include "analysis_internal.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -187,6 +189,7 @@ static void check_plateau(gb_an_config *c, const gb_records *r) {
           : NULL;
   double last[2] = {NAN, NAN};
   size_t n = 0;
+  c->n_warmups = g ? g->n_rows : 0;
   for (size_t i = 0; g && i < g->n_rows; i++) {
     const gb_run_row *w = g->rows[i];
     if (row_ok(w) && w->loop_ns.present) {
@@ -258,6 +261,12 @@ static int measure(gb_analysis *a, gb_an_config *c, const gb_rec_group *g, gb_er
     rc = gb_spearman(wall, energy, n, &c->coupling, err);
   }
   c->measured = rc == 0;
+  if (c->measured) {
+    const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
+    const gb_interval *e = &c->boot.est[GB_EST_ENERGY_PER_SORT];
+    c->nonpositive_time = t->available && !(t->point > 0.0);
+    c->nonpositive_energy = e->available && !(e->point > 0.0);
+  }
   free(runs);
   free(v);
   return rc;
@@ -599,6 +608,9 @@ static void check_configs(gb_an_checks *k, const gb_analysis *a) {
     k->configs_measured += c->measured;
     k->configs_without_rows += c->n_rows == 0;
     k->plateau[c->plateau]++;
+    k->warmups_extended += c->n_warmups > a->records->meta.settings.warmups;
+    k->warmups_most = c->n_warmups > k->warmups_most ? c->n_warmups : k->warmups_most;
+    k->nonpositive += c->nonpositive_time || c->nonpositive_energy;
     k->freq_runs += c->freq_runs;
     k->throttled += c->throttled;
     if (c->loops > 0) {
@@ -610,6 +622,11 @@ static void check_configs(gb_an_checks *k, const gb_analysis *a) {
       k->loops_short += c->loops_short;
     }
   }
+}
+
+bool gb_an_point_outside(const gb_interval *iv) {
+  return iv->available && !isnan(iv->lo) && !isnan(iv->hi) &&
+         (iv->point < iv->lo || iv->point > iv->hi);
 }
 
 __attribute__((format(printf, 2, 3))) static int warn(gb_analysis *a, const char *fmt, ...) {
@@ -732,7 +749,9 @@ int gb_analysis_run(const gb_records *r, const gb_analysis_opts *opts, gb_analys
       (rc = build_couplings(a, err)) == 0) {
     check_rows(&a->checks, &r->runs);
     check_configs(&a->checks, a);
-    rc = build_warnings(a, err);
+    if ((rc = build_warnings(a, err)) == 0) {
+      rc = gb_analysis_conclude(a, err);
+    }
   }
   if (rc < 0) {
     gb_analysis_free(a);
@@ -755,5 +774,6 @@ void gb_analysis_free(gb_analysis *a) {
   free(a->ranks);
   free(a->couplings);
   free(a->warnings);
+  free(a->groups);
   free(a);
 }

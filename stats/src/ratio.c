@@ -34,7 +34,7 @@ gb_reading gb_ratio_read(double lo, double hi, double m, bool undefined) {
  * 1 / 40) so that exactly 2.5% is never misread by rounding. No overflow:
  * B is bounded by the memory its replicates fill. */
 static bool lost_in_noise(const gb_interval *iv, size_t replicates) {
-  return iv->n_nonpositive * 40 > replicates;
+  return iv->n_nonpositive * GB_RATIO_NOISE_SHARE_DEN > replicates;
 }
 
 static bool is_undefined(const gb_boot *a, const gb_boot *b) {

@@ -121,6 +121,16 @@ const gb_rec_column *gb_records_column(gb_rec_col c) {
   return (unsigned)c < GB_REC_COL_COUNT ? &columns[c].pub : NULL;
 }
 
+int gb_records_column_bounds(gb_rec_col c, uint64_t *min, uint64_t *max) {
+  if ((unsigned)c >= GB_REC_COL_COUNT ||
+      (columns[c].pub.type != GB_REC_TYPE_UINT && columns[c].pub.type != GB_REC_TYPE_NS)) {
+    return -EINVAL;
+  }
+  *min = columns[c].min;
+  *max = columns[c].max;
+  return 0;
+}
+
 /* Enum columns are read and set by name, not through an offset, because the
  * C standard leaves the size of an enum type to the compiler. */
 static unsigned enum_get(const gb_run_row *r, gb_rec_col c) {

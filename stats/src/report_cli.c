@@ -1,7 +1,9 @@
 /* `greenbench report`: the files around the pure writers. Arguments are
  * parsed here (strictly, with bounds), then gb_report_write reads the
  * records, applies the refusals of study.md (an unfinished campaign, energy
- * readings all zero), analyses, and writes each file atomically. */
+ * readings all zero), analyses, and writes the files as one atomic set:
+ * results.md, the chart, JUnit XML, summary.json and the records'
+ * datapackage.json. */
 #include "greenbench/report.h"
 
 #include <errno.h>
@@ -18,8 +20,10 @@
 
 #include "greenbench/analysis.h"
 #include "greenbench/records.h"
+#include "greenbench/report_datapackage.h"
 #include "greenbench/report_junit.h"
 #include "greenbench/report_md.h"
+#include "greenbench/report_summary.h"
 #include "greenbench/report_svg.h"
 #include "greenbench/text.h"
 
@@ -31,6 +35,11 @@ gb_report_opts gb_report_opts_default(void) {
 }
 
 /* ---- Paths and files ---------------------------------------------------------- */
+
+/* The outputs, written as one set; the data package only without
+ * no_datapackage, and always into DIR, beside the CSV files it describes
+ * (a Frictionless resource path is relative and holds no ".."). */
+enum { OUT_MD, OUT_JUNIT, OUT_CHART, OUT_SUMMARY, OUT_DATAPACKAGE, N_OUT };
 
 static int path_in(char *buf, size_t len, const char *dir, const char *file, gb_err *err) {
   int n = snprintf(buf, len, "%s/%s", dir, file);
@@ -156,7 +165,7 @@ static void sync_folder(const char *path) {
  * replaces none, so old and new never mix. */
 static int write_files(const char *const *paths, const char *const *data, const size_t *lens,
                        int n, gb_err *err) {
-  char tmp[3][PATH_MAX] = {{0}};
+  char tmp[N_OUT][PATH_MAX] = {{0}};
   int rc = 0;
   for (int i = 0; rc == 0 && i < n; i++) {
     rc = check_target(paths[i], err);
@@ -204,27 +213,41 @@ static int default_intensities(gb_intensity out[2], gb_err *err) {
 /* ---- The report ------------------------------------------------------------------ */
 
 typedef struct {
-  char md[PATH_MAX], junit[PATH_MAX], chart[PATH_MAX], href[PATH_MAX];
+  char out[N_OUT][PATH_MAX]; /* by OUT_* */
+  char href[PATH_MAX];
 } report_paths;
 
-static const char *const output_files[3] = {"results.md", "junit.xml", "chart.svg"};
-static const char *const output_options[3] = {"--out", "--junit", "--chart"};
+static const char *const output_files[N_OUT] = {"results.md", "junit.xml", "chart.svg",
+                                                "summary.json", GB_DATAPACKAGE_FILE};
+/* The option that names each; the data package has none. */
+static const char *const output_options[N_OUT] = {"--out", "--junit", "--chart", "--summary",
+                                                  NULL};
+
+/* How many outputs this report writes: the data package is the last. */
+static int n_outputs(const gb_report_opts *o) {
+  return o->no_datapackage ? N_OUT - 1 : N_OUT;
+}
+
+/* The path given for output i, or NULL for its default in DIR. */
+static const char *given_path(const gb_report_opts *o, int i) {
+  const char *given[N_OUT] = {o->md_path, o->junit_path, o->chart_path, o->summary_path, NULL};
+  return given[i];
+}
 /* The records the report reads, and environment.txt beside them: never
  * overwritten. */
 static const char *const input_files[4] = {"meta.json", "runs.csv", "warmups.csv",
                                            "environment.txt"};
 
-/* The three output paths, given or in DIR, without the chart's link. */
+/* The output paths, given or in DIR, without the chart's link. */
 static int output_paths(const gb_report_opts *o, report_paths *p, gb_err *err) {
   int rc = 0;
-  const char *given[3] = {o->md_path, o->junit_path, o->chart_path};
-  char *dst[3] = {p->md, p->junit, p->chart};
-  for (int i = 0; rc == 0 && i < 3; i++) {
-    if (given[i] && snprintf(dst[i], PATH_MAX, "%s", given[i]) >= PATH_MAX) {
+  for (int i = 0; rc == 0 && i < N_OUT; i++) {
+    const char *given = given_path(o, i);
+    if (given && snprintf(p->out[i], PATH_MAX, "%s", given) >= PATH_MAX) {
       rc = gb_err_set(err, ENAMETOOLONG, "%s: path longer than PATH_MAX (%d bytes)",
                       output_options[i], PATH_MAX - 1);
-    } else if (!given[i]) {
-      rc = path_in(dst[i], PATH_MAX, o->dir, output_files[i], err);
+    } else if (!given) {
+      rc = path_in(p->out[i], PATH_MAX, o->dir, output_files[i], err);
     }
   }
   return rc;
@@ -232,7 +255,9 @@ static int output_paths(const gb_report_opts *o, report_paths *p, gb_err *err) {
 
 static int resolve_paths(const gb_report_opts *o, report_paths *p, gb_err *err) {
   int rc = output_paths(o, p, err);
-  return rc == 0 ? relative_href(p->md, p->chart, p->href, sizeof p->href, err) : rc;
+  return rc == 0
+             ? relative_href(p->out[OUT_MD], p->out[OUT_CHART], p->href, sizeof p->href, err)
+             : rc;
 }
 
 /* A file as the report compares it: by device and inode when it exists,
@@ -265,20 +290,24 @@ static bool same_file(const file_id *a, const file_id *b) {
 
 typedef struct {
   report_paths paths;
-  file_id out[3], in[4];
+  file_id out[N_OUT], in[4];
 } io_files;
 
 /* An output's name in a message: its option, or the default file. */
 static void output_name(const gb_report_opts *o, int i, const char *path, char *buf,
                         size_t len) {
-  const char *given[3] = {o->md_path, o->junit_path, o->chart_path};
-  snprintf(buf, len, "%s%s '%s'", given[i] ? "" : "the default ", output_options[i], path);
+  if (!output_options[i]) {
+    snprintf(buf, len, "the data package '%s'", path);
+    return;
+  }
+  snprintf(buf, len, "%s%s '%s'", given_path(o, i) ? "" : "the default ", output_options[i],
+           path);
 }
 
 static int compare_files(const gb_report_opts *o, io_files *f, gb_err *err) {
-  const char *out[3] = {f->paths.md, f->paths.junit, f->paths.chart};
+  char(*out)[PATH_MAX] = f->paths.out;
   char a[PATH_MAX + 32], b[PATH_MAX + 32];
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < n_outputs(o); i++) {
     output_name(o, i, out[i], a, sizeof a);
     for (int k = 0; k < 4; k++) {
       if (same_file(&f->out[i], &f->in[k])) {
@@ -287,7 +316,7 @@ static int compare_files(const gb_report_opts *o, io_files *f, gb_err *err) {
                           o->dir, input_files[k]);
       }
     }
-    for (int j = i + 1; j < 3; j++) {
+    for (int j = i + 1; j < n_outputs(o); j++) {
       output_name(o, j, out[j], b, sizeof b);
       if (same_file(&f->out[i], &f->out[j])) {
         return gb_err_set(err, EINVAL, "report: %s and %s are the same file", a, b);
@@ -305,10 +334,9 @@ static int check_distinct(const gb_report_opts *o, gb_err *err) {
     return gb_err_set(err, ENOMEM, "report: out of memory");
   }
   int rc = output_paths(o, &f->paths, err);
-  const char *out[3] = {f->paths.md, f->paths.junit, f->paths.chart};
   char in[PATH_MAX];
-  for (int i = 0; rc == 0 && i < 3; i++) {
-    identify(out[i], &f->out[i]);
+  for (int i = 0; rc == 0 && i < n_outputs(o); i++) {
+    identify(f->paths.out[i], &f->out[i]);
   }
   for (int k = 0; rc == 0 && k < 4; k++) {
     if ((rc = path_in(in, sizeof in, o->dir, input_files[k], err)) == 0) {
@@ -348,18 +376,27 @@ static int check_opts(const gb_report_opts *o, gb_err *err) {
 }
 
 typedef struct {
-  char *md, *svg, *xml;
-  size_t md_len, svg_len, xml_len;
+  char *data[N_OUT]; /* by OUT_* */
+  size_t len[N_OUT];
 } outputs;
 
 static int render(const gb_analysis *a, const gb_report_md_opts *mo, outputs *out,
                   gb_err *err) {
-  int rc = gb_report_md(a, mo, &out->md, &out->md_len, err);
+  const gb_report_summary_opts so = {.intensities = mo->intensities,
+                                     .n_intensities = mo->n_intensities};
+  int rc = gb_report_md(a, mo, &out->data[OUT_MD], &out->len[OUT_MD], err);
   if (rc == 0) {
-    rc = gb_report_svg(a, &out->svg, &out->svg_len, err);
+    rc = gb_report_svg(a, &out->data[OUT_CHART], &out->len[OUT_CHART], err);
   }
   if (rc == 0) {
-    rc = gb_report_junit(a, &out->xml, &out->xml_len, err);
+    rc = gb_report_junit(a, &out->data[OUT_JUNIT], &out->len[OUT_JUNIT], err);
+  }
+  if (rc == 0) {
+    rc = gb_report_summary(a, &so, &out->data[OUT_SUMMARY], &out->len[OUT_SUMMARY], err);
+  }
+  if (rc == 0) {
+    rc = gb_report_datapackage(a->records->has_warmups, &out->data[OUT_DATAPACKAGE],
+                               &out->len[OUT_DATAPACKAGE], err);
   }
   return rc;
 }
@@ -390,14 +427,16 @@ static int analyse_and_write(const gb_records *r, const gb_report_opts *o,
     rc = render(a, mo, &out, err);
   }
   if (rc == 0) {
-    const char *paths[3] = {p->md, p->chart, p->junit};
-    const char *data[3] = {out.md, out.svg, out.xml};
-    const size_t lens[3] = {out.md_len, out.svg_len, out.xml_len};
-    rc = write_files(paths, data, lens, 3, err);
+    const char *paths[N_OUT], *data[N_OUT];
+    for (int i = 0; i < N_OUT; i++) {
+      paths[i] = p->out[i];
+      data[i] = out.data[i];
+    }
+    rc = write_files(paths, data, out.len, n_outputs(o), err);
   }
-  free(out.md);
-  free(out.svg);
-  free(out.xml);
+  for (int i = 0; i < N_OUT; i++) {
+    free(out.data[i]);
+  }
   gb_analysis_free(a);
   return rc;
 }
@@ -437,12 +476,16 @@ static const char usage[] =
     "usage: greenbench report DIR [options]\n"
     "\n"
     "Turns a campaign's records (DIR/meta.json, runs.csv, warmups.csv) into results.md,\n"
-    "a chart (SVG) and JUnit XML, with 95% percentile-bootstrap intervals.\n"
+    "a chart (SVG), JUnit XML and summary.json (every figure as JSON), with 95%\n"
+    "percentile-bootstrap intervals, and describes the records for pandas, R and\n"
+    "Frictionless tools in DIR/datapackage.json (always in DIR, beside the CSV files).\n"
     "\n"
     "  --out FILE                 results.md to write (default DIR/results.md)\n"
     "  --junit FILE               JUnit XML to write (default DIR/junit.xml)\n"
     "  --chart FILE               chart to write (default DIR/chart.svg)\n"
-    "                             (the three are written as a set, all or none, and\n"
+    "  --summary FILE             summary.json to write (default DIR/summary.json)\n"
+    "  --no-datapackage           do not write DIR/datapackage.json\n"
+    "                             (the files are written as a set, all or none, and\n"
     "                             never over DIR's records or each other)\n"
     "  --resamples N              bootstrap resamples per configuration (default 10000)\n"
     "  --seed S                   bootstrap seed (default 2463534242)\n"
@@ -545,7 +588,8 @@ static int check_length(const char *name, const char *value, gb_err *err) {
 static int set_option(cli *c, const char *name, const char *value, gb_err *err) {
   uint64_t v;
   int rc = 0;
-  bool path = !strcmp(name, "--out") || !strcmp(name, "--junit") || !strcmp(name, "--chart");
+  bool path = !strcmp(name, "--out") || !strcmp(name, "--junit") || !strcmp(name, "--chart") ||
+              !strcmp(name, "--summary");
   if (path && (rc = check_length(name, value, err)) < 0) {
     return rc;
   }
@@ -555,6 +599,8 @@ static int set_option(cli *c, const char *name, const char *value, gb_err *err) 
     c->o.junit_path = value;
   } else if (strcmp(name, "--chart") == 0) {
     c->o.chart_path = value;
+  } else if (strcmp(name, "--summary") == 0) {
+    c->o.summary_path = value;
   } else if (strcmp(name, "--resamples") == 0) {
     rc = parse_u64(name, value, 1, GB_REPORT_MAX_RESAMPLES, &v, err);
     c->o.resamples = rc == 0 ? (size_t)v : c->o.resamples;
@@ -571,10 +617,15 @@ static int set_option(cli *c, const char *name, const char *value, gb_err *err) 
 }
 
 static bool takes_value(const char *name) {
-  static const char *const names[] = {"--out",    "--junit",
-                                      "--chart",  "--resamples",
-                                      "--seed",   "--equivalence-margin",
-                                      "--carbon", "--carbon-intensity"};
+  static const char *const names[] = {"--out",
+                                      "--junit",
+                                      "--chart",
+                                      "--summary",
+                                      "--resamples",
+                                      "--seed",
+                                      "--equivalence-margin",
+                                      "--carbon",
+                                      "--carbon-intensity"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (strcmp(name, names[i]) == 0) {
       return true;
@@ -595,6 +646,10 @@ static int parse_option(cli *c, int argc, char **argv, int *i, gb_err *err) {
   }
   if (strcmp(arg, "--allow-partial") == 0) {
     c->o.allow_partial = true;
+    return 0;
+  }
+  if (strcmp(arg, "--no-datapackage") == 0) {
+    c->o.no_datapackage = true;
     return 0;
   }
   if (!takes_value(name)) {

@@ -121,8 +121,9 @@ static void header(gb_textbuf *b, int height, const char *title, const char *sub
   text(b, WIDTH / 2.0, 48, "middle", 13, " fill=\"#444\"", subtitle);
 }
 
-/* Legend: the languages (colours) and algorithms (marks or dashes). */
-static void legend(gb_textbuf *b, const gb_meta *m, double x, double y, bool lines) {
+/* Legend at the scatter's right: the languages (colours) and algorithms
+ * (marks). */
+static void legend(gb_textbuf *b, const gb_meta *m, double x, double y) {
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Language");
   for (size_t i = 0; i < m->settings.n_languages; i++) {
     gb_rec_language l = m->settings.languages[i];
@@ -138,19 +139,127 @@ static void legend(gb_textbuf *b, const gb_meta *m, double x, double y, bool lin
       continue;
     }
     y += 20;
-    if (lines) {
-      char style[64];
-      snprintf(style, sizeof style,
-               "stroke=\"#333\" stroke-width=\"2\" stroke-dasharray=\"%s\"", algorithm_dash[g]);
-      line(b, x, y - 4, x + 24, y - 4, style);
-    }
     mark(b, (gb_rec_algorithm)g, x + 12, y - 4, "#333");
     text(b, x + 30, y, "start", 12, "", gb_rec_algorithm_name((gb_rec_algorithm)g));
   }
 }
 
-static void empty_chart(gb_textbuf *b) {
-  header(b, 200, "greenbench", "No configuration was measured: nothing to plot");
+/* ---- What could not be drawn -------------------------------------------------- */
+
+/* Why a configuration, or part of it, is missing from the chart. A log axis
+ * has no place for zero or below: a per-sort figure is there when the
+ * startup cost subtracted is as large as the sort itself. */
+typedef enum {
+  UNDRAWN_UNMEASURED,
+  UNDRAWN_NO_ENERGY,
+  UNDRAWN_TIME,
+  UNDRAWN_ENERGY,
+  UNDRAWN_INTERVAL,
+  UNDRAWN_COUNT
+} undrawn_why;
+
+/* The configurations of each reason, as a comma-separated list. */
+typedef struct {
+  gb_textbuf list[UNDRAWN_COUNT];
+  size_t n[UNDRAWN_COUNT];
+  const char *interval_drawn; /* how the chart draws an interval reaching 0 */
+} undrawn;
+
+static const char *const undrawn_text[UNDRAWN_COUNT] = {
+    "not measured (no ok run, or no startup cost to subtract)",
+    "no energy reading",
+    "median time per sort at or below 0 (the startup subtracted is as large as the sort), no "
+    "mark",
+    "median energy per sort at or below 0 (the startup subtracted is as large as the sort), no "
+    "mark",
+    "95% interval reaching 0 or below",
+};
+
+static void undrawn_init(undrawn *u, const char *interval_drawn) {
+  *u = (undrawn){.interval_drawn = interval_drawn};
+  for (int w = 0; w < UNDRAWN_COUNT; w++) {
+    gb_tb_init(&u->list[w]);
+  }
+}
+
+static void undrawn_add(undrawn *u, undrawn_why w, const gb_an_config *c) {
+  char label[96];
+  gb_an_config_label(c, label, sizeof label);
+  gb_tb_printf(&u->list[w], "%s%s", u->n[w] ? ", " : "", label);
+  u->n[w]++;
+}
+
+/* The note: a heading, then one line per reason, "- <why> (n): a, b.",
+ * into out; nothing when every point is drawn. Frees u's lists. A failed
+ * list makes out fail too, so the chart reports -ENOMEM. */
+static void undrawn_note(undrawn *u, gb_textbuf *out) {
+  for (int w = 0; w < UNDRAWN_COUNT; w++) {
+    if (u->list[w].failed) {
+      out->failed = true;
+    }
+    if (u->n[w] > 0 && !out->failed) {
+      if (out->len == 0) {
+        gb_tb_puts(out, "Not on the chart, or not whole (a log axis has no place for 0 or "
+                        "below):");
+      }
+      gb_tb_printf(out, "\n- %s", undrawn_text[w]);
+      if (w == UNDRAWN_INTERVAL) {
+        gb_tb_printf(out, ", %s", u->interval_drawn);
+      }
+      gb_tb_printf(out, " (%zu): %s.", u->n[w], u->list[w].data);
+    }
+    gb_tb_free(&u->list[w]);
+  }
+}
+
+#define NOTE_COLS 140 /* characters of a note line at 11 px within the width */
+#define NOTE_LINE 15  /* pixels from one note line to the next */
+
+/* Length of the next line of s: up to its newline or NOTE_COLS bytes,
+ * broken after the last space that fits (the labels and reasons are ASCII). */
+static size_t wrap_next(const char *s) {
+  size_t n = strcspn(s, "\n");
+  if (n <= NOTE_COLS) {
+    return n;
+  }
+  size_t cut = NOTE_COLS;
+  while (cut > 0 && s[cut] != ' ') {
+    cut--;
+  }
+  return cut > 0 ? cut : NOTE_COLS;
+}
+
+static size_t note_lines(const char *s) {
+  size_t lines = 0;
+  while (s && *s) {
+    s += wrap_next(s);
+    s += *s == ' ' || *s == '\n';
+    lines++;
+  }
+  return lines;
+}
+
+/* The note, wrapped, its first baseline at y; a continued line is
+ * indented under its reason. */
+static void note(gb_textbuf *b, double x, double y, const char *s) {
+  char line[NOTE_COLS + 1];
+  bool continued = false;
+  while (s && *s) {
+    size_t n = wrap_next(s);
+    memcpy(line, s, n);
+    line[n] = '\0';
+    text(b, continued ? x + 10 : x, y, "start", 11, " fill=\"#555\"", line);
+    s += n;
+    continued = *s == ' ';
+    s += *s == ' ' || *s == '\n';
+    y += NOTE_LINE;
+  }
+}
+
+/* A chart with nothing to plot, saying why, with the note below. */
+static void empty_chart(gb_textbuf *b, const char *subtitle, const char *why) {
+  header(b, 110 + (int)note_lines(why) * NOTE_LINE, "greenbench", subtitle);
+  note(b, 40, 90, why);
   gb_tb_puts(b, "</svg>\n");
 }
 
@@ -273,23 +382,43 @@ static void whiskers(gb_textbuf *b, const axis *x, const axis *y, const gb_an_co
            language_colour[c->language]);
   double tlo = t->lo > 0 ? ax(x, secs(t->lo)) : x->p0,
          elo = e->lo > 0 ? ax(y, joules(e->lo)) : y->p0;
-  line(b, tlo, py, ax(x, secs(t->hi)), py, style);
-  line(b, px, elo, px, ax(y, joules(e->hi)), style);
+  if (t->hi > 0) {
+    line(b, tlo, py, ax(x, secs(t->hi)), py, style);
+  }
+  if (e->hi > 0) {
+    line(b, px, elo, px, ax(y, joules(e->hi)), style);
+  }
 }
 
-static void scatter(gb_textbuf *b, const gb_analysis *a) {
-  double r[4];
-  size_t n = scatter_range(a, r);
-  if (n == 0) {
-    empty_chart(b);
-    return;
+/* Sorts each configuration the scatter cannot show whole into u. */
+static void scatter_undrawn(const gb_analysis *a, undrawn *u) {
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_an_config *c = &a->configs[i];
+    const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
+    const gb_interval *e = &c->boot.est[GB_EST_ENERGY_PER_SORT];
+    if (!c->measured) {
+      undrawn_add(u, UNDRAWN_UNMEASURED, c);
+    } else if (!e->available) {
+      undrawn_add(u, UNDRAWN_NO_ENERGY, c);
+    } else if (plottable(c)) {
+      if (!(t->lo > 0) || !(e->lo > 0)) {
+        undrawn_add(u, UNDRAWN_INTERVAL, c);
+      }
+    } else {
+      if (!(t->point > 0)) {
+        undrawn_add(u, UNDRAWN_TIME, c);
+      }
+      if (!(e->point > 0)) {
+        undrawn_add(u, UNDRAWN_ENERGY, c);
+      }
+    }
   }
+}
+
+static void scatter_body(gb_textbuf *b, const gb_analysis *a, const double r[4]) {
   axis x = {.p0 = 100, .p1 = 760}, y = {.p0 = 600, .p1 = 80};
   decades(r[0] / 1.3, r[1] * 1.3, &x.lo, &x.hi); /* no mark on the frame */
   decades(r[2] / 1.3, r[3] * 1.3, &y.lo, &y.hi);
-  header(b, 680, "Energy per sort against time per sort",
-         "Medians with 95% intervals, one mark per configuration; dashed lines: constant net "
-         "power above idle (E = P t)");
   x_ticks(b, &x, &y, "s");
   y_ticks(b, &x, &y, "J");
   power_lines(b, a, &x, &y);
@@ -309,24 +438,59 @@ static void scatter(gb_textbuf *b, const gb_analysis *a) {
                " transform=\"rotate(-90 24 %.2f)\">Energy per sort, net of idle (log "
                "scale)</text>\n",
                (y.p0 + y.p1) / 2, (y.p0 + y.p1) / 2);
-  legend(b, &a->records->meta, 790, 100, false);
-  if (n < a->checks.configs_measured) {
-    char note[96];
-    snprintf(note, sizeof note, "%zu configurations at or below zero not shown",
-             a->checks.configs_measured - n);
-    text(b, 790, 600, "start", 11, " fill=\"#777\"", note);
+  legend(b, &a->records->meta, 790, 100);
+}
+
+static void scatter(gb_textbuf *b, const gb_analysis *a) {
+  undrawn u;
+  undrawn_init(&u, "its whisker drawn to the plot's edge");
+  scatter_undrawn(a, &u);
+  gb_textbuf why;
+  gb_tb_init(&why);
+  undrawn_note(&u, &why);
+  b->failed |= why.failed;
+  double r[4];
+  if (scatter_range(a, r) == 0) {
+    empty_chart(b,
+                "No configuration has a median time and energy per sort above 0: nothing "
+                "to plot",
+                why.data);
+    gb_tb_free(&why);
+    return;
   }
+  header(b, 680 + (int)note_lines(why.data) * NOTE_LINE,
+         "Energy per sort against time per sort",
+         "Medians with 95% intervals, one mark per configuration; dashed lines: constant net "
+         "power above idle (E = P t)");
+  scatter_body(b, a, r);
+  note(b, 40, 690, why.data);
+  gb_tb_free(&why);
   gb_tb_puts(b, "</svg>\n");
 }
 
 /* ---- Time against size (energy pending) ------------------------------------------ */
 
+/* The time chart's layout: a legend row under the title, then two columns
+ * of panels across the whole width. */
+#define T_LEGEND_Y 76
+#define T_TOP 116
+#define T_LEFT 90
+#define T_PANEL_W 370
+#define T_COLUMN 470 /* from one column's left edge to the next's */
+#define T_PANEL_H 250
+#define T_ROW 330   /* from one row's top to the next's */
+#define T_DODGE 3.5 /* pixels between the series at one size, so bars stay apart */
+
 static bool time_plottable(const gb_an_config *c) {
   return c->measured && c->boot.est[GB_EST_TIME_PER_SORT].point > 0.0;
 }
 
+/* Sizes and the times to show: medians above 0 and the interval ends above
+ * 0, but no lower than a decade under the lowest median (a longer bar is
+ * cut at the edge, with an arrow). */
 static size_t time_range(const gb_analysis *a, double r[4]) {
   size_t n = 0;
+  double low_end = INFINITY;
   r[0] = r[2] = INFINITY;
   r[1] = r[3] = 0.0;
   for (size_t i = 0; i < a->n_configs; i++) {
@@ -334,13 +498,35 @@ static size_t time_range(const gb_analysis *a, double r[4]) {
     if (!time_plottable(c)) {
       continue;
     }
+    const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
     r[0] = fmin(r[0], (double)c->size);
     r[1] = fmax(r[1], (double)c->size);
-    r[2] = fmin(r[2], secs(c->boot.est[GB_EST_TIME_PER_SORT].point));
-    r[3] = fmax(r[3], secs(c->boot.est[GB_EST_TIME_PER_SORT].point));
+    r[2] = fmin(r[2], secs(t->point));
+    r[3] = fmax(r[3], secs(t->point));
+    if (t->lo > 0) {
+      low_end = fmin(low_end, secs(t->lo));
+    }
+    if (t->hi > 0 && isfinite(t->hi)) {
+      r[3] = fmax(r[3], secs(t->hi));
+    }
     n++;
   }
+  r[2] = fmax(fmin(r[2], low_end), r[2] / 10.0);
   return n;
+}
+
+/* Sorts each configuration the time chart cannot show whole into u. */
+static void time_undrawn(const gb_analysis *a, undrawn *u) {
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_an_config *c = &a->configs[i];
+    if (!c->measured) {
+      undrawn_add(u, UNDRAWN_UNMEASURED, c);
+    } else if (!time_plottable(c)) {
+      undrawn_add(u, UNDRAWN_TIME, c);
+    } else if (!(c->boot.est[GB_EST_TIME_PER_SORT].lo > 0)) {
+      undrawn_add(u, UNDRAWN_INTERVAL, c);
+    }
+  }
 }
 
 /* Ticks at the sizes themselves: the study's sizes span less than a decade. */
@@ -355,28 +541,100 @@ static void size_ticks(gb_textbuf *b, const gb_meta *m, const axis *x, const axi
   }
 }
 
-static void series(gb_textbuf *b, const gb_analysis *a, const axis *x, const axis *y,
-                   gb_rec_language l, gb_rec_algorithm g, gb_rec_order o) {
-  const gb_meta_settings *s = &a->records->meta.settings;
-  bool open = false;
-  for (size_t z = 0; z < s->n_sizes; z++) {
-    const gb_an_config *c = gb_analysis_find(a, l, g, o, s->sizes[z]);
-    if (!c || !time_plottable(c)) {
+/* One series of a panel: its language, algorithm and order, and how far
+ * its marks sit beside the size (T_DODGE steps, centred). */
+typedef struct {
+  const gb_analysis *a;
+  const axis *x, *y;
+  gb_rec_language l;
+  gb_rec_algorithm g;
+  gb_rec_order o;
+  double dx;
+} series_at;
+
+static double series_x(const series_at *s, const gb_an_config *c) {
+  return ax(s->x, (double)c->size) + s->dx;
+}
+
+/* A 95% interval as a bar with caps. An end below the axis (0 or less, or
+ * under the lowest decade) is drawn to the panel's edge with an arrow. */
+static void time_bar(gb_textbuf *b, const series_at *s, const gb_an_config *c) {
+  const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
+  if (!(t->hi > 0) || !isfinite(t->hi)) {
+    return;
+  }
+  double px = series_x(s, c), top = fmax(ax(s->y, secs(t->hi)), s->y->p1);
+  bool cut = !(t->lo > 0) || ax(s->y, secs(t->lo)) > s->y->p0;
+  double bottom = cut ? s->y->p0 : ax(s->y, secs(t->lo));
+  if (top >= s->y->p0) {
+    return;
+  }
+  char style[96];
+  snprintf(style, sizeof style, "stroke=\"%s\" stroke-width=\"1.2\" stroke-opacity=\"0.7\"",
+           language_colour[s->l]);
+  line(b, px, top, px, bottom, style);
+  line(b, px - 3, top, px + 3, top, style);
+  if (cut) {
+    gb_tb_printf(b, "<path fill=\"none\" d=\"M%.2f,%.2f L%.2f,%.2f L%.2f,%.2f\" %s/>\n", px - 3,
+                 bottom - 5, px, bottom, px + 3, bottom - 5, style);
+  } else {
+    line(b, px - 3, bottom, px + 3, bottom, style);
+  }
+}
+
+/* The points of one unbroken run of the line: two or more make a line. */
+typedef struct {
+  double px[GB_META_MAX_SIZES], py[GB_META_MAX_SIZES];
+  size_t n;
+} run_points;
+
+static void flush_run(gb_textbuf *b, const series_at *s, run_points *p) {
+  if (p->n >= 2) {
+    gb_tb_puts(b, "<polyline fill=\"none\" points=\"");
+    for (size_t i = 0; i < p->n; i++) {
+      gb_tb_printf(b, "%s%.2f,%.2f", i ? " " : "", p->px[i], p->py[i]);
+    }
+    gb_tb_printf(b, "\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>\n",
+                 language_colour[s->l], algorithm_dash[s->g]);
+  }
+  p->n = 0;
+}
+
+/* The line breaks at a measured configuration without a median above 0,
+ * never joining its neighbours across it; an omitted size is no point. */
+static void series_line(gb_textbuf *b, const series_at *s) {
+  const gb_meta_settings *m = &s->a->records->meta.settings;
+  run_points p = {.n = 0};
+  for (size_t z = 0; z < m->n_sizes; z++) {
+    const gb_an_config *c = gb_analysis_find(s->a, s->l, s->g, s->o, m->sizes[z]);
+    if (!c) {
       continue;
     }
-    gb_tb_printf(b, "%s%.2f,%.2f", open ? " " : "<polyline fill=\"none\" points=\"",
-                 ax(x, (double)c->size), ax(y, secs(c->boot.est[GB_EST_TIME_PER_SORT].point)));
-    open = true;
+    if (!time_plottable(c)) {
+      flush_run(b, s, &p);
+      continue;
+    }
+    p.px[p.n] = series_x(s, c);
+    p.py[p.n] = ax(s->y, secs(c->boot.est[GB_EST_TIME_PER_SORT].point));
+    p.n++;
   }
-  if (open) {
-    gb_tb_printf(b, "\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>\n",
-                 language_colour[l], algorithm_dash[g]);
+  flush_run(b, s, &p);
+}
+
+static void series(gb_textbuf *b, const series_at *s) {
+  const gb_meta_settings *m = &s->a->records->meta.settings;
+  for (size_t z = 0; z < m->n_sizes; z++) {
+    const gb_an_config *c = gb_analysis_find(s->a, s->l, s->g, s->o, m->sizes[z]);
+    if (c && c->measured) {
+      time_bar(b, s, c);
+    }
   }
-  for (size_t z = 0; z < s->n_sizes; z++) {
-    const gb_an_config *c = gb_analysis_find(a, l, g, o, s->sizes[z]);
+  series_line(b, s);
+  for (size_t z = 0; z < m->n_sizes; z++) {
+    const gb_an_config *c = gb_analysis_find(s->a, s->l, s->g, s->o, m->sizes[z]);
     if (c && time_plottable(c)) {
-      mark(b, g, ax(x, (double)c->size), ax(y, secs(c->boot.est[GB_EST_TIME_PER_SORT].point)),
-           language_colour[l]);
+      mark(b, s->g, series_x(s, c), ax(s->y, secs(c->boot.est[GB_EST_TIME_PER_SORT].point)),
+           language_colour[s->l]);
     }
   }
 }
@@ -386,9 +644,23 @@ static void panel(gb_textbuf *b, const gb_analysis *a, const axis *x, const axis
   const gb_meta *m = &a->records->meta;
   size_ticks(b, m, x, y);
   y_ticks(b, x, y, "s");
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
+  size_t n = 0, k = 0;
+  for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+    n += gb_meta_has_algorithm(m, (gb_rec_algorithm)g) ? m->settings.n_languages : 0;
+  }
+  for (size_t l = 0; l < m->settings.n_languages; l++) {
     for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
-      series(b, a, x, y, (gb_rec_language)l, (gb_rec_algorithm)g, o);
+      if (!gb_meta_has_algorithm(m, (gb_rec_algorithm)g)) {
+        continue;
+      }
+      series_at s = {.a = a,
+                     .x = x,
+                     .y = y,
+                     .l = m->settings.languages[l],
+                     .g = (gb_rec_algorithm)g,
+                     .o = o,
+                     .dx = ((double)k++ - (double)(n - 1) / 2.0) * T_DODGE};
+      series(b, &s);
     }
   }
   frame(b, x, y);
@@ -400,30 +672,90 @@ static void panel(gb_textbuf *b, const gb_analysis *a, const axis *x, const axis
        "Input size (elements, log scale)");
 }
 
-static void time_chart(gb_textbuf *b, const gb_analysis *a) {
-  double r[4];
-  if (time_range(a, r) == 0) {
-    empty_chart(b);
-    return;
+/* Rough width of s at font size px (sans-serif averages 0.6 em per
+ * character), for laying out a row of legend entries. */
+static double text_width(const char *s, int px) {
+  return 0.6 * px * (double)strlen(s);
+}
+
+/* The legend in one row under the title, so the panels take the width:
+ * languages (colours), algorithms (line and mark), the interval bar. */
+static void legend_row(gb_textbuf *b, const gb_meta *m, double x, double y) {
+  text(b, x, y, "start", 13, " font-weight=\"bold\"", "Language");
+  x += text_width("Language", 13) + 14;
+  for (size_t i = 0; i < m->settings.n_languages; i++) {
+    gb_rec_language l = m->settings.languages[i];
+    gb_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", x,
+                 y - 9, language_colour[l]);
+    text(b, x + 20, y, "start", 12, "", language_title[l]);
+    x += 20 + text_width(language_title[l], 12) + 16;
   }
+  x += 20;
+  text(b, x, y, "start", 13, " font-weight=\"bold\"", "Algorithm");
+  x += text_width("Algorithm", 13) + 14;
+  for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+    if (!gb_meta_has_algorithm(m, (gb_rec_algorithm)g)) {
+      continue;
+    }
+    char style[64];
+    snprintf(style, sizeof style, "stroke=\"#333\" stroke-width=\"2\" stroke-dasharray=\"%s\"",
+             algorithm_dash[g]);
+    line(b, x, y - 4, x + 24, y - 4, style);
+    mark(b, (gb_rec_algorithm)g, x + 12, y - 4, "#333");
+    const char *name = gb_rec_algorithm_name((gb_rec_algorithm)g);
+    text(b, x + 30, y, "start", 12, "", name);
+    x += 30 + text_width(name, 12) + 16;
+  }
+  x += 20;
+  const char *bar = "stroke=\"#333\" stroke-width=\"1.2\"";
+  line(b, x + 4, y - 12, x + 4, y + 3, bar);
+  line(b, x + 1, y - 12, x + 7, y - 12, bar);
+  line(b, x + 1, y + 3, x + 7, y + 3, bar);
+  text(b, x + 14, y, "start", 12, "", "95% interval");
+}
+
+static void time_panels(gb_textbuf *b, const gb_analysis *a, const double r[4]) {
   const gb_meta_settings *s = &a->records->meta.settings;
-  size_t rows = (s->n_orders + 1) / 2;
-  int height = 90 + (int)rows * 300;
-  header(b, height, "Time per sort against input size (energy pending)",
-         "Medians of the ok runs, log-log; one line per language and algorithm");
   double xlo = log10(r[0]) - 0.1, xhi = log10(r[1]) + 0.1, ylo, yhi;
   decades(r[2] / 1.3, r[3] * 1.3, &ylo, &yhi);
   for (size_t i = 0; i < s->n_orders; i++) {
-    double left = 90 + (double)(i % 2) * 345, top = 90 + (double)(i / 2) * 300;
-    axis x = {.lo = xlo, .hi = xhi, .p0 = left, .p1 = left + 270};
-    axis y = {.lo = ylo, .hi = yhi, .p0 = top + 220, .p1 = top};
+    double left = T_LEFT + (double)(i % 2) * T_COLUMN, top = T_TOP + (double)(i / 2) * T_ROW;
+    axis x = {.lo = xlo, .hi = xhi, .p0 = left, .p1 = left + T_PANEL_W};
+    axis y = {.lo = ylo, .hi = yhi, .p0 = top + T_PANEL_H, .p1 = top};
     panel(b, a, &x, &y, s->orders[i]);
   }
+}
+
+static void time_chart(gb_textbuf *b, const gb_analysis *a) {
+  undrawn u;
+  undrawn_init(&u, "its bar drawn to the panel's lower edge with an arrow");
+  time_undrawn(a, &u);
+  gb_textbuf why;
+  gb_tb_init(&why);
+  undrawn_note(&u, &why);
+  b->failed |= why.failed;
+  double r[4];
+  if (time_range(a, r) == 0) {
+    empty_chart(b, "No configuration has a median time per sort above 0: nothing to plot",
+                why.data);
+    gb_tb_free(&why);
+    return;
+  }
+  size_t rows = (a->records->meta.settings.n_orders + 1) / 2;
+  double bottom = T_TOP + (double)(rows - 1) * T_ROW + T_PANEL_H + 60;
+  header(b, (int)bottom + (int)note_lines(why.data) * NOTE_LINE + 10,
+         "Time per sort against input size (energy pending)",
+         "Medians of the ok runs with 95% intervals, log-log; one line per language and "
+         "algorithm, set slightly apart at each size");
+  legend_row(b, &a->records->meta, T_LEFT, T_LEGEND_Y);
+  time_panels(b, a, r);
+  double mid = T_TOP + ((double)(rows - 1) * T_ROW + T_PANEL_H) / 2;
   gb_tb_printf(b,
                "<text x=\"20\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"14\" " FONT
                " transform=\"rotate(-90 20 %.2f)\">Time per sort (log scale)</text>\n",
-               90 + rows * 150.0, 90 + rows * 150.0);
-  legend(b, &a->records->meta, 790, 100, true);
+               mid, mid);
+  note(b, 40, bottom, why.data);
+  gb_tb_free(&why);
   gb_tb_puts(b, "</svg>\n");
 }
 
@@ -432,7 +764,9 @@ int gb_report_svg(const gb_analysis *a, char **out, size_t *len, gb_err *err) {
   gb_tb_init(&b);
   gb_tb_numeric loc;
   gb_tb_c_numeric(&loc);
-  if (a->energy) {
+  if (a->n_configs == 0 || a->checks.configs_measured == 0) {
+    empty_chart(&b, "No configuration was measured: nothing to plot", NULL);
+  } else if (a->energy) {
     scatter(&b, a);
   } else {
     time_chart(&b, a);

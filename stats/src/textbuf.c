@@ -130,15 +130,86 @@ void gb_tb_sig(gb_textbuf *b, double v, int sig) {
   gb_tb_puts(b, buf);
 }
 
-void gb_tb_interval(gb_textbuf *b, double point, double lo, double hi, int sig) {
-  gb_tb_sig(b, point, sig);
-  if (isnan(lo) || isnan(hi)) {
-    gb_tb_puts(b, " [n/a]");
+/* Decimals that show sig significant digits of x > 0, clamped to 0..15. */
+static int decimals_for(double x, int sig) {
+  int dec = sig - 1 - (int)floor(log10(x));
+  return dec < 0 ? 0 : dec > 15 ? 15 : dec;
+}
+
+int gb_interval_decimals(double point, double lo, double hi, int sig) {
+  if (!isfinite(point) || !isfinite(lo) || !isfinite(hi)) {
+    return -1;
+  }
+  double big = fmax(fabs(point), fmax(fabs(lo), fabs(hi)));
+  if (big == 0.0) {
+    return -1;
+  }
+  int dec = decimals_for(big, sig);
+  double half = (hi - lo) / 2.0;
+  if (half > 0.0) {
+    int by_width = decimals_for(half, GB_INTERVAL_HALF_WIDTH_DIGITS);
+    dec = by_width < dec ? by_width : dec;
+  }
+  return dec;
+}
+
+/* v with dec decimals; never "-0". */
+static void put_fixed(gb_textbuf *b, double v, int dec) {
+  char buf[400];
+  snprintf(buf, sizeof buf, "%.*f", dec, v);
+  gb_tb_puts(b, buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1) ? buf + 1 : buf);
+}
+
+/* "p<open>lo<mid>hi<close>" with dec decimals each. */
+static void put_three(gb_textbuf *b, const double v[3], int dec, const char *const sep[3]) {
+  for (int i = 0; i < 3; i++) {
+    put_fixed(b, v[i], dec);
+    gb_tb_puts(b, sep[i]);
+  }
+}
+
+void gb_tb_range(gb_textbuf *b, double median, double min, double max, int sig) {
+  static const char *const sep[3] = {" (", " to ", ")"};
+  int dec = gb_interval_decimals(median, min, max, sig);
+  if (dec < 0) {
+    const double v[3] = {median, min, max};
+    for (int i = 0; i < 3; i++) {
+      gb_tb_sig(b, v[i], sig);
+      gb_tb_puts(b, sep[i]);
+    }
     return;
   }
-  gb_tb_puts(b, " [");
-  gb_tb_sig(b, lo, sig);
-  gb_tb_puts(b, ", ");
-  gb_tb_sig(b, hi, sig);
-  gb_tb_puts(b, "]");
+  put_three(b, (const double[3]){median, min, max}, dec, sep);
+}
+
+void gb_tb_interval(gb_textbuf *b, double point, double lo, double hi, int sig) {
+  int dec = gb_interval_decimals(point, lo, hi, sig);
+  if (dec < 0) {
+    gb_tb_sig(b, point, sig);
+    if (isnan(lo) || isnan(hi)) {
+      gb_tb_puts(b, " [n/a]");
+      return;
+    }
+    gb_tb_puts(b, " [");
+    gb_tb_sig(b, lo, sig);
+    gb_tb_puts(b, ", ");
+    gb_tb_sig(b, hi, sig);
+    gb_tb_puts(b, "]");
+    return;
+  }
+  static const char *const sep[3] = {" [", ", ", "]"};
+  put_three(b, (const double[3]){point, lo, hi}, dec, sep);
+}
+
+int gb_text_file(char *text, char **out, size_t *len, const char *what, gb_err *err) {
+  size_t n = text ? strlen(text) : 0;
+  char *bytes = text ? realloc(text, n + 2) : NULL;
+  if (!bytes) {
+    free(text);
+    return gb_err_set(err, ENOMEM, "%s: out of memory", what);
+  }
+  memcpy(bytes + n, "\n", 2);
+  *out = bytes;
+  *len = n + 1;
+  return 0;
 }

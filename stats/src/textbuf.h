@@ -31,6 +31,12 @@ __attribute__((format(printf, 2, 3))) void gb_tb_printf(gb_textbuf *b, const cha
  * failed; b is freed either way. */
 int gb_tb_take(gb_textbuf *b, char **out, size_t *len, const char *what, gb_err *err);
 
+/* Hands out text (malloc'd, NUL-terminated; NULL when building it ran out
+ * of memory) as a text file's bytes, ending in a newline: *out (the
+ * caller frees) and *len without the NUL. -ENOMEM naming what otherwise;
+ * text is taken either way. */
+int gb_text_file(char *text, char **out, size_t *len, const char *what, gb_err *err);
+
 /* Numbers are written in the "C" locale whatever the process locale, so
  * results.md, XML and SVG always use a dot (as Criterion's reporters do).
  * gb_tb_c_numeric switches this thread's LC_NUMERIC to "C" until
@@ -51,7 +57,22 @@ void gb_tb_sig(gb_textbuf *b, double v, int sig);
 /* The same into buf (at least 64 bytes). */
 void gb_fmt_sig(char *buf, size_t len, double v, int sig);
 
-/* "12.34 [12.30, 12.41]": point and interval with sig digits each. */
+/* A figure is printed to what its interval supports: two significant
+ * digits of the interval's half-width, and never more than sig
+ * significant digits of the largest of point, lo and hi. */
+#define GB_INTERVAL_HALF_WIDTH_DIGITS 2
+
+/* The decimals point, lo and hi share under that rule (0..15), or -1 when
+ * all three are 0 or one is not finite. */
+int gb_interval_decimals(double point, double lo, double hi, int sig);
+
+/* "88 [62, 114]", "12.34 [12.30, 12.41]": point and interval with the
+ * decimals of gb_interval_decimals; without a finite interval the point
+ * with sig significant digits and " [n/a]". */
 void gb_tb_interval(gb_textbuf *b, double point, double lo, double hi, int sig);
+/* "1.08 (0.85 to 1.28)": a median over a group with its range, rounded by
+ * the same rule with the range in place of the interval (a spread that
+ * wide leaves the median no more digits). */
+void gb_tb_range(gb_textbuf *b, double median, double min, double max, int sig);
 
 #endif

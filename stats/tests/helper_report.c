@@ -150,3 +150,12 @@ void gbt_release(gbt_loaded *l) {
   gb_analysis_free(l->a);
   gb_records_free(l->r);
 }
+
+void gbt_default_intensities(gb_intensity out[2]) {
+  gb_carbon_table t = {0};
+  gb_err err;
+  cr_assert_eq(gb_carbon_load(gb_carbon_default_path(), &t, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_carbon_find(&t, "ARE", &out[0], &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_carbon_find(&t, "GBR", &out[1], &err), 0, "%s", err.msg);
+  gb_carbon_free(&t);
+}

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "greenbench/analysis.h"
+#include "greenbench/carbon.h"
 #include "greenbench/records.h"
 
 /* The whole of path, NUL-terminated, its length in *len; NULL if it cannot
@@ -61,6 +62,9 @@ typedef struct {
 /* Reads and analyses fixture folder <name>; a failure gives the reader's or
  * the analysis's message alone, as the writer tests always have. */
 gbt_loaded gbt_load_analysed(const char *name);
+
+/* The report's default regions (UAE, UK), as gb_report_write uses them. */
+void gbt_default_intensities(gb_intensity out[2]);
 void gbt_release(gbt_loaded *l);
 
 #endif

@@ -92,6 +92,22 @@ def decimals(s):
     return len(s.split(".")[1]) if "." in s else 0
 
 
+def interval_decimals(point, lo, hi, sig):
+    """gb_interval_decimals: two significant digits of the half-width, and
+    never more than sig significant digits of the largest of the three;
+    None where the C side falls back to sig digits each."""
+    big = max(abs(point), abs(lo), abs(hi))
+    if not math.isfinite(big) or big == 0.0:
+        return None
+
+    def dec_for(x, digits):
+        return min(max(digits - 1 - math.floor(math.log10(x)), 0), 15)
+
+    dec = dec_for(big, sig)
+    half = (hi - lo) / 2.0
+    return min(dec, dec_for(half, 2)) if half > 0 else dec
+
+
 def same_printed(printed, value, sig):
     """printed is value rounded to the report's precision. A value within
     an ulp of a rounding tie may round either way; the printed digits
@@ -109,7 +125,9 @@ def same_printed(printed, value, sig):
 
 CELL_SPLIT = re.compile(r"(?<!\\)\|")
 INTERVAL = re.compile(r"(\S+) \[(?:(\S+), (\S+)|n/a)\]\Z")
-RANGE = re.compile(r"(\S+) \((\S+) to (\S+)\)\Z")
+RANGE = re.compile(r"(\S+) \((\S+) to (\S+)\)(?:, (\d+) of (\d+) defined)?\Z")
+NONPOSITIVE = " ⚠ not above 0"
+OUTSIDE = re.compile(r" † outside its interval of (\d+) of (\d+)\Z")
 NET_POWER = re.compile(r"Net power above idle has a median of (\S+) W across the (\d+) "
                        r"configurations with energy \(from (\S+) W to (\S+) W\)")
 
@@ -312,6 +330,7 @@ class Peer:
             v = [r["point"][what] for r in sel if r["computed"] and
                  not np.isnan(r["point"][what]) and (what == "time" or self.energy)]
             out[what] = np.quantile(v, [0.5, 0.0, 1.0]) if v else None
+            out[what + "_used"] = len(v)
         return out
 
 
@@ -336,15 +355,54 @@ class Check:
         if not same_printed(printed, value, sig):
             self.fail(what, printed, "%.17g (%s at this precision)" % (value, fmt_sig(value, sig)))
 
+    def rounded(self, what, printed, lo, hi, value, sig):
+        """A point printed to what its interval supports: point and ends
+        share the decimals of interval_decimals (for the true ends, which
+        lie within a unit of the last printed digit of the printed ones),
+        and the point is value rounded to them."""
+        self.points += 1
+        dec = decimals(printed)
+        if decimals(lo) != dec or decimals(hi) != dec:
+            self.fail(what, "%s [%s, %s]" % (printed, lo, hi), "one number of decimals")
+            return
+        u = 10.0 ** -dec
+        allowed = {interval_decimals(value, float(lo) + a, float(hi) + b, sig)
+                   for a in (-u, 0.0, u) for b in (-u, 0.0, u)}
+        if None in allowed:
+            allowed.add(decimals(fmt_sig(value, sig)))
+        if dec not in allowed:
+            self.fail(what + " rounding", printed,
+                      "%s decimals (two digits of the half-width, at most %d significant)"
+                      % (" or ".join(str(d) for d in sorted(x for x in allowed if x is not None)),
+                         sig))
+            return
+        if abs(float(printed) - value) > 0.5 * u * (1 + 1e-9):
+            self.fail(what, printed, "%.17g (%.*f at this precision)" % (value, dec, value))
+
     def interval(self, what, cell, point, reps, scale=1.0, sig=4):
         """An interval cell "point [lo, hi]": its point (already scaled as
         printed) now, its ends later against numpy's replicates reps, which
         are scaled here."""
+        mark = OUTSIDE.search(cell)
+        if mark:
+            cell = cell[:mark.start()]
         m = INTERVAL.match(cell)
+        if m and m.group(2) is not None:
+            p, lo, hi = (float(x) for x in m.groups())
+            # From the printed (rounded) numbers: outside with the mark,
+            # inside without it, a tie allowed either way.
+            if (mark and lo < p < hi) or (not mark and (p < lo or p > hi)):
+                self.fail(what + " mark of a point outside its interval", repr(cell),
+                          "the mark" if not mark else "no mark")
+            if mark and int(mark.group(1)) > int(mark.group(2)):
+                self.fail(what + " resamples used", mark.group(0), "at most all of them")
         if not m:
             self.fail(what, repr(cell), "an interval around %s" % fmt_sig(point, sig))
             return
-        self.point(what, m.group(1), point, sig)
+        if m.group(2) is None:
+            self.point(what, m.group(1), point, sig)
+        else:
+            self.rounded(what, m.group(1), m.group(2), m.group(3), point, sig)
         v = np.asarray(reps, float) * scale
         v = v[~np.isnan(v)]
         if m.group(2) is None or len(v) == 0:
@@ -384,12 +442,20 @@ def est_cell(chk, peer, what, cell, c, e, scale):
         chk.text(what, cell, "not measured")
     elif e in NEEDS_ENERGY and not c["has_energy"]:
         chk.text(what, cell, "missing" if peer.energy else "pending")
+    elif np.isnan(c["point"][e]):
+        chk.text(what, cell, "undefined")
     else:
-        chk.interval(what, cell, c["point"][e] * scale, c["reps"][e], scale)
+        point = c["point"][e] * scale
+        flagged = cell.endswith(NONPOSITIVE)
+        if e in (bn.TIME, bn.ENERGY):
+            chk.text(what + " flag for a figure not above 0", flagged, not point > 0)
+        chk.interval(what, cell[:-len(NONPOSITIVE)] if flagged else cell, point, c["reps"][e],
+                     scale)
 
 
-def range_cell(chk, what, cell, v, sig=4):
-    """A "median (min to max)" cell, or n/a with nothing to summarise."""
+def range_cell(chk, what, cell, v, sig=4, used=None, n=None):
+    """A "median (min to max)" cell, with ", U of N defined" when only U of
+    the group's N ratios are defined; n/a with nothing to summarise."""
     if v is None:
         chk.text(what, cell, "n/a")
         return
@@ -397,8 +463,15 @@ def range_cell(chk, what, cell, v, sig=4):
     if not m:
         chk.fail(what, repr(cell), "%s (%s to %s)" % tuple(fmt_sig(x, sig) for x in v))
         return
-    for part, printed, x in zip(("median", "min", "max"), m.groups(), v):
-        chk.point("%s, %s" % (what, part), printed, x, sig)
+    # Rounded as an interval with the range in its place (gb_tb_range).
+    med, lo, hi = m.groups()[:3]
+    chk.rounded(what + ", median", med, lo, hi, v[0], sig)
+    for part, printed, x in (("min", lo, v[1]), ("max", hi, v[2])):
+        if abs(float(printed) - x) > 0.5 * 10.0 ** -decimals(printed) * (1 + 1e-9):
+            chk.fail("%s, %s" % (what, part), printed, "%.17g" % x)
+    want = "%d of %d defined" % (used, n) if used is not None and used < n else None
+    got = "%s of %s defined" % m.groups()[3:] if m.group(4) else None
+    chk.text(what + " count used", got, want)
 
 
 def find(tabs, header_start, caption_start=""):
@@ -547,10 +620,12 @@ def check_summaries(chk, peer, tabs):
             if row is None:
                 continue
             chk.text(what + " ratios", row[2], str(s["n"]))
-            range_cell(chk, what + " time ratio", row[3], s["time"])
+            range_cell(chk, what + " time ratio", row[3], s["time"], used=s["time_used"],
+                       n=s["n"])
             for i, part in ((4, "energy"), (5, "power")):
                 if peer.energy:
-                    range_cell(chk, "%s %s ratio" % (what, part), row[i], s[part])
+                    range_cell(chk, "%s %s ratio" % (what, part), row[i], s[part],
+                               used=s[part + "_used"], n=s["n"])
                 else:
                     chk.text("%s %s ratio" % (what, part), row[i], "pending")
     header, rows = find(tabs, ["Language", "Algorithm", "Orders", "Comparisons ratio, median "
@@ -577,9 +652,11 @@ def check_summaries(chk, peer, tabs):
                     v.append(x["comparisons"] / y["comparisons"])
             range_cell(chk, what + " comparisons ratio", row[3],
                        np.quantile(v, [0.5, 0.0, 1.0]) if v else None)
-            range_cell(chk, what + " time ratio", row[4], s["time"])
+            range_cell(chk, what + " time ratio", row[4], s["time"], used=s["time_used"],
+                       n=s["n"])
             if peer.energy:
-                range_cell(chk, what + " energy ratio", row[5], s["energy"])
+                range_cell(chk, what + " energy ratio", row[5], s["energy"],
+                           used=s["energy_used"], n=s["n"])
             else:
                 chk.text(what + " energy ratio", row[5], "pending")
 
@@ -709,7 +786,8 @@ def check_carbon(chk, peer, tabs):
 
 def report(folder, exe, allow_partial, out):
     cmd = [exe, "report", folder, "--out", os.path.join(out, "results.md"), "--junit",
-           os.path.join(out, "junit.xml"), "--chart", os.path.join(out, "chart.svg")]
+           os.path.join(out, "junit.xml"), "--chart", os.path.join(out, "chart.svg"),
+           "--summary", os.path.join(out, "summary.json"), "--no-datapackage"]
     cmd += ["--allow-partial"] if allow_partial else []
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:

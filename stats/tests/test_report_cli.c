@@ -64,7 +64,7 @@ static void assert_one_error(const char *err, const char *want) {
 
 /* ---- Writing ---------------------------------------------------------------- */
 
-Test(report_cli, writes_the_three_files_into_the_folder) {
+Test(report_cli, writes_every_file_into_the_folder) {
   char dir[64], err[4096];
   copy_fixture("report-energy", dir, sizeof dir);
   char *argv[] = {"report", dir, NULL};
@@ -72,6 +72,35 @@ Test(report_cli, writes_the_three_files_into_the_folder) {
   gbt_assert_golden_file("energy", dir, "results.md");
   gbt_assert_golden_file("energy", dir, "junit.xml");
   gbt_assert_golden_file("energy", dir, "chart.svg");
+  gbt_assert_golden_file("energy", dir, "summary.json");
+  gbt_assert_golden_file("energy", dir, "datapackage.json");
+  remove_tree(dir);
+}
+
+/* A folder without warmups.csv gets a data package without its resource. */
+Test(report_cli, the_data_package_describes_the_files_present) {
+  char dir[64], err[4096];
+  copy_fixture("report-off", dir, sizeof dir);
+  char *argv[] = {"report", dir, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
+  gbt_assert_golden_file("off", dir, "datapackage.json");
+  gbt_assert_golden_file("off", dir, "summary.json");
+  remove_tree(dir);
+}
+
+Test(report_cli, summary_and_datapackage_options) {
+  char dir[64], err[4096], sub[4200], summary[4200], pkg[4200];
+  copy_fixture("report-energy", dir, sizeof dir);
+  snprintf(sub, sizeof sub, "%s/out", dir);
+  cr_assert_eq(mkdir(sub, 0755), 0);
+  snprintf(summary, sizeof summary, "%s/out/summary.json", dir);
+  snprintf(pkg, sizeof pkg, "%s/datapackage.json", dir);
+  char *argv[] = {"report", dir, "--summary", summary, "--no-datapackage", NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 0, "%s", err);
+  gbt_assert_golden_file("energy", sub, "summary.json");
+  cr_assert_neq(access(pkg, F_OK), 0, "--no-datapackage wrote %s", pkg);
+  snprintf(summary, sizeof summary, "%s/summary.json", dir);
+  cr_assert_neq(access(summary, F_OK), 0, "--summary elsewhere wrote the default");
   remove_tree(dir);
 }
 
@@ -162,6 +191,9 @@ Test(report_cli, help) {
   cr_assert_str_eq(err, "");
   cr_assert(strncmp(out, "usage: greenbench report DIR [options]\n", 39) == 0, "%s", out);
   cr_assert(strstr(out, "--equivalence-margin M"));
+  cr_assert(strstr(out, "--summary FILE"));
+  cr_assert(strstr(out, "--no-datapackage"));
+  cr_assert(strstr(out, "DIR/datapackage.json (always in DIR"));
 }
 
 /* ---- Refusals and warnings ---------------------------------------------------- */
@@ -387,11 +419,13 @@ static void assert_no_temporaries(const char *dir) {
 }
 
 Test(report_cli, refuses_an_output_that_is_an_input) {
-  static const char *const inputs[][2] = {
-      {"--out", "runs.csv"}, {"--junit", "meta.json"}, {"--chart", "warmups.csv"}};
+  static const char *const inputs[][2] = {{"--out", "runs.csv"},
+                                          {"--junit", "meta.json"},
+                                          {"--chart", "warmups.csv"},
+                                          {"--summary", "runs.csv"}};
   char dir[64], err[4096], path[200], want[600];
   copy_fixture("report-energy", dir, sizeof dir);
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, inputs[i][1]);
     char *argv[] = {"report", dir, (char *)inputs[i][0], path, NULL};
     snprintf(want, sizeof want, "%s '%s' is the records' %s; refusing to overwrite an input",
@@ -433,6 +467,15 @@ Test(report_cli, refuses_two_outputs_that_are_one_file) {
   snprintf(want, sizeof want, "--out '%s' and the default --chart '%s' are the same file", x,
            x);
   assert_one_error(err, want);
+  /* An option naming the data package, which is always DIR's. */
+  snprintf(x, sizeof x, "%s/datapackage.json", dir);
+  char *pkg[] = {"report", dir, "--summary", x, NULL};
+  cr_assert_eq(run_report(pkg, err, sizeof err), 2, "%s", err);
+  snprintf(want, sizeof want, "--summary '%s' and the data package '%s' are the same file", x,
+           x);
+  assert_one_error(err, want);
+  char *no_pkg[] = {"report", dir, "--summary", x, "--no-datapackage", NULL};
+  cr_assert_eq(run_report(no_pkg, err, sizeof err), 0, "%s", err);
   remove_tree(dir);
 }
 

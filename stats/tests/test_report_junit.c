@@ -222,7 +222,7 @@ Test(report_junit, one_suite_per_language_and_algorithm) {
   cr_expect(strstr(xml, "<property name=\"machine_label\" value=\"bench-01\"/>"));
   cr_expect(strstr(xml, "<property name=\"energy\" value=\"ok\"/>"));
   cr_expect(strstr(xml, "time per sort: 2.550 [2.500, 2.600] us (median [95% CI])"));
-  cr_expect(strstr(xml, "energy per sort: 45.78 [44.78, 46.78] uJ"));
+  cr_expect(strstr(xml, "energy per sort: 45.8 [44.8, 46.8] uJ"));
   cr_expect(strstr(xml, "sorts per process: 100000\n"));
   free(xml);
 }

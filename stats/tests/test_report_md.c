@@ -15,21 +15,11 @@
 #include "helper_locale.h"
 #include "helper_report.h"
 
-/* The report's default regions, as gb_report_write uses them. */
-static void intensities(gb_intensity out[2]) {
-  gb_carbon_table t = {0};
-  gb_err err;
-  cr_assert_eq(gb_carbon_load(gb_carbon_default_path(), &t, &err), 0, "%s", err.msg);
-  cr_assert_eq(gb_carbon_find(&t, "ARE", &out[0], &err), 0, "%s", err.msg);
-  cr_assert_eq(gb_carbon_find(&t, "GBR", &out[1], &err), 0, "%s", err.msg);
-  gb_carbon_free(&t);
-}
-
 static char *render(const char *fixture, size_t *len) {
   gbt_loaded l = gbt_load_analysed(fixture);
   gb_err err;
   gb_intensity in[2];
-  intensities(in);
+  gbt_default_intensities(in);
   gb_report_md_opts mo = {.chart_href = "chart.svg", .intensities = in, .n_intensities = 2};
   char *out;
   cr_assert_eq(gb_report_md(l.a, &mo, &out, len, &err), 0, "%s", err.msg);
@@ -95,10 +85,10 @@ Test(report_md, states_what_the_study_asks) {
       "python/quick/sorted/200: 2 of 3 planned runs ok (1 timeout)",
       "the campaign planned 3 runs per configuration, fewer than the 30",
       "timeout\\_s 60 \\& was killed \\<SIGKILL\\> \"hard\"",
-      "<details><summary>Ratios between languages (12 rows)</summary>",
+      "<details markdown=\"1\">\n<summary>Ratios between languages (12 rows)</summary>\n\n| ",
       "| c | quick | random | 100 | 3 of 3 | 100000 | 2.550 [2.500, 2.600] | 2.528 [2.478, "
       "2.578] "
-      "| 45.78 [44.78, 46.78] |",
+      "| 45.8 [44.8, 46.8] |",
       "![Energy per sort against time per sort",
       "](chart.svg)",
       "see stats/data/README.md",
@@ -143,5 +133,57 @@ Test(report_md, partial_campaign_is_flagged) {
   cr_expect(strstr(md, "NOT completed: 50 of 72 planned runs done"));
   cr_expect(strstr(md, "| node | quick | sorted | 200 | 0 of 0 | n/a | not measured |"));
   cr_expect(strstr(md, "node/quick/sorted/200: 0 of 3 measured runs in runs.csv"));
+  free(md);
+}
+
+/* A figure not above 0 is flagged where it is printed and listed in the
+ * data checks; extended warm-ups are counted (issue 15, items 3 and 4). */
+Test(report_md, noise_is_shown_not_hidden) {
+  size_t len;
+  char *md = render("report-noisy", &len);
+  cr_expect(strstr(md,
+                   "| c | quick | sorted | 100 | 3 of 3 | 1 | -50 [-300, 10] ⚠ not above 0 "
+                   "| -108 [-345, -50] | -5838 [-5838, -5838] ⚠ not above 0 | undefined |"));
+  cr_expect(strstr(md, "⚠ not above 0: the median time or energy per sort is zero or below"));
+  cr_expect(strstr(md, "- **Per-sort figures above 0**: 1 of 12 measured configurations have a "
+                       "median time or energy per sort of zero or below (the startup cost "
+                       "subtracted is as large as the sort): c/quick/sorted/100 (time and "
+                       "energy).\n"));
+  cr_expect(strstr(md, "2 warm-ups per configuration (1 of them extended warm-up to reach a "
+                       "plateau, up to 4 warm-ups)"));
+  free(md);
+  md = render("report-energy", &len);
+  cr_expect(strstr(md, "- **Per-sort figures above 0**: 0 of 12 measured configurations"));
+  cr_expect_null(strstr(md, "⚠"));
+  cr_expect_null(strstr(md, "extended warm-up"));
+  free(md);
+}
+
+/* A ratio's point outside its own interval (resamples without a value
+ * left out) is marked with the count of resamples behind the interval;
+ * a summary over fewer defined ratios than its group says how many. */
+Test(report_md, a_point_outside_its_interval_is_marked) {
+  gbt_loaded l = gbt_load_analysed("report-energy");
+  gb_analysis *a = (gb_analysis *)l.a;
+  gb_interval *iv = &a->ratios[0].ratio.time;
+  double width = iv->hi - iv->lo;
+  iv->lo = iv->point + width;
+  iv->hi = iv->point + 2 * width;
+  iv->n_used = 9876;
+  gb_err err;
+  gb_intensity in[2];
+  gbt_default_intensities(in);
+  gb_report_md_opts mo = {.chart_href = "chart.svg", .intensities = in, .n_intensities = 2};
+  char *md;
+  size_t len;
+  cr_assert_eq(gb_report_md(a, &mo, &md, &len, &err), 0, "%s", err.msg);
+  cr_expect(strstr(md, "] † outside its interval of 9876 of 10000 |"));
+  cr_expect(strstr(md, "† outside its interval of N of 10000: in 1 rows a ratio's point "
+                       "estimate"));
+  free(md);
+  gbt_release(&l);
+  md = render("report-partial", &len);
+  cr_expect(strstr(md, "| Python / C | quick | 4 | 158.5 (156.9 to 160.0), 2 of 4 defined |"));
+  cr_expect_null(strstr(md, "†"));
   free(md);
 }

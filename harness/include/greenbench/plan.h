@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "greenbench/error.h"
+#include "greenbench/records.h"
 #include "greenbench/workload.h"
 
 typedef enum { GB_C, GB_PYTHON, GB_NODE, GB_LANGUAGE_COUNT } gb_language;
@@ -17,10 +18,6 @@ typedef enum { GB_ENERGY_AUTO, GB_ENERGY_ON, GB_ENERGY_OFF } gb_energy_mode;
 #define GB_MAX_SIZES 16
 /* A worker process that runs longer than this is killed and recorded. */
 #define GB_DEFAULT_TIMEOUT_S 60
-/* Sorts per process are calibrated to this multiple of the target (240 ms for
- * 200 ms), so ordinary run-to-run variation stays above the target. */
-#define GB_CALIBRATION_HEADROOM_NUM 6
-#define GB_CALIBRATION_HEADROOM_DEN 5
 /* The algorithm argument startup-only launches are given (they never sort). */
 #define GB_STARTUP_ALGORITHM GB_QUICK
 

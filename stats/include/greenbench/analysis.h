@@ -84,7 +84,20 @@ typedef struct {
   size_t freq_runs, throttled; /* ok runs with both frequencies; of those throttled */
   gb_an_plateau plateau;
   double warmup_prev_ns, warmup_last_ns; /* per-sort loop times; NAN unless checked */
+  size_t n_warmups; /* warm-up rows, any status (more than settings.warmups when extended) */
+  /* gb_validate_case of its records (energy required when it was measured):
+   * valid, or why not. */
+  bool valid;
+  char invalid_reason[512];
+  /* The point estimate of time or energy per sort is not above 0: the
+   * startup cost subtracted is as large as the whole sort, or larger. */
+  bool nonpositive_time, nonpositive_energy;
 } gb_an_config;
+
+/* Whether iv's point lies outside its own interval, as it can when
+ * resamples with no value (undefined) are left out of the interval. False
+ * when the interval is not available. */
+bool gb_an_point_outside(const gb_interval *iv);
 
 typedef enum { GB_AN_LANGUAGES, GB_AN_ORDERS } gb_an_family;
 
@@ -164,6 +177,34 @@ typedef struct {
   double median, min, max; /* NAN when n_defined is 0 */
 } gb_an_coupling;
 
+/* A group of ratios summarised: question 2's by language pair and
+ * algorithm (family LANGUAGES), question 3's by language, algorithm and
+ * order against random input (ORDERS), over the sizes and, for languages,
+ * the orders. Medians and ranges are of the defined point ratios. */
+typedef struct {
+  gb_an_family family;
+  gb_rec_language la, lb; /* LANGUAGES: A / B; ORDERS: la is the language */
+  gb_rec_algorithm algorithm;
+  gb_rec_order order; /* ORDERS: the order set against random */
+  size_t n;           /* ratios in the group */
+  size_t computed;    /* of those, with both sides measured */
+  /* median, min, max of the point ratios; NAN when none is defined
+   * (energy and power: also when energy was not measured) */
+  double time[3], energy[3], power[3];
+  size_t used[3];          /* defined point ratios behind time, energy, power */
+  size_t readings[4];      /* power readings, per gb_reading */
+  size_t above, below;     /* differs with the interval above 1, below 1 */
+  size_t time_excluding;   /* time intervals excluding 1 */
+  double comparisons[3];   /* ORDERS: exact comparison ratios over the sizes; else NAN */
+  size_t comparisons_used; /* sizes with counts on both sides */
+} gb_an_group;
+
+/* What the report says of the measurement traps (docs/methods.md): counts
+ * over the ok sorting runs of runs.csv and the configurations. */
+typedef struct {
+  size_t sort_ok, with_cpu, with_counts, with_freq, high_outliers, low_outliers;
+} gb_an_remedies;
+
 typedef struct {
   size_t rows;                           /* runs.csv rows, both kinds */
   size_t by_status[GB_REC_STATUS_COUNT]; /* over those rows */
@@ -174,6 +215,12 @@ typedef struct {
   bool has_temp; /* some ok sort run recorded a temperature */
   int64_t temp_min_mc, temp_max_mc;
   size_t configs, configs_measured, configs_without_rows;
+  /* Configurations whose warm-up was extended past settings.warmups to
+   * reach a plateau, and the most warm-ups any configuration ran. */
+  size_t warmups_extended, warmups_most;
+  size_t invalid; /* configurations whose records fail gb_validate_case */
+  /* Measured configurations whose time or energy per sort is not above 0. */
+  size_t nonpositive;
   bool all_energy_zero; /* energy is ok, and every ok reading is 0 uJ */
 } gb_an_checks;
 
@@ -201,6 +248,17 @@ typedef struct {
   gb_an_checks checks;
   gb_an_warning *warnings;
   size_t n_warnings;
+  gb_an_group *groups; /* language groups (pairs x algorithms), then order groups */
+  size_t n_groups, n_language_groups;
+  gb_an_remedies remedies;
+  /* Net power above idle over the configurations with energy: median, min,
+   * max (NAN when none) and how many. */
+  double net_power[3];
+  size_t net_power_n;
+  /* Question 1, decided once from tally_all (gb_analysis_verdict,
+   * gb_analysis_noisy); meaningful only with energy. */
+  gb_an_verdict verdict;
+  bool noisy;
 } gb_analysis;
 
 /* Canonical order: languages, algorithms and orders as their enums order

@@ -13,6 +13,9 @@
 
 /* The study's margin, fixed before measuring: 10% either way. */
 #define GB_RATIO_MARGIN_DEFAULT 0.10
+/* A ratio is undefined when more than 1 in this many replicates of either
+ * side's time or energy per sort are not > 0 (2.5%). */
+#define GB_RATIO_NOISE_SHARE_DEN 40
 
 typedef enum {
   GB_READING_UNDEFINED,    /* energy or time per sort lost in the noise, or energy missing */

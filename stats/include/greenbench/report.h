@@ -1,5 +1,6 @@
 /* `greenbench report DIR`: a campaign's records folder in, results.md, the
- * chart (SVG) and JUnit XML out. gb_report_write is the struct-based entry
+ * chart (SVG), JUnit XML, summary.json and the records' datapackage.json
+ * out. gb_report_write is the struct-based entry
  * point (the Criterion suite calls it after a campaign); gb_report_main is
  * the command line over it, which the `greenbench` command dispatches to. */
 #ifndef GREENBENCH_REPORT_H
@@ -18,10 +19,14 @@
 #define GB_REPORT_MAX_RESAMPLES 1000000
 
 typedef struct {
-  const char *dir;        /* the records folder (meta.json, runs.csv, warmups.csv) */
-  const char *md_path;    /* NULL: DIR/results.md */
-  const char *junit_path; /* NULL: DIR/junit.xml */
-  const char *chart_path; /* NULL: DIR/chart.svg; results.md links it relative to itself */
+  const char *dir;          /* the records folder (meta.json, runs.csv, warmups.csv) */
+  const char *md_path;      /* NULL: DIR/results.md */
+  const char *junit_path;   /* NULL: DIR/junit.xml */
+  const char *chart_path;   /* NULL: DIR/chart.svg; results.md links it relative to itself */
+  const char *summary_path; /* NULL: DIR/summary.json (report_summary.h) */
+  /* false: also write DIR/datapackage.json (report_datapackage.h), which must
+   * sit beside the CSV files it describes; true: leave it out. */
+  bool no_datapackage;
   size_t resamples;   /* bootstrap resamples per configuration, 1..GB_REPORT_MAX_RESAMPLES */
   uint64_t seed;      /* bootstrap seed */
   double margin;      /* equivalence margin of power ratios, > 0 */
@@ -34,14 +39,15 @@ typedef struct {
   FILE *warnings; /* each warning as one "greenbench: warning: ..." line; NULL: silent */
 } gb_report_opts;
 
-/* The defaults: DIR's three files, 10,000 resamples, the fixed default
+/* The defaults: DIR's five files, 10,000 resamples, the fixed default
  * seed (GB_ANALYSIS_SEED_DEFAULT), margin 0.10, the default regions, no
  * partial campaigns, warnings to stderr. dir is left NULL. */
 gb_report_opts gb_report_opts_default(void);
 
 /* Reads the records, refuses an unfinished campaign (unless allow_partial)
- * and energy readings that are all zero, analyses, and writes the three
- * files as a set (each to a temporary file beside it, then all renamed
+ * and energy readings that are all zero, analyses, and writes the files
+ * (results.md, chart, JUnit, summary.json and, unless no_datapackage,
+ * DIR/datapackage.json) as a set (each to a temporary file beside it, then all renamed
  * into place), so a failed report leaves neither a half-written file nor
  * new files beside old ones (a target that is a folder is refused before
  * any rename). Refuses (-EINVAL, naming both) an output that is the same
@@ -61,7 +67,8 @@ int gb_report_write(const gb_report_opts *opts, gb_err *err);
 int gb_report_write_file(const char *path, const char *data, size_t len, gb_err *err);
 
 /* The command line: argv[0] is "report", then
- *   DIR [--out FILE] [--junit FILE] [--chart FILE] [--resamples N] [--seed S]
+ *   DIR [--out FILE] [--junit FILE] [--chart FILE] [--summary FILE]
+ *   [--no-datapackage] [--resamples N] [--seed S]
  *   [--equivalence-margin M] [--allow-partial] [--carbon REGION,...]
  *   [--carbon-intensity NAME=G]... [--help]
  * (an option's value also as --out=FILE). --carbon replaces the default

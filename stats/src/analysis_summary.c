@@ -1,0 +1,198 @@
+/* What the analysis concludes from its own figures, computed once so that
+ * every writer (results.md, JUnit, summary.json) says the same: the ratio
+ * groups of questions 2 and 3, the net-power range, the verdict of
+ * question 1, the counts of the measurement traps and each configuration's
+ * validity. */
+#include "analysis_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "greenbench/quantile.h"
+#include "greenbench/validate.h"
+
+/* Median, min and max of v[0..n) into out (NAN each when n is 0). */
+static void median_range(double *v, size_t n, double out[3]) {
+  out[0] = out[1] = out[2] = NAN;
+  if (n > 0) {
+    out[0] = gb_quantile_select(v, n, 0.5);
+    out[1] = gb_quantile_select(v, n, 0.0);
+    out[2] = gb_quantile_select(v, n, 1.0);
+  }
+}
+
+static bool in_group(const gb_analysis *a, const gb_an_group *g, const gb_an_ratio *r) {
+  const gb_an_config *x = &a->configs[r->a], *y = &a->configs[r->b];
+  if (r->family != g->family || x->algorithm != g->algorithm) {
+    return false;
+  }
+  if (g->family == GB_AN_LANGUAGES) {
+    return x->language == g->la && y->language == g->lb;
+  }
+  return x->language == g->la && x->order == g->order;
+}
+
+/* The point ratios of one kind (time, energy, power) of the group's
+ * ratios, summarised; tmp holds a->n_ratios values. */
+static void summarise_points(const gb_analysis *a, gb_an_group *g, double *tmp) {
+  double *outs[3] = {g->time, g->energy, g->power};
+  for (int k = 0; k < 3; k++) {
+    size_t m = 0;
+    for (size_t i = 0; i < a->n_ratios; i++) {
+      const gb_an_ratio *r = &a->ratios[i];
+      const gb_interval *iv = k == 0 ? &r->ratio.time : k == 1 ? &r->ratio.energy : &r->ratio.power;
+      if (in_group(a, g, r) && r->computed && !isnan(iv->point) && (k == 0 || a->energy)) {
+        tmp[m++] = iv->point;
+      }
+    }
+    median_range(tmp, m, outs[k]);
+    g->used[k] = m;
+  }
+}
+
+static void count_group(const gb_analysis *a, gb_an_group *g) {
+  for (size_t i = 0; i < a->n_ratios; i++) {
+    const gb_an_ratio *r = &a->ratios[i];
+    if (!in_group(a, g, r)) {
+      continue;
+    }
+    g->n++;
+    g->computed += r->computed;
+    g->readings[r->ratio.reading]++;
+    bool differs = r->ratio.reading == GB_READING_DIFFERS;
+    g->above += differs && r->ratio.power.lo > 1.0;
+    g->below += differs && r->ratio.power.hi < 1.0;
+    g->time_excluding += r->computed && (r->ratio.time.lo > 1.0 || r->ratio.time.hi < 1.0);
+  }
+}
+
+/* Exact comparison ratios of the group's order against random input over
+ * the sizes, from its language's counts (parity makes them every
+ * language's). */
+static void comparisons_ratio(const gb_analysis *a, gb_an_group *g) {
+  const gb_meta_settings *s = &a->records->meta.settings;
+  double v[GB_META_MAX_SIZES];
+  size_t n = 0;
+  for (size_t z = 0; z < s->n_sizes; z++) {
+    const gb_an_config *x = gb_analysis_find(a, g->la, g->algorithm, g->order, s->sizes[z]);
+    const gb_an_config *y =
+        gb_analysis_find(a, g->la, g->algorithm, GB_REC_ORDER_RANDOM, s->sizes[z]);
+    if (x && y && x->has_counts && y->has_counts && y->comparisons > 0) {
+      v[n++] = (double)x->comparisons / (double)y->comparisons;
+    }
+  }
+  median_range(v, n, g->comparisons);
+  g->comparisons_used = n;
+}
+
+/* Appends the group if it holds any ratio. */
+static void add_group(gb_analysis *a, gb_an_group g, double *tmp) {
+  count_group(a, &g);
+  if (g.n == 0) {
+    return;
+  }
+  summarise_points(a, &g, tmp);
+  g.comparisons[0] = g.comparisons[1] = g.comparisons[2] = NAN;
+  if (g.family == GB_AN_ORDERS) {
+    comparisons_ratio(a, &g);
+  }
+  a->groups[a->n_groups++] = g;
+}
+
+/* Language pairs in the order the report lists them: A / B. */
+static const gb_rec_language pairs[3][2] = {{GB_REC_LANG_PYTHON, GB_REC_LANG_C},
+                                            {GB_REC_LANG_NODE, GB_REC_LANG_C},
+                                            {GB_REC_LANG_PYTHON, GB_REC_LANG_NODE}};
+
+static int build_groups(gb_analysis *a) {
+  size_t cap = 3 * GB_REC_ALG_COUNT + GB_REC_LANG_COUNT * GB_REC_ALG_COUNT * GB_REC_ORDER_COUNT;
+  a->groups = calloc(cap, sizeof *a->groups);
+  double *tmp = malloc((a->n_ratios + 1) * sizeof *tmp);
+  if (!a->groups || !tmp) {
+    free(tmp);
+    return -ENOMEM;
+  }
+  for (int p = 0; p < 3; p++) {
+    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+      add_group(a,
+                (gb_an_group){.family = GB_AN_LANGUAGES,
+                              .la = pairs[p][0],
+                              .lb = pairs[p][1],
+                              .algorithm = (gb_rec_algorithm)g},
+                tmp);
+    }
+  }
+  a->n_language_groups = a->n_groups;
+  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
+    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+      for (int o = GB_REC_ORDER_RANDOM + 1; o < GB_REC_ORDER_COUNT; o++) {
+        add_group(a,
+                  (gb_an_group){.family = GB_AN_ORDERS,
+                                .la = (gb_rec_language)l,
+                                .algorithm = (gb_rec_algorithm)g,
+                                .order = (gb_rec_order)o},
+                  tmp);
+      }
+    }
+  }
+  free(tmp);
+  return 0;
+}
+
+static int net_power(gb_analysis *a) {
+  double *v = malloc((a->n_configs + 1) * sizeof *v);
+  if (!v) {
+    return -ENOMEM;
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_interval *p = &a->configs[i].boot.est[GB_EST_NET_POWER];
+    if (a->configs[i].measured && p->available && !isnan(p->point)) {
+      v[n++] = p->point;
+    }
+  }
+  median_range(v, n, a->net_power);
+  a->net_power_n = n;
+  free(v);
+  return 0;
+}
+
+static void count_remedies(gb_analysis *a) {
+  gb_an_remedies *r = &a->remedies;
+  const gb_rec_table *t = &a->records->runs;
+  for (size_t i = 0; i < t->n_rows; i++) {
+    const gb_run_row *x = &t->rows[i];
+    if (x->kind != GB_REC_KIND_SORT || x->status != GB_REC_STATUS_OK) {
+      continue;
+    }
+    r->sort_ok++;
+    r->with_cpu += x->user_ns.present && x->sys_ns.present;
+    r->with_counts += x->comparisons.present && x->writes.present && x->input_hash[0];
+    r->with_freq += x->freq_start_khz.present && x->freq_end_khz.present;
+  }
+  for (size_t i = 0; i < a->n_configs; i++) {
+    r->high_outliers += a->configs[i].process.high_outliers;
+    r->low_outliers += a->configs[i].process.low_outliers;
+  }
+}
+
+static void validate_configs(gb_analysis *a) {
+  for (size_t i = 0; i < a->n_configs; i++) {
+    gb_an_config *c = &a->configs[i];
+    c->valid = gb_validate_case(a->records, c->language, c->algorithm, c->order, c->size,
+                                a->energy, c->invalid_reason, sizeof c->invalid_reason) == 0;
+    a->checks.invalid += !c->valid;
+  }
+}
+
+int gb_analysis_conclude(gb_analysis *a, gb_err *err) {
+  if (build_groups(a) < 0 || net_power(a) < 0) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
+  count_remedies(a);
+  validate_configs(a);
+  a->verdict = gb_analysis_verdict(&a->tally_all);
+  a->noisy = gb_analysis_noisy(&a->tally_all);
+  return 0;
+}

@@ -1,0 +1,182 @@
+/* results.md's cells: Markdown text, folds, figures with their intervals
+ * and marks, and the summaries of ratio groups. */
+#include "report_md_internal.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *md_language_title(gb_rec_language l) {
+  static const char *const names[] = {"C", "Python", "Node.js"};
+  return (unsigned)l < GB_REC_LANG_COUNT ? names[l] : "?";
+}
+
+/* ---- Markdown text -------------------------------------------------------- */
+
+/* Text safe inside a paragraph or a table cell: Markdown punctuation
+ * backslash-escaped, line breaks and control characters as spaces. */
+void md_text(gb_textbuf *b, const char *s) {
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c < 0x20 || c == 0x7f) {
+      gb_tb_putn(b, " ", 1);
+    } else if (strchr("\\`*_[]<>|&~", c)) {
+      char esc[2] = {'\\', (char)c};
+      gb_tb_putn(b, esc, 2);
+    } else {
+      gb_tb_putn(b, s, 1);
+    }
+  }
+}
+
+/* A code span whose fence is longer than any run of backticks inside. */
+void md_code(gb_textbuf *b, const char *s) {
+  size_t run = 0, longest = 0;
+  for (const char *p = s; *p; p++) {
+    run = *p == '`' ? run + 1 : 0;
+    longest = run > longest ? run : longest;
+  }
+  for (size_t i = 0; i <= longest; i++) {
+    gb_tb_puts(b, "`");
+  }
+  gb_tb_puts(b, longest ? " " : "");
+  for (const char *p = s; *p; p++) {
+    gb_tb_putn(b, (unsigned char)*p < 0x20 ? " " : p, 1);
+  }
+  gb_tb_puts(b, longest ? " " : "");
+  for (size_t i = 0; i <= longest; i++) {
+    gb_tb_puts(b, "`");
+  }
+}
+
+/* A folded block that renders as Markdown everywhere: the <details> line
+ * alone, so CommonMark (GitHub, GitLab) ends its HTML block at the blank
+ * line and parses what follows, and markdown="1" for python-markdown's
+ * md_in_html, which otherwise keeps the whole block as raw HTML. It starts
+ * at the left margin, never inside a list item: python-markdown would not
+ * see it there. details_open, the summary's text, details_body, the
+ * body, then "\n</details>\n\n". */
+void md_details_open(gb_textbuf *b) {
+  gb_tb_puts(b, "<details markdown=\"1\">\n<summary>");
+}
+
+/* Ends the summary that details_open began; the Markdown body follows. */
+void md_details_body(gb_textbuf *b) {
+  gb_tb_puts(b, "</summary>\n\n");
+}
+
+void md_fold_open(gb_textbuf *b, size_t rows, const char *what) {
+  if (rows > FOLD_ROWS) {
+    md_details_open(b);
+    gb_tb_printf(b, "%s (%zu rows)", what, rows);
+    md_details_body(b);
+  }
+}
+
+void md_fold_close(gb_textbuf *b, size_t rows) {
+  gb_tb_puts(b, rows > FOLD_ROWS ? "\n</details>\n\n" : "\n");
+}
+
+/* ---- Numbers ---------------------------------------------------------------- */
+
+const char *md_missing_word(const gb_analysis *a) {
+  return a->energy ? "missing" : "pending";
+}
+
+/* An estimate of c scaled to the table's unit, with its interval. */
+void md_est(md *d, const gb_an_config *c, gb_estimate e, double scale) {
+  if (!c->measured) {
+    gb_tb_puts(d->b, "not measured");
+    return;
+  }
+  const gb_interval *iv = &c->boot.est[e];
+  if (!iv->available) {
+    gb_tb_puts(d->b, md_missing_word(d->a));
+    return;
+  }
+  if (isnan(iv->point)) {
+    gb_tb_puts(d->b, "undefined");
+    return;
+  }
+  gb_tb_interval(d->b, iv->point * scale, iv->lo * scale, iv->hi * scale, SIG);
+  if ((e == GB_EST_TIME_PER_SORT && c->nonpositive_time) ||
+      (e == GB_EST_ENERGY_PER_SORT && c->nonpositive_energy)) {
+    gb_tb_puts(d->b, " " FLAG_NONPOSITIVE);
+  }
+}
+
+/* After a ratio: the point outside its own interval, and how many
+ * resamples the interval stands on. */
+static void outside_mark(md *d, const gb_interval *iv) {
+  if (gb_an_point_outside(iv)) {
+    gb_tb_printf(d->b, " " FLAG_OUTSIDE " %zu of %zu", iv->n_used, d->a->opts.resamples);
+  }
+}
+
+void md_ratio_cell(md *d, const gb_an_ratio *r, const gb_interval *iv, bool energy) {
+  if (!r->computed) {
+    gb_tb_puts(d->b, "not measured");
+  } else if (energy && !d->a->energy) {
+    gb_tb_puts(d->b, "pending");
+  } else if (isnan(iv->point)) {
+    gb_tb_puts(d->b, energy ? "undefined" : "n/a");
+  } else {
+    gb_tb_interval(d->b, iv->point, iv->lo, iv->hi, SIG);
+    outside_mark(d, iv);
+  }
+}
+
+const char *md_reading_text(const gb_analysis *a, const gb_an_ratio *r) {
+  if (!r->computed) {
+    return "undefined (not measured)";
+  }
+  if (!a->energy) {
+    return "pending";
+  }
+  switch (r->ratio.reading) {
+  case GB_READING_SAME:
+    return "same power";
+  case GB_READING_DIFFERS:
+    return "differs";
+  case GB_READING_INCONCLUSIVE:
+    return "inconclusive";
+  default:
+    return "undefined";
+  }
+}
+
+/* ---- Summaries of groups of ratios (gb_an_group) ----------------------------- */
+
+void md_range_cell(gb_textbuf *b, const double v[3]) {
+  if (isnan(v[0])) {
+    gb_tb_puts(b, "n/a");
+    return;
+  }
+  gb_tb_range(b, v[0], v[1], v[2], SIG);
+}
+
+/* A summary of ratios, saying how many of the group's n it stands on when
+ * some are undefined. */
+void md_summary_cell(gb_textbuf *b, const double v[3], size_t used, size_t n) {
+  md_range_cell(b, v);
+  if (!isnan(v[0]) && used < n) {
+    gb_tb_printf(b, ", %zu of %zu defined", used, n);
+  }
+}
+
+void md_readings_cell(gb_textbuf *b, const gb_an_group *g, bool energy) {
+  if (!energy) {
+    gb_tb_puts(b, "pending");
+    return;
+  }
+  gb_tb_printf(b, "%zu same, %zu differ, %zu inconclusive, %zu undefined",
+               g->readings[GB_READING_SAME], g->readings[GB_READING_DIFFERS],
+               g->readings[GB_READING_INCONCLUSIVE], g->readings[GB_READING_UNDEFINED]);
+}
+
+/* The margin as given, "10%" for 0.10 (at most 6 significant digits). */
+void md_margin_text(md *d) {
+  gb_tb_printf(d->b, "%.6g%%", d->a->opts.margin * 100.0);
+}

@@ -1,0 +1,71 @@
+/* Private to the results.md writer (report_md*.c): its state and the cells
+ * and sections its files share. */
+#ifndef GREENBENCH_REPORT_MD_INTERNAL_H
+#define GREENBENCH_REPORT_MD_INTERNAL_H
+
+#include "greenbench/analysis.h"
+#include "greenbench/report_md.h"
+#include "textbuf.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define FOLD_ROWS 10
+#define SIG 4
+/* Marks after a figure, explained under each table that can hold them. */
+#define FLAG_NONPOSITIVE "⚠ not above 0"
+#define FLAG_OUTSIDE "† outside its interval of"
+
+typedef struct {
+  gb_textbuf *b;
+  const gb_analysis *a;
+  const gb_report_md_opts *o;
+  const gb_meta *m;
+  char level[24];  /* the intervals' coverage, "95%" */
+  char chance[24]; /* what chance alone gives, "5%" */
+} md;
+
+/* ---- Cells (report_md_cells.c) ---------------------------------------------- */
+
+/* "C", "Python", "Node.js". */
+const char *md_language_title(gb_rec_language l);
+/* Text safe inside a paragraph or a table cell: Markdown punctuation
+ * backslash-escaped, line breaks and control characters as spaces. */
+void md_text(gb_textbuf *b, const char *s);
+/* A code span whose fence is longer than any run of backticks inside. */
+void md_code(gb_textbuf *b, const char *s);
+/* A <details> block that renders its Markdown body in cmark-gfm and in
+ * python-markdown (md_in_html): open, the summary's text, then the body. */
+void md_details_open(gb_textbuf *b);
+void md_details_body(gb_textbuf *b);
+/* A table of rows rows, folded into <details> when longer than FOLD_ROWS. */
+void md_fold_open(gb_textbuf *b, size_t rows, const char *what);
+void md_fold_close(gb_textbuf *b, size_t rows);
+/* "missing" with energy measured, "pending" without. */
+const char *md_missing_word(const gb_analysis *a);
+/* An estimate of c scaled to the table's unit, with its interval and marks. */
+void md_est(md *d, const gb_an_config *c, gb_estimate e, double scale);
+/* A ratio with its interval, or why there is none, and its marks. */
+void md_ratio_cell(md *d, const gb_an_ratio *r, const gb_interval *iv, bool energy);
+const char *md_reading_text(const gb_analysis *a, const gb_an_ratio *r);
+/* "median (min to max)", or n/a. */
+void md_range_cell(gb_textbuf *b, const double v[3]);
+/* The same, with ", U of N defined" when only U of the group's n are. */
+void md_summary_cell(gb_textbuf *b, const double v[3], size_t used, size_t n);
+void md_readings_cell(gb_textbuf *b, const gb_an_group *g, bool energy);
+/* The margin as given, "10%" for 0.10. */
+void md_margin_text(md *d);
+
+/* ---- Sections, in the order results.md has them ---------------------------- */
+
+void md_section_measured(md *d); /* report_md.c */
+void md_pending_note(md *d);     /* report_md_answers.c */
+void md_section_answers(md *d);
+void md_section_configs(md *d); /* report_md_tables.c */
+void md_section_ratios(md *d);
+void md_section_ranks(md *d);
+void md_section_carbon(md *d);
+void md_section_checks(md *d); /* report_md_checks.c */
+void md_section_remedies(md *d);
+
+#endif

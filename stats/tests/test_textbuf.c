@@ -1,0 +1,54 @@
+/* The number formats the report writers share (textbuf.h): a figure with
+ * an interval is printed to what its interval supports. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "textbuf.h"
+
+static void expect_interval(double point, double lo, double hi, const char *want) {
+  gb_textbuf b;
+  gb_tb_init(&b);
+  gb_tb_interval(&b, point, lo, hi, 4);
+  char *got = NULL;
+  size_t len = 0;
+  gb_err err = {""};
+  cr_assert_eq(gb_tb_take(&b, &got, &len, "interval", &err), 0);
+  cr_expect_str_eq(got, want, "%g [%g, %g]", point, lo, hi);
+  free(got);
+}
+
+Test(textbuf, a_wide_interval_drops_the_digits_it_does_not_support) {
+  /* About +-30%: two digits of the half-width (26) leave no decimal. */
+  expect_interval(88.0, 62.1, 114.3, "88 [62, 114]");
+  expect_interval(133.9, 128.9, 178.6, "134 [129, 179]");
+  expect_interval(0.4431, 0.3843, 0.5711, "0.443 [0.384, 0.571]");
+}
+
+Test(textbuf, a_narrow_interval_keeps_at_most_four_significant_digits) {
+  expect_interval(12.3456, 12.3401, 12.3502, "12.35 [12.34, 12.35]");
+  expect_interval(2.55, 2.5, 2.6, "2.550 [2.500, 2.600]");
+  expect_interval(103409.2, 99358.4, 113428.9, "103409 [99358, 113429]");
+}
+
+Test(textbuf, point_and_ends_share_one_number_of_decimals) {
+  /* 4 significant digits of the largest (1164) allow none: all three
+   * without decimals, though 753.2 alone would keep one. */
+  expect_interval(861.8, 753.2, 1164.0, "862 [753, 1164]");
+  expect_interval(0.0012345, 0.0012001, 0.0012702, "0.001234 [0.001200, 0.001270]");
+}
+
+Test(textbuf, negative_figures_and_zero) {
+  expect_interval(-656.2, -6532.0, 6611.0, "-656 [-6532, 6611]");
+  expect_interval(-0.3, -40.0, 41.0, "0 [-40, 41]");
+  expect_interval(0.0, 0.0, 0.0, "0 [0, 0]");
+}
+
+Test(textbuf, without_an_interval_four_significant_digits) {
+  expect_interval(45.78, NAN, NAN, "45.78 [n/a]");
+  expect_interval(45.78, 45.78, 45.78, "45.78 [45.78, 45.78]");
+  cr_expect_eq(gb_interval_decimals(0.0, 0.0, 0.0, 4), -1);
+  cr_expect_eq(gb_interval_decimals(1.0, NAN, 2.0, 4), -1);
+  cr_expect_eq(gb_interval_decimals(88.0, 62.1, 114.3, 4), 0);
+  cr_expect_eq(gb_interval_decimals(1.0, 0.99, 1.01, 4), 3);
+}
