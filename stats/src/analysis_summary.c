@@ -41,7 +41,9 @@ static void summarise_points(const gb_analysis *a, gb_an_group *g, double *tmp) 
     size_t m = 0;
     for (size_t i = 0; i < a->n_ratios; i++) {
       const gb_an_ratio *r = &a->ratios[i];
-      const gb_interval *iv = k == 0 ? &r->ratio.time : k == 1 ? &r->ratio.energy : &r->ratio.power;
+      const gb_interval *iv = k == 0   ? &r->ratio.time
+                              : k == 1 ? &r->ratio.energy
+                                       : &r->ratio.power;
       if (in_group(a, g, r) && r->computed && !isnan(iv->point) && (k == 0 || a->energy)) {
         tmp[m++] = iv->point;
       }

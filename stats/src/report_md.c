@@ -222,8 +222,19 @@ static void section_notes(md *d) {
                "- Each configuration draws from its own random stream (xoshiro256**, seed "
                "%" PRIu64 "), numbered by its key, so its intervals do not depend on which "
                "other configurations were measured or in what order they are processed.\n"
-               "- Halving an interval costs about four times the runs.\n\n",
+               "- Halving an interval costs about four times the runs.\n",
                d->a->opts.resamples, d->a->opts.seed);
+  gb_tb_printf(b,
+               "- Each figure with an interval is printed to what the interval supports: "
+               "%d significant digits of its half-width, and never more than %d significant "
+               "digits; a median over a group of ratios, by the same rule with its range in "
+               "place of the interval. summary.json holds every figure unrounded.\n"
+               "- Marks: %s after a time or energy per sort at zero or below (the startup "
+               "subtracted is as large as the sort); %s N of R after a ratio whose point "
+               "estimate lies outside its interval, which stands on the N of R resamples in "
+               "which the ratio is defined; \"U of N defined\" after a group median that "
+               "stands on fewer than all of its ratios.\n\n",
+               GB_INTERVAL_HALF_WIDTH_DIGITS, SIG, FLAG_NONPOSITIVE, FLAG_OUTSIDE);
 }
 
 static void header(md *d) {

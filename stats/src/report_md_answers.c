@@ -96,9 +96,10 @@ static void tally_sentence(md *d, const gb_an_tally *t) {
   gb_tb_printf(d->b, "%zu read *same power within ", y->readings[GB_READING_SAME]);
   md_margin_text(d);
   gb_tb_printf(d->b,
-               "*, %zu *differ*, %zu are *inconclusive* and %zu *undefined*. %zu of the %zu "
+               "*, %zu *differ*, %zu %s *inconclusive* and %zu *undefined*. %zu of the %zu "
                "defined power intervals %s 1; chance alone would give about ",
                y->readings[GB_READING_DIFFERS], y->readings[GB_READING_INCONCLUSIVE],
+               y->readings[GB_READING_INCONCLUSIVE] == 1 ? "is" : "are",
                y->readings[GB_READING_UNDEFINED], y->excluding_one, y->defined,
                y->excluding_one == 1 ? "excludes" : "exclude");
   gb_tb_sig(d->b, y->expected_by_chance, 3);
@@ -118,10 +119,16 @@ static void answer_q1(md *d) {
     return;
   }
   q1_verdict(d, &d->a->tally_all);
-  gb_tb_printf(b, "Of the %zu power ratios (%zu between languages, %zu between input orders), ",
-               d->a->tally_all.tally.total, d->a->tally_languages.tally.total,
-               d->a->tally_orders.tally.total);
-  tally_sentence(d, &d->a->tally_all);
+  if (d->a->tally_all.tally.total == 0) {
+    gb_tb_puts(b, "The campaign measured no two configurations that a power ratio compares "
+                  "(two languages, or random input and another order). ");
+  } else {
+    gb_tb_printf(b,
+                 "Of the %zu power ratios (%zu between languages, %zu between input orders), ",
+                 d->a->tally_all.tally.total, d->a->tally_languages.tally.total,
+                 d->a->tally_orders.tally.total);
+    tally_sentence(d, &d->a->tally_all);
+  }
   net_power_range(d);
   overall_rho(d);
   gb_tb_puts(b, "\n\n");
@@ -134,8 +141,8 @@ static void language_table(md *d) {
                 "Power ratio | Power readings |\n|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < d->a->n_language_groups; i++) {
     const gb_an_group *g = &d->a->groups[i];
-    gb_tb_printf(b, "| %s / %s | %s | %zu | ", md_language_title(g->la), md_language_title(g->lb),
-                 gb_rec_algorithm_name(g->algorithm), g->n);
+    gb_tb_printf(b, "| %s / %s | %s | %zu | ", md_language_title(g->la),
+                 md_language_title(g->lb), gb_rec_algorithm_name(g->algorithm), g->n);
     md_summary_cell(b, g->time, g->used[0], g->n);
     gb_tb_puts(b, " | ");
     if (d->a->energy) {

@@ -82,8 +82,8 @@ static void check_plateau(md *d) {
                "- **Warm-up plateau** (the last two warm-ups' loop times per sort within "
                "%.6g%% of each other): %zu configurations reached it, %zu did not, %zu could "
                "not be checked",
-               100.0 * GB_ANALYSIS_PLATEAU_TOLERANCE, k->plateau[GB_AN_PLATEAU_YES], k->plateau[GB_AN_PLATEAU_NO],
-               k->plateau[GB_AN_PLATEAU_UNCHECKED]);
+               100.0 * GB_ANALYSIS_PLATEAU_TOLERANCE, k->plateau[GB_AN_PLATEAU_YES],
+               k->plateau[GB_AN_PLATEAU_NO], k->plateau[GB_AN_PLATEAU_UNCHECKED]);
   if (!d->a->records->has_warmups) {
     gb_tb_puts(d->b, " (no warmups.csv in the records)");
   } else if (k->plateau[GB_AN_PLATEAU_UNCHECKED] > 0) {

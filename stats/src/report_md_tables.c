@@ -191,8 +191,7 @@ static void ratio_table(md *d, gb_an_family f, size_t from, size_t to) {
 void md_section_ratios(md *d) {
   gb_textbuf *b = d->b;
   const gb_analysis *a = d->a;
-  gb_tb_printf(b,
-               "## Ratios\n\nEach ratio is A / B of the medians, with a %s interval from ",
+  gb_tb_printf(b, "## Ratios\n\nEach ratio is A / B of the medians, with a %s interval from ",
                d->level);
   gb_tb_puts(b, "resampling both configurations independently (replicate r of A against "
                 "replicate r of B). The power ratio is the energy ratio over the time ratio. "
@@ -251,7 +250,8 @@ static void rank_scope(gb_textbuf *b, const gb_an_rank *k) {
     gb_tb_puts(b, md_language_title(k->language));
     break;
   default:
-    gb_tb_printf(b, "%s, %s", md_language_title(k->language), gb_rec_algorithm_name(k->algorithm));
+    gb_tb_printf(b, "%s, %s", md_language_title(k->language),
+                 gb_rec_algorithm_name(k->algorithm));
   }
 }
 

@@ -382,7 +382,7 @@ def check_question_1(k, md, s):
 TALLY = re.compile(r"Of the (\d+) power ratios( between languages| between an input order"
                    r" and random input| \((\d+) between languages, (\d+) between input "
                    r"orders\)), (\d+) read \*same power within [^*]*\*, (\d+) \*differ\*, "
-                   r"(\d+) are \*inconclusive\* and (\d+) \*undefined\*\. (\d+) of the (\d+) "
+                   r"(\d+) (?:is|are) \*inconclusive\* and (\d+) \*undefined\*\. (\d+) of the (\d+) "
                    r"defined power intervals excludes? 1; chance alone would give about "
                    r"(%s) \(5%%\), and more than (\d+)" % NUMBER)
 

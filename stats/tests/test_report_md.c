@@ -154,7 +154,7 @@ Test(report_md, noise_is_shown_not_hidden) {
   free(md);
   md = render("report-energy", &len);
   cr_expect(strstr(md, "- **Per-sort figures above 0**: 0 of 12 measured configurations"));
-  cr_expect_null(strstr(md, "⚠"));
+  cr_expect_null(strstr(md, "] ⚠"), "no figure is flagged");
   cr_expect_null(strstr(md, "extended warm-up"));
   free(md);
 }
@@ -184,6 +184,48 @@ Test(report_md, a_point_outside_its_interval_is_marked) {
   gbt_release(&l);
   md = render("report-partial", &len);
   cr_expect(strstr(md, "| Python / C | quick | 4 | 158.5 (156.9 to 160.0), 2 of 4 defined |"));
-  cr_expect_null(strstr(md, "†"));
+  cr_expect_null(strstr(md, "] †"), "no ratio is marked");
+  free(md);
+}
+
+/* Records whose answer to question 1 is known by construction
+ * (report-gen/make_verdicts.py): each branch of the verdict, and the
+ * many-inconclusive note beside it where one in five or more readings is
+ * inconclusive. */
+Test(report_md, each_verdict_from_records_with_a_known_answer) {
+  static const struct {
+    const char *fixture, *verdict;
+    bool noisy;
+  } cases[] = {
+      {"report-verdict-yes", "**Yes: most power ratios read the same power within the margin",
+       false},
+      {"report-verdict-differs",
+       "**Within the margin, yes; but power differs measurably: most power ratios read the "
+       "same power within 10%, so time predicts energy to within 10%, yet more power "
+       "intervals exclude 1 than chance alone would produce.**",
+       false},
+      {"report-verdict-no", "**No: too few power ratios read the same power within the margin",
+       true},
+      {"report-verdict-noisy",
+       "**Too noisy to decide: most defined power ratios are inconclusive.**", true},
+      {"report-verdict-cannot",
+       "**Cannot be answered from these records: no power ratio is defined.**\n\nThe campaign "
+       "measured no two configurations that a power ratio compares",
+       false},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    size_t len;
+    char *md = render(cases[i].fixture, &len);
+    cr_expect(strstr(md, cases[i].verdict), "%s lacks: %s", cases[i].fixture, cases[i].verdict);
+    cr_expect_eq(strstr(md, "Many readings are inconclusive") != NULL, cases[i].noisy, "%s",
+                 cases[i].fixture);
+    free(md);
+  }
+  size_t len;
+  char *md = render("report-verdict-no", &len);
+  cr_expect(strstr(md, "Many readings are inconclusive: 1 of the 4 defined (one in 5 or more "
+                       "counts as many)"));
+  cr_expect(strstr(md, "1 read *same power within 10%*, 2 *differ*, 1 is *inconclusive* and 0 "
+                       "*undefined*. 2 of the 4 defined power intervals exclude 1"));
   free(md);
 }
