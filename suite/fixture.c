@@ -20,6 +20,7 @@
 #include "greenbench/campaign.h"
 #include "greenbench/machine.h"
 #include "greenbench/numparse.h"
+#include "greenbench/paths.h"
 #include "greenbench/records.h"
 #include "greenbench/report.h"
 #include "greenbench/report_junit.h"
@@ -614,11 +615,13 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
   printf("greenbench-suite: measuring %s; progress in %s\n", st.selection, o->progress_log);
   fflush(stdout);
   const char *argv[] = {"greenbench-suite", "--profile", s.profile, "--select", st.selection};
+  static gb_worker_files files; /* found relative to this executable */
+  int found = gb_worker_files_find(&files, &err);
   gb_campaign_opts co = {.settings = s,
                          .out_dir = st.records,
-                         .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
-                                     GB_NODE_PATH, GB_NODE_WORKER_PATH},
-                         .source_dir = GB_SOURCE_DIR,
+                         .workers = {files.worker_c, GB_PYTHON_PATH, files.python_worker,
+                                     GB_NODE_PATH, files.node_worker},
+                         .source_dir = files.source_dir[0] ? files.source_dir : NULL,
                          .machine_label = label,
                          .argc = 5,
                          .argv = argv,
@@ -627,7 +630,7 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
                          .log = log ? log : stdout};
   gb_campaign_result res = {0};
   uint64_t t0 = (uint64_t)time(NULL);
-  int rc = gb_campaign_run(&co, &res, &err);
+  int rc = found < 0 ? found : gb_campaign_run(&co, &res, &err);
   if (log)
     fclose(log);
   uint64_t took = (uint64_t)time(NULL) - t0;

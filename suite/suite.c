@@ -29,11 +29,13 @@
 #include <unistd.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/paths.h"
 #include "greenbench/records.h"
 #include "greenbench/report.h"
 #include "greenbench/select.h"
 #include "greenbench/text.h"
 #include "greenbench/validate.h"
+#include "greenbench/version.h"
 
 #include "fixture.h"
 
@@ -137,18 +139,23 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set) {
                   "--select",
                   suite.select ? suite.select : "",
                   NULL};
+  static gb_worker_files files; /* found relative to this executable */
+  gb_err err;
+  if (gb_worker_files_find(&files, &err) < 0) {
+    fail_all(err.msg);
+    return;
+  }
   gb_campaign_opts o = {.settings = suite.settings,
                         .out_dir = suite.out,
-                        .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
-                                    GB_NODE_PATH, GB_NODE_WORKER_PATH},
-                        .source_dir = GB_SOURCE_DIR,
+                        .workers = {files.worker_c, GB_PYTHON_PATH, files.python_worker,
+                                    GB_NODE_PATH, files.node_worker},
+                        .source_dir = files.source_dir[0] ? files.source_dir : NULL,
                         .machine_label = suite.machine_label,
                         .argc = 5,
                         .argv = (const char *const *)argv,
                         .stop = &stop_requested,
                         .progress = GB_PROGRESS_AUTO};
   gb_campaign_result res;
-  gb_err err;
   if (gb_campaign_run(&o, &res, &err) < 0) {
     fail_all(err.msg);
     return;
@@ -182,6 +189,7 @@ static const char usage[] =
     "                        --progress-log FILE [--machine-label NAME]\n"
     "       greenbench-suite --check-case P/LANGUAGE/ALGORITHM/ORDER/SIZE --state FILE\n"
     "       greenbench-suite --profile P --list-tests\n"
+    "       greenbench-suite --version | --help\n"
     "Runs the selected cases of the profile (default: smoke) as one shuffled campaign\n"
     "and checks each case's records. EXPR is KEY=LIST terms, KEY one of language,\n"
     "algorithm, order, size, e.g. --select language=python or\n"
@@ -200,7 +208,11 @@ static const char usage[] =
     "that the ctest run that started it selected, as one campaign in a new folder\n"
     "under DIR, and writes the state FILE that --check-case reads; --list-tests\n"
     "prints each case's test name and labels. GREENBENCH_SUITE_RESULTS=DIR puts the\n"
-    "files of these forms (records, state, JUnit, progress log) in DIR instead.\n";
+    "files of these forms (records, state, JUnit, progress log) in DIR instead.\n"
+    "GREENBENCH_LIBEXEC_DIR=DIR names the workers' folder (default: ../libexec/greenbench\n"
+    "from this binary's place, or the build tree).\n"
+    "--version prints greenbench's version and git commit, then Criterion's;\n"
+    "--help prints this help, then Criterion's options (on stderr).\n";
 
 static int take(int *i, int argc, char **argv, const char **value) {
   if (*i + 1 >= argc) {
@@ -359,6 +371,11 @@ static int parse_args(int *argc, char **argv, const char **profile) {
         return -1;
     } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       fputs(usage, stdout);
+      argv[kept++] = argv[i];
+    } else if (!strcmp(argv[i], "--version")) {
+      /* Ours first; Criterion prints its own when it sees the option. */
+      if (gb_version_print(stdout) < 0 || fflush(stdout) != 0)
+        return -1;
       argv[kept++] = argv[i];
     } else if ((span = criterion_span(i, *argc, argv)) > 0) {
       for (int k = 0; k < span; k++)

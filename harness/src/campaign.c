@@ -287,8 +287,14 @@ static int stop_reason(const gb_run_row *row, gb_err *err) {
   return 0;
 }
 
+static gb_language run_language(const gb_campaign *c, const gb_planned_run *r) {
+  return r->kind == GB_RUN_SORT ? c->plan.configs[r->target].language
+                                : c->plan.startups[r->target].language;
+}
+
 static int execute(gb_campaign *c, gb_campaign_result *res, gb_err *err) {
   c->checkpoint_at = gb_monotonic_raw_ns();
+  gb_progress_phase(&c->progress);
   for (size_t i = c->runs_done; i < c->plan.nruns; i++) {
     if (c->o->stop && *c->o->stop) {
       res->interrupted = true;
@@ -310,6 +316,8 @@ static int execute(gb_campaign *c, gb_campaign_result *res, gb_err *err) {
     if (rc < 0 || (rc = gb_recorder_append(c->rec, GB_REC_FILE_RUNS, &row, err)) < 0)
       return rc;
     c->runs_done = i + 1;
+    gb_progress_done(&c->progress, r->kind == GB_RUN_SORT ? GB_ETA_SORT : GB_ETA_STARTUP,
+                     c->estimate.run_ns[run_language(c, r)]);
     if ((rc = gb_campaign_meta_checkpoint(c, err)) < 0)
       return rc;
     if (row.status != GB_REC_STATUS_OK)
@@ -366,6 +374,15 @@ static int repair_records(gb_campaign *c, gb_err *err) {
   return rc;
 }
 
+/* The model of the plan, and the items ahead for the progress line's ETA.
+ * Without a model (it cannot fail on a plan that was built) the ETA reads
+ * "?": a campaign never stops for its estimate. */
+static void plan_eta(gb_campaign *c, bool calibration_ahead) {
+  gb_err ignored;
+  if (gb_estimate_plan(&c->s, &c->plan, &c->estimate, &ignored) == 0)
+    gb_eta_start(&c->progress.eta, &c->estimate, &c->plan, calibration_ahead, c->runs_done);
+}
+
 /* A new campaign: plan, records, calibration. A resumed one: the recorded
  * settings' plan, the recorded calibration, the rows already done. c->started
  * is set once the records are the campaign's own: from then on meta.json
@@ -378,6 +395,7 @@ static int start(gb_campaign *c, gb_err *err) {
         (rc = repair_records(c, err)) < 0)
       return rc;
     c->started = true;
+    plan_eta(c, false);
     return 0;
   }
   c->s = c->o->settings;
@@ -386,6 +404,7 @@ static int start(gb_campaign *c, gb_err *err) {
       (rc = open_records(c, err)) < 0 || (rc = gb_campaign_meta_new(c, err)) < 0)
     return rc;
   c->started = true;
+  plan_eta(c, true);
   if ((rc = gb_campaign_write_environment(c, err)) < 0 ||
       (rc = gb_campaign_calibrate(c, err)) < 0)
     return rc;
@@ -410,7 +429,7 @@ static void teardown(gb_campaign *c) {
 int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_err *err) {
   gb_campaign c = {.o = o, .log = o->log ? o->log : stderr};
   gb_meta_init(&c.meta);
-  gb_progress_init(&c.progress, c.log, o->progress, 0);
+  gb_progress_init(&c.progress, c.log, o->progress);
   gb_campaign_result res = {0};
   int rc = gb_machine_label(o->machine_label, c.label, sizeof c.label, err);
   if (rc == 0)
@@ -419,10 +438,8 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
     rc = gb_workerenv_build(&c.owner, &c.workerenv, err);
   if (rc == 0)
     rc = start(&c, err);
-  if (rc == 0) {
-    gb_progress_init(&c.progress, c.log, o->progress, c.runs_done);
+  if (rc == 0)
     rc = execute(&c, &res, err);
-  }
   if (c.started) {
     /* Whatever happened, meta.json says how far the records go. */
     gb_err merr;
@@ -440,20 +457,4 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   if (result)
     *result = res;
   return rc;
-}
-
-uint64_t gb_plan_estimate_ns(const gb_settings *s, const gb_plan *p) {
-  /* Typical start of a worker here: C ~1 ms, CPython ~25 ms, Node.js ~60 ms. */
-  static const uint64_t start_ns[GB_LANGUAGE_COUNT] = {1000000, 25000000, 60000000};
-  uint64_t loop = (uint64_t)s->target_ms * 1000000u * GB_META_CALIBRATION_HEADROOM_NUM /
-                  GB_META_CALIBRATION_HEADROOM_DEN;
-  uint64_t total = 0;
-  for (size_t i = 0; i < p->nruns; i++) {
-    gb_language l = p->runs[i].kind == GB_RUN_SORT ? p->configs[p->runs[i].target].language
-                                                   : p->startups[p->runs[i].target].language;
-    total += 2 * (loop + start_ns[l]);
-  }
-  for (size_t i = 0; i < p->nconfigs; i++)
-    total += s->warmups * (loop + start_ns[p->configs[i].language]);
-  return total;
 }

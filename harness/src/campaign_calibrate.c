@@ -119,19 +119,24 @@ int gb_campaign_calibrate(gb_campaign *c, gb_err *err) {
     return gb_err_set(err, ENOMEM, "out of memory");
   int rc = 0;
   char label[64];
+  gb_progress_phase(&c->progress);
   for (size_t i = 0; i < c->plan.nconfigs && rc == 0; i++) {
     if ((rc = check_stop(c, err)) < 0)
       break;
     gb_config_label(&c->plan.configs[i], label, sizeof label);
     gb_progress_update(&c->progress, "calibrating", i, total, label);
-    rc = calibrate_config(c, i, &expected_wall[i], err);
+    if ((rc = calibrate_config(c, i, &expected_wall[i], err)) == 0)
+      gb_progress_done(&c->progress, GB_ETA_WARMUPS,
+                       c->estimate.config_warmups_ns[c->plan.configs[i].language]);
   }
   for (size_t g = 0; g < c->plan.nstartups && rc == 0; g++) {
     if ((rc = check_stop(c, err)) < 0)
       break;
     gb_startup_label(&c->plan.startups[g], label, sizeof label);
     gb_progress_update(&c->progress, "calibrating", c->plan.nconfigs + g, total, label);
-    rc = calibrate_startup(c, g, expected_wall, err);
+    if ((rc = calibrate_startup(c, g, expected_wall, err)) == 0)
+      gb_progress_done(&c->progress, GB_ETA_WARMUPS,
+                       c->estimate.startup_warmups_ns[c->plan.startups[g].language]);
   }
   free(expected_wall);
   if (rc == -EINTR) /* a warm-up cut short by the stop: the same words as between them */

@@ -7,6 +7,7 @@
 #include <hwloc.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/estimate.h"
 #include "greenbench/machine.h"
 #include "greenbench/pin.h"
 #include "greenbench/rapl.h"
@@ -46,6 +47,7 @@ typedef struct {
   uint64_t *startup_hash;       /* per startup group: the input hash its launches must report */
   gb_measure_env env;
   gb_workerenv workerenv; /* what every worker and helper command runs with */
+  gb_estimate estimate;   /* the plan's model, for the progress line's ETA */
   gb_progress progress;
   size_t runs_done;
   bool started;           /* the records are this campaign's: meta.json is kept current */

@@ -13,6 +13,7 @@
 #include "greenbench/rapl.h"
 #include "greenbench/sampler.h"
 #include "greenbench/text.h"
+#include "greenbench/version.h"
 
 /* Long enough for a package counter to move several times (it updates about
  * once a millisecond), short enough to run often; read every millisecond so
@@ -22,15 +23,21 @@
 
 typedef struct {
   const char *cpus, *python, *node;
-  bool help;
+  bool help, version;
 } check_args;
 
 static const char usage[] =
     "usage: greenbench check [--cpus LIST] [--python PATH] [--node PATH]\n"
+    "  --cpus LIST    check pinning to these CPUs instead of the rule's choice\n"
+    "  --python PATH  Python interpreter to check (default: /usr/bin/python3)\n"
+    "  --node PATH    Node.js binary to check (default: the one found at build time)\n"
+    "  --version      print greenbench's version and git commit\n"
+    "  --help         show this help\n"
     "Says whether this machine can measure energy for the study and why not:\n"
     "RAPL zones (GREENBENCH_POWERCAP_ROOT overrides /sys/class/powercap; Intel\n"
     "intel-rapl-tpmi:N zones are named, not read), the CPUs\n"
-    "the study would pin, governor, turbo, and the runtimes it would use.\n"
+    "the study would pin, governor, turbo, and the runtimes it would use\n"
+    "(GREENBENCH_LIBEXEC_DIR overrides the workers' folder).\n"
     "Exit 0 when the study can run with energy (counters readable and moving, every\n"
     "worker runs), 1 when it cannot, 2 on bad arguments.\n";
 
@@ -51,6 +58,8 @@ static int parse(int argc, char **argv, check_args *a, FILE *err) {
                                                        : NULL;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       a->help = true;
+    } else if (!strcmp(argv[i], "--version")) {
+      a->version = true;
     } else if (!slot) {
       snprintf(msg, sizeof msg, "unknown option '%s' (see greenbench check --help)",
                gb_excerpt(&shown, argv[i]));
@@ -240,6 +249,22 @@ static void check_pinning(const check_args *a, FILE *out) {
   hwloc_topology_destroy(topo);
 }
 
+/* The oldest Node.js the Node.js worker is tested with (package.json's
+ * "engines"); Debian 12's nodejs is 18. */
+#define NODE_TESTED_MAJOR 20
+
+/* A warning line when runtime ("Node.js 18.20.4") is older than that. */
+static void warn_old_node(const char *runtime, FILE *out) {
+  unsigned major;
+  if (sscanf(runtime, "Node.js %u", &major) != 1 || major >= NODE_TESTED_MAJOR)
+    return;
+  fprintf(out,
+          "node: warning: %s is older than Node.js %d, the oldest the Node.js worker is "
+          "tested with; install Node.js %d or later (for example from NodeSource) and pass "
+          "--node PATH, or measure without it (--languages c,python)\n",
+          runtime, NODE_TESTED_MAJOR, NODE_TESTED_MAJOR);
+}
+
 /* Whether every language's worker starts and answers. */
 static bool check_runtimes(const gb_workers *w, FILE *out, char *why, size_t len) {
   bool all = true;
@@ -264,6 +289,7 @@ static bool check_runtimes(const gb_workers *w, FILE *out, char *why, size_t len
     if (ran && m.status == GB_REC_STATUS_OK) {
       snprintf(line, sizeof line, "%s: %s (%s)", name, m.line.runtime, path);
       gb_str_put_line(out, "", line);
+      warn_old_node(m.line.runtime, out);
       continue;
     }
     snprintf(line, sizeof line, "%s: %s: does not run: %s", name, path,
@@ -285,8 +311,14 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
     fputs(usage, env->out);
     return 0;
   }
+  if (a.version)
+    return gb_version_print(env->out) < 0 ? 1 : 0;
   if ((rc = validate(&a, env->err)))
     return rc;
+  if (env->workers_missing) {
+    gb_str_put_line(env->err, "greenbench: error: ", env->workers_missing);
+    return 1;
+  }
   gb_workers w = env->workers;
   if (a.python)
     w.python = a.python;

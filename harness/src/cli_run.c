@@ -13,11 +13,13 @@
 #include "greenbench/campaign.h"
 #include "greenbench/cli.h"
 #include "greenbench/clock.h"
+#include "greenbench/estimate.h"
 #include "greenbench/numparse.h"
 #include "greenbench/pin.h"
 #include "greenbench/records.h"
 #include "greenbench/select.h"
 #include "greenbench/text.h"
+#include "greenbench/version.h"
 
 /* meta.json records every integer as its exact digits: any 64-bit seed. */
 #define ORDER_SEED_MAX UINT64_MAX
@@ -47,14 +49,19 @@ static const char usage[] =
     "  --out DIR                records folder (default: results/PROFILE-UTCTIME)\n"
     "  --resume DIR             continue an interrupted campaign in DIR\n"
     "  --dry-run                print the plan and its estimated duration, run nothing\n"
-    "  --quiet                  no progress output\n";
+    "  --quiet                  no progress output\n"
+    "  --version                print greenbench's version and git commit\n"
+    "  --help                   show this help\n"
+    "Environment: GREENBENCH_LIBEXEC_DIR=DIR, the workers' folder, which holds worker-c,\n"
+    "python/worker.py and node/worker.js (default: ../libexec/greenbench from the\n"
+    "command's own place, or the build tree).\n";
 
 /* What the command line said, before validation. */
 typedef struct {
   const char *profile, *languages, *algorithms, *orders, *sizes, *runs, *warmups, *target_ms,
       *energy, *cpus, *machine_label, *seed, *order_seed, *timeout_s, *python, *node, *out,
       *resume;
-  bool dry_run, quiet, help;
+  bool dry_run, quiet, help, version;
 } run_args;
 
 static const struct {
@@ -108,6 +115,8 @@ static int parse_flag(run_args *a, const char *arg) {
     a->quiet = true;
   else if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
     a->help = true;
+  else if (!strcmp(arg, "--version"))
+    a->version = true;
   else
     return -1;
   return 0;
@@ -232,13 +241,15 @@ static int print_plan(const gb_settings *s, const gb_cli_env *env) {
   gb_err err;
   if (gb_plan_build(s, &p, &err) < 0)
     return bad_msg(env, err.msg);
-  uint64_t est = gb_plan_estimate_ns(s, &p) / 1000000000u;
-  char duration[32];
-  if (est < 3600)
-    snprintf(duration, sizeof duration, "%" PRIu64 "m%02" PRIu64 "s", est / 60, est % 60);
-  else
-    snprintf(duration, sizeof duration, "%" PRIu64 "h%02" PRIu64 "m", est / 3600,
-             est % 3600 / 60);
+  gb_estimate est;
+  if (gb_estimate_plan(s, &p, &est, &err) < 0) {
+    gb_plan_free(&p);
+    return bad_msg(env, err.msg);
+  }
+  char total[16], warmups[16], runs[16];
+  gb_estimate_format(est.total_ns, total, sizeof total);
+  gb_estimate_format(est.calibration_ns, warmups, sizeof warmups);
+  gb_estimate_format(est.runs_ns, runs, sizeof runs);
   size_t sort_runs = p.nconfigs * s->runs;
   fprintf(env->out,
           "profile %s: %zu configurations, %zu startup groups\n"
@@ -247,11 +258,11 @@ static int print_plan(const gb_settings *s, const gb_cli_env *env) {
           "warm-ups: %u per configuration and startup group; target loop %u ms (calibrated to "
           "%u ms)\n"
           "energy: %s; input seed %" PRIu32 "\n"
-          "estimated duration: about %s (rough: 1.2 x target plus a typical start per run, "
-          "doubled for the idle window)\n",
+          "estimated duration: about %s (warm-ups and calibration %s, measured runs with "
+          "their idle windows %s; longer on a busy machine)\n",
           s->profile, p.nconfigs, p.nstartups, p.nruns, sort_runs, p.nruns - sort_runs, s->runs,
           p.runs ? s->order_seed : 0, s->warmups, s->target_ms, s->target_ms * 6 / 5,
-          gb_energy_mode_name(s->energy), s->seed, duration);
+          gb_energy_mode_name(s->energy), s->seed, total, warmups, runs);
   gb_plan_free(&p);
   return 0;
 }
@@ -316,6 +327,10 @@ static int run_campaign(const run_args *a, const gb_settings *s, int argc, char 
                         const gb_cli_env *env) {
   char fallback[128];
   const char *out = a->resume ? a->resume : a->out;
+  if (env->workers_missing) {
+    gb_str_put_line(env->err, "greenbench: error: ", env->workers_missing);
+    return 1;
+  }
   if (!out) {
     default_out(s, fallback, sizeof fallback);
     out = fallback;
@@ -365,6 +380,8 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
     fputs(usage, env->out);
     return 0;
   }
+  if (a.version)
+    return gb_version_print(env->out) < 0 ? 1 : 0;
   if (a.resume && a.out && strcmp(a.resume, a.out))
     return bad(env, "--out and --resume name different folders ('%s')", a.out);
   if (a.resume && a.dry_run)

@@ -1,16 +1,15 @@
 /* greenbench: the study's command line. Subcommands: check, run, report. */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "greenbench/cli.h"
+#include "greenbench/paths.h"
 #include "greenbench/report.h"
 #include "greenbench/text.h"
-
-#ifndef GB_VERSION
-#define GB_VERSION "unknown"
-#endif
+#include "greenbench/version.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -51,15 +50,24 @@ static const char usage[] =
     "  check    can this machine measure energy for the study, and why not\n"
     "  run      measure a campaign (profiles smoke and study) into a records folder\n"
     "  report   turn a records folder into results.md, a chart and JUnit XML\n"
+    "options:\n"
+    "  --help     show this help\n"
+    "  --version  print greenbench's version and git commit\n"
     "Run greenbench <command> --help for its options.\n";
 
 int main(int argc, char **argv) {
-  gb_cli_env env = {.workers = {.worker_c = GB_WORKER_C_PATH,
+  /* The workers, found relative to this executable (greenbench/paths.h);
+   * run and check report a missing one, report needs none. */
+  static gb_worker_files found;
+  gb_err missing;
+  bool have = gb_worker_files_find(&found, &missing) == 0;
+  gb_cli_env env = {.workers = {.worker_c = found.worker_c,
                                 .python = GB_PYTHON_PATH,
-                                .python_worker = GB_PYTHON_WORKER_PATH,
+                                .python_worker = found.python_worker,
                                 .node = GB_NODE_PATH,
-                                .node_worker = GB_NODE_WORKER_PATH},
-                    .source_dir = GB_SOURCE_DIR,
+                                .node_worker = found.node_worker},
+                    .source_dir = found.source_dir[0] ? found.source_dir : NULL,
+                    .workers_missing = have ? NULL : missing.msg,
                     .stop = &stop_requested,
                     .out = stdout,
                     .err = stderr};
@@ -69,8 +77,7 @@ int main(int argc, char **argv) {
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "--version")) {
-    printf("greenbench %s\n", GB_VERSION);
-    return 0;
+    return gb_version_print(stdout) < 0 ? 1 : 0;
   }
   install_handlers();
   if (!strcmp(argv[1], "run"))

@@ -7,22 +7,24 @@
 #define PLAIN_EVERY_NS 10000000000ull /* 10 s between plain lines */
 #define TTY_EVERY_NS 100000000ull     /* 0.1 s between redraws */
 
-void gb_progress_init(gb_progress *p, FILE *out, gb_progress_mode mode, size_t first) {
+void gb_progress_init(gb_progress *p, FILE *out, gb_progress_mode mode) {
+  uint64_t now = gb_monotonic_raw_ns();
   *p = (gb_progress){.out = out,
                      .tty = mode == GB_PROGRESS_AUTO && isatty(fileno(out)),
                      .quiet = mode == GB_PROGRESS_QUIET,
-                     .start_ns = gb_monotonic_raw_ns(),
-                     .first = first};
+                     .start_ns = now,
+                     .mark_ns = now};
 }
 
-static void format_duration(uint64_t ns, char *buf, size_t len) {
-  uint64_t s = ns / 1000000000u;
-  if (s >= 3600)
-    snprintf(buf, len, "%lluh%02llum", (unsigned long long)(s / 3600),
-             (unsigned long long)(s % 3600 / 60));
-  else
-    snprintf(buf, len, "%llum%02llus", (unsigned long long)(s / 60),
-             (unsigned long long)(s % 60));
+void gb_progress_phase(gb_progress *p) {
+  p->mark_ns = gb_monotonic_raw_ns();
+  p->last_ns = 0;
+}
+
+void gb_progress_done(gb_progress *p, gb_eta_kind k, uint64_t model_ns) {
+  uint64_t now = gb_monotonic_raw_ns();
+  gb_eta_done(&p->eta, k, model_ns, now - p->mark_ns);
+  p->mark_ns = now;
 }
 
 void gb_progress_update(gb_progress *p, const char *phase, size_t done, size_t total,
@@ -35,12 +37,9 @@ void gb_progress_update(gb_progress *p, const char *phase, size_t done, size_t t
     return;
   p->last_ns = now;
   char el[32], eta[32] = "?";
-  format_duration(elapsed, el, sizeof el);
-  size_t this_session = done > p->first ? done - p->first : 0;
-  if (this_session > 0 && total > done)
-    format_duration(elapsed / this_session * (total - done), eta, sizeof eta);
-  else if (total == done)
-    snprintf(eta, sizeof eta, "0m00s");
+  gb_estimate_format(elapsed, el, sizeof el);
+  if (p->eta.planned > 0)
+    gb_estimate_format(gb_eta_left_ns(&p->eta), eta, sizeof eta);
   fprintf(p->out, "%sgreenbench: %s %zu/%zu, elapsed %s, eta %s, %s%s",
           p->tty ? "\r\033[K" : "", phase, done, total, el, eta, label, p->tty ? "" : "\n");
   p->line_open = p->tty;

@@ -1,6 +1,7 @@
 /* Progress of a campaign on stderr: one updating line on a terminal, plain
  * lines every PLAIN_EVERY_NS when stderr is a file or pipe, nothing when
- * quiet. */
+ * quiet. The ETA is the whole campaign's remaining time (gb_eta_left_ns):
+ * while calibrating it includes the measured runs still ahead. */
 #ifndef GB_PROGRESS_H
 #define GB_PROGRESS_H
 
@@ -9,20 +10,29 @@
 #include <stdio.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/estimate.h"
 
 typedef struct {
   FILE *out;
   bool tty, quiet;
-  uint64_t start_ns, last_ns;
-  size_t first; /* runs already done when this session started (resume) */
+  uint64_t start_ns, last_ns; /* CLOCK_MONOTONIC_RAW: the campaign's start, the last line */
+  uint64_t mark_ns; /* the end of the last item done (gb_progress_done, gb_progress_phase) */
+  gb_eta eta;       /* filled by the caller (gb_eta_start) */
   bool line_open;
 } gb_progress;
 
-void gb_progress_init(gb_progress *p, FILE *out, gb_progress_mode mode, size_t first);
+void gb_progress_init(gb_progress *p, FILE *out, gb_progress_mode mode);
 /* Reports `phase` (e.g. "run" or "calibrating") at done of total, with the
- * current item's label. */
+ * current item's label, the time since gb_progress_init and p->eta's time
+ * left ("?" while it holds no item). */
 void gb_progress_update(gb_progress *p, const char *phase, size_t done, size_t total,
                         const char *label);
+/* A phase starts (before its first item): its first line is printed
+ * whatever the interval, and its first item's time counts from now. */
+void gb_progress_phase(gb_progress *p);
+/* An item of kind k, model_ns long by the model, is done: its time since
+ * the last mark goes to p->eta. */
+void gb_progress_done(gb_progress *p, gb_eta_kind k, uint64_t model_ns);
 /* Ends an updating line before anything else is printed. */
 void gb_progress_break(gb_progress *p);
 

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "greenbench/cli.h"
 #include "helper_powercap.h"
@@ -82,7 +84,11 @@ Test(cli_run, dry_run_prints_the_study_plan) {
             "%s", r.out);
   cr_assert(strstr(r.out, "order seed 7"), "%s", r.out);
   cr_assert(strstr(r.out, "energy: on"), "%s", r.out);
-  cr_assert(strstr(r.out, "estimated duration: about "), "%s", r.out);
+  /* The model of estimate.h (test_estimate.c has its parts). */
+  cr_assert(strstr(r.out, "estimated duration: about 57m50s (warm-ups and calibration 2m49s, "
+                          "measured runs with their idle windows 55m00s; longer on a busy "
+                          "machine)\n"),
+            "%s", r.out);
 }
 
 Test(cli_run, a_selection_keeps_the_profile_other_numbers_make_it_custom) {
@@ -355,4 +361,30 @@ Test(cli_check, no_tpmi_line_without_tpmi_zones) {
   result r = check_on(262143328850u, 0);
   cr_assert_eq(r.rc, 0, "%s", r.out);
   cr_assert_null(strstr(r.out, "tpmi"), "%s", r.out);
+}
+
+/* Debian 12's nodejs is 18: check names the version found and the one the
+ * Node.js worker is tested with (a real node whose runtime says 18). */
+Test(cli_check, an_old_node_is_named_with_the_version_needed) {
+  char node[] = "/tmp/gb-node18-XXXXXX";
+  int fd = mkstemp(node);
+  cr_assert_geq(fd, 0);
+  FILE *f = fdopen(fd, "w");
+  fprintf(f,
+          "#!/bin/sh\n'%s' \"$@\" | sed 's/\"runtime\":\"Node.js [0-9.]*\"/"
+          "\"runtime\":\"Node.js 18.20.4\"/'\n",
+          GB_NODE_PATH);
+  fclose(f);
+  chmod(node, 0755);
+  powercap_fake *pc = powercap_fake_create();
+  setenv("GREENBENCH_POWERCAP_ROOT", powercap_fake_root(pc), 1);
+  result r = CHECK("check", "--node", node);
+  unsetenv("GREENBENCH_POWERCAP_ROOT");
+  powercap_fake_destroy(pc);
+  unlink(node);
+  cr_assert(strstr(r.out, "node: Node.js 18.20.4 ("), "%s", r.out);
+  cr_assert(strstr(r.out, "node: warning: Node.js 18.20.4 is older than Node.js 20, the oldest "
+                          "the Node.js worker is tested with; install Node.js 20 or later"),
+            "%s", r.out);
+  cr_assert_null(strstr(CHECK("check").out, "node: warning:"), "not for the node built with");
 }

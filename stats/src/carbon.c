@@ -10,16 +10,13 @@
 #include <string.h>
 #include <strings.h>
 
-/* The build sets the absolute path; the fallback serves builds that compile
- * the sources directly (the fuzz targets), run from the source root. */
-#ifndef GB_STATS_DATA_DIR
-#define GB_STATS_DATA_DIR "stats/data"
-#endif
+#include "greenbench/paths.h"
 
 static const char HEADER[] = "region,code,year,g_co2e_per_kwh";
 
-const char *gb_carbon_default_path(void) {
-  return GB_STATS_DATA_DIR "/grid-carbon-intensity.csv";
+int gb_carbon_default_path(char *buf, size_t len, gb_err *err) {
+  return gb_data_file_find("data/grid-carbon-intensity.csv", "the carbon intensity table", buf,
+                           len, err);
 }
 
 double gb_carbon_grams(double energy_uj, double g_per_kwh) {

@@ -26,6 +26,7 @@
 #include "greenbench/report_summary.h"
 #include "greenbench/report_svg.h"
 #include "greenbench/text.h"
+#include "greenbench/version.h"
 
 gb_report_opts gb_report_opts_default(void) {
   return (gb_report_opts){.resamples = GB_ANALYSIS_RESAMPLES_DEFAULT,
@@ -202,7 +203,10 @@ static const char *const default_regions[] = {"ARE", "GBR"};
 
 static int default_intensities(gb_intensity out[2], gb_err *err) {
   gb_carbon_table t = {0};
-  int rc = gb_carbon_load(gb_carbon_default_path(), &t, err);
+  char path[PATH_MAX];
+  int rc = gb_carbon_default_path(path, sizeof path, err);
+  if (rc == 0)
+    rc = gb_carbon_load(path, &t, err);
   for (int i = 0; rc == 0 && i < 2; i++) {
     rc = gb_carbon_find(&t, default_regions[i], &out[i], err);
   }
@@ -494,8 +498,12 @@ static const char usage[] =
     "  --carbon REGION,...        grid regions by name or ISO 3166-1 alpha-3 code, or\n"
     "                             UAE / UK (default UAE,UK)\n"
     "  --carbon-intensity NAME=G  add a custom intensity in g CO2e/kWh (repeatable)\n"
+    "  --version                  print greenbench's version and git commit\n"
     "  --help                     show this help\n"
     "\n"
+    "Environment: GREENBENCH_DATA_DIR=DIR, greenbench's data folder, which holds\n"
+    "data/grid-carbon-intensity.csv (default: ../share/greenbench from the command's\n"
+    "own place, or the source tree of a build tree).\n"
     "Exit status: 0 done, 1 bad records or refused, 2 bad arguments.\n";
 
 #define MAX_INTENSITIES 64
@@ -508,7 +516,7 @@ typedef struct {
   gb_intensity custom[MAX_INTENSITIES];
   size_t n_custom;
   gb_intensity all[MAX_INTENSITIES];
-  bool help;
+  bool help, version;
 } cli;
 
 /* A user's text quoted in a message: escaped and cut (gb_excerpt). */
@@ -644,6 +652,10 @@ static int parse_option(cli *c, int argc, char **argv, int *i, gb_err *err) {
     c->help = true;
     return 0;
   }
+  if (strcmp(arg, "--version") == 0) {
+    c->version = true;
+    return 0;
+  }
   if (strcmp(arg, "--allow-partial") == 0) {
     c->o.allow_partial = true;
     return 0;
@@ -691,7 +703,7 @@ static int parse_args(cli *c, int argc, char **argv, gb_err *err) {
       return rc;
     }
   }
-  if (!c->help && !c->o.dir) {
+  if (!c->help && !c->version && !c->o.dir) {
     return gb_err_set(err, EINVAL,
                       "report: no records folder given (see greenbench report "
                       "--help)");
@@ -732,7 +744,10 @@ static int add_regions(cli *c, const gb_carbon_table *t, size_t *n, gb_err *err)
 static int resolve_carbon(cli *c, int *status, gb_err *err) {
   gb_carbon_table t = {0};
   size_t n = 0;
-  int rc = gb_carbon_load(gb_carbon_default_path(), &t, err);
+  char path[PATH_MAX];
+  int rc = gb_carbon_default_path(path, sizeof path, err);
+  if (rc == 0)
+    rc = gb_carbon_load(path, &t, err);
   *status = rc < 0 ? 1 : 2; /* a missing table is no argument's fault */
   if (rc == 0) {
     rc = add_regions(c, &t, &n, err);
@@ -760,12 +775,17 @@ int gb_report_main(int argc, char **argv) {
   int status = 0;
   if (parse_args(c, argc, argv, &err) < 0) {
     status = 2;
-  } else if (!c->help && check_distinct(&c->o, &err) < 0) {
-    status = 2; /* an output that would overwrite an input or another output */
-  } else if (!c->help && resolve_carbon(c, &status, &err) < 0) {
-    /* status set by resolve_carbon */
   } else if (c->help) {
     fputs(usage, stdout);
+  } else if (c->version) {
+    if (gb_version_print(stdout) < 0) {
+      status = 1;
+      gb_err_set(&err, EIO, "report: cannot write the version");
+    }
+  } else if (check_distinct(&c->o, &err) < 0) {
+    status = 2; /* an output that would overwrite an input or another output */
+  } else if (resolve_carbon(c, &status, &err) < 0) {
+    /* status set by resolve_carbon */
   } else {
     status = gb_report_write(&c->o, &err) < 0 ? 1 : 0;
   }

@@ -2,6 +2,7 @@
 #include "helper_report.h"
 
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,7 +155,9 @@ void gbt_release(gbt_loaded *l) {
 void gbt_default_intensities(gb_intensity out[2]) {
   gb_carbon_table t = {0};
   gb_err err;
-  cr_assert_eq(gb_carbon_load(gb_carbon_default_path(), &t, &err), 0, "%s", err.msg);
+  char path[PATH_MAX];
+  cr_assert_eq(gb_carbon_default_path(path, sizeof path, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_carbon_load(path, &t, &err), 0, "%s", err.msg);
   cr_assert_eq(gb_carbon_find(&t, "ARE", &out[0], &err), 0, "%s", err.msg);
   cr_assert_eq(gb_carbon_find(&t, "GBR", &out[1], &err), 0, "%s", err.msg);
   gb_carbon_free(&t);

@@ -133,6 +133,8 @@ int gb_worker_args_parse(int argc, char **argv, gb_worker_args *out, char *msg, 
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
       return 1;
+    if (strcmp(arg, "--version") == 0)
+      return 2;
     int k = find_option(arg);
     if (k < 0)
       return fail(msg, len, arg[0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'",

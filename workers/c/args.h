@@ -25,8 +25,8 @@ typedef struct {
   uint64_t dump_count; /* --dump-xorshift COUNT */
 } gb_worker_args;
 
-/* Parses argv. Returns 0, 1 when --help was asked for, or -EINVAL with a
- * one-line message (no newline) in msg. */
+/* Parses argv. Returns 0, 1 when --help was asked for, 2 when --version
+ * was, or -EINVAL with a one-line message (no newline) in msg. */
 int gb_worker_args_parse(int argc, char **argv, gb_worker_args *out, char *msg, size_t msglen);
 
 #endif

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "args.h"
+#include "greenbench/version.h"
 #include "greenbench/workload.h"
 
 #ifdef __clang__
@@ -23,7 +24,8 @@ static const char usage[] =
     "usage: worker-c --algorithm bubble|insertion|quick --order random|sorted|reversed|nearly\n"
     "                --size N --sorts K [--seed S] [--startup-only]\n"
     "       worker-c --dump-input --order O --size N [--seed S]\n"
-    "       worker-c --dump-xorshift COUNT [--seed S]\n";
+    "       worker-c --dump-xorshift COUNT [--seed S]\n"
+    "       worker-c --version | --help\n";
 
 static int die(int code, const char *msg) {
   fprintf(stderr, "worker: error: %s\n", msg);
@@ -120,6 +122,10 @@ int main(int argc, char **argv) {
     fputs(usage, stdout);
     return 0;
   }
+  if (rc == 2)
+    return gb_version_print(stdout) < 0 || fflush(stdout) != 0
+               ? die(1, "cannot write to stdout")
+               : 0;
   if (rc < 0)
     return die(EXIT_BAD_ARGS, msg);
   rc = a.mode == GB_MODE_DUMP_XORSHIFT ? run_dump_xorshift(&a) : run(&a);

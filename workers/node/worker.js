@@ -39,11 +39,17 @@ const MODE_DUMP_XORSHIFT = 3;
 
 const RUNTIME = 'Node.js ' + process.versions.node;
 
+// PROJECT_VERSION of the top CMakeLists.txt; the test version/worker.js
+// fails when they differ.
+const VERSION = '0.2.0';
+const ASKED_VERSION = '--version';
+
 const USAGE =
   'usage: node worker.js --algorithm bubble|insertion|quick --order random|sorted|reversed|nearly\n' +
   '                      --size N --sorts K [--seed S] [--startup-only]\n' +
   '       node worker.js --dump-input --order O --size N [--seed S]\n' +
-  '       node worker.js --dump-xorshift COUNT [--seed S]\n';
+  '       node worker.js --dump-xorshift COUNT [--seed S]\n' +
+  '       node worker.js --version | --help\n';
 
 // ---- xorshift.c -------------------------------------------------------------
 
@@ -301,8 +307,9 @@ function checkRequired(o, seen) {
   }
 }
 
-// Parses the arguments after the script's name. Returns the options, or null
-// when --help was asked for; throws ArgsError with a one-line message.
+// Parses the arguments after the script's name. Returns the options, null
+// when --help was asked for or ASKED_VERSION when --version was; throws
+// ArgsError with a one-line message.
 function argsParse(argv) {
   const o = {
     mode: MODE_SORT, algorithm: null, order: null, size: 0, sorts: 0,
@@ -312,6 +319,7 @@ function argsParse(argv) {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return null;
+    if (arg === '--version') return ASKED_VERSION;
     if (!OPTIONS.has(arg)) {
       throw new ArgsError(arg[0] === '-' ? `unknown option '${arg}'` : `unexpected argument '${arg}'`);
     }
@@ -415,6 +423,32 @@ async function run(a) {
   return 0;
 }
 
+// The commit of the greenbench checkout this file is in, as the build finds
+// it (version/git_commit.cmake): 12 hex digits, "-dirty" when a tracked file
+// differs, "unknown" outside a checkout (installed, or a scratch copy) or
+// without git.
+function gitCommit() {
+  // Only here: the measured runs never load them.
+  const { execFileSync } = require('child_process');
+  const fs = require('fs');
+  const path = require('path');
+  const here = path.dirname(fs.realpathSync(__filename));
+  const git = (...args) => execFileSync('git', ['-C', here, ...args],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const top = git('rev-parse', '--show-toplevel').trim();
+    const mine = path.join(top, 'workers', 'node', 'worker.js');
+    if (!fs.existsSync(mine) || fs.realpathSync(mine) !== fs.realpathSync(__filename)) {
+      return 'unknown';
+    }
+    const head = git('rev-parse', '--short=12', 'HEAD').trim();
+    const dirty = git('--no-optional-locks', 'status', '--porcelain', '--untracked-files=no');
+    return head + (dirty ? '-dirty' : '');
+  } catch (e) {
+    return 'unknown';
+  }
+}
+
 async function main(argv) {
   let a;
   try {
@@ -425,6 +459,10 @@ async function main(argv) {
   }
   if (a === null) {
     process.stdout.write(USAGE);
+    return 0;
+  }
+  if (a === ASKED_VERSION) {
+    process.stdout.write(`greenbench ${VERSION} (commit ${gitCommit()})\n`);
     return 0;
   }
   return a.mode === MODE_DUMP_XORSHIFT ? runDumpXorshift(a) : run(a);

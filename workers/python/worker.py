@@ -42,11 +42,17 @@ MODE_SORT, MODE_STARTUP, MODE_DUMP_INPUT, MODE_DUMP_XORSHIFT = range(4)
 
 RUNTIME = platform.python_implementation() + " " + platform.python_version()
 
+# PROJECT_VERSION of the top CMakeLists.txt; the test version/worker.py
+# fails when they differ.
+VERSION = "0.2.0"
+ASKED_VERSION = "--version"
+
 USAGE = (
     "usage: worker.py --algorithm bubble|insertion|quick --order random|sorted|reversed|nearly\n"
     "                 --size N --sorts K [--seed S] [--startup-only]\n"
     "       worker.py --dump-input --order O --size N [--seed S]\n"
     "       worker.py --dump-xorshift COUNT [--seed S]\n"
+    "       worker.py --version | --help\n"
 )
 
 
@@ -329,8 +335,9 @@ def check_required(o, seen):
 
 
 def args_parse(argv):
-    """Parses argv (with argv[0]). Returns an Args, or None when --help was
-    asked for; raises ArgsError with a one-line message."""
+    """Parses argv (with argv[0]). Returns an Args, None when --help was
+    asked for or ASKED_VERSION when --version was; raises ArgsError with a
+    one-line message."""
     o = Args()
     seen = set()
     i = 1
@@ -338,6 +345,8 @@ def args_parse(argv):
         arg = argv[i]
         if arg == "--help" or arg == "-h":
             return None
+        if arg == "--version":
+            return ASKED_VERSION
         if arg not in TAKES_VALUE:
             if arg[:1] == "-":
                 raise ArgsError(f"unknown option '{arg}'")
@@ -443,6 +452,33 @@ def run(a):
     return 0
 
 
+def git_commit():
+    """The commit of the greenbench checkout this file is in, as the build
+    finds it (version/git_commit.cmake): 12 hex digits, "-dirty" when a
+    tracked file differs, "unknown" outside a checkout (installed, or a
+    scratch copy) or without git."""
+    import subprocess  # only here: the measured runs never import it
+
+    here = os.path.dirname(os.path.realpath(__file__))
+
+    def git(*args):
+        r = subprocess.run(["git", "-C", here, *args], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise OSError(r.stderr)
+        return r.stdout
+
+    try:
+        top = git("rev-parse", "--show-toplevel").strip()
+        mine = os.path.join(top, "workers", "python", "worker.py")
+        if not os.path.exists(mine) or not os.path.samefile(mine, __file__):
+            return "unknown"
+        head = git("rev-parse", "--short=12", "HEAD").strip()
+        dirty = git("--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
+    except OSError:
+        return "unknown"
+    return head + ("-dirty" if dirty else "")
+
+
 def main(argv):
     try:
         a = args_parse(argv)
@@ -451,6 +487,9 @@ def main(argv):
     try:
         if a is None:
             sys.stdout.write(USAGE)
+            rc = 0
+        elif a is ASKED_VERSION:
+            sys.stdout.write(f"greenbench {VERSION} (commit {git_commit()})\n")
             rc = 0
         else:
             rc = run_dump_xorshift(a) if a.mode == MODE_DUMP_XORSHIFT else run(a)

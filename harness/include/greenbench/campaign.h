@@ -67,9 +67,4 @@ typedef struct {
  * then says completed: false. */
 int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_err *err);
 
-/* A rough duration of a plan, in ns, for --dry-run: each measured run as
- * 1.2 x target plus the language's typical start, twice (its idle window),
- * and each warm-up likewise. */
-uint64_t gb_plan_estimate_ns(const gb_settings *s, const gb_plan *p);
-
 #endif

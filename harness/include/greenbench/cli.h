@@ -10,10 +10,12 @@
 
 #include "greenbench/measure.h"
 
-/* Where the workers are, as built (compile-time defaults of the command). */
+/* Where the workers are (the command finds them at run time:
+ * greenbench/paths.h). */
 typedef struct {
   gb_workers workers;
-  const char *source_dir; /* for the git commit; NULL: not recorded */
+  const char *source_dir;      /* for the git commit; NULL: not recorded */
+  const char *workers_missing; /* why a worker was not found; NULL: all were */
   volatile sig_atomic_t *stop;
   FILE *out, *err;
 } gb_cli_env;

@@ -23,8 +23,11 @@ typedef struct {
   size_t n;
 } gb_carbon_table;
 
-/* The copy in the source tree: stats/data/grid-carbon-intensity.csv. */
-const char *gb_carbon_default_path(void);
+/* The shipped table, data/grid-carbon-intensity.csv under greenbench's data
+ * folder (stats/data in the source tree, share/greenbench/data installed;
+ * GREENBENCH_DATA_DIR overrides: greenbench/paths.h), into buf[len].
+ * Errors: -ENOENT naming where it was looked for, -ENAMETOOLONG. */
+int gb_carbon_default_path(char *buf, size_t len, gb_err *err);
 
 /* Loads a table strictly: the header must read
  * `region,code,year,g_co2e_per_kwh`; every other line holds exactly those

@@ -1,0 +1,76 @@
+/* Where greenbench finds its own files at run time (ADR 0010): relative to
+ * the running executable, or where an environment variable says; never a
+ * path of the source or build tree compiled in, so that an installed or
+ * copied tree works wherever it is. Part of the gb_error library, which the
+ * harness and stats/ both link.
+ *
+ * A file is named by its path under its folder in the installed layout:
+ * programs under libexec/greenbench ("worker-c", "python/worker.py",
+ * "node/worker.js"), data under share/greenbench
+ * ("data/grid-carbon-intensity.csv", "schema/greenbench-junit.xsd"). It is
+ * looked for, in order:
+ *
+ *   1. when GREENBENCH_LIBEXEC_DIR (programs) or GREENBENCH_DATA_DIR (data)
+ *      is set and not empty, in that folder only: the override wins;
+ *   2. the installed layout: <exe dir>/../libexec/greenbench/<name> or
+ *      <exe dir>/../share/greenbench/<name>;
+ *   3. the build tree, where <exe dir> holds the file greenbench-source-dir
+ *      (written by CMake, never installed) naming the source tree S: programs
+ *      in <exe dir>/workers/<name>, then S/workers/<name>; data in
+ *      S/stats/<name>. */
+#ifndef GREENBENCH_PATHS_H
+#define GREENBENCH_PATHS_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#include "greenbench/error.h"
+
+#define GB_LIBEXEC_ENV "GREENBENCH_LIBEXEC_DIR"
+#define GB_DATA_ENV "GREENBENCH_DATA_DIR"
+/* The build tree's marker beside its executables: one line, the source
+ * tree's absolute path. */
+#define GB_SOURCE_MARKER "greenbench-source-dir"
+
+typedef enum { GB_FILES_LIBEXEC, GB_FILES_DATA } gb_files;
+
+/* Where an executable sits. */
+typedef struct {
+  char exe_dir[PATH_MAX];    /* absolute, no trailing '/' (but "/" itself) */
+  char source_dir[PATH_MAX]; /* the build tree's source tree; "" outside a build tree */
+} gb_layout;
+
+/* Reads the layout of the executable in exe_dir, or of the running one
+ * (the folder of /proc/self/exe) when exe_dir is NULL: its marker, if any,
+ * gives source_dir. Errors: -errno when /proc/self/exe cannot be read, or
+ * the marker exists but cannot be read; -EINVAL for a marker that is not one
+ * absolute path; -ENAMETOOLONG. */
+int gb_layout_read(const char *exe_dir, gb_layout *out, gb_err *err);
+
+/* Finds the file `name` (relative, as above) of the given kind; `what`
+ * describes it for the message ("the C worker"). Writes its absolute path
+ * into buf[len] on success. Errors: -ENOENT with one line naming what was
+ * looked for, every place looked in and the variable that overrides them;
+ * -ENAMETOOLONG. */
+int gb_layout_find(const gb_layout *l, gb_files kind, const char *name, const char *what,
+                   char *buf, size_t len, gb_err *err);
+
+/* The workers' files of the running executable, as gb_layout_find finds
+ * them, and its source tree for the git commit of the records. */
+typedef struct {
+  char worker_c[PATH_MAX];
+  char python_worker[PATH_MAX];
+  char node_worker[PATH_MAX];
+  char source_dir[PATH_MAX]; /* "" outside a build tree */
+} gb_worker_files;
+
+/* Fills out from the running executable's layout. Errors as
+ * gb_layout_read and gb_layout_find (the first file missing). */
+int gb_worker_files_find(gb_worker_files *out, gb_err *err);
+
+/* The data file `name` of the running executable (e.g.
+ * "data/grid-carbon-intensity.csv") into buf[len]. Errors as
+ * gb_layout_read and gb_layout_find. */
+int gb_data_file_find(const char *name, const char *what, char *buf, size_t len, gb_err *err);
+
+#endif
