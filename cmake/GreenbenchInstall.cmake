@@ -35,6 +35,8 @@ file(GLOB GB_DOC_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md ${PROJE
 install(FILES ${GB_DOC_PAGES} DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 file(GLOB GB_DOC_ADRS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/adr/*.md)
 install(FILES ${GB_DOC_ADRS} DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs/adr)
+# The scheduler recipes docs/many-machines.md links to.
+install(DIRECTORY docs/recipes/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs/recipes)
 
 # Man pages and bash completion (bash-completion loads a command's file by
 # the command's name).
@@ -78,7 +80,7 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${GB_DEB_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "libc6 (>= 2.34), libcriterion3 (>= ${CRITERION_VERSION}), libcjson1 (>= ${CJSON_VERSION}), libxxhash0 (>= ${XXHASH_VERSION}), libhwloc15 (>= ${HWLOC_VERSION}), python3, python3-xxhash, nodejs")
+  "libc6 (>= 2.34), libcriterion3 (>= ${CRITERION_VERSION}), libcjson1 (>= ${CJSON_VERSION}), libxxhash0 (>= ${XXHASH_VERSION}), libhwloc15 (>= ${HWLOC_VERSION}), libarchive13 (>= ${LIBARCHIVE_VERSION}), python3, python3-xxhash, nodejs")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "linux-cpupower, hyperfine")
 # The first line of Description is the summary above; this is the rest.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION

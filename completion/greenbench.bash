@@ -73,8 +73,8 @@ _greenbench_value() {
   --algorithms) _greenbench_list "$pre" "$cur" bubble insertion quick ;;
   --orders) _greenbench_list "$pre" "$cur" random sorted reversed nearly ;;
   --resume) _greenbench_path -d "$cur" ;;
-  --out) # report writes a file; run and the suite a folder
-    if [[ $_gb_command == report ]]; then _greenbench_path -f "$cur"; else _greenbench_path -d "$cur"; fi ;;
+  --out) # report and pack write a file; run and the suite a folder
+    if [[ $_gb_command == report || $_gb_command == pack ]]; then _greenbench_path -f "$cur"; else _greenbench_path -d "$cur"; fi ;;
   --junit | --chart | --summary | --python | --node | --state | --progress-log)
     _greenbench_path -f "$cur"
     ;;
@@ -122,7 +122,7 @@ _greenbench() {
   _gb_command=$command
   case $command in
   "")
-    _greenbench_reply "${_gb_words[_gb_cword]}" check run report --help --version
+    _greenbench_reply "${_gb_words[_gb_cword]}" check run report compare pack --help --version
     ;;
   check)
     _greenbench_options "" --cpus --python --node --version --help
@@ -135,6 +135,13 @@ _greenbench() {
   report)
     _greenbench_options -d --out --junit --chart --summary --no-datapackage --resamples \
       --seed --equivalence-margin --allow-partial --carbon --carbon-intensity --version --help
+    ;;
+  compare)
+    _greenbench_options -d --out --resamples --seed --equivalence-margin --allow-partial \
+      --version --help
+    ;;
+  pack)
+    _greenbench_options -d --out --version --help
     ;;
   *) COMPREPLY=() ;;
   esac

@@ -1,4 +1,4 @@
-/* greenbench: the study's command line. Subcommands: check, run, report. */
+/* greenbench: the study's command line. Subcommands: check, run, report, pack. */
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include "greenbench/cli.h"
+#include "greenbench/compare.h"
 #include "greenbench/paths.h"
+#include "greenbench/records_pack.h"
 #include "greenbench/report.h"
 #include "greenbench/text.h"
 #include "greenbench/version.h"
@@ -50,6 +52,8 @@ static const char usage[] =
     "  check    can this machine measure energy for the study, and why not\n"
     "  run      measure a campaign (profiles smoke and study) into a records folder\n"
     "  report   turn a records folder into results.md, a chart and JUnit XML\n"
+    "  pack     pack a records folder into one checked .tar.gz\n"
+    "  compare  compare campaigns of several machines: compare.md, .svg and .json\n"
     "options:\n"
     "  --help     show this help\n"
     "  --version  print greenbench's version and git commit\n"
@@ -86,8 +90,14 @@ int main(int argc, char **argv) {
     return gb_cli_check(argc - 1, argv + 1, &env);
   if (!strcmp(argv[1], "report"))
     return gb_report_main(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "pack"))
+    return gb_pack_main(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "compare"))
+    return gb_compare_main(argc - 1, argv + 1);
   gb_excerpt_buf shown;
-  fprintf(stderr, "greenbench: error: unknown command '%s' (expected check, run or report)\n",
+  fprintf(stderr,
+          "greenbench: error: unknown command '%s' (expected check, run, report, compare or "
+          "pack)\n",
           gb_excerpt(&shown, argv[1]));
   return 2;
 }

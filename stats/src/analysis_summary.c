@@ -198,3 +198,22 @@ int gb_analysis_conclude(gb_analysis *a, gb_err *err) {
   a->noisy = gb_analysis_noisy(&a->tally_all);
   return 0;
 }
+
+const char *gb_analysis_verdict_name(const gb_analysis *a) {
+  if (!a->energy) {
+    return "pending";
+  }
+  switch (a->verdict) {
+  case GB_AN_VERDICT_CANNOT:
+    return "cannot_answer";
+  case GB_AN_VERDICT_YES:
+    return "yes";
+  case GB_AN_VERDICT_YES_BUT_DIFFERS:
+    return "yes_within_margin_but_power_differs";
+  case GB_AN_VERDICT_TOO_NOISY:
+    return "too_noisy";
+  case GB_AN_VERDICT_NO:
+    return "no";
+  }
+  return "unknown";
+}

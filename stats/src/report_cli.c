@@ -20,6 +20,7 @@
 
 #include "greenbench/analysis.h"
 #include "greenbench/records.h"
+#include "greenbench/records_pack.h"
 #include "greenbench/report_datapackage.h"
 #include "greenbench/report_junit.h"
 #include "greenbench/report_md.h"
@@ -194,6 +195,14 @@ static int write_files(const char *const *paths, const char *const *data, const 
 
 int gb_report_write_file(const char *path, const char *data, size_t len, gb_err *err) {
   return write_files(&path, &data, &len, 1, err);
+}
+
+int gb_report_write_set(const char *const *paths, const char *const *data, const size_t *lens,
+                        int n, gb_err *err) {
+  if (n < 1 || n > N_OUT) {
+    return gb_err_set(err, EINVAL, "report: %d files to write as a set; at most %d", n, N_OUT);
+  }
+  return write_files(paths, data, lens, n, err);
 }
 
 /* ---- Carbon --------------------------------------------------------------------- */
@@ -451,7 +460,7 @@ int gb_report_write(const gb_report_opts *o, gb_err *err) {
   gb_records *r = NULL;
   int rc = p ? check_opts(o, err) : gb_err_set(err, ENOMEM, "report: out of memory");
   /* The records first: a wrong folder is best named by its missing file. */
-  if (rc == 0 && (rc = gb_records_read(o->dir, &r, err)) == 0) {
+  if (rc == 0 && (rc = gb_records_read_path(o->dir, &r, err)) == 0) {
     rc = refuse(r, o, err);
   }
   if (rc == 0) {
@@ -483,6 +492,10 @@ static const char usage[] =
     "a chart (SVG), JUnit XML and summary.json (every figure as JSON), with 95%\n"
     "percentile-bootstrap intervals, and describes the records for pandas, R and\n"
     "Frictionless tools in DIR/datapackage.json (always in DIR, beside the CSV files).\n"
+    "DIR may be a packed records folder (greenbench pack), checked against its manifest:\n"
+    "the outputs not named then go into the current folder (results.md, junit.xml,\n"
+    "chart.svg, summary.json) and no datapackage.json is written (the archive holds\n"
+    "the records and is never changed).\n"
     "\n"
     "  --out FILE                 results.md to write (default DIR/results.md)\n"
     "  --junit FILE               JUnit XML to write (default DIR/junit.xml)\n"
@@ -764,6 +777,29 @@ static int resolve_carbon(cli *c, int *status, gb_err *err) {
   return rc;
 }
 
+/* A packed records folder as DIR: the outputs not named go into the
+ * current folder, no data package (there are no CSV files to put it
+ * beside), and no output may be the archive itself. */
+static int packed_outputs(gb_report_opts *o, gb_err *err) {
+  const char **paths[] = {&o->md_path, &o->junit_path, &o->chart_path, &o->summary_path};
+  file_id archive, out;
+  o->no_datapackage = true;
+  identify(o->dir, &archive);
+  for (int i = 0; i < 4; i++) {
+    if (!*paths[i]) {
+      *paths[i] = output_files[i];
+    }
+    identify(*paths[i], &out);
+    if (same_file(&out, &archive)) {
+      return gb_err_set(err, EINVAL,
+                        "report: %s '%s' is the packed records %s; refusing to "
+                        "overwrite an input",
+                        output_options[i], SHOWN(*paths[i]), SHOWN(o->dir));
+    }
+  }
+  return 0;
+}
+
 int gb_report_main(int argc, char **argv) {
   cli *c = calloc(1, sizeof *c);
   if (!c) {
@@ -782,6 +818,8 @@ int gb_report_main(int argc, char **argv) {
       status = 1;
       gb_err_set(&err, EIO, "report: cannot write the version");
     }
+  } else if (gb_records_is_packed(c->o.dir) && packed_outputs(&c->o, &err) < 0) {
+    status = 2; /* an output that would overwrite the archive */
   } else if (check_distinct(&c->o, &err) < 0) {
     status = 2; /* an output that would overwrite an input or another output */
   } else if (resolve_carbon(c, &status, &err) < 0) {

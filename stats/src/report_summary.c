@@ -4,6 +4,7 @@
  * reads every decision from the analysis and the validator. */
 #include "greenbench/report_summary.h"
 
+#include "json_out.h"
 #include "textbuf.h"
 
 #include <cjson/cJSON.h>
@@ -21,66 +22,20 @@
 typedef struct {
   const gb_analysis *a;
   const gb_report_summary_opts *o;
-  bool ok;
+  gb_jb jb;
 } sj;
 
-static cJSON *put(sj *s, cJSON *parent, const char *key, cJSON *item) {
-  bool added =
-      parent && item &&
-      (key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item));
-  if (!added) {
-    cJSON_Delete(item);
-    s->ok = false;
-    return NULL;
-  }
-  return item;
-}
-
-static cJSON *put_obj(sj *s, cJSON *parent, const char *key) {
-  return put(s, parent, key, cJSON_CreateObject());
-}
-
-static cJSON *put_arr(sj *s, cJSON *parent, const char *key) {
-  return put(s, parent, key, cJSON_CreateArray());
-}
-
-static void put_str(sj *s, cJSON *parent, const char *key, const char *v) {
-  put(s, parent, key, v ? cJSON_CreateString(v) : cJSON_CreateNull());
-}
-
-static void put_bool(sj *s, cJSON *parent, const char *key, bool v) {
-  put(s, parent, key, cJSON_CreateBool(v));
-}
-
-static void put_null(sj *s, cJSON *parent, const char *key) {
-  put(s, parent, key, cJSON_CreateNull());
-}
-
-/* Integers as exact decimal digits: a JSON double holds 2^53 at most. */
-static void put_u64(sj *s, cJSON *parent, const char *key, uint64_t v) {
-  char digits[24];
-  snprintf(digits, sizeof digits, "%" PRIu64, v);
-  put(s, parent, key, cJSON_CreateRaw(digits));
-}
-
-static void put_i64(sj *s, cJSON *parent, const char *key, int64_t v) {
-  char digits[24];
-  snprintf(digits, sizeof digits, "%" PRId64, v);
-  put(s, parent, key, cJSON_CreateRaw(digits));
-}
-
-/* A figure: null when it does not exist (NAN) or is not finite. */
-static void put_num(sj *s, cJSON *parent, const char *key, double v) {
-  put(s, parent, key, isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
-}
-
-static void put_u64_or_null(sj *s, cJSON *parent, const char *key, bool has, uint64_t v) {
-  if (has) {
-    put_u64(s, parent, key, v);
-  } else {
-    put_null(s, parent, key);
-  }
-}
+/* The shared JSON builder (json_out.h), on this writer's state. */
+#define put(s, ...) gb_jb_put(&(s)->jb, __VA_ARGS__)
+#define put_obj(s, ...) gb_jb_obj(&(s)->jb, __VA_ARGS__)
+#define put_arr(s, ...) gb_jb_arr(&(s)->jb, __VA_ARGS__)
+#define put_str(s, ...) gb_jb_str(&(s)->jb, __VA_ARGS__)
+#define put_bool(s, ...) gb_jb_bool(&(s)->jb, __VA_ARGS__)
+#define put_null(s, ...) gb_jb_null(&(s)->jb, __VA_ARGS__)
+#define put_u64(s, ...) gb_jb_u64(&(s)->jb, __VA_ARGS__)
+#define put_i64(s, ...) gb_jb_i64(&(s)->jb, __VA_ARGS__)
+#define put_num(s, ...) gb_jb_num(&(s)->jb, __VA_ARGS__)
+#define put_u64_or_null(s, ...) gb_jb_u64_or_null(&(s)->jb, __VA_ARGS__)
 
 /* ---- Shared shapes -------------------------------------------------------------- */
 
@@ -180,42 +135,14 @@ static void put_options(sj *s, cJSON *root) {
 
 /* ---- Question 1 and the tallies --------------------------------------------------------- */
 
-static const char *verdict_name(const gb_analysis *a) {
-  if (!a->energy) {
-    return "pending"; /* results.md: energy not measured, the question waits */
-  }
-  switch (a->verdict) {
-  case GB_AN_VERDICT_CANNOT:
-    return "cannot_answer";
-  case GB_AN_VERDICT_YES:
-    return "yes";
-  case GB_AN_VERDICT_YES_BUT_DIFFERS:
-    return "yes_within_margin_but_power_differs";
-  case GB_AN_VERDICT_TOO_NOISY:
-    return "too_noisy";
-  case GB_AN_VERDICT_NO:
-    return "no";
-  }
-  return NULL;
-}
-
 static void put_tally(sj *s, cJSON *parent, const char *key, const gb_an_tally *t) {
-  const gb_ratio_tally *y = &t->tally;
-  cJSON *o = put_obj(s, parent, key);
-  put_u64(s, o, "ratios", y->total);
-  put_u64(s, o, "defined", y->defined);
-  for (int r = 0; r < 4; r++) {
-    put_u64(s, o, gb_reading_name((gb_reading)r), y->readings[r]);
-  }
-  put_u64(s, o, "excluding_one", y->excluding_one);
-  put_num(s, o, "expected_by_chance", y->expected_by_chance);
-  put_u64(s, o, "chance_bound", t->chance_bound);
+  gb_jb_tally(&s->jb, parent, key, t);
 }
 
 static void put_question_1(sj *s, cJSON *root) {
   const gb_analysis *a = s->a;
   cJSON *o = put_obj(s, root, "question_1");
-  put_str(s, o, "verdict", verdict_name(a));
+  put_str(s, o, "verdict", gb_analysis_verdict_name(a));
   put_bool(s, o, "many_inconclusive", a->energy && a->noisy);
   put_u64(s, o, "many_inconclusive_share_numerator", GB_ANALYSIS_NOISY_SHARE_NUM);
   put_u64(s, o, "many_inconclusive_share_denominator", GB_ANALYSIS_NOISY_SHARE_DEN);
@@ -461,11 +388,7 @@ static void put_group(sj *s, cJSON *arr, const gb_an_group *g) {
   cJSON *o = put_obj(s, arr, NULL);
   bool lang = g->family == GB_AN_LANGUAGES;
   put_str(s, o, "family", lang ? "languages" : "orders");
-  put_str(s, o, "language", gb_rec_language_name(g->la));
-  put_str(s, o, "against_language", gb_rec_language_name(lang ? g->lb : g->la));
-  put_str(s, o, "algorithm", gb_rec_algorithm_name(g->algorithm));
-  put_str(s, o, "order", lang ? NULL : gb_rec_order_name(g->order));
-  put_str(s, o, "against_order", lang ? NULL : gb_rec_order_name(GB_REC_ORDER_RANDOM));
+  gb_jb_group_key(&s->jb, o, g);
   put_u64(s, o, "ratios", g->n);
   put_u64(s, o, "computed", g->computed);
   put_range(s, o, "time_ratio", g->time, g->used[0]);
@@ -533,7 +456,7 @@ static void put_lists(sj *s, cJSON *root) {
 static cJSON *build_root(sj *s) {
   cJSON *root = cJSON_CreateObject();
   if (!root) {
-    s->ok = false;
+    s->jb.ok = false;
     return NULL;
   }
   put_u64(s, root, "schema_version", GB_SUMMARY_SCHEMA_VERSION);
@@ -553,11 +476,11 @@ static cJSON *build_root(sj *s) {
 int gb_report_summary(const gb_analysis *a, const gb_report_summary_opts *opts, char **out,
                       size_t *len, gb_err *err) {
   static const gb_report_summary_opts none = {0};
-  sj s = {.a = a, .o = opts ? opts : &none, .ok = true};
+  sj s = {.a = a, .o = opts ? opts : &none, .jb = {true}};
   gb_tb_numeric loc;
   gb_tb_c_numeric(&loc); /* cJSON prints doubles with sprintf */
   cJSON *root = build_root(&s);
-  char *text = s.ok ? cJSON_Print(root) : NULL;
+  char *text = s.jb.ok ? cJSON_Print(root) : NULL;
   gb_tb_restore_numeric(&loc);
   cJSON_Delete(root);
   return gb_text_file(text, out, len, "summary.json", err);

@@ -22,7 +22,7 @@ import help_options as ho  # noqa: E402
 # (words as bash splits them, the last one being completed; what COMPREPLY
 # must hold, in any order).
 CASES = [
-    (["greenbench", ""], ["check", "run", "report", "--help", "--version"]),
+    (["greenbench", ""], ["check", "run", "report", "compare", "pack", "--help", "--version"]),
     (["greenbench", "r"], ["run", "report"]),
     (["greenbench", "run", "--pro"], ["--profile"]),
     (["greenbench", "run", "--profile", "s"], ["smoke", "study"]),
@@ -34,6 +34,7 @@ CASES = [
     (["greenbench", "run", "--algorithms", "quick,"], ["quick,bubble", "quick,insertion"]),
     (["greenbench", "run", "--runs", ""], []),
     (["greenbench", "report", "--no"], ["--no-datapackage"]),
+    (["greenbench", "pack", "--o"], ["--out"]),
     (["greenbench", "check", "--n"], ["--node"]),
     (["greenbench-suite", "--pro"], ["--profile", "--progress-log"]),
     (["greenbench-suite", "--profile", ""], ["smoke", "study"]),
@@ -47,6 +48,8 @@ OPTION_WORDS = {
     "greenbench check": ["greenbench", "check", "--"],
     "greenbench run": ["greenbench", "run", "--"],
     "greenbench report": ["greenbench", "report", "--"],
+    "greenbench pack": ["greenbench", "pack", "--"],
+    "greenbench compare": ["greenbench", "compare", "--"],
     "greenbench-suite": ["greenbench-suite", "--"],
 }
 

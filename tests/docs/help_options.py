@@ -14,6 +14,8 @@ COMMANDS = {
     "greenbench check": (["greenbench", "check", "--help"], ("greenbench.1", "greenbench check")),
     "greenbench run": (["greenbench", "run", "--help"], ("greenbench.1", "greenbench run")),
     "greenbench report": (["greenbench", "report", "--help"], ("greenbench.1", "greenbench report")),
+    "greenbench pack": (["greenbench", "pack", "--help"], ("greenbench.1", "greenbench pack")),
+    "greenbench compare": (["greenbench", "compare", "--help"], ("greenbench.1", "greenbench compare")),
     # Only stdout: the suite's own options. Criterion's follow on stderr.
     "greenbench-suite": (["greenbench-suite", "--help"], ("greenbench-suite.1", "OPTIONS")),
 }

@@ -29,7 +29,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 # The names in a relation field, one a line, without versions.
 names() { field "$1" | tr ',' '\n' | sed -E 's/\(.*\)//; s/^ +//; s/ +$//'; }
 depends=$(names Depends) recommends=$(names Recommends)
-for d in libc6 libcriterion3 libcjson1 libxxhash0 libhwloc15 python3 python3-xxhash nodejs; do
+for d in libc6 libcriterion3 libcjson1 libxxhash0 libhwloc15 libarchive13 python3 python3-xxhash nodejs; do
   grep -qxF "$d" <<<"$depends" || fail "Depends lacks $d: $(field Depends)"
 done
 for r in linux-cpupower hyperfine; do

@@ -283,6 +283,11 @@ int gb_analysis_run(const gb_records *r, const gb_analysis_opts *opts, gb_analys
                     gb_err *err);
 void gb_analysis_free(gb_analysis *a);
 
+/* a's verdict of question 1 as summary.json and compare.json name it:
+ * "pending" without energy, else "cannot_answer", "yes",
+ * "yes_within_margin_but_power_differs", "too_noisy" or "no". */
+const char *gb_analysis_verdict_name(const gb_analysis *a);
+
 /* The configuration with this key, or NULL. */
 const gb_an_config *gb_analysis_find(const gb_analysis *a, gb_rec_language l,
                                      gb_rec_algorithm alg, gb_rec_order o, uint64_t size);

@@ -494,6 +494,19 @@ void gb_rec_table_free(gb_rec_table *t);
 int gb_records_read(const char *dir, gb_records **out, gb_err *err);
 void gb_records_free(gb_records *r);
 
+/* Reads a records folder, or a packed one (`greenbench pack`, a .tar.gz or
+ * .tar.zst; greenbench/records_pack.h): a path that is a regular file is read
+ * as an archive, anything else as a folder with gb_records_read. An archive
+ * is checked whole before its records are read: every member must be a file
+ * in its one top folder (no "..", no absolute path, no link, no subfolder),
+ * listed in its MANIFEST.xxh128 with the same XXH128, every entry of the
+ * manifest a member, at most 4 GiB in all; it is extracted into a private
+ * temporary folder (mkdtemp), read with the checks of gb_records_read and
+ * removed. Messages name the member ("x.tar.gz: x/runs.csv: ..."), and the
+ * records' own messages "x.tar.gz:x/runs.csv:17: ...". Same returns as
+ * gb_records_read; a refused archive is -EINVAL; *out only on success. */
+int gb_records_read_path(const char *path, gb_records **out, gb_err *err);
+
 /* A records folder whose files the caller opened (the harness opens them
  * relative to the folder and never through a symbolic link). */
 typedef struct {

@@ -66,6 +66,13 @@ int gb_report_write(const gb_report_opts *opts, gb_err *err);
  * -ENAMETOOLONG, -errno from writing (naming the file). */
 int gb_report_write_file(const char *path, const char *data, size_t len, gb_err *err);
 
+/* Writes n files (1..5) as one set, as gb_report_write does: each to a
+ * temporary file beside it, fsynced, then all renamed into place, so a
+ * failure before the renames replaces none. Errors: -EINVAL for n out of
+ * range, gb_report_write_file's otherwise. */
+int gb_report_write_set(const char *const *paths, const char *const *data, const size_t *lens,
+                        int n, gb_err *err);
+
 /* The command line: argv[0] is "report", then
  *   DIR [--out FILE] [--junit FILE] [--chart FILE] [--summary FILE]
  *   [--no-datapackage] [--resamples N] [--seed S]

@@ -1,0 +1,126 @@
+/* `greenbench compare PATH PATH...`: several campaigns of the same workload
+ * (one per machine) in, one comparison out (docs/records.md, "compare.json"):
+ * per machine the study's three answers, per ratio common to all machines
+ * each machine's ratios with their intervals and readings, whether the
+ * verdicts of question 1 agree, and the rank agreement of median time per
+ * sort between every pair of machines.
+ *
+ * gb_compare_build is pure (analyses in, comparison out); the writers are
+ * pure (comparison in, bytes out); gb_compare_main reads the folders and
+ * writes the files. Units: time in ns, energy in uJ, power in W. */
+#ifndef GREENBENCH_COMPARE_H
+#define GREENBENCH_COMPARE_H
+
+#include "greenbench/analysis.h"
+#include "greenbench/error.h"
+#include "greenbench/records.h"
+#include "greenbench/spearman.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Raised whenever a key of compare.json is removed or changes meaning. */
+#define GB_COMPARE_SCHEMA_VERSION 1
+/* At most this many campaigns in one comparison. */
+#define GB_COMPARE_MAX 16
+/* A column's name: the machine label ("#2", "#3" ... added when the same
+ * records folder is given again); a folder without a label, allowed only
+ * when given more than once, is named by its last path component. */
+#define GB_COMPARE_NAME_MAX (GB_META_NAME_MAX + 8)
+
+/* One campaign as the comparison gets it: all borrowed. */
+typedef struct {
+  const char *path; /* as given, for messages and the report */
+  /* Whether this folder is the same records as an earlier one (same
+   * meta.json file): then it may share that one's label. */
+  int same_as; /* index of the earlier campaign with the same files, or -1 */
+  const gb_analysis *analysis;
+} gb_cmp_input;
+
+/* One machine's column. */
+typedef struct {
+  char name[GB_COMPARE_NAME_MAX]; /* the label (with "#k" for a repeated folder) */
+  const char *path;
+  const gb_analysis *a;
+  const char *verdict; /* gb_analysis_verdict_name of its analysis */
+} gb_cmp_machine;
+
+/* One ratio of the study that every machine holds (same family and the
+ * same configurations on both sides); ratio[m] is machine m's. */
+typedef struct {
+  gb_an_family family;
+  const gb_an_config *a, *b; /* machine 0's configurations, for the key */
+  const gb_an_ratio *ratio[GB_COMPARE_MAX];
+  bool readings_agree; /* every machine reads its power ratio the same */
+} gb_cmp_ratio;
+
+/* One configuration every machine holds; config[m] is machine m's. */
+typedef struct {
+  const gb_an_config *config[GB_COMPARE_MAX];
+} gb_cmp_config;
+
+/* Machines i < j: Spearman's rho of their median times per sort over the
+ * configurations both measured (k of them), with a percentile interval
+ * from the first rank_resamples bootstrap replicates, pairing machine i's
+ * replicate r with machine j's replicate r (replicates where a time is
+ * missing or rho is undefined are left out, counted by n_used). */
+typedef struct {
+  size_t i, j;
+  size_t k;
+  bool verdicts_agree;
+  gb_rho_interval time_rank;
+} gb_cmp_pair;
+
+typedef struct {
+  size_t n; /* machines, 2..GB_COMPARE_MAX */
+  gb_cmp_machine machines[GB_COMPARE_MAX];
+  gb_cmp_config *configs; /* common to all, machine 0's canonical order */
+  size_t n_configs;
+  gb_cmp_ratio *ratios; /* common to all, machine 0's order */
+  size_t n_ratios;
+  gb_cmp_pair *pairs; /* (0,1), (0,2), ..., (1,2), ... */
+  size_t n_pairs;
+  bool verdicts_agree;   /* every machine's verdict of question 1 is the same */
+  gb_analysis_opts opts; /* the analyses' options (machine 0's; all equal) */
+} gb_comparison;
+
+
+/* Whether campaigns a and b may be compared: the same workload (the same
+ * settings.seed; the records format is the one the reader accepts) and,
+ * for every configuration both measured, the same input hash of its first
+ * ok run and the same comparisons and writes. 0, or -EINVAL with a message
+ * naming both paths (and the configuration with both values). */
+int gb_compare_check_pair(const gb_cmp_input *a, const gb_cmp_input *b, gb_err *err);
+
+/* Builds the comparison of in[0..n-1] (2 <= n <= GB_COMPARE_MAX), each
+ * analysed with the same options. Refuses (-EINVAL, naming both paths)
+ * any pair gb_compare_check_pair refuses, a campaign without a machine
+ * label (unless its folder is given more than once: a self-comparison),
+ * and two campaigns with the same label unless one is the same folder
+ * given again (same_as). -EINVAL for n out of range or analyses with
+ * different options, -ENOMEM. *out (release with gb_compare_free) is set
+ * only on success; it borrows the analyses. */
+int gb_compare_build(const gb_cmp_input *in, size_t n, gb_comparison **out, gb_err *err);
+void gb_compare_free(gb_comparison *c);
+
+/* The writers: pure and deterministic, numbers in the "C" locale. Each
+ * writes into *out (malloc'd, NUL-terminated, *len without the NUL).
+ * Errors: -ENOMEM. compare.json: every figure as a JSON number with its
+ * unit in the key, null where it does not exist; compare.md: the same
+ * figures as tables; compare.svg: each machine's power ratio (time ratio
+ * when energy was not measured) per ratio with its interval. */
+int gb_compare_json(const gb_comparison *c, char **out, size_t *len, gb_err *err);
+int gb_compare_md(const gb_comparison *c, char **out, size_t *len, gb_err *err);
+int gb_compare_svg(const gb_comparison *c, char **out, size_t *len, gb_err *err);
+
+/* The command line: argv[0] is "compare", then
+ *   [--out DIR] [--resamples N] [--seed S] [--equivalence-margin M]
+ *   [--allow-partial] [--help] [--version] PATH PATH...
+ * (at least two records folders). Writes DIR/compare.md, DIR/compare.svg
+ * and DIR/compare.json (DIR default "compare", made when missing) as a
+ * set. Returns the exit status: 0 done, 1 bad records, a refusal or an I/O
+ * error, 2 bad arguments; every error is one line "greenbench: error: ..."
+ * on stderr. */
+int gb_compare_main(int argc, char **argv);
+
+#endif

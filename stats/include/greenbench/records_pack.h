@@ -1,0 +1,44 @@
+/* A records folder as one self-contained file (docs/records.md, "Packing a
+ * records folder"): `greenbench pack DIR` writes DIR.tar.gz with every file
+ * of DIR under one top folder named after DIR, and MANIFEST.xxh128, the
+ * XXH128 of each file in xxhsum's format (`xxhsum -c` checks it). The
+ * archive is deterministic: members in name order, mode 0644 (0755 for the
+ * folder), owner 0, the campaign's finished_at (else started_at) as every
+ * mtime, no gzip timestamp; packing the same folder twice gives the same
+ * bytes. gb_records_read_path (greenbench/records.h) reads it back. */
+#ifndef GREENBENCH_RECORDS_PACK_H
+#define GREENBENCH_RECORDS_PACK_H
+
+#include "greenbench/error.h"
+#include "greenbench/records.h"
+
+/* The manifest's name inside the top folder. */
+#define GB_PACK_MANIFEST "MANIFEST.xxh128"
+
+/* Writes the archive of the records folder dir to out (a new temporary file
+ * beside out, fsynced, then renamed over it: all or nothing). dir must hold
+ * a meta.json the records reader accepts, with the rest of the records, and
+ * nothing but regular files (a subfolder, a symbolic link or a special file
+ * is refused, named); a MANIFEST.xxh128 in dir is not packed but made anew.
+ * out must not be in dir. Returns 0; -EINVAL for a refused folder or out
+ * (message set, one line); another -errno from reading or writing, with
+ * nothing left at out or beside it. */
+int gb_records_pack(const char *dir, const char *out, gb_err *err);
+
+/* The checks of out alone (it fits PATH_MAX, is no folder, is not in dir,
+ * whose folder exists): 0; -EINVAL or -ENAMETOOLONG for a wrong out, or the
+ * -errno of opening dir (-ENOENT, -ENOTDIR, ...), message set. The command
+ * line refuses a wrong out as a bad argument before packing. */
+int gb_records_pack_check_out(const char *dir, const char *out, gb_err *err);
+
+/* True when path is a regular file, which gb_records_read_path reads as a
+ * packed records folder. */
+bool gb_records_is_packed(const char *path);
+
+/* `greenbench pack DIR [--out FILE]`, argv[0] being "pack". Default FILE:
+ * DIR (without trailing slashes) with ".tar.gz" appended. Returns the exit
+ * status: 0 done, 1 refused or failed, 2 bad arguments; every error is one
+ * "greenbench: error: ..." line on stderr. */
+int gb_pack_main(int argc, char **argv);
+
+#endif

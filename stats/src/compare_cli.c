@@ -1,0 +1,310 @@
+/* `greenbench compare`: the files around gb_compare_build and its writers.
+ * Arguments are parsed strictly; each campaign is read (in one place,
+ * read_campaign) and analysed with the same options; the comparison is
+ * built and its three files are written as one set. */
+#include "greenbench/compare.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "greenbench/report.h"
+#include "greenbench/text.h"
+#include "greenbench/version.h"
+
+static const char usage[] =
+    "usage: greenbench compare [options] PATH PATH...\n"
+    "\n"
+    "Compares campaigns of the same workload recorded on different machines (at\n"
+    "least two records folders, or archives that greenbench pack wrote, told apart\n"
+    "by the machine label that greenbench run records) and writes compare.md,\n"
+    "compare.svg and compare.json into the output folder, as a set: per machine\n"
+    "the answers to the study's\n"
+    "questions, per ratio each machine's power ratio with its interval, whether the\n"
+    "verdicts of question 1 agree, and the rank agreement of time per sort. Refuses\n"
+    "campaigns of different input seeds or whose input hashes or operation counts\n"
+    "disagree, and two folders with the same label (a folder may be given twice).\n"
+    "\n"
+    "  --out DIR                  folder to write into (default ./compare, made if\n"
+    "                             missing)\n"
+    "  --resamples N              bootstrap resamples per configuration (default 10000)\n"
+    "  --seed S                   bootstrap seed (default 2463534242)\n"
+    "  --equivalence-margin M     margin of the power-ratio readings (default 0.10)\n"
+    "  --allow-partial            compare campaigns that did not complete\n"
+    "  --version                  print greenbench's version and git commit\n"
+    "  --help                     show this help\n"
+    "\n"
+    "Exit status: 0 done, 1 bad records or refused, 2 bad arguments.\n";
+
+typedef struct {
+  const char *out;
+  const char *paths[GB_COMPARE_MAX];
+  size_t n;
+  gb_analysis_opts ao;
+  bool allow_partial, help, version;
+} cli;
+
+#define SHOWN(s) gb_excerpt(&(gb_excerpt_buf){{0}}, (s))
+
+static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                     gb_err *err) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (s[0] < '0' || s[0] > '9' || *end || errno == ERANGE || v < min || v > max) {
+    return gb_err_set(err, EINVAL,
+                      "compare: %s: '%s' is not a whole number in %" PRIu64 "..%" PRIu64, opt,
+                      SHOWN(s), min, max);
+  }
+  *out = (uint64_t)v;
+  return 0;
+}
+
+/* A plain decimal above 0 and at most 10, in the "C" locale. */
+static int parse_margin(const char *s, double *out, gb_err *err) {
+  size_t dots = 0, digits = 0;
+  for (const char *p = s; *p; p++) {
+    dots += *p == '.';
+    digits += *p >= '0' && *p <= '9';
+    if (*p != '.' && (*p < '0' || *p > '9')) {
+      digits = 0;
+      break;
+    }
+  }
+  locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+  locale_t old = c ? uselocale(c) : (locale_t)0;
+  double v = strtod(s, NULL);
+  if (c) {
+    uselocale(old);
+    freelocale(c);
+  }
+  if (digits == 0 || dots > 1 || !(isfinite(v) && v > 0.0 && v <= 10.0)) {
+    return gb_err_set(err, EINVAL,
+                      "compare: --equivalence-margin: '%s' is not a decimal number above 0 "
+                      "and at most 10",
+                      SHOWN(s));
+  }
+  *out = v;
+  return 0;
+}
+
+static int set_option(cli *c, const char *name, const char *value, gb_err *err) {
+  uint64_t v = 0;
+  int rc = 0;
+  if (strcmp(name, "--out") == 0) {
+    c->out = value;
+  } else if (strcmp(name, "--resamples") == 0) {
+    rc = parse_u64(name, value, 1, GB_REPORT_MAX_RESAMPLES, &v, err);
+    c->ao.resamples = rc == 0 ? (size_t)v : c->ao.resamples;
+  } else if (strcmp(name, "--seed") == 0) {
+    rc = parse_u64(name, value, 0, UINT64_MAX, &c->ao.seed, err);
+  } else if (strcmp(name, "--equivalence-margin") == 0) {
+    rc = parse_margin(value, &c->ao.margin, err);
+  } else {
+    rc = gb_err_set(err, EINVAL, "compare: unknown option '%s' (see greenbench compare --help)",
+                    SHOWN(name));
+  }
+  return rc;
+}
+
+static int parse_option(cli *c, int argc, char **argv, int *i, gb_err *err) {
+  const char *arg = argv[*i], *eq = strchr(arg, '=');
+  bool *flag = !strcmp(arg, "--help") || !strcmp(arg, "-h") ? &c->help
+               : !strcmp(arg, "--version")                  ? &c->version
+               : !strcmp(arg, "--allow-partial")            ? &c->allow_partial
+                                                            : NULL;
+  if (flag) {
+    *flag = true;
+    return 0;
+  }
+  char name[32];
+  size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+  snprintf(name, sizeof name, "%.*s", n < sizeof name ? (int)n : 0, arg);
+  if (!eq && *i + 1 >= argc) {
+    return gb_err_set(err, EINVAL, "compare: %s needs a value", SHOWN(arg));
+  }
+  const char *value = eq ? eq + 1 : argv[++*i];
+  if (!*value) {
+    return gb_err_set(err, EINVAL, "compare: %s needs a value", SHOWN(name));
+  }
+  return set_option(c, name[0] ? name : arg, value, err);
+}
+
+static int parse_args(cli *c, int argc, char **argv, gb_err *err) {
+  bool done = false;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    int rc = 0;
+    if (!done && strcmp(arg, "--") == 0) {
+      done = true;
+    } else if (!done && arg[0] == '-' && arg[1]) {
+      rc = parse_option(c, argc, argv, &i, err);
+    } else if (c->n == GB_COMPARE_MAX) {
+      rc = gb_err_set(err, EINVAL, "compare: more than %d campaigns given", GB_COMPARE_MAX);
+    } else if (strnlen(arg, PATH_MAX - 32) >= PATH_MAX - 32) {
+      rc = gb_err_set(err, EINVAL, "compare: path too long: '%s'", SHOWN(arg));
+    } else {
+      c->paths[c->n++] = arg;
+    }
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  if (!c->help && !c->version && c->n < 2) {
+    return gb_err_set(err, EINVAL,
+                      "compare: at least two records folders expected, got %zu (see greenbench "
+                      "compare --help)",
+                      c->n);
+  }
+  return 0;
+}
+
+/* ---- Reading and analysing ------------------------------------------------------ */
+
+typedef struct {
+  gb_records *r[GB_COMPARE_MAX];
+  gb_analysis *a[GB_COMPARE_MAX];
+  gb_cmp_input in[GB_COMPARE_MAX];
+} campaigns;
+
+/* The one place a campaign is read. */
+static int read_campaign(const char *path, gb_records **out, gb_err *err) {
+  return gb_records_read_path(path, out, err);
+}
+
+/* The file that identifies a campaign: a packed archive itself, or a
+ * folder's meta.json. 0 or -1. */
+static int identity(const char *path, struct stat *st) {
+  char p[PATH_MAX];
+  if (stat(path, st) == 0 && S_ISREG(st->st_mode)) {
+    return 0;
+  }
+  snprintf(p, sizeof p, "%s/meta.json", path);
+  return stat(p, st) == 0 ? 0 : -1;
+}
+
+/* The index of an earlier campaign that is this one's file (the same
+ * folder or archive given twice), or -1. */
+static int same_as(const cli *c, size_t m) {
+  struct stat sm, sk;
+  if (identity(c->paths[m], &sm) < 0) {
+    return -1;
+  }
+  for (size_t k = 0; k < m; k++) {
+    if (identity(c->paths[k], &sk) == 0 && sk.st_dev == sm.st_dev && sk.st_ino == sm.st_ino) {
+      return (int)k;
+    }
+  }
+  return -1;
+}
+
+static int load_one(const cli *c, size_t m, campaigns *cs, gb_err *err) {
+  int rc = read_campaign(c->paths[m], &cs->r[m], err);
+  if (rc < 0) {
+    return rc;
+  }
+  const gb_meta *meta = &cs->r[m]->meta;
+  if (!meta->completed && !c->allow_partial) {
+    return gb_err_set(err, EINVAL,
+                      "compare: %s/meta.json: the campaign did not complete (%" PRIu64
+                      " of %" PRIu64 " planned runs done); pass --allow-partial to compare it "
+                      "anyway",
+                      c->paths[m], meta->runs_done, meta->plan.measured_runs);
+  }
+  rc = gb_analysis_run(cs->r[m], &c->ao, &cs->a[m], err);
+  for (size_t i = 0; rc == 0 && i < cs->a[m]->n_warnings; i++) {
+    fprintf(stderr, "greenbench: warning: %s: ", c->paths[m]);
+    gb_str_put_line(stderr, "", cs->a[m]->warnings[i].text);
+  }
+  cs->in[m] =
+      (gb_cmp_input){.path = c->paths[m], .same_as = same_as(c, m), .analysis = cs->a[m]};
+  return rc;
+}
+
+static void release(campaigns *cs) {
+  for (size_t m = 0; m < GB_COMPARE_MAX; m++) {
+    gb_analysis_free(cs->a[m]);
+    gb_records_free(cs->r[m]);
+  }
+}
+
+/* ---- Writing ------------------------------------------------------------------- */
+
+static int write_outputs(const char *dir, const gb_comparison *cmp, gb_err *err) {
+  static const char *const names[3] = {"compare.md", "compare.svg", "compare.json"};
+  char paths[3][PATH_MAX];
+  char *data[3] = {NULL, NULL, NULL};
+  size_t lens[3] = {0, 0, 0};
+  int rc = 0;
+  if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+    int e = errno;
+    return gb_err_set(err, e, "compare: %s: cannot make the folder: %s", dir, strerror(e));
+  }
+  for (int i = 0; rc == 0 && i < 3; i++) {
+    if (snprintf(paths[i], PATH_MAX, "%s/%s", dir, names[i]) >= PATH_MAX) {
+      rc = gb_err_set(err, ENAMETOOLONG, "compare: %s: path too long", dir);
+    }
+  }
+  if (rc == 0)
+    rc = gb_compare_md(cmp, &data[0], &lens[0], err);
+  if (rc == 0)
+    rc = gb_compare_svg(cmp, &data[1], &lens[1], err);
+  if (rc == 0)
+    rc = gb_compare_json(cmp, &data[2], &lens[2], err);
+  if (rc == 0) {
+    const char *const p[3] = {paths[0], paths[1], paths[2]};
+    const char *const d[3] = {data[0], data[1], data[2]};
+    rc = gb_report_write_set(p, d, lens, 3, err);
+  }
+  for (int i = 0; i < 3; i++) {
+    free(data[i]);
+  }
+  return rc;
+}
+
+static int run(const cli *c, gb_err *err) {
+  campaigns *cs = calloc(1, sizeof *cs);
+  if (!cs) {
+    return gb_err_set(err, ENOMEM, "compare: out of memory");
+  }
+  int rc = 0;
+  for (size_t m = 0; rc == 0 && m < c->n; m++) {
+    rc = load_one(c, m, cs, err);
+  }
+  gb_comparison *cmp = NULL;
+  if (rc == 0) {
+    rc = gb_compare_build(cs->in, c->n, &cmp, err);
+  }
+  if (rc == 0) {
+    rc = write_outputs(c->out, cmp, err);
+  }
+  gb_compare_free(cmp);
+  release(cs);
+  return rc;
+}
+
+int gb_compare_main(int argc, char **argv) {
+  cli c = {.out = "compare", .ao = GB_ANALYSIS_OPTS_DEFAULT};
+  gb_err err;
+  int status = 0;
+  if (parse_args(&c, argc, argv, &err) < 0) {
+    status = 2;
+  } else if (c.help) {
+    fputs(usage, stdout);
+  } else if (c.version) {
+    status = gb_version_print(stdout) < 0 ? 1 : 0;
+    gb_err_set(&err, EIO, "compare: cannot write the version");
+  } else {
+    status = run(&c, &err) < 0 ? 1 : 0;
+  }
+  if (status != 0) {
+    gb_str_put_line(stderr, "greenbench: error: ", err.msg);
+  }
+  return status;
+}

@@ -1,0 +1,191 @@
+/* compare.md: the comparison in words and tables. Pure; numbers rounded as
+ * results.md rounds them (textbuf.h), in the "C" locale. */
+#include "greenbench/compare.h"
+
+#include "textbuf.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *verdict_words(const char *v) {
+  static const char *const names[][2] = {
+      {"yes", "yes"},
+      {"yes_within_margin_but_power_differs", "within the margin, yes, but power differs"},
+      {"no", "no"},
+      {"too_noisy", "too noisy to decide"},
+      {"cannot_answer", "cannot be answered"},
+      {"pending", "pending (energy not measured)"}};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (strcmp(v, names[i][0]) == 0) {
+      return names[i][1];
+    }
+  }
+  return v;
+}
+
+static void header_row(gb_textbuf *b, const gb_comparison *c, const char *first,
+                       const char *last) {
+  gb_tb_printf(b, "| %s |", first);
+  for (size_t m = 0; m < c->n; m++) {
+    gb_tb_printf(b, " %s |", c->machines[m].name);
+  }
+  gb_tb_printf(b, "%s%s%s\n|---|", last ? " " : "", last ? last : "", last ? " |" : "");
+  for (size_t m = 0; m < c->n; m++) {
+    gb_tb_puts(b, "---|");
+  }
+  gb_tb_puts(b, last ? "---|\n" : "\n");
+}
+
+static void machines(gb_textbuf *b, const gb_comparison *c) {
+  gb_tb_puts(b,
+             "| machine | records | CPU | question 1 | same / differs / inconclusive / "
+             "undefined | intervals excluding 1 (chance bound) |\n|---|---|---|---|---|---|\n");
+  for (size_t m = 0; m < c->n; m++) {
+    const gb_cmp_machine *x = &c->machines[m];
+    const gb_ratio_tally *t = &x->a->tally_all.tally;
+    gb_tb_printf(b, "| %s | `%s` | %s | %s%s | %zu / %zu / %zu / %zu | %zu (%zu) |\n", x->name,
+                 x->path, x->a->records->meta.machine.cpu_model, verdict_words(x->verdict),
+                 x->a->energy && x->a->noisy ? "; many inconclusive" : "",
+                 t->readings[GB_READING_SAME], t->readings[GB_READING_DIFFERS],
+                 t->readings[GB_READING_INCONCLUSIVE], t->readings[GB_READING_UNDEFINED],
+                 t->excluding_one, x->a->tally_all.chance_bound);
+  }
+}
+
+static void verdicts(gb_textbuf *b, const gb_comparison *c) {
+  gb_tb_puts(b, "\n## Does energy follow time on every machine?\n\n");
+  if (c->verdicts_agree) {
+    gb_tb_printf(b, "The verdicts of question 1 agree: **%s** on all %zu machines.\n",
+                 verdict_words(c->machines[0].verdict), c->n);
+    return;
+  }
+  gb_tb_puts(b, "The verdicts of question 1 **disagree**:\n\n");
+  for (size_t m = 0; m < c->n; m++) {
+    bool seen = false;
+    for (size_t k = 0; k < m; k++) {
+      seen = seen || strcmp(c->machines[k].verdict, c->machines[m].verdict) == 0;
+    }
+    if (seen) {
+      continue;
+    }
+    gb_tb_printf(b, "- %s:", verdict_words(c->machines[m].verdict));
+    for (size_t k = m; k < c->n; k++) {
+      if (strcmp(c->machines[k].verdict, c->machines[m].verdict) == 0) {
+        gb_tb_printf(b, " %s", c->machines[k].name);
+      }
+    }
+    gb_tb_puts(b, "\n");
+  }
+}
+
+static void group_cell(gb_textbuf *b, const gb_an_group *g) {
+  gb_tb_puts(b, " ");
+  gb_tb_sig(b, g->power[0], 3);
+  gb_tb_puts(b, " (time ");
+  gb_tb_sig(b, g->time[0], 3);
+  gb_tb_puts(b, ") |");
+}
+
+static void groups(gb_textbuf *b, const gb_comparison *c) {
+  gb_tb_puts(b, "\n## Questions 2 and 3: median power ratio (time ratio) per group\n\n");
+  const gb_analysis *a0 = c->machines[0].a;
+  header_row(b, c, "group", NULL);
+  for (size_t i = 0; i < a0->n_groups; i++) {
+    const gb_an_group *g = &a0->groups[i];
+    if (g->family == GB_AN_LANGUAGES) {
+      gb_tb_printf(b, "| %s / %s, %s |", gb_rec_language_name(g->la),
+                   gb_rec_language_name(g->lb), gb_rec_algorithm_name(g->algorithm));
+    } else {
+      gb_tb_printf(b, "| %s, %s, %s / random |", gb_rec_language_name(g->la),
+                   gb_rec_algorithm_name(g->algorithm), gb_rec_order_name(g->order));
+    }
+    for (size_t m = 0; m < c->n; m++) {
+      const gb_analysis *a = c->machines[m].a;
+      const gb_an_group *h = NULL;
+      for (size_t k = 0; k < a->n_groups && !h; k++) {
+        const gb_an_group *q = &a->groups[k];
+        h = q->family == g->family && q->la == g->la && q->lb == g->lb &&
+                    q->algorithm == g->algorithm && q->order == g->order
+                ? q
+                : NULL;
+      }
+      if (h) {
+        group_cell(b, h);
+      } else {
+        gb_tb_puts(b, " n/a |");
+      }
+    }
+    gb_tb_puts(b, "\n");
+  }
+}
+
+static void ratio_cell(gb_textbuf *b, const gb_an_ratio *r, bool energy) {
+  gb_tb_puts(b, " ");
+  if (!r->computed) {
+    gb_tb_puts(b, "not measured |");
+  } else if (!energy) {
+    gb_tb_puts(b, "pending (time ");
+    gb_tb_interval(b, r->ratio.time.point, r->ratio.time.lo, r->ratio.time.hi, 3);
+    gb_tb_puts(b, ") |");
+  } else {
+    gb_tb_interval(b, r->ratio.power.point, r->ratio.power.lo, r->ratio.power.hi, 3);
+    gb_tb_printf(b, " %s |", gb_reading_name(r->ratio.reading));
+  }
+}
+
+static void ratios(gb_textbuf *b, const gb_comparison *c) {
+  gb_tb_printf(b,
+               "\n## Power ratios per configuration (%zu common to every machine)\n\n"
+               "Each cell: the power ratio A / B with its %g%% interval and its reading.\n\n",
+               c->n_ratios, c->opts.level * 100.0);
+  header_row(b, c, "A / B", "readings agree");
+  for (size_t i = 0; i < c->n_ratios; i++) {
+    const gb_cmp_ratio *x = &c->ratios[i];
+    char la[96], lb[96];
+    gb_an_config_label(x->a, la, sizeof la);
+    gb_an_config_label(x->b, lb, sizeof lb);
+    gb_tb_printf(b, "| %s / %s |", la, lb);
+    for (size_t m = 0; m < c->n; m++) {
+      ratio_cell(b, x->ratio[m], c->machines[m].a->energy);
+    }
+    gb_tb_printf(b, " %s |\n", x->readings_agree ? "yes" : "no");
+  }
+}
+
+static void ranks(gb_textbuf *b, const gb_comparison *c) {
+  gb_tb_printf(b,
+               "\n## Rank agreement of time per sort\n\n"
+               "Spearman's rho between two machines' median times per sort over the "
+               "configurations both measured, with its %g%% bootstrap interval.\n\n"
+               "| machines | configurations | rho | verdicts agree |\n|---|---|---|---|\n",
+               c->opts.level * 100.0);
+  for (size_t i = 0; i < c->n_pairs; i++) {
+    const gb_cmp_pair *p = &c->pairs[i];
+    gb_tb_printf(b, "| %s, %s | %zu | ", c->machines[p->i].name, c->machines[p->j].name, p->k);
+    if (p->time_rank.point.defined) {
+      gb_tb_interval(b, p->time_rank.point.rho, p->time_rank.lo, p->time_rank.hi, 3);
+    } else {
+      gb_tb_puts(b, "n/a");
+    }
+    gb_tb_printf(b, " | %s |\n", p->verdicts_agree ? "yes" : "no");
+  }
+}
+
+int gb_compare_md(const gb_comparison *c, char **out, size_t *len, gb_err *err) {
+  gb_tb_numeric loc;
+  gb_tb_c_numeric(&loc);
+  gb_textbuf b;
+  gb_tb_init(&b);
+  gb_tb_printf(&b, "# greenbench: %zu machines compared\n\n", c->n);
+  gb_tb_printf(&b,
+               "Bootstrap: %zu resamples per configuration, seed %llu; margin of the "
+               "power-ratio readings %g. Chart: [compare.svg](compare.svg).\n\n",
+               c->opts.resamples, (unsigned long long)c->opts.seed, c->opts.margin);
+  machines(&b, c);
+  verdicts(&b, c);
+  groups(&b, c);
+  ranks(&b, c);
+  ratios(&b, c);
+  gb_tb_restore_numeric(&loc);
+  return gb_tb_take(&b, out, len, "compare.md", err);
+}

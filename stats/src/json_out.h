@@ -1,0 +1,43 @@
+/* Building JSON output with cJSON, private to the stats library's writers
+ * (summary.json, compare.json). Adds remember any failure, so a writer
+ * builds with a flat list of adds and checks `ok` once at the end. Numbers:
+ * integers as their exact digits (a JSON double holds 2^53 at most),
+ * figures as doubles, null where a figure does not exist (NAN or not
+ * finite). Print the result in the "C" locale (gb_tb_c_numeric): cJSON
+ * formats doubles with sprintf. */
+#ifndef GREENBENCH_JSON_OUT_H
+#define GREENBENCH_JSON_OUT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+  bool ok; /* start true; false once an add failed */
+} gb_jb;
+
+/* Adds item to parent under key (an object's member) or, with key NULL, to
+ * an array; returns item, or NULL (item freed, b->ok false) on failure. */
+cJSON *gb_jb_put(gb_jb *b, cJSON *parent, const char *key, cJSON *item);
+cJSON *gb_jb_obj(gb_jb *b, cJSON *parent, const char *key);
+cJSON *gb_jb_arr(gb_jb *b, cJSON *parent, const char *key);
+void gb_jb_str(gb_jb *b, cJSON *parent, const char *key, const char *v); /* NULL: null */
+void gb_jb_bool(gb_jb *b, cJSON *parent, const char *key, bool v);
+void gb_jb_null(gb_jb *b, cJSON *parent, const char *key);
+void gb_jb_u64(gb_jb *b, cJSON *parent, const char *key, uint64_t v);
+void gb_jb_i64(gb_jb *b, cJSON *parent, const char *key, int64_t v);
+void gb_jb_num(gb_jb *b, cJSON *parent, const char *key, double v);
+void gb_jb_u64_or_null(gb_jb *b, cJSON *parent, const char *key, bool has, uint64_t v);
+
+/* ---- Shapes of the analysis that several files write -------------------- */
+
+#include "greenbench/analysis.h"
+
+/* {"ratios", "defined", the four readings, "excluding_one",
+ * "expected_by_chance", "chance_bound"}. */
+void gb_jb_tally(gb_jb *b, cJSON *parent, const char *key, const gb_an_tally *t);
+/* A ratio group's key into o: "language", "against_language", "algorithm",
+ * "order" and "against_order" (null for a group of languages). */
+void gb_jb_group_key(gb_jb *b, cJSON *o, const gb_an_group *g);
+
+#endif

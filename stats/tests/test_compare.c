@@ -1,0 +1,297 @@
+/* greenbench compare: three synthetic campaigns with known power models
+ * (stats/tests/data/report-gen/make_compare.py) checked figure by figure in
+ * compare.json, the refusals, and the writers' golden files. */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "greenbench/compare.h"
+#include "helper_report.h"
+
+#define N3 3
+
+typedef struct {
+  gbt_loaded l[4];
+  gb_cmp_input in[4];
+  size_t n;
+} set;
+
+static void load(set *s, const char *const *names, size_t n) {
+  s->n = n;
+  for (size_t i = 0; i < n; i++) {
+    s->l[i] = gbt_load_analysed(names[i]);
+    s->in[i] = (gb_cmp_input){.path = names[i], .same_as = -1, .analysis = s->l[i].a};
+  }
+}
+
+static void unload(set *s) {
+  for (size_t i = 0; i < s->n; i++) {
+    gbt_release(&s->l[i]);
+  }
+}
+
+static const char *const abc[N3] = {"compare-machine-a", "compare-machine-b",
+                                    "compare-machine-c"};
+
+static cJSON *json_of(const gb_comparison *c) {
+  char *text;
+  size_t len;
+  gb_err err;
+  cr_assert_eq(gb_compare_json(c, &text, &len, &err), 0, "%s", err.msg);
+  cJSON *root = cJSON_Parse(text);
+  cr_assert_not_null(root);
+  free(text);
+  return root;
+}
+
+static cJSON *at(cJSON *o, const char *key) {
+  cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  cr_assert_not_null(v, "no key %s", key);
+  return v;
+}
+
+static double num(cJSON *o, const char *key) {
+  cJSON *v = at(o, key);
+  cr_assert(cJSON_IsNumber(v), "%s is not a number", key);
+  return v->valuedouble;
+}
+
+static const char *str(cJSON *o, const char *key) {
+  cJSON *v = at(o, key);
+  cr_assert(cJSON_IsString(v), "%s is not a string", key);
+  return v->valuestring;
+}
+
+/* Machine index by name in the known set. */
+static size_t machine(const char *name) {
+  return (size_t)(name[strlen(name) - 1] - 'a');
+}
+
+Test(compare, known_answers_figure_by_figure) {
+  set s;
+  load(&s, abc, N3);
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, N3, &c, &err), 0, "%s", err.msg);
+  cJSON *root = json_of(c);
+  cr_expect_eq(num(root, "schema_version"), 1);
+  /* Per machine: names, verdicts and tallies. */
+  static const char *const verdicts[N3] = {"yes", "yes", "no"};
+  static const double same[N3] = {4, 4, 2}, differs[N3] = {0, 0, 2};
+  cJSON *ms = at(root, "machines");
+  cr_assert_eq(cJSON_GetArraySize(ms), N3);
+  for (int m = 0; m < N3; m++) {
+    cJSON *x = cJSON_GetArrayItem(ms, m);
+    char want[16];
+    snprintf(want, sizeof want, "machine-%c", 'a' + m);
+    cr_expect_str_eq(str(x, "name"), want);
+    cr_expect_str_eq(str(x, "label"), want);
+    cJSON *q = at(x, "question_1");
+    cr_expect_str_eq(str(q, "verdict"), verdicts[m]);
+    cr_expect(cJSON_IsFalse(at(q, "many_inconclusive")));
+    cJSON *all = at(at(q, "tallies"), "all");
+    cr_expect_eq(num(all, "ratios"), 4);
+    cr_expect_eq(num(all, "defined"), 4);
+    cr_expect_eq(num(all, "same"), same[m], "%s", want);
+    cr_expect_eq(num(all, "differs"), differs[m], "%s", want);
+    cr_expect_eq(num(all, "excluding_one"), differs[m], "%s", want);
+    cJSON *q2 = at(x, "question_2");
+    cr_assert_eq(cJSON_GetArraySize(q2), 1);
+    double p2 = num(cJSON_GetArrayItem(q2, 0), "power_ratio_median");
+    cr_expect(fabs(p2 - (m == 2 ? 1.3 : 1.0)) < 0.01, "%s: question 2 power %g", want, p2);
+    cJSON *q3 = at(x, "question_3");
+    cr_assert_eq(cJSON_GetArraySize(q3), 2);
+    for (int g = 0; g < 2; g++) {
+      double p3 = num(cJSON_GetArrayItem(q3, g), "power_ratio_median");
+      cr_expect(fabs(p3 - 1.0) < 0.01, "%s: question 3 power %g", want, p3);
+    }
+  }
+  /* Verdict agreement: a and b agree, c differs. */
+  cJSON *va = at(root, "verdict_agreement");
+  cr_expect(cJSON_IsFalse(at(va, "agree")));
+  cJSON *vs = at(va, "verdicts");
+  cr_assert_eq(cJSON_GetArraySize(vs), 2);
+  cr_expect_str_eq(str(cJSON_GetArrayItem(vs, 0), "verdict"), "yes");
+  cr_expect_eq(cJSON_GetArraySize(at(cJSON_GetArrayItem(vs, 0), "machines")), 2);
+  cr_expect_str_eq(str(cJSON_GetArrayItem(vs, 1), "verdict"), "no");
+  cr_expect_str_eq(
+      cJSON_GetArrayItem(at(cJSON_GetArrayItem(vs, 1), "machines"), 0)->valuestring,
+      "machine-c");
+  /* Pairs: verdicts agree only for a and b; time ranks agree everywhere. */
+  cJSON *ps = at(root, "pairs");
+  cr_assert_eq(cJSON_GetArraySize(ps), 3);
+  for (int i = 0; i < 3; i++) {
+    cJSON *p = cJSON_GetArrayItem(ps, i);
+    const char *x = cJSON_GetArrayItem(at(p, "machines"), 0)->valuestring;
+    const char *y = cJSON_GetArrayItem(at(p, "machines"), 1)->valuestring;
+    bool ab = machine(x) != 2 && machine(y) != 2;
+    cr_expect_eq(cJSON_IsTrue(at(p, "verdicts_agree")), ab, "%s, %s", x, y);
+    cr_expect_eq(num(p, "configurations"), 4);
+    cJSON *rho = at(p, "time_rank_rho");
+    cr_expect_eq(num(rho, "point"), 1.0, "%s, %s", x, y);
+    cr_expect_eq(num(rho, "low"), 1.0);
+    cr_expect_eq(num(rho, "high"), 1.0);
+    cr_expect_eq(num(rho, "resamples_used"), 2000);
+  }
+  /* Ratios: each power ratio near its true value, inside its interval. */
+  cJSON *rs = at(root, "ratios");
+  cr_assert_eq(cJSON_GetArraySize(rs), 4);
+  cJSON *r;
+  cJSON_ArrayForEach(r, rs) {
+    bool lang = strcmp(str(r, "family"), "languages") == 0;
+    cr_expect_eq(cJSON_IsTrue(at(r, "readings_agree")), !lang, "%s", str(r, "a"));
+    cJSON *x;
+    cJSON_ArrayForEach(x, at(r, "machines")) {
+      size_t m = machine(str(x, "machine"));
+      double truth = lang && m == 2 ? 1.3 : 1.0;
+      cJSON *pw = at(x, "power_ratio");
+      double p = num(pw, "point"), lo = num(pw, "low"), hi = num(pw, "high");
+      cr_expect(fabs(p - truth) < 0.01, "%s %s: power %g, true %g", str(r, "a"),
+                str(x, "machine"), p, truth);
+      cr_expect(lo <= truth + 0.01 && truth - 0.01 <= hi, "%s %s: [%g, %g] vs %g", str(r, "a"),
+                str(x, "machine"), lo, hi, truth);
+      cr_expect(lo <= p && p <= hi);
+      cr_expect_str_eq(str(x, "reading"), lang && m == 2 ? "differs" : "same");
+      double t = num(at(x, "time_ratio"), "point");
+      double want_t = lang ? 160.0 : 1.4; /* python / c: 400000 / 2500 ns */
+      cr_expect(fabs(t / want_t - 1.0) < 0.03, "%s %s: time ratio %g, want %g", str(r, "a"),
+                str(x, "machine"), t, want_t);
+    }
+  }
+  /* Configurations: machine c is 20% faster. */
+  cJSON *cs = at(root, "configurations");
+  cr_assert_eq(cJSON_GetArraySize(cs), 4);
+  cJSON *k;
+  cJSON_ArrayForEach(k, cs) {
+    cJSON *x = at(k, "machines");
+    double ta = num(at(cJSON_GetArrayItem(x, 0), "time_per_sort_ns"), "point");
+    double tc = num(at(cJSON_GetArrayItem(x, 2), "time_per_sort_ns"), "point");
+    cr_expect(fabs(tc / ta - 0.8) < 0.02, "%s: c / a time %g", str(k, "language"), tc / ta);
+  }
+  cJSON_Delete(root);
+  gb_compare_free(c);
+  unload(&s);
+}
+
+Test(compare, agreeing_pair_agrees) {
+  set s;
+  load(&s, abc, 2);
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, 2, &c, &err), 0, "%s", err.msg);
+  cr_expect(c->verdicts_agree);
+  cr_expect_eq(c->n_pairs, 1);
+  cr_expect(c->pairs[0].verdicts_agree);
+  for (size_t i = 0; i < c->n_ratios; i++) {
+    cr_expect(c->ratios[i].readings_agree);
+  }
+  gb_compare_free(c);
+  unload(&s);
+}
+
+Test(compare, refuses_another_workload) {
+  static const char *const names[2] = {"compare-machine-a", "compare-other-seed"};
+  set s;
+  load(&s, names, 2);
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, 2, &c, &err), -EINVAL);
+  cr_expect_null(c);
+  cr_expect(strstr(err.msg, "input seed 2463534242") && strstr(err.msg, "has 12345"), "%s",
+            err.msg);
+  unload(&s);
+}
+
+Test(compare, refuses_the_same_label_in_two_folders) {
+  char dir[4096];
+  gbt_copy_fixture("compare-machine-a", "/tmp/gb-compare-XXXXXX", GBT_SKIP_MISSING, dir,
+                   sizeof dir);
+  set s;
+  load(&s, abc, 1);
+  s.l[1].r = gbt_load_dir(dir);
+  s.l[1].a = gbt_analyse(s.l[1].r);
+  s.in[1] = (gb_cmp_input){.path = dir, .same_as = -1, .analysis = s.l[1].a};
+  s.n = 2;
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, 2, &c, &err), -EINVAL);
+  cr_expect(strstr(err.msg, "both have machine label 'machine-a'") &&
+                strstr(err.msg, "--machine-label"),
+            "%s", err.msg);
+  unload(&s);
+}
+
+Test(compare, the_same_folder_twice_is_a_self_comparison) {
+  set s;
+  load(&s, abc, 2);
+  s.in[1] = s.in[0];
+  s.in[1].same_as = 0;
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, 2, &c, &err), 0, "%s", err.msg);
+  cr_expect_str_eq(c->machines[0].name, "machine-a");
+  cr_expect_str_eq(c->machines[1].name, "machine-a#2");
+  cr_expect(c->verdicts_agree);
+  cr_expect_eq(c->pairs[0].time_rank.point.rho, 1.0);
+  for (size_t i = 0; i < c->n_ratios; i++) {
+    cr_expect_eq(c->ratios[i].ratio[0]->ratio.power.point,
+                 c->ratios[i].ratio[1]->ratio.power.point);
+  }
+  gb_compare_free(c);
+  unload(&s);
+}
+
+Test(compare, refuses_an_unlabelled_campaign_given_once) {
+  static const char *const names[2] = {"compare-machine-a", "report-off"};
+  set s;
+  load(&s, names, 2);
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, 2, &c, &err), -EINVAL);
+  cr_expect(strstr(err.msg, "report-off/meta.json has no machine label"), "%s", err.msg);
+  unload(&s);
+}
+
+Test(compare, refuses_fewer_than_two) {
+  set s;
+  load(&s, abc, 1);
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_expect_eq(gb_compare_build(s.in, 1, &c, &err), -EINVAL);
+  unload(&s);
+}
+
+/* One writer's output against its golden file (one per test: an update
+ * run stops at the first gbt_golden). */
+static void golden(int which, const char *file) {
+  set s;
+  load(&s, abc, N3);
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, N3, &c, &err), 0, "%s", err.msg);
+  char *out;
+  size_t len;
+  int (*const writers[3])(const gb_comparison *, char **, size_t *,
+                          gb_err *) = {gb_compare_json, gb_compare_md, gb_compare_svg};
+  cr_assert_eq(writers[which](c, &out, &len, &err), 0, "%s", err.msg);
+  gb_compare_free(c);
+  unload(&s);
+  gbt_golden("compare", file, out, len);
+  free(out);
+}
+
+Test(compare, golden_json) {
+  golden(0, "compare.json");
+}
+
+Test(compare, golden_md) {
+  golden(1, "compare.md");
+}
+
+Test(compare, golden_svg) {
+  golden(2, "compare.svg");
+}

@@ -1,0 +1,292 @@
+/* Packing a records folder (greenbench pack) and reading it back
+ * (gb_records_read_path): a round trip byte for byte, the same bytes twice,
+ * and every refusal, on archives built here with libarchive. */
+#include <archive.h>
+#include <archive_entry.h>
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "greenbench/records_pack.h"
+#include "helper_report.h"
+#include "records_pack_internal.h"
+
+static char work[64];
+
+static void setup(void) {
+  snprintf(work, sizeof work, "/tmp/gb-test-pack-XXXXXX");
+  cr_assert(mkdtemp(work));
+}
+
+static void teardown(void) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", work);
+  cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(records_pack, .init = setup, .fini = teardown);
+
+/* work/camp: a copy of the report-energy fixture. */
+static void copy_fixture(void) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "mkdir '%s/camp' && cp '%s/report-energy/'* '%s/camp/'", work,
+           GB_TEST_DATA_DIR, work);
+  cr_assert_eq(system(cmd), 0);
+}
+
+static int sh(const char *fmt, const char *a) {
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, fmt, a, a, a, a);
+  return system(cmd);
+}
+
+static void path_in(char *buf, size_t len, const char *name) {
+  snprintf(buf, len, "%s/%s", work, name);
+}
+
+Test(records_pack, round_trips_byte_for_byte_and_xxhsum_checks_it) {
+  char dir[128], out[128];
+  gb_err err;
+  copy_fixture();
+  path_in(dir, sizeof dir, "camp");
+  path_in(out, sizeof out, "camp.tar.gz");
+  cr_assert_eq(gb_records_pack(dir, out, &err), 0, "%s", err.msg);
+  cr_assert_eq(sh("mkdir %s/x && tar -xzf %s/camp.tar.gz -C %s/x && cd %s/x/camp && "
+                  "for f in meta.json runs.csv warmups.csv; do cmp ../../camp/$f $f || exit 1; "
+                  "done",
+                  work),
+               0);
+  cr_assert_eq(sh("cd %s/x/camp && xxhsum -c MANIFEST.xxh128 >/dev/null && "
+                  "test \"$(ls | wc -l)\" = 4",
+                  work),
+               0);
+}
+
+Test(records_pack, packs_the_same_bytes_twice) {
+  char dir[128], a[128], b[128];
+  gb_err err;
+  copy_fixture();
+  path_in(dir, sizeof dir, "camp/");
+  path_in(a, sizeof a, "a.tar.gz");
+  path_in(b, sizeof b, "b.tar.gz");
+  cr_assert_eq(gb_records_pack(dir, a, &err), 0, "%s", err.msg);
+  sleep(1); /* a clock in the archive would show */
+  cr_assert_eq(gb_records_pack(dir, b, &err), 0, "%s", err.msg);
+  cr_assert_eq(sh("cmp %s/a.tar.gz %s/b.tar.gz", work), 0);
+}
+
+Test(records_pack, reads_the_packed_records_as_the_folder) {
+  char dir[128], out[128];
+  gb_records *f = NULL, *p = NULL;
+  gb_err err;
+  copy_fixture();
+  path_in(dir, sizeof dir, "camp");
+  path_in(out, sizeof out, "camp.tar.gz");
+  cr_assert_eq(gb_records_pack(dir, out, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_records_read_path(dir, &f, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_records_read_path(out, &p, &err), 0, "%s", err.msg);
+  cr_assert_eq(p->runs.n_rows, f->runs.n_rows);
+  cr_assert_eq(p->warmups.n_rows, f->warmups.n_rows);
+  cr_assert_eq(memcmp(p->runs.rows, f->runs.rows, f->runs.n_rows * sizeof *f->runs.rows), 0);
+  cr_assert_str_eq(p->meta.finished_at, f->meta.finished_at);
+  gb_records_free(f);
+  gb_records_free(p);
+  cr_assert_eq(sh("test -z \"$(ls %s | grep -v -e camp)\"", work), 0);
+}
+
+/* ---- Refusals of pack ------------------------------------------------------- */
+
+static void refuse_pack(const char *setup_cmd, const char *want) {
+  char dir[128], out[128];
+  gb_err err;
+  copy_fixture();
+  cr_assert_eq(sh(setup_cmd, work), 0);
+  path_in(dir, sizeof dir, "camp");
+  path_in(out, sizeof out, "camp.tar.gz");
+  cr_assert_lt(gb_records_pack(dir, out, &err), 0);
+  cr_assert(strstr(err.msg, want), "message: %s", err.msg);
+  cr_assert_neq(access(out, F_OK), 0, "an archive was written");
+  cr_assert_eq(sh("test -z \"$(ls %s | grep -v -x camp)\"", work), 0, "a temporary file left");
+}
+
+Test(records_pack, refuses_a_folder_without_meta_json) {
+  refuse_pack("rm %s/camp/meta.json", "camp is not a records folder (no meta.json)");
+}
+
+Test(records_pack, refuses_a_subfolder) {
+  refuse_pack("mkdir %s/camp/more", "camp/more is a folder");
+}
+
+Test(records_pack, refuses_a_symbolic_link) {
+  refuse_pack("ln -s /etc/passwd %s/camp/notes.txt", "camp/notes.txt is a symbolic link");
+}
+
+Test(records_pack, refuses_a_fifo) {
+  refuse_pack("mkfifo %s/camp/pipe", "camp/pipe is a FIFO");
+}
+
+Test(records_pack, refuses_records_the_reader_refuses) {
+  refuse_pack("echo 'garbage' >> %s/camp/runs.csv", "runs.csv");
+}
+
+Test(records_pack, refuses_an_out_inside_the_folder) {
+  char dir[128], out[128];
+  gb_err err;
+  copy_fixture();
+  path_in(dir, sizeof dir, "camp");
+  path_in(out, sizeof out, "camp/camp.tar.gz");
+  cr_assert_eq(gb_records_pack_check_out(dir, out, &err), -EINVAL);
+  cr_assert(strstr(err.msg, "is inside"), "%s", err.msg);
+}
+
+/* ---- Refusals of the reader ---------------------------------------------- */
+
+typedef struct {
+  const char *path;
+  const char *data; /* NULL: a folder */
+  int type;         /* 0: AE_IFREG or AE_IFDIR by data */
+} member_spec;
+
+/* work/bad.tar.gz with these members. */
+static void build(const member_spec *m, size_t n, char *out, size_t len) {
+  path_in(out, len, "bad.tar.gz");
+  struct archive *a = archive_write_new();
+  cr_assert_eq(archive_write_set_format_pax_restricted(a), ARCHIVE_OK);
+  cr_assert_eq(archive_write_add_filter_gzip(a), ARCHIVE_OK);
+  cr_assert_eq(archive_write_open_filename(a, out), ARCHIVE_OK);
+  for (size_t i = 0; i < n; i++) {
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, m[i].path);
+    archive_entry_set_filetype(e, m[i].type   ? (unsigned)m[i].type
+                                  : m[i].data ? AE_IFREG
+                                              : AE_IFDIR);
+    if (m[i].type == AE_IFLNK)
+      archive_entry_set_symlink(e, "/etc/passwd");
+    archive_entry_set_perm(e, 0644);
+    archive_entry_set_size(e, m[i].data && !m[i].type ? (la_int64_t)strlen(m[i].data) : 0);
+    cr_assert_eq(archive_write_header(a, e), ARCHIVE_OK, "%s", archive_error_string(a));
+    if (m[i].data && !m[i].type)
+      archive_write_data(a, m[i].data, strlen(m[i].data));
+    archive_entry_free(e);
+  }
+  cr_assert_eq(archive_write_close(a), ARCHIVE_OK);
+  archive_write_free(a);
+}
+
+/* "<XXH128 of s>  name\n". */
+static void line_for(const char *name, const char *s, char *out, size_t len) {
+  XXH128_canonical_t c;
+  char hex[GB_PACK_HEX_LEN + 1];
+  XXH128_canonicalFromHash(&c, XXH3_128bits(s, strlen(s)));
+  gb_pack_hex(c.digest, hex);
+  snprintf(out, len, "%s  %s\n", hex, name);
+}
+
+static void refuse_read(const member_spec *m, size_t n, const gb_pack_limits *lim,
+                        const char *want) {
+  char path[128];
+  gb_records *r = NULL;
+  gb_err err;
+  build(m, n, path, sizeof path);
+  int rc =
+      lim ? gb_records_read_archive(path, lim, &r, &err) : gb_records_read_path(path, &r, &err);
+  cr_assert_lt(rc, 0);
+  cr_assert_null(r);
+  cr_assert(strstr(err.msg, want), "message: %s", err.msg);
+  cr_assert_eq(strchr(err.msg, '\n'), NULL);
+}
+
+Test(records_pack, refuses_a_member_whose_checksum_differs) {
+  char manifest[256];
+  line_for("notes.txt", "what was packed", manifest, sizeof manifest);
+  member_spec m[] = {
+      {"c/", NULL, 0}, {"c/MANIFEST.xxh128", manifest, 0}, {"c/notes.txt", "what is read", 0}};
+  refuse_read(m, 3, NULL, "c/notes.txt: its XXH128 is not the one in MANIFEST.xxh128");
+}
+
+Test(records_pack, refuses_a_member_the_manifest_does_not_list) {
+  char manifest[256];
+  line_for("a.txt", "a", manifest, sizeof manifest);
+  member_spec m[] = {
+      {"c/MANIFEST.xxh128", manifest, 0}, {"c/a.txt", "a", 0}, {"c/b.txt", "b", 0}};
+  refuse_read(m, 3, NULL, "c/b.txt: a member MANIFEST.xxh128 does not list");
+}
+
+Test(records_pack, refuses_a_manifest_entry_without_member) {
+  char manifest[256], more[128];
+  line_for("a.txt", "a", manifest, sizeof manifest);
+  line_for("gone.txt", "b", more, sizeof more);
+  strcat(manifest, more);
+  member_spec m[] = {{"c/MANIFEST.xxh128", manifest, 0}, {"c/a.txt", "a", 0}};
+  refuse_read(m, 2, NULL, "c/MANIFEST.xxh128 lists gone.txt, which the archive does not hold");
+}
+
+Test(records_pack, refuses_an_archive_without_manifest) {
+  member_spec m[] = {{"c/a.txt", "a", 0}};
+  refuse_read(m, 1, NULL, "no c/MANIFEST.xxh128");
+}
+
+Test(records_pack, refuses_a_path_with_dot_dot) {
+  member_spec m[] = {{"c/", NULL, 0}, {"../x", "evil", 0}};
+  refuse_read(m, 2, NULL, "../x: a path with '..'");
+  member_spec n[] = {{"c/../../x", "evil", 0}};
+  refuse_read(n, 1, NULL, "c/../../x: a path with '..'");
+}
+
+Test(records_pack, refuses_an_absolute_path) {
+  member_spec m[] = {{"/tmp/x", "evil", 0}};
+  refuse_read(m, 1, NULL, "/tmp/x: an absolute path");
+}
+
+Test(records_pack, refuses_two_top_folders) {
+  member_spec m[] = {{"c/a.txt", "a", 0}, {"d/b.txt", "b", 0}};
+  refuse_read(m, 2, NULL, "d/b.txt: more than one top folder (c and another)");
+}
+
+Test(records_pack, refuses_a_subfolder_and_a_link) {
+  member_spec m[] = {{"c/sub/a.txt", "a", 0}};
+  refuse_read(m, 1, NULL, "c/sub/a.txt: not a file in the top folder");
+  member_spec n[] = {{"c/l", "", AE_IFLNK}};
+  refuse_read(n, 1, NULL, "c/l: not a file or the folder");
+}
+
+Test(records_pack, refuses_a_member_too_large) {
+  gb_pack_limits lim = gb_pack_default_limits;
+  lim.max_total = 3;
+  member_spec m[] = {{"c/a.txt", "ab", 0}, {"c/b.txt", "cd", 0}};
+  refuse_read(m, 2, &lim, "c/b.txt: too large (more than 3 bytes in all)");
+}
+
+Test(records_pack, refuses_a_flipped_byte_in_the_archive) {
+  char dir[128], out[128];
+  gb_records *r = NULL;
+  gb_err err;
+  copy_fixture();
+  path_in(dir, sizeof dir, "camp");
+  path_in(out, sizeof out, "camp.tar.gz");
+  cr_assert_eq(gb_records_pack(dir, out, &err), 0, "%s", err.msg);
+  struct stat st;
+  cr_assert_eq(stat(out, &st), 0);
+  /* Bytes across the compressed stream: each is caught by inflate, a tar
+   * header's checksum or the manifest. */
+  for (int k = 1; k < 8; k++) {
+    size_t len;
+    char *buf = gbt_slurp(out, &len);
+    cr_assert(buf);
+    buf[(size_t)st.st_size * (size_t)k / 8] ^= 0x01;
+    char bad[128];
+    path_in(bad, sizeof bad, "bad.tar.gz");
+    FILE *f = fopen(bad, "wb");
+    cr_assert(f);
+    cr_assert_eq(fwrite(buf, 1, len, f), len);
+    fclose(f);
+    free(buf);
+    cr_assert_lt(gb_records_read_path(bad, &r, &err), 0, "byte %d/8 not caught", k);
+    cr_assert(strstr(err.msg, "bad.tar.gz"), "%s", err.msg);
+  }
+}
