@@ -23,7 +23,7 @@ typedef struct {
   const char *state;         /* the state file the case tests read */
   const char *junit;         /* the project JUnit file */
   const char *progress_log;  /* progress and warnings, also on stdout */
-  const char *machine_label; /* NULL: the host name */
+  const char *machine_label; /* NULL: host name and CPU model */
   const char *const *argv;   /* the fixture's own command, for the records */
   size_t argc;
   volatile sig_atomic_t *stop;

@@ -202,7 +202,7 @@ static const char usage[] =
     "must be one of Criterion's, listed below; anything else exits 2. A JUnit or\n"
     "records path that cannot be written fails the run. The JUnit classnames are\n"
     "<machine>.<profile>.<language>.<algorithm>; --machine-label sets the machine\n"
-    "(default: the host name).\n"
+    "(default: the host name and CPU model made a label).\n"
     "The other forms are the CTest suite (`ctest -L smoke -L language=c`, see the\n"
     "README): --campaign is the fixture <profile>/campaign, which measures the cases\n"
     "that the ctest run that started it selected, as one campaign in a new folder\n"

@@ -561,6 +561,8 @@ int gb_machine_label(const char *given, char *buf, size_t len, gb_err *err) {
     return 0;
   }
   struct utsname u;
-  gb_meta_label_from_host(uname(&u) == 0 ? u.nodename : "", buf, len);
+  gb_machine_info info = {.turbo = GB_TURBO_UNKNOWN};
+  read_cpu_model("", &info);
+  gb_meta_label_from_machine(uname(&u) == 0 ? u.nodename : "", info.cpu_model, buf, len);
   return 0;
 }

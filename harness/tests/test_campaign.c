@@ -111,7 +111,7 @@ Test(campaign, completes_with_strict_records) {
   cr_assert(r->has_warmups && r->warmups.n_rows >= 2u + 2u);
   cr_assert(r->meta.pinning.rule_held, "%s", r->meta.pinning.reason);
   cr_assert(r->meta.machine.has_label && gb_meta_label_valid(r->meta.machine.label),
-            "the host name's label is recorded");
+            "the machine's label is recorded");
   assert_compiler_form(r->meta.runtimes[GB_REC_LANG_C]);
   gb_records_free(r);
   char env[256];
@@ -264,12 +264,15 @@ Test(campaign, the_machine_label_is_recorded) {
   gb_records_free(r);
 }
 
-Test(campaign, the_default_machine_label_is_the_host_name_made_a_label) {
+Test(campaign, the_default_machine_label_is_the_host_name_and_cpu_model_made_a_label) {
   char want[GB_META_NAME_MAX], got[GB_META_NAME_MAX];
   struct utsname u;
   cr_assert_eq(uname(&u), 0);
-  gb_meta_label_from_host(u.nodename, want, sizeof want);
+  gb_machine_info info;
   gb_err err;
+  const unsigned cpu0 = 0;
+  cr_assert_eq(gb_machine_info_read("/", &cpu0, 1, &info, &err), 0, "%s", err.msg);
+  gb_meta_label_from_machine(u.nodename, info.cpu_model, want, sizeof want);
   cr_assert_eq(gb_machine_label(NULL, got, sizeof got, &err), 0, "%s", err.msg);
   cr_assert_str_eq(got, want);
   cr_assert(gb_meta_label_valid(got), "%s", got);

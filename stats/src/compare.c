@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* ---- Refusals ---------------------------------------------------------------- */
 
 /* The input hash of the configuration's first ok run, or NULL. */

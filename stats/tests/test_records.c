@@ -1307,6 +1307,30 @@ Test(records_meta, labels) {
   cr_assert(gb_meta_label_valid(long_label), "63 characters");
 }
 
+Test(records_meta, a_host_name_and_cpu_model_are_made_a_label) {
+  char buf[GB_META_NAME_MAX];
+  gb_meta_label_from_machine("node07", "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", buf,
+                             sizeof buf);
+  cr_assert_str_eq(buf, "node07-intel-xeon-gold-6248");
+  gb_meta_label_from_machine("vm.example.org", "AMD EPYC 7B13 64-Core Processor", buf,
+                             sizeof buf);
+  cr_assert_str_eq(buf, "vm-example-org-amd-epyc-7b13-64-core");
+  gb_meta_label_from_machine("bench-01", "", buf, sizeof buf);
+  cr_assert_str_eq(buf, "bench-01", "no model: the host alone");
+  gb_meta_label_from_machine("", NULL, buf, sizeof buf);
+  cr_assert_str_eq(buf, "unknown-host");
+  char host[61];
+  memset(host, 'h', 60);
+  host[60] = '\0';
+  gb_meta_label_from_machine(host, "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", buf, sizeof buf);
+  cr_assert_str_eq(buf + 60, "", "a word that does not fit whole is left out");
+  memset(host, 'h', 55);
+  host[55] = '\0';
+  gb_meta_label_from_machine(host, "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", buf, sizeof buf);
+  cr_assert_str_eq(buf + 55, "-intel", "cut at a whole word, no trailing '-'");
+  cr_assert(gb_meta_label_valid(buf));
+}
+
 Test(records_meta, a_host_name_is_made_a_label) {
   char buf[GB_META_NAME_MAX];
   gb_meta_label_from_host("build.example.org", buf, sizeof buf);

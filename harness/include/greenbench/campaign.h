@@ -32,7 +32,7 @@ typedef struct {
   const char *machine_root;       /* NULL: "/" (tests: a fake sysfs/procfs tree) */
   const char *source_dir;         /* for the git commit in the records; NULL: not recorded */
   /* meta.json's machine.label, which JUnit classnames carry: 1 to 63 of
-   * A-Z a-z 0-9 _ - (gb_machine_label); NULL: the host name made a label.
+   * A-Z a-z 0-9 _ - (gb_machine_label); NULL: the host name and CPU model made a label.
    * On resume the recorded label is kept, and a different one is refused. */
   const char *machine_label;
   size_t argc; /* the command, recorded in meta.json */

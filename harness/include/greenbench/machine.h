@@ -96,7 +96,8 @@ int gb_machine_facts_describe(const char *root, const char *powercap, unsigned c
 /* The machine label a campaign records (meta.json machine.label) into
  * buf[0..len), len >= GB_META_NAME_MAX: `given` when not NULL, which must
  * be a label (gb_meta_label_valid: 1 to 63 of A-Z a-z 0-9 _ -), else this
- * host's name (uname's nodename) made one by gb_meta_label_from_host.
+ * host's name (uname's nodename) and CPU model (/proc/cpuinfo) made one by
+ * gb_meta_label_from_machine.
  * Errors: -EINVAL with a one-line message naming the value, -ENOSPC for a
  * short buf. */
 int gb_machine_label(const char *given, char *buf, size_t len, gb_err *err);

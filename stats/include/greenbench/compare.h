@@ -84,7 +84,6 @@ typedef struct {
   gb_analysis_opts opts; /* the analyses' options (machine 0's; all equal) */
 } gb_comparison;
 
-
 /* Whether campaigns a and b may be compared: the same workload (the same
  * settings.seed; the records format is the one the reader accepts) and,
  * for every configuration both measured, the same input hash of its first

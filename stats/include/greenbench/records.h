@@ -382,6 +382,15 @@ bool gb_meta_label_valid(const char *s);
  * GB_META_LABEL_MAX characters (or len - 1); an empty host name gives
  * "unknown-host". "build.example.org" gives "build-example-org". */
 void gb_meta_label_from_host(const char *host, char *buf, size_t len);
+/* A machine label from the host name and the CPU model, so that campaigns
+ * of different machines are told apart by default: the host's label
+ * (gb_meta_label_from_host), '-', then the model lowercased with the
+ * trademarks, "CPU", "Processor" and the clock ("@ 2.50GHz") left out and
+ * every run of other characters made one '-', cut to GB_META_LABEL_MAX
+ * (or len - 1) without a trailing '-'. An empty model gives the host's
+ * label alone. "node07" and "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz"
+ * give "node07-intel-xeon-gold-6248". */
+void gb_meta_label_from_machine(const char *host, const char *cpu_model, char *buf, size_t len);
 
 /* Zeroes m for the harness to fill (no owned memory yet). */
 void gb_meta_init(gb_meta *m);
