@@ -233,6 +233,7 @@ Test(sampler, a_20_ms_stall_in_a_250_ms_window_is_below_both_limits) {
   int p0 = powercap_fake_package(fake, 0, 1, RANGE_PKG);
   powercap_fake_power(fake, p0, 10000);
   start(NULL);
+  powercap_fake_hold(fake); /* the stall's place in the window, however late it opens */
   powercap_fake_stall(fake, p0, powercap_fake_ticks(fake) + 100, 20);
   uint64_t inj[1];
   gb_energy_reading r = window(250, inj, 1);
@@ -247,6 +248,7 @@ Test(sampler, a_short_stall_that_swallows_a_share_of_the_window_is_stalled) {
   int p0 = powercap_fake_package(fake, 0, 1, RANGE_PKG);
   powercap_fake_power(fake, p0, 10000);
   start(&(gb_sampler_opts){.period_ns = 2000000u, .clock = powercap_fake_clock(fake)});
+  powercap_fake_hold(fake); /* the stall's place in the window, however late it opens */
   powercap_fake_stall(fake, p0, powercap_fake_ticks(fake) + 70, 60);
   uint64_t inj[1];
   gb_energy_reading r = window(200, inj, 1);
@@ -385,6 +387,7 @@ Test(sampler, a_dram_stall_is_not_a_fault) {
   int d0 = powercap_fake_dram(fake, 0, 0, 1, RANGE_DRAM);
   powercap_fake_power(fake, d0, 1000);
   start(NULL);
+  powercap_fake_hold(fake); /* the stall's place in the window, however late it opens */
   powercap_fake_stall(fake, d0, powercap_fake_ticks(fake) + 10, 200);
   uint64_t inj[2];
   gb_energy_reading r = window(250, inj, 2);
