@@ -286,6 +286,7 @@ static int run(const cli *c, gb_err *err) {
   }
   gb_compare_free(cmp);
   release(cs);
+  free(cs);
   return rc;
 }
 
