@@ -113,6 +113,14 @@ static int set_option(cli *c, const char *name, const char *value, gb_err *err) 
   return rc;
 }
 
+static bool takes_value(const char *name) {
+  static const char *const names[] = {"--out", "--resamples", "--seed", "--equivalence-margin"};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    if (strcmp(name, names[k]) == 0)
+      return true;
+  return false;
+}
+
 static int parse_option(cli *c, int argc, char **argv, int *i, gb_err *err) {
   const char *arg = argv[*i], *eq = strchr(arg, '=');
   bool *flag = !strcmp(arg, "--help") || !strcmp(arg, "-h") ? &c->help
@@ -126,6 +134,11 @@ static int parse_option(cli *c, int argc, char **argv, int *i, gb_err *err) {
   char name[32];
   size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
   snprintf(name, sizeof name, "%.*s", n < sizeof name ? (int)n : 0, arg);
+  if (!takes_value(name[0] ? name : arg)) {
+    return gb_err_set(err, EINVAL,
+                      "compare: unknown option '%s' (see greenbench compare --help)",
+                      SHOWN(eq ? name : arg));
+  }
   if (!eq && *i + 1 >= argc) {
     return gb_err_set(err, EINVAL, "compare: %s needs a value", SHOWN(arg));
   }

@@ -220,7 +220,7 @@ static time_t parse_utc(const char *s) {
  * start) dates every member. */
 static int read_records(pack_plan *p, gb_err *err) {
   pack_file key = {.name = "meta.json"};
-  if (!bsearch(&key, p->files, p->n, sizeof *p->files, by_name))
+  if (p->n == 0 || !bsearch(&key, p->files, p->n, sizeof *p->files, by_name))
     return gb_err_set(err, EINVAL, "pack: %s is not a records folder (no meta.json)", p->dir);
   gb_records *r = NULL;
   int rc = gb_records_read(p->dir, &r, err);
@@ -412,7 +412,8 @@ int gb_records_pack(const char *dir, const char *out, gb_err *err) {
   if (rc == 0)
     rc = list_folder(&p, err);
   if (rc == 0) {
-    qsort(p.files, p.n, sizeof *p.files, by_name);
+    if (p.n > 1)
+      qsort(p.files, p.n, sizeof *p.files, by_name);
     rc = read_records(&p, err);
   }
   if (rc == 0)
