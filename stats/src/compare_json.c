@@ -139,11 +139,7 @@ static void put_pair(cj *s, cJSON *arr, const gb_cmp_pair *p) {
     put(s, o, "time_rank_rho", cJSON_CreateNull());
     return;
   }
-  cJSON *r = put_obj(s, o, "time_rank_rho");
-  put_num(s, r, "point", p->time_rank.point.rho);
-  put_num(s, r, "low", p->time_rank.lo);
-  put_num(s, r, "high", p->time_rank.hi);
-  put_u64(s, r, "resamples_used", p->time_rank.n_used);
+  gb_jb_rho(&s->jb, o, "time_rank_rho", &p->time_rank);
 }
 
 /* ---- Configurations and ratios --------------------------------------------------- */

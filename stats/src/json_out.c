@@ -81,3 +81,11 @@ void gb_jb_group_key(gb_jb *b, cJSON *o, const gb_an_group *g) {
   gb_jb_str(b, o, "order", lang ? NULL : gb_rec_order_name(g->order));
   gb_jb_str(b, o, "against_order", lang ? NULL : gb_rec_order_name(GB_REC_ORDER_RANDOM));
 }
+
+void gb_jb_rho(gb_jb *b, cJSON *parent, const char *key, const gb_rho_interval *r) {
+  cJSON *x = gb_jb_obj(b, parent, key);
+  gb_jb_num(b, x, "point", r->point.rho);
+  gb_jb_num(b, x, "low", r->lo);
+  gb_jb_num(b, x, "high", r->hi);
+  gb_jb_u64(b, x, "resamples_used", r->n_used);
+}

@@ -36,6 +36,8 @@ void gb_jb_u64_or_null(gb_jb *b, cJSON *parent, const char *key, bool has, uint6
 /* {"ratios", "defined", the four readings, "excluding_one",
  * "expected_by_chance", "chance_bound"}. */
 void gb_jb_tally(gb_jb *b, cJSON *parent, const char *key, const gb_an_tally *t);
+/* {"point", "low", "high", "resamples_used"} of a rank agreement. */
+void gb_jb_rho(gb_jb *b, cJSON *parent, const char *key, const gb_rho_interval *r);
 /* A ratio group's key into o: "language", "against_language", "algorithm",
  * "order" and "against_order" (null for a group of languages). */
 void gb_jb_group_key(gb_jb *b, cJSON *o, const gb_an_group *g);

@@ -293,11 +293,7 @@ static void put_rank(sj *s, cJSON *arr, const gb_an_rank *k) {
     put_null(s, o, "rho");
     return;
   }
-  cJSON *x = put_obj(s, o, "rho");
-  put_num(s, x, "point", k->rho.point.rho);
-  put_num(s, x, "low", k->rho.lo);
-  put_num(s, x, "high", k->rho.hi);
-  put_u64(s, x, "resamples_used", k->rho.n_used);
+  gb_jb_rho(&s->jb, o, "rho", &k->rho);
 }
 
 static void put_coupling(sj *s, cJSON *arr, const gb_an_coupling *c) {
