@@ -37,3 +37,52 @@ function(gb_add_criterion_tests target)
     "endif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${include_file})
 endfunction()
+
+# gb_add_test_binaries(<prefix> LINK <library>... [LABELS <label>...]
+#                      [DEFINITIONS <NAME=value>...] [DEPENDS <target>...])
+#
+# One Criterion binary <prefix>_test_<x> for each tests/test_<x>.c of the
+# calling folder, built with every tests/helper_*.c beside it, the folder's
+# src/ and tests/ on its include path and the project's warnings, and
+# registered test by test with gb_add_criterion_tests.
+function(gb_add_test_binaries prefix)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "LINK;LABELS;DEFINITIONS;DEPENDS")
+  file(GLOB tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/test_*.c)
+  file(GLOB helpers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/helper_*.c)
+  if(NOT tests)
+    message(FATAL_ERROR "gb_add_test_binaries: no tests/test_*.c in ${CMAKE_CURRENT_SOURCE_DIR}")
+  endif()
+  foreach(src IN LISTS tests)
+    get_filename_component(name ${src} NAME_WE)
+    set(target ${prefix}_${name})
+    add_executable(${target} ${src} ${helpers})
+    target_include_directories(${target} PRIVATE src tests)
+    target_link_libraries(${target} PRIVATE ${arg_LINK} PkgConfig::CRITERION)
+    target_compile_options(${target} PRIVATE ${GB_WARNINGS})
+    target_compile_definitions(${target} PRIVATE ${arg_DEFINITIONS})
+    if(arg_DEPENDS)
+      add_dependencies(${target} ${arg_DEPENDS})
+    endif()
+    gb_add_criterion_tests(${target} LABELS ${arg_LABELS})
+  endforeach()
+endfunction()
+
+# gb_add_fuzz_targets(SOURCES <library source>... LINK <library>...)
+#
+# One libFuzzer binary per fuzz/fuzz_*.c of the calling folder, compiled
+# together with SOURCES (so the code under test is instrumented too), with
+# the project's warnings, AddressSanitizer and UndefinedBehaviorSanitizer;
+# all of them are built by the target `fuzz` (ci/fuzz).
+function(gb_add_fuzz_targets)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "" "SOURCES;LINK")
+  file(GLOB targets CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_*.c)
+  foreach(src IN LISTS targets)
+    get_filename_component(name ${src} NAME_WE)
+    add_executable(${name} ${src} ${arg_SOURCES})
+    target_include_directories(${name} PRIVATE include src)
+    target_link_libraries(${name} PRIVATE ${arg_LINK})
+    target_compile_options(${name} PRIVATE ${GB_WARNINGS} -fsanitize=fuzzer,address,undefined -g)
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
+    add_dependencies(fuzz ${name})
+  endforeach()
+endfunction()

@@ -49,9 +49,13 @@ static pid_t parent_of(pid_t pid) {
   size_t n = fread(line, 1, sizeof line - 1, f);
   fclose(f);
   line[n] = '\0';
+  /* "pid (comm) S ppid ...": the state, then the parent's pid. */
   const char *end = strrchr(line, ')');
-  int ppid = 0;
-  if (!end || sscanf(end + 1, " %*c %d", &ppid) != 1)
+  uint64_t ppid;
+  if (!end || end[1] != ' ' || !end[2] || end[3] != ' ')
+    return 0;
+  end += 4;
+  if (gb_scan_u64(&end, 10, INT32_MAX, &ppid) < 0)
     return 0;
   return (pid_t)ppid;
 }

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "greenbench/clock.h"
+#include "greenbench/numparse.h"
 #include "greenbench/rapl.h"
 #include "greenbench/sampler.h"
 #include "helper_powercap.h"
@@ -80,18 +81,19 @@ static double median_ms(uint64_t *v, unsigned n) {
 static int parse_args(int argc, char **argv, bench_opts *o) {
   *o = (bench_opts){.rounds = 15, .period_ns = GB_SAMPLER_DEFAULT_PERIOD_NS, .pinned = 1};
   for (int i = 1; i < argc; i++) {
-    char *end = NULL;
+    uint64_t v;
     if (strcmp(argv[i], "--unpinned") == 0) {
       o->pinned = 0;
     } else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
-      o->rounds = (unsigned)strtoul(argv[++i], &end, 10);
+      if (gb_parse_u64(argv[++i], 1, 1000000, &v) < 0)
+        return -EINVAL;
+      o->rounds = (unsigned)v;
     } else if (strcmp(argv[i], "--period-ns") == 0 && i + 1 < argc) {
-      o->period_ns = strtoull(argv[++i], &end, 10);
+      if (gb_parse_u64(argv[++i], 1, UINT64_MAX, &o->period_ns) < 0)
+        return -EINVAL;
     } else {
       return -EINVAL;
     }
-    if (end && *end != '\0')
-      return -EINVAL;
   }
   return o->rounds >= 1 && o->rounds <= 1000 ? 0 : -EINVAL;
 }

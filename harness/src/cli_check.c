@@ -9,6 +9,7 @@
 
 #include "greenbench/cli.h"
 #include "greenbench/machine.h"
+#include "greenbench/numparse.h"
 #include "greenbench/pin.h"
 #include "greenbench/rapl.h"
 #include "greenbench/sampler.h"
@@ -255,8 +256,11 @@ static void check_pinning(const check_args *a, FILE *out) {
 
 /* A warning line when runtime ("Node.js 18.20.4") is older than that. */
 static void warn_old_node(const char *runtime, FILE *out) {
-  unsigned major;
-  if (sscanf(runtime, "Node.js %u", &major) != 1 || major >= NODE_TESTED_MAJOR)
+  static const char prefix[] = "Node.js ";
+  const char *p = runtime + sizeof prefix - 1;
+  uint64_t major;
+  if (strncmp(runtime, prefix, sizeof prefix - 1) != 0 ||
+      gb_scan_u64(&p, 10, UINT32_MAX, &major) < 0 || major >= NODE_TESTED_MAJOR)
     return;
   fprintf(out,
           "node: warning: %s is older than Node.js %d, the oldest the Node.js worker is "

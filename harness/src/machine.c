@@ -1,4 +1,5 @@
 #include "greenbench/machine.h"
+#include "greenbench/numparse.h"
 #include "greenbench/records.h"
 #include "greenbench/text.h"
 
@@ -89,19 +90,6 @@ static int read_at(char *buf, size_t len, const char *root, const char *fmt, ...
   return rc < 0 ? rc : read_text(path, buf, len);
 }
 
-/* Strict decimal: optional '-', digits, nothing else; within [lo, hi]. */
-static int parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out) {
-  char *end;
-  if (!(*s == '-' || (*s >= '0' && *s <= '9')))
-    return -EINVAL;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno || end == s || *end != '\0' || v < lo || v > hi)
-    return -EINVAL;
-  *out = v;
-  return 0;
-}
-
 /* Re-reads an open sysfs attribute from offset 0, which regenerates it. */
 static int pread_i64(int fd, int64_t lo, int64_t hi, int64_t *out) {
   char buf[32];
@@ -110,7 +98,7 @@ static int pread_i64(int fd, int64_t lo, int64_t hi, int64_t *out) {
     return -EIO;
   buf[n] = '\0';
   chomp(buf);
-  return parse_i64(buf, lo, hi, out);
+  return gb_parse_i64(buf, lo, hi, out);
 }
 
 static int check_args(const char *root, const unsigned *cpus, size_t ncpus, gb_err *err) {
@@ -189,7 +177,7 @@ static bool read_switch(const char *root, const char *rel, bool inverted,
                         gb_machine_info *info) {
   char buf[16];
   int64_t v;
-  if (read_at(buf, sizeof buf, root, "%s", rel) < 0 || parse_i64(buf, 0, 1, &v) < 0)
+  if (read_at(buf, sizeof buf, root, "%s", rel) < 0 || gb_parse_i64(buf, 0, 1, &v) < 0)
     return false;
   info->turbo = (v == 1) != inverted ? GB_TURBO_ON : GB_TURBO_OFF;
   gb_str_append(info->turbo_source, sizeof info->turbo_source, "%s", rel + sizeof CPU_DIR);
@@ -347,7 +335,7 @@ static void resolve_temp(gb_machine_sampler *s, const char *root) {
   int64_t pkg = 0;
   if (read_at(buf, sizeof buf, root, CPU_DIR "/cpu%u/topology/physical_package_id",
               s->cpus[0]) < 0 ||
-      parse_i64(buf, 0, 65535, &pkg) < 0)
+      gb_parse_i64(buf, 0, 65535, &pkg) < 0)
     pkg = 0;
   snprintf(wanted, sizeof wanted, "Package id %d", (int)pkg);
   if (!scan(s, root, "sys/class/hwmon", hwmon_filter, resolve_hwmon, wanted))

@@ -1,5 +1,7 @@
 #include "greenbench/privilege.h"
 
+#include "greenbench/numparse.h"
+
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -63,17 +65,10 @@ int gb_privilege_for_user(uid_t uid, gid_t gid, gb_privilege *out, gb_err *err) 
 /* Digits only, within [0, MAX_ID]: sudo writes plain decimal ids, so anything
  * else means the environment was tampered with or mangled. */
 static bool parse_id(const char *s, unsigned long *out) {
-  unsigned long v = 0;
-  if (*s == '\0')
+  uint64_t v;
+  if (gb_parse_u64(s, 0, MAX_ID, &v) < 0)
     return false;
-  for (; *s; s++) {
-    if (*s < '0' || *s > '9')
-      return false;
-    v = v * 10 + (unsigned long)(*s - '0');
-    if (v > MAX_ID)
-      return false;
-  }
-  *out = v;
+  *out = (unsigned long)v;
   return true;
 }
 

@@ -45,14 +45,11 @@ static int parse_u64(const char *s, size_t len, uint64_t *out) {
 
 /* Digits at s as an index below one million; returns the end, or NULL. */
 static const char *parse_index(const char *s, unsigned *out) {
-  unsigned v = 0;
-  const char *p = s;
-  for (; *p >= '0' && *p <= '9' && p - s < 6; p++)
-    v = v * 10 + (unsigned)(*p - '0');
-  if (p == s || (*p >= '0' && *p <= '9'))
+  uint64_t v;
+  if (gb_scan_u64(&s, 10, 999999, &v) < 0)
     return NULL;
-  *out = v;
-  return p;
+  *out = (unsigned)v;
+  return s;
 }
 
 /* "package-N" or, on multi-die processors, "package-N-die-D". */

@@ -1,5 +1,7 @@
 #include "greenbench/recorder.h"
 
+#include "greenbench/numparse.h"
+
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
@@ -107,6 +109,28 @@ static int give(const gb_recorder *r, int fd, const char *name, gb_err *err) {
                     (unsigned)r->uid, (unsigned)r->gid, strerror(errno));
 }
 
+/* The pid of a /proc/locks line ("1: FLOCK  ADVISORY  WRITE 4242 08:01:1234
+ * 0 EOF") that holds a flock on the file st describes; 0 for any other line
+ * (another lock, a waiter's "->" line, text that does not parse). */
+static long flock_holder_of(char *line, const struct stat *st) {
+  char *field[6], *save = NULL;
+  size_t n = 0;
+  for (char *f = strtok_r(line, " \t\n", &save); f && n < 6; f = strtok_r(NULL, " \t\n", &save))
+    field[n++] = f;
+  if (n < 6 || strcmp(field[1], "FLOCK") != 0)
+    return 0;
+  uint64_t pid, maj, min, ino;
+  const char *p = field[5];
+  if (gb_parse_u64(field[4], 1, INT32_MAX, &pid) < 0 ||
+      gb_scan_u64(&p, 16, UINT32_MAX, &maj) < 0 || *p++ != ':' ||
+      gb_scan_u64(&p, 16, UINT32_MAX, &min) < 0 || *p++ != ':' ||
+      gb_parse_u64(p, 0, UINT64_MAX, &ino) < 0)
+    return 0;
+  if (maj != major(st->st_dev) || min != minor(st->st_dev) || ino != st->st_ino)
+    return 0;
+  return (long)pid;
+}
+
 /* The pid holding a flock on the file st describes, from /proc/locks; 0 when
  * not found. */
 static long lock_holder(const struct stat *st) {
@@ -114,12 +138,8 @@ static long lock_holder(const struct stat *st) {
   char line[256];
   long found = 0;
   while (f && !found && fgets(line, sizeof line, f)) {
-    long pid;
-    unsigned maj, min;
-    unsigned long ino;
-    if (sscanf(line, "%*d: FLOCK %*s %*s %ld %x:%x:%lu", &pid, &maj, &min, &ino) == 4 &&
-        maj == major(st->st_dev) && min == minor(st->st_dev) && ino == st->st_ino &&
-        pid != (long)getpid())
+    long pid = flock_holder_of(line, st);
+    if (pid != 0 && pid != (long)getpid())
       found = pid;
   }
   if (f)

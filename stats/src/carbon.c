@@ -2,7 +2,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <locale.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "greenbench/numparse.h"
 #include "greenbench/paths.h"
 
 static const char HEADER[] = "region,code,year,g_co2e_per_kwh";
@@ -23,46 +23,10 @@ double gb_carbon_grams(double energy_uj, double g_per_kwh) {
   return energy_uj / 3.6e12 * g_per_kwh;
 }
 
-/* A plain decimal: digits with at most one point, then an optional
- * exponent; no sign, hex, inf or nan, all of which strtod would accept.
- * Parsed in the "C" locale so that a caller's locale cannot make the point a
- * comma. */
-static bool plain_decimal(const char *p) {
-  size_t whole = strspn(p, "0123456789");
-  p += whole;
-  size_t frac = 0;
-  if (*p == '.') {
-    frac = strspn(++p, "0123456789");
-    p += frac;
-  }
-  if (whole + frac == 0) {
-    return false;
-  }
-  if (*p == 'e' || *p == 'E') {
-    p += (p[1] == '+' || p[1] == '-') ? 2 : 1;
-    size_t exp = strspn(p, "0123456789");
-    if (exp == 0) {
-      return false;
-    }
-    p += exp;
-  }
-  return *p == '\0';
-}
-
+/* A plain decimal above 0, with an optional exponent (gb_parse_decimal). */
 static bool parse_positive(const char *s, double *out) {
-  if (!plain_decimal(s)) {
-    return false;
-  }
-  locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-  if (c == (locale_t)0) {
-    return false;
-  }
-  char *end;
-  errno = 0;
-  double v = strtod_l(s, &end, c);
-  int e = errno;
-  freelocale(c);
-  if (*end != '\0' || e == ERANGE || !isfinite(v) || !(v > 0.0)) {
+  double v;
+  if (gb_parse_decimal(s, GB_DECIMAL_EXPONENT, &v) < 0 || !(v > 0.0)) {
     return false;
   }
   *out = v;
@@ -81,14 +45,11 @@ static bool valid_name(const char *s, size_t max) {
 }
 
 static bool parse_year(const char *s, int *out) {
-  if (strlen(s) != 4 || strspn(s, "0123456789") != 4) {
+  uint64_t y;
+  if (strlen(s) != 4 || gb_parse_u64(s, 1900, 2200, &y) < 0) {
     return false;
   }
-  int y = atoi(s);
-  if (y < 1900 || y > 2200) {
-    return false;
-  }
-  *out = y;
+  *out = (int)y;
   return true;
 }
 

@@ -7,13 +7,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "greenbench/numparse.h"
 #include "greenbench/report.h"
 #include "greenbench/text.h"
 #include "greenbench/version.h"
@@ -54,37 +54,20 @@ typedef struct {
 
 static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
                      gb_err *err) {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (s[0] < '0' || s[0] > '9' || *end || errno == ERANGE || v < min || v > max) {
+  uint64_t v;
+  if (gb_parse_u64(s, min, max, &v) < 0) {
     return gb_err_set(err, EINVAL,
                       "compare: %s: '%s' is not a whole number in %" PRIu64 "..%" PRIu64, opt,
                       SHOWN(s), min, max);
   }
-  *out = (uint64_t)v;
+  *out = v;
   return 0;
 }
 
 /* A plain decimal above 0 and at most 10, in the "C" locale. */
 static int parse_margin(const char *s, double *out, gb_err *err) {
-  size_t dots = 0, digits = 0;
-  for (const char *p = s; *p; p++) {
-    dots += *p == '.';
-    digits += *p >= '0' && *p <= '9';
-    if (*p != '.' && (*p < '0' || *p > '9')) {
-      digits = 0;
-      break;
-    }
-  }
-  locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-  locale_t old = c ? uselocale(c) : (locale_t)0;
-  double v = strtod(s, NULL);
-  if (c) {
-    uselocale(old);
-    freelocale(c);
-  }
-  if (digits == 0 || dots > 1 || !(isfinite(v) && v > 0.0 && v <= 10.0)) {
+  double v;
+  if (gb_parse_decimal(s, 0, &v) < 0 || !(v > 0.0 && v <= 10.0)) {
     return gb_err_set(err, EINVAL,
                       "compare: --equivalence-margin: '%s' is not a decimal number above 0 "
                       "and at most 10",

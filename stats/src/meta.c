@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "greenbench/numparse.h"
 #include "greenbench/records.h"
 #include "records_row.h"
 
@@ -466,15 +467,21 @@ static int check_energy(vctx *v, const gb_meta *m) {
 /* "YYYY-MM-DDTHH:MM:SSZ", UTC. */
 static bool is_utc_time(const char *s) {
   static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
-  unsigned mo, d, h, mi, sec;
   if (strlen(s) != sizeof shape - 1)
     return false;
   for (size_t i = 0; shape[i]; i++)
     if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i])
       return false;
-  if (sscanf(s + 5, "%2u-%2uT%2u:%2u:%2u", &mo, &d, &h, &mi, &sec) != 5)
-    return false;
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59 && sec <= 60;
+  /* Month, day, hour, minute, second: two digits each, from offset 5. */
+  static const struct {
+    size_t at;
+    uint64_t min, max;
+  } part[] = {{5, 1, 12}, {8, 1, 31}, {11, 0, 23}, {14, 0, 59}, {17, 0, 60}};
+  uint64_t v;
+  for (size_t i = 0; i < sizeof part / sizeof part[0]; i++)
+    if (gb_parse_u64_n(s + part[i].at, 2, part[i].min, part[i].max, &v) < 0)
+      return false;
+  return true;
 }
 
 static int check_progress(vctx *v, const gb_meta *m) {

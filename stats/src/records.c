@@ -324,21 +324,12 @@ static const char *shown(gb_excerpt_buf *b, const char *s, size_t len) {
   return b->s;
 }
 
-/* Plain decimal digits only: no sign, space or base prefix, unlike strtoull. */
 static int parse_u64(const char *s, size_t len, uint64_t *out) {
   return gb_parse_u64_n(s, len, 0, UINT64_MAX, out);
 }
 
 static int parse_i64(const char *s, size_t len, int64_t *out) {
-  bool neg = len > 0 && s[0] == '-';
-  uint64_t mag;
-  int rc = parse_u64(s + neg, len - neg, &mag);
-  if (rc < 0)
-    return rc;
-  if (mag > (uint64_t)INT64_MAX + neg)
-    return -ERANGE;
-  *out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
-  return 0;
+  return gb_parse_i64_n(s, len, INT64_MIN, INT64_MAX, out);
 }
 
 static int number_error(gb_err *err, const char *col, gb_rec_type t, const char *s, size_t len,

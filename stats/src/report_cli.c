@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include <unistd.h>
 
 #include "greenbench/analysis.h"
+#include "greenbench/numparse.h"
 #include "greenbench/records.h"
 #include "greenbench/records_pack.h"
 #include "greenbench/report_datapackage.h"
@@ -537,44 +537,24 @@ typedef struct {
 
 static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
                      gb_err *err) {
-  uint64_t v = 0;
-  const char *p = s;
-  for (; *p >= '0' && *p <= '9'; p++) {
-    unsigned d = (unsigned)(*p - '0');
-    if (v > (UINT64_MAX - d) / 10) {
-      return gb_err_set(err, EINVAL, "%s: '%s' is too large", opt, SHOWN(s));
-    }
-    v = v * 10 + d;
-  }
-  if (p == s || *p) {
+  if (s[0] < '0' || s[0] > '9' || s[strspn(s, "0123456789")] != '\0') {
     return gb_err_set(err, EINVAL, "%s: '%s' is not a whole number", opt, SHOWN(s));
   }
-  if (v < min || v > max) {
+  if (gb_parse_u64(s, 0, UINT64_MAX, out) < 0) {
+    return gb_err_set(err, EINVAL, "%s: '%s' is too large", opt, SHOWN(s));
+  }
+  if (*out < min || *out > max) {
     return gb_err_set(err, EINVAL, "%s: %s is out of range %" PRIu64 "..%" PRIu64, opt, s, min,
                       max);
   }
-  *out = v;
   return 0;
 }
 
 /* A plain decimal ("0.1"; no sign, exponent or spaces), read in the "C"
  * locale whatever the process locale. */
 static int parse_margin(const char *s, double *out, gb_err *err) {
-  size_t digits = 0, dots = 0;
-  const char *p = s;
-  for (; (*p >= '0' && *p <= '9') || (*p == '.' && dots == 0); p++) {
-    digits += *p != '.';
-    dots += *p == '.';
-  }
-  locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-  locale_t old = c ? uselocale(c) : (locale_t)0;
-  char *end;
-  double v = strtod(s, &end);
-  if (c) {
-    uselocale(old);
-    freelocale(c);
-  }
-  if (*p || end != p || digits == 0 || !(isfinite(v) && v > 0.0 && v <= 10.0)) {
+  double v;
+  if (gb_parse_decimal(s, 0, &v) < 0 || !(v > 0.0 && v <= 10.0)) {
     return gb_err_set(err, EINVAL,
                       "--equivalence-margin: '%s' is not a decimal number above 0 and at most "
                       "10",
