@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/options.h"
 #include "greenbench/paths.h"
 #include "greenbench/records.h"
 #include "greenbench/report.h"
@@ -212,16 +213,11 @@ static const char usage[] =
     "GREENBENCH_LIBEXEC_DIR=DIR names the workers' folder (default: ../libexec/greenbench\n"
     "from this binary's place, or the build tree).\n"
     "--version prints greenbench's version and git commit, then Criterion's;\n"
-    "--help prints this help, then Criterion's options (on stderr).\n";
-
-static int take(int *i, int argc, char **argv, const char **value) {
-  if (*i + 1 >= argc) {
-    fprintf(stderr, "greenbench-suite: error: option '%s' needs a value\n", argv[*i]);
-    return -1;
-  }
-  *value = argv[++*i];
-  return 0;
-}
+    "--help prints this help, then Criterion's options (on stderr).\n"
+    "An option's value follows a space or an equals sign; --select may be\n"
+    "repeated, any other option given twice exits 2.\n"
+    "Exit status: 0 every selected case passed, 1 a case failed (Criterion's),\n"
+    "2 bad arguments.\n";
 
 /* Adds expr to the selection, AND-ed with what is there: each product of
  * one joined with each product of the other ("A | B" and "C" give
@@ -330,66 +326,111 @@ static int criterion_span(int i, int argc, char **argv) {
   return 0;
 }
 
-/* Our options out of argv; Criterion's stay for it. An argument that is
- * neither is an error (-1, reported). */
+enum {
+  PROFILE,
+  SELECT,
+  OUT,
+  JUNIT,
+  LIST_CASES,
+  LIST_TESTS,
+  CAMPAIGN,
+  CHECK_CASE,
+  STATE,
+  PROGRESS_LOG,
+  MACHINE_LABEL,
+  HELP,
+  VERSION
+};
+static const gb_opt options[] = {
+    {"--profile", NULL, GB_OPT_VALUE, PROFILE},
+    {"--select", NULL, GB_OPT_VALUE | GB_OPT_MANY, SELECT},
+    {"--out", NULL, GB_OPT_VALUE, OUT},
+    {"--junit", NULL, GB_OPT_VALUE, JUNIT},
+    {"--list-cases", NULL, 0, LIST_CASES},
+    {"--list-tests", NULL, 0, LIST_TESTS},
+    {"--campaign", NULL, 0, CAMPAIGN},
+    {"--check-case", NULL, GB_OPT_VALUE, CHECK_CASE},
+    {"--state", NULL, GB_OPT_VALUE, STATE},
+    {"--progress-log", NULL, GB_OPT_VALUE, PROGRESS_LOG},
+    {"--machine-label", NULL, GB_OPT_VALUE, MACHINE_LABEL},
+    {"--help", "-h", 0, HELP},
+    {"--version", NULL, 0, VERSION},
+    {NULL, NULL, 0, 0},
+};
+
+/* One of our options: 0, or -1 (reported). --help and --version stay in
+ * argv for Criterion too. */
+static int take_option(int id, const char *v, char **argv, int *kept, const char **profile) {
+  const char **slot[] = {[PROFILE] = profile,
+                         [OUT] = &suite.out,
+                         [JUNIT] = &suite.junit,
+                         [CHECK_CASE] = &suite.check_case,
+                         [STATE] = &suite.state,
+                         [PROGRESS_LOG] = &suite.progress_log,
+                         [MACHINE_LABEL] = &suite.machine_label};
+  switch (id) {
+  case SELECT:
+    return append_select(v);
+  case LIST_CASES:
+    suite.list_only = true;
+    return 0;
+  case LIST_TESTS:
+    suite.list_tests = true;
+    return 0;
+  case CAMPAIGN:
+    suite.campaign = true;
+    return 0;
+  case HELP:
+    fputs(usage, stdout);
+    argv[(*kept)++] = "--help";
+    return 0;
+  case VERSION:
+    /* Ours first; Criterion prints its own when it sees the option. */
+    if (gb_version_print(stdout) < 0 || fflush(stdout) != 0)
+      return -1;
+    argv[(*kept)++] = "--version";
+    return 0;
+  default:
+    *slot[id] = v;
+    suite.out_given |= id == OUT;
+    suite.junit_given |= id == JUNIT;
+    return 0;
+  }
+}
+
+/* Our options out of argv (greenbench/options.h); Criterion's stay for it.
+ * An argument that is neither is an error (-1, reported). */
 static int parse_args(int *argc, char **argv, const char **profile) {
   int kept = 1;
-  for (int i = 1; i < *argc; i++) {
-    const char *v = NULL;
-    int span;
-    if (!strcmp(argv[i], "--profile")) {
-      if (take(&i, *argc, argv, profile) < 0)
-        return -1;
-    } else if (!strcmp(argv[i], "--select")) {
-      if (take(&i, *argc, argv, &v) < 0 || append_select(v) < 0)
-        return -1;
-    } else if (!strcmp(argv[i], "--out")) {
-      if (take(&i, *argc, argv, &suite.out) < 0)
-        return -1;
-      suite.out_given = true;
-    } else if (!strcmp(argv[i], "--junit")) {
-      if (take(&i, *argc, argv, &suite.junit) < 0)
-        return -1;
-      suite.junit_given = true;
-    } else if (!strcmp(argv[i], "--list-cases")) {
-      suite.list_only = true;
-    } else if (!strcmp(argv[i], "--list-tests")) {
-      suite.list_tests = true;
-    } else if (!strcmp(argv[i], "--campaign")) {
-      suite.campaign = true;
-    } else if (!strcmp(argv[i], "--check-case")) {
-      if (take(&i, *argc, argv, &suite.check_case) < 0)
-        return -1;
-    } else if (!strcmp(argv[i], "--state")) {
-      if (take(&i, *argc, argv, &suite.state) < 0)
-        return -1;
-    } else if (!strcmp(argv[i], "--progress-log")) {
-      if (take(&i, *argc, argv, &suite.progress_log) < 0)
-        return -1;
-    } else if (!strcmp(argv[i], "--machine-label")) {
-      if (take(&i, *argc, argv, &suite.machine_label) < 0)
-        return -1;
-    } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage, stdout);
-      argv[kept++] = argv[i];
-    } else if (!strcmp(argv[i], "--version")) {
-      /* Ours first; Criterion prints its own when it sees the option. */
-      if (gb_version_print(stdout) < 0 || fflush(stdout) != 0)
-        return -1;
-      argv[kept++] = argv[i];
-    } else if ((span = criterion_span(i, *argc, argv)) > 0) {
+  gb_opt_state st;
+  gb_opt_start(&st, 1);
+  while (st.next < *argc) {
+    int i = st.next, span = criterion_span(i, *argc, argv);
+    gb_excerpt_buf shown = {{0}};
+    if (span > 0) {
       for (int k = 0; k < span; k++)
         argv[kept++] = argv[i + k];
-      i += span - 1;
-    } else {
-      gb_excerpt_buf shown = {{0}};
-      fprintf(stderr, "greenbench-suite: error: %s '%s'%s\n",
-              span < 0            ? "missing the value of option"
-              : argv[i][0] == '-' ? "unknown option"
-                                  : "unexpected argument",
-              gb_excerpt(&shown, argv[i]), span < 0 ? "" : " (see greenbench-suite --help)");
+      st.next += span;
+      continue;
+    }
+    if (span < 0) {
+      fprintf(stderr, "greenbench-suite: error: missing the value of option '%s'\n",
+              gb_excerpt(&shown, argv[i]));
       return -1;
     }
+    const char *v = NULL;
+    gb_err err;
+    int id = gb_opt_next(options, &st, *argc, argv, &v, &err);
+    if (id == GB_OPT_END) /* a "--" last */
+      break;
+    if (id == GB_OPT_ARG)
+      snprintf(err.msg, sizeof err.msg, "unexpected argument '%s'", gb_excerpt(&shown, v));
+    if (id < 0) {
+      fprintf(stderr, "greenbench-suite: error: %s (see greenbench-suite --help)\n", err.msg);
+      return -1;
+    }
+    if (take_option(id, v, argv, &kept, profile) < 0)
+      return -1;
   }
   *argc = kept;
   return 0;

@@ -10,6 +10,7 @@
 #include "greenbench/cli.h"
 #include "greenbench/machine.h"
 #include "greenbench/numparse.h"
+#include "greenbench/options.h"
 #include "greenbench/pin.h"
 #include "greenbench/rapl.h"
 #include "greenbench/sampler.h"
@@ -49,29 +50,34 @@ static int bad_msg(FILE *err, const char *msg) {
   return 2;
 }
 
+enum { CPUS, PYTHON, NODE, HELP, VERSION };
+static const gb_opt options[] = {
+    {"--cpus", NULL, GB_OPT_VALUE, CPUS}, {"--python", NULL, GB_OPT_VALUE, PYTHON},
+    {"--node", NULL, GB_OPT_VALUE, NODE}, {"--help", "-h", 0, HELP},
+    {"--version", NULL, 0, VERSION},      {NULL, NULL, 0, 0},
+};
+
+/* The options (greenbench/options.h); no positional argument. */
 static int parse(int argc, char **argv, check_args *a, FILE *err) {
-  char msg[sizeof(gb_err)];
+  char msg[sizeof(gb_err) + 64];
   gb_excerpt_buf shown;
-  for (int i = 1; i < argc; i++) {
-    const char **slot = !strcmp(argv[i], "--cpus")     ? &a->cpus
-                        : !strcmp(argv[i], "--python") ? &a->python
-                        : !strcmp(argv[i], "--node")   ? &a->node
-                                                       : NULL;
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      a->help = true;
-    } else if (!strcmp(argv[i], "--version")) {
-      a->version = true;
-    } else if (!slot) {
-      snprintf(msg, sizeof msg, "unknown option '%s' (see greenbench check --help)",
-               gb_excerpt(&shown, argv[i]));
+  gb_opt_state st;
+  gb_opt_start(&st, 1);
+  const char *value;
+  gb_err e;
+  for (int id; (id = gb_opt_next(options, &st, argc, argv, &value, &e)) != GB_OPT_END;) {
+    if (id == GB_OPT_ARG || id < 0) {
+      if (id == GB_OPT_ARG)
+        snprintf(e.msg, sizeof e.msg, "unexpected argument '%s'", gb_excerpt(&shown, value));
+      snprintf(msg, sizeof msg, "%s (see greenbench check --help)", e.msg);
       return bad_msg(err, msg);
-    } else if (i + 1 >= argc || *slot) {
-      snprintf(msg, sizeof msg, "option '%s' %s", argv[i],
-               *slot ? "given twice" : "needs a value");
-      return bad_msg(err, msg);
-    } else {
-      *slot = argv[++i];
     }
+    if (id == HELP)
+      a->help = true;
+    else if (id == VERSION)
+      a->version = true;
+    else
+      *(id == CPUS ? &a->cpus : id == PYTHON ? &a->python : &a->node) = value;
   }
   return 0;
 }

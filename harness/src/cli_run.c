@@ -15,6 +15,7 @@
 #include "greenbench/clock.h"
 #include "greenbench/estimate.h"
 #include "greenbench/numparse.h"
+#include "greenbench/options.h"
 #include "greenbench/pin.h"
 #include "greenbench/records.h"
 #include "greenbench/select.h"
@@ -55,7 +56,9 @@ static const char usage[] =
     "  --help                   show this help\n"
     "Environment: GREENBENCH_LIBEXEC_DIR=DIR, the workers' folder, which holds worker-c,\n"
     "python/worker.py and node/worker.js (default: ../libexec/greenbench from the\n"
-    "command's own place, or the build tree).\n";
+    "command's own place, or the build tree).\n"
+    "Exit status: 0 done (or planned, with --dry-run), 1 the campaign failed (records\n"
+    "kept), 2 bad arguments, 130 interrupted (records kept; continue with --resume).\n";
 
 /* What the command line said, before validation. */
 typedef struct {
@@ -65,12 +68,12 @@ typedef struct {
   bool dry_run, quiet, help, version;
 } run_args;
 
-static const struct {
-  const char *name;
-  size_t offset; /* of the const char * in run_args; flags use SIZE_MAX */
-} options[] = {
+/* A value option's id is the offset of its const char * in run_args; the
+ * flags' ids lie beyond every offset. */
+enum { DRY_RUN = 10000, QUIET, HELP, VERSION };
+static const gb_opt options[] = {
 #define V(n, f)                                                                                \
-  { n, offsetof(run_args, f) }
+  { n, NULL, GB_OPT_VALUE, (int)offsetof(run_args, f) }
     V("--profile", profile),
     V("--languages", languages),
     V("--algorithms", algorithms),
@@ -90,6 +93,11 @@ static const struct {
     V("--out", out),
     V("--resume", resume),
 #undef V
+    {"--dry-run", NULL, 0, DRY_RUN},
+    {"--quiet", NULL, 0, QUIET},
+    {"--help", "-h", 0, HELP},
+    {"--version", NULL, 0, VERSION},
+    {NULL, NULL, 0, 0},
 };
 
 /* Prints msg as the one error line, control bytes escaped; returns 2. */
@@ -109,39 +117,27 @@ static int bad(const gb_cli_env *env, const char *fmt, const char *a) {
   return bad_msg(env, msg);
 }
 
-static int parse_flag(run_args *a, const char *arg) {
-  if (!strcmp(arg, "--dry-run"))
-    a->dry_run = true;
-  else if (!strcmp(arg, "--quiet"))
-    a->quiet = true;
-  else if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
-    a->help = true;
-  else if (!strcmp(arg, "--version"))
-    a->version = true;
-  else
-    return -1;
-  return 0;
-}
-
-/* --name value or --name=value; a repeated option is an error. */
+/* The options (greenbench/options.h); no positional argument. */
 static int parse_args(int argc, char **argv, run_args *a, const gb_cli_env *env) {
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i], *eq = strchr(arg, '=');
-    size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-    if (!eq && parse_flag(a, arg) == 0)
-      continue;
-    size_t k = 0;
-    while (k < sizeof options / sizeof options[0] &&
-           (strlen(options[k].name) != name_len || strncmp(options[k].name, arg, name_len)))
-      k++;
-    if (k == sizeof options / sizeof options[0])
-      return bad(env, arg[0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", arg);
-    const char **slot = (const char **)((char *)a + options[k].offset);
-    if (*slot)
-      return bad(env, "option '%s' given twice", options[k].name);
-    if (!eq && i + 1 >= argc)
-      return bad(env, "option '%s' needs a value", options[k].name);
-    *slot = eq ? eq + 1 : argv[++i];
+  gb_opt_state st;
+  gb_opt_start(&st, 1);
+  const char *value;
+  gb_err err;
+  for (int id; (id = gb_opt_next(options, &st, argc, argv, &value, &err)) != GB_OPT_END;) {
+    if (id == GB_OPT_ARG)
+      return bad(env, "unexpected argument '%s'", value);
+    if (id < 0)
+      return bad_msg(env, err.msg);
+    if (id == DRY_RUN)
+      a->dry_run = true;
+    else if (id == QUIET)
+      a->quiet = true;
+    else if (id == HELP)
+      a->help = true;
+    else if (id == VERSION)
+      a->version = true;
+    else
+      *(const char **)((char *)a + id) = value;
   }
   return 0;
 }

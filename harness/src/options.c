@@ -22,8 +22,8 @@ static const gb_opt *find(const gb_opt *table, const char *arg, size_t len, size
   return NULL;
 }
 
-int gb_opt_next(const gb_opt *table, gb_opt_state *st, int argc, char **argv, const char **value,
-                gb_err *err) {
+int gb_opt_next(const gb_opt *table, gb_opt_state *st, int argc, char **argv,
+                const char **value, gb_err *err) {
   if (st->next >= argc)
     return GB_OPT_END;
   const char *arg = argv[st->next++];

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "greenbench/numparse.h"
+#include "greenbench/options.h"
 #include "greenbench/report.h"
 #include "greenbench/text.h"
 #include "greenbench/version.h"
@@ -77,70 +78,59 @@ static int parse_margin(const char *s, double *out, gb_err *err) {
   return 0;
 }
 
-static int set_option(cli *c, const char *name, const char *value, gb_err *err) {
+enum { OUT, RESAMPLES, SEED, MARGIN, ALLOW_PARTIAL, HELP, VERSION };
+static const gb_opt options[] = {
+    {"--out", NULL, GB_OPT_VALUE, OUT},
+    {"--resamples", NULL, GB_OPT_VALUE, RESAMPLES},
+    {"--seed", NULL, GB_OPT_VALUE, SEED},
+    {"--equivalence-margin", NULL, GB_OPT_VALUE, MARGIN},
+    {"--allow-partial", NULL, 0, ALLOW_PARTIAL},
+    {"--help", "-h", 0, HELP},
+    {"--version", NULL, 0, VERSION},
+    {NULL, NULL, 0, 0},
+};
+
+static int set_option(cli *c, int id, const char *value, gb_err *err) {
   uint64_t v = 0;
   int rc = 0;
-  if (strcmp(name, "--out") == 0) {
+  switch (id) {
+  case OUT:
     c->out = value;
-  } else if (strcmp(name, "--resamples") == 0) {
-    rc = parse_u64(name, value, 1, GB_REPORT_MAX_RESAMPLES, &v, err);
+    break;
+  case RESAMPLES:
+    rc = parse_u64("--resamples", value, 1, GB_REPORT_MAX_RESAMPLES, &v, err);
     c->ao.resamples = rc == 0 ? (size_t)v : c->ao.resamples;
-  } else if (strcmp(name, "--seed") == 0) {
-    rc = parse_u64(name, value, 0, UINT64_MAX, &c->ao.seed, err);
-  } else if (strcmp(name, "--equivalence-margin") == 0) {
+    break;
+  case SEED:
+    rc = parse_u64("--seed", value, 0, UINT64_MAX, &c->ao.seed, err);
+    break;
+  case MARGIN:
     rc = parse_margin(value, &c->ao.margin, err);
-  } else {
-    rc = gb_err_set(err, EINVAL, "compare: unknown option '%s' (see greenbench compare --help)",
-                    SHOWN(name));
+    break;
+  case ALLOW_PARTIAL:
+    c->allow_partial = true;
+    break;
+  case HELP:
+    c->help = true;
+    break;
+  default:
+    c->version = true;
   }
   return rc;
 }
 
-static bool takes_value(const char *name) {
-  static const char *const names[] = {"--out", "--resamples", "--seed", "--equivalence-margin"};
-  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-    if (strcmp(name, names[k]) == 0)
-      return true;
-  return false;
-}
-
-static int parse_option(cli *c, int argc, char **argv, int *i, gb_err *err) {
-  const char *arg = argv[*i], *eq = strchr(arg, '=');
-  bool *flag = !strcmp(arg, "--help") || !strcmp(arg, "-h") ? &c->help
-               : !strcmp(arg, "--version")                  ? &c->version
-               : !strcmp(arg, "--allow-partial")            ? &c->allow_partial
-                                                            : NULL;
-  if (flag) {
-    *flag = true;
-    return 0;
-  }
-  char name[32];
-  size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
-  snprintf(name, sizeof name, "%.*s", n < sizeof name ? (int)n : 0, arg);
-  if (!takes_value(name[0] ? name : arg)) {
-    return gb_err_set(err, EINVAL,
-                      "compare: unknown option '%s' (see greenbench compare --help)",
-                      SHOWN(eq ? name : arg));
-  }
-  if (!eq && *i + 1 >= argc) {
-    return gb_err_set(err, EINVAL, "compare: %s needs a value", SHOWN(arg));
-  }
-  const char *value = eq ? eq + 1 : argv[++*i];
-  if (!*value) {
-    return gb_err_set(err, EINVAL, "compare: %s needs a value", SHOWN(name));
-  }
-  return set_option(c, name[0] ? name : arg, value, err);
-}
-
+/* The options (greenbench/options.h), then two or more paths. */
 static int parse_args(cli *c, int argc, char **argv, gb_err *err) {
-  bool done = false;
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
+  gb_opt_state st;
+  gb_opt_start(&st, 1);
+  const char *arg;
+  gb_err e;
+  for (int id; (id = gb_opt_next(options, &st, argc, argv, &arg, &e)) != GB_OPT_END;) {
     int rc = 0;
-    if (!done && strcmp(arg, "--") == 0) {
-      done = true;
-    } else if (!done && arg[0] == '-' && arg[1]) {
-      rc = parse_option(c, argc, argv, &i, err);
+    if (id != GB_OPT_ARG && id < 0) {
+      rc = gb_err_set(err, EINVAL, "compare: %s (see greenbench compare --help)", e.msg);
+    } else if (id != GB_OPT_ARG) {
+      rc = set_option(c, id, arg, err);
     } else if (c->n == GB_COMPARE_MAX) {
       rc = gb_err_set(err, EINVAL, "compare: more than %d campaigns given", GB_COMPARE_MAX);
     } else if (strnlen(arg, PATH_MAX - 32) >= PATH_MAX - 32) {

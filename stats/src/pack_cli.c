@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "greenbench/options.h"
 #include "greenbench/records_pack.h"
 #include "greenbench/text.h"
 #include "greenbench/version.h"
@@ -33,40 +34,32 @@ typedef struct {
 
 #define SHOWN(s) gb_excerpt(&(gb_excerpt_buf){{0}}, (s))
 
-static int parse_option(pack_cli *c, int argc, char **argv, int *i, gb_err *err) {
-  const char *arg = argv[*i];
-  if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-    c->help = true;
-  } else if (!strcmp(arg, "--version")) {
-    c->version = true;
-  } else if (!strncmp(arg, "--out=", 6) || !strcmp(arg, "--out")) {
-    if (arg[5] != '=' && *i + 1 >= argc)
-      return gb_err_set(err, EINVAL, "pack: --out needs a value");
-    c->out = arg[5] == '=' ? arg + 6 : argv[++*i];
-    if (!*c->out)
-      return gb_err_set(err, EINVAL, "pack: --out needs a value");
-  } else {
-    return gb_err_set(err, EINVAL, "pack: unknown option '%s' (see greenbench pack --help)",
-                      SHOWN(arg));
-  }
-  return 0;
-}
+enum { OUT, HELP, VERSION };
+static const gb_opt options[] = {
+    {"--out", NULL, GB_OPT_VALUE, OUT},
+    {"--help", "-h", 0, HELP},
+    {"--version", NULL, 0, VERSION},
+    {NULL, NULL, 0, 0},
+};
 
+/* The options (greenbench/options.h) and one records folder. */
 static int parse_args(pack_cli *c, int argc, char **argv, gb_err *err) {
-  bool options_done = false;
-  for (int i = 1; i < argc; i++) {
-    int rc = 0;
-    if (!options_done && !strcmp(argv[i], "--"))
-      options_done = true;
-    else if (!options_done && argv[i][0] == '-' && argv[i][1])
-      rc = parse_option(c, argc, argv, &i, err);
-    else if (c->dir)
-      rc = gb_err_set(err, EINVAL, "pack: one records folder expected, got '%s' and '%s'",
-                      SHOWN(c->dir), SHOWN(argv[i]));
+  gb_opt_state st;
+  gb_opt_start(&st, 1);
+  const char *arg;
+  gb_err e;
+  for (int id; (id = gb_opt_next(options, &st, argc, argv, &arg, &e)) != GB_OPT_END;) {
+    if (id == GB_OPT_ARG && c->dir)
+      return gb_err_set(err, EINVAL, "pack: one records folder expected, got '%s' and '%s'",
+                        SHOWN(c->dir), SHOWN(arg));
+    if (id == GB_OPT_ARG)
+      c->dir = arg;
+    else if (id < 0)
+      return gb_err_set(err, EINVAL, "pack: %s (see greenbench pack --help)", e.msg);
+    else if (id == OUT)
+      c->out = arg;
     else
-      c->dir = argv[i];
-    if (rc < 0)
-      return rc;
+      *(id == HELP ? &c->help : &c->version) = true;
   }
   if (!c->help && !c->version && !c->dir)
     return gb_err_set(err, EINVAL,

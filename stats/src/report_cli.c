@@ -19,6 +19,7 @@
 
 #include "greenbench/analysis.h"
 #include "greenbench/numparse.h"
+#include "greenbench/options.h"
 #include "greenbench/records.h"
 #include "greenbench/records_pack.h"
 #include "greenbench/report_datapackage.h"
@@ -585,101 +586,98 @@ static int check_length(const char *name, const char *value, gb_err *err) {
   return 0;
 }
 
-/* One option with its value: 0, or -EINVAL with a message. */
-static int set_option(cli *c, const char *name, const char *value, gb_err *err) {
+enum {
+  OUT,
+  JUNIT,
+  CHART,
+  SUMMARY,
+  RESAMPLES,
+  SEED,
+  MARGIN,
+  CARBON,
+  CARBON_INTENSITY,
+  ALLOW_PARTIAL,
+  NO_DATAPACKAGE,
+  HELP,
+  VERSION
+};
+static const gb_opt options[] = {
+    {"--out", NULL, GB_OPT_VALUE, OUT},
+    {"--junit", NULL, GB_OPT_VALUE, JUNIT},
+    {"--chart", NULL, GB_OPT_VALUE, CHART},
+    {"--summary", NULL, GB_OPT_VALUE, SUMMARY},
+    {"--resamples", NULL, GB_OPT_VALUE, RESAMPLES},
+    {"--seed", NULL, GB_OPT_VALUE, SEED},
+    {"--equivalence-margin", NULL, GB_OPT_VALUE, MARGIN},
+    {"--carbon", NULL, GB_OPT_VALUE, CARBON},
+    {"--carbon-intensity", NULL, GB_OPT_VALUE | GB_OPT_MANY, CARBON_INTENSITY},
+    {"--allow-partial", NULL, 0, ALLOW_PARTIAL},
+    {"--no-datapackage", NULL, 0, NO_DATAPACKAGE},
+    {"--help", "-h", 0, HELP},
+    {"--version", NULL, 0, VERSION},
+    {NULL, NULL, 0, 0},
+};
+
+/* One option (with its value, if it takes one): 0, or -EINVAL with a
+ * message. */
+static int set_option(cli *c, int id, const char *value, gb_err *err) {
+  static const char *const path_names[] = {"--out", "--junit", "--chart", "--summary"};
+  const char **paths[] = {&c->o.md_path, &c->o.junit_path, &c->o.chart_path,
+                          &c->o.summary_path};
   uint64_t v;
   int rc = 0;
-  bool path = !strcmp(name, "--out") || !strcmp(name, "--junit") || !strcmp(name, "--chart") ||
-              !strcmp(name, "--summary");
-  if (path && (rc = check_length(name, value, err)) < 0) {
-    return rc;
-  }
-  if (strcmp(name, "--out") == 0) {
-    c->o.md_path = value;
-  } else if (strcmp(name, "--junit") == 0) {
-    c->o.junit_path = value;
-  } else if (strcmp(name, "--chart") == 0) {
-    c->o.chart_path = value;
-  } else if (strcmp(name, "--summary") == 0) {
-    c->o.summary_path = value;
-  } else if (strcmp(name, "--resamples") == 0) {
-    rc = parse_u64(name, value, 1, GB_REPORT_MAX_RESAMPLES, &v, err);
+  switch (id) {
+  case OUT:
+  case JUNIT:
+  case CHART:
+  case SUMMARY:
+    if ((rc = check_length(path_names[id], value, err)) == 0) {
+      *paths[id] = value;
+    }
+    break;
+  case RESAMPLES:
+    rc = parse_u64("--resamples", value, 1, GB_REPORT_MAX_RESAMPLES, &v, err);
     c->o.resamples = rc == 0 ? (size_t)v : c->o.resamples;
-  } else if (strcmp(name, "--seed") == 0) {
-    rc = parse_u64(name, value, 0, UINT64_MAX, &c->o.seed, err);
-  } else if (strcmp(name, "--equivalence-margin") == 0) {
+    break;
+  case SEED:
+    rc = parse_u64("--seed", value, 0, UINT64_MAX, &c->o.seed, err);
+    break;
+  case MARGIN:
     rc = parse_margin(value, &c->o.margin, err);
-  } else if (strcmp(name, "--carbon") == 0) {
+    break;
+  case CARBON:
     c->regions = value;
-  } else {
+    break;
+  case CARBON_INTENSITY:
     rc = add_custom(c, value, err);
+    break;
+  case ALLOW_PARTIAL:
+    c->o.allow_partial = true;
+    break;
+  case NO_DATAPACKAGE:
+    c->o.no_datapackage = true;
+    break;
+  case HELP:
+    c->help = true;
+    break;
+  default:
+    c->version = true;
   }
   return rc;
 }
 
-static bool takes_value(const char *name) {
-  static const char *const names[] = {"--out",
-                                      "--junit",
-                                      "--chart",
-                                      "--summary",
-                                      "--resamples",
-                                      "--seed",
-                                      "--equivalence-margin",
-                                      "--carbon",
-                                      "--carbon-intensity"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    if (strcmp(name, names[i]) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
-static int parse_option(cli *c, int argc, char **argv, int *i, gb_err *err) {
-  const char *arg = argv[*i], *eq = strchr(arg, '=');
-  char name[64];
-  size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-  /* No option's name is that long: a longer one is unknown, never cut. */
-  snprintf(name, sizeof name, "%.*s", name_len < sizeof name ? (int)name_len : 0, arg);
-  if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-    c->help = true;
-    return 0;
-  }
-  if (strcmp(arg, "--version") == 0) {
-    c->version = true;
-    return 0;
-  }
-  if (strcmp(arg, "--allow-partial") == 0) {
-    c->o.allow_partial = true;
-    return 0;
-  }
-  if (strcmp(arg, "--no-datapackage") == 0) {
-    c->o.no_datapackage = true;
-    return 0;
-  }
-  if (!takes_value(name)) {
-    return gb_err_set(err, EINVAL, "report: unknown option '%s' (see greenbench report --help)",
-                      SHOWN(arg));
-  }
-  if (!eq && *i + 1 >= argc) {
-    return gb_err_set(err, EINVAL, "report: %s needs a value", name);
-  }
-  const char *value = eq ? eq + 1 : argv[++*i];
-  if (!*value) {
-    return gb_err_set(err, EINVAL, "report: %s needs a value", name);
-  }
-  return set_option(c, name, value, err);
-}
-
+/* The options (greenbench/options.h) and one records folder. */
 static int parse_args(cli *c, int argc, char **argv, gb_err *err) {
-  bool options_done = false;
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
+  gb_opt_state st;
+  gb_opt_start(&st, 1);
+  const char *arg;
+  gb_err e;
+  for (int id; (id = gb_opt_next(options, &st, argc, argv, &arg, &e)) != GB_OPT_END;) {
     int rc = 0;
-    if (!options_done && strcmp(arg, "--") == 0) {
-      options_done = true;
-    } else if (!options_done && arg[0] == '-' && arg[1]) {
-      rc = parse_option(c, argc, argv, &i, err);
+    if (id != GB_OPT_ARG && id < 0) {
+      rc = gb_err_set(err, EINVAL, "report: %s (see greenbench report --help)", e.msg);
+    } else if (id != GB_OPT_ARG) {
+      rc = set_option(c, id, arg, err);
     } else if (c->o.dir) {
       gb_excerpt_buf first;
       rc = gb_err_set(err, EINVAL, "report: one records folder expected, got '%s' and '%s'",
