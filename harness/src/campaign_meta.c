@@ -191,8 +191,12 @@ static void machine_to_meta(const gb_campaign *c, gb_meta *m) {
   m->machine.cpus_online = online > 0 ? (uint64_t)online : 0;
 }
 
+_Static_assert(sizeof((gb_meta *)0)->pinning.cpus >= GB_PIN_LIST_MAX,
+               "meta.json's CPU list holds any list of pinned CPUs");
+
 static void pinning_to_meta(const gb_campaign *c, gb_meta *m) {
-  gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, m->pinning.cpus, sizeof m->pinning.cpus);
+  /* Cannot run out of room (the assertion above). */
+  (void)gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, m->pinning.cpus, sizeof m->pinning.cpus);
   m->pinning.rule_held = c->pin.rule_held;
   snprintf(m->pinning.reason, sizeof m->pinning.reason, "%s%s%s", c->pin.reason,
            c->binding.mem_bound ? "" : "; memory not bound: ",

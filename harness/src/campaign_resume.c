@@ -151,8 +151,8 @@ int gb_campaign_resume_load(gb_campaign *c, gb_err *err) {
 
 int gb_campaign_resume_check(gb_campaign *c, gb_err *err) {
   const gb_meta *m = &c->meta;
-  char cpus[GB_META_TEXT_MAX];
-  gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, cpus, sizeof cpus);
+  char cpus[GB_PIN_LIST_MAX];
+  (void)gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, cpus, sizeof cpus); /* always fits */
   const char *model = c->info.has_cpu_model ? c->info.cpu_model : "unknown";
   const char *kernel = c->info.has_kernel ? c->info.kernel : "unknown";
   if (c->o->machine_label && m->machine.has_label &&

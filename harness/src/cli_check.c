@@ -237,8 +237,9 @@ static void check_pinning(const check_args *a, FILE *out) {
   if (rc < 0) {
     fprintf(out, "pinning: %s\n", err.msg);
   } else {
-    char cpus[256];
-    gb_pin_format_cpus(pin.cpus, pin.ncpus, cpus, sizeof cpus);
+    char cpus[GB_PIN_LIST_MAX];
+    if (gb_pin_format_cpus(pin.cpus, pin.ncpus, cpus, sizeof cpus) < 0)
+      snprintf(cpus, sizeof cpus, "(%zu CPUs)", pin.ncpus);
     fprintf(out, "pinning: CPUs %s; the rule %s: %s\n", cpus,
             pin.rule_held ? "holds" : "does not hold", pin.reason);
     gb_machine_info info;

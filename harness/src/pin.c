@@ -179,8 +179,9 @@ static void choice_fill(pin_view *v, const unsigned *cpus, size_t n, gb_pin_choi
 
 static void describe_pick(pin_view *v, const pin_pick *p, int nallowed, gb_pin_choice *c) {
   const char *kind = v->hybrid && v->ranked ? "performance " : "";
-  char list[32];
-  gb_pin_format_cpus(c->cpus, c->ncpus, list, sizeof list);
+  char list[GB_PIN_LIST_MAX];
+  if (gb_pin_format_cpus(c->cpus, c->ncpus, list, sizeof list) < 0)
+    snprintf(list, sizeof list, "(%zu CPUs)", c->ncpus);
   if (!v->ranked)
     gb_str_append(c->reason, sizeof c->reason,
                   "CPU kinds could not be ranked, so cores of every kind were eligible; ");

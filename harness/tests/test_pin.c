@@ -379,3 +379,13 @@ Test(pin_apply, memory_is_bound_to_the_choice_node) {
   hwloc_bitmap_free(nodes);
   hwloc_topology_destroy(t);
 }
+
+Test(pin_format, the_longest_list_fits_gb_pin_list_max_and_one_byte_less_does_not) {
+  unsigned cpus[GB_PIN_MAX];
+  for (size_t i = 0; i < GB_PIN_MAX; i++)
+    cpus[i] = 1048575u - (unsigned)i; /* 7 digits each */
+  char buf[GB_PIN_LIST_MAX];
+  cr_assert_eq(gb_pin_format_cpus(cpus, GB_PIN_MAX, buf, sizeof buf), 0);
+  cr_assert_eq(strlen(buf), (size_t)GB_PIN_LIST_MAX - 1);
+  cr_assert_eq(gb_pin_format_cpus(cpus, GB_PIN_MAX, buf, sizeof buf - 1), -ENOSPC);
+}

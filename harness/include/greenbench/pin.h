@@ -24,6 +24,9 @@
 
 /* The most CPUs a choice (or a --cpus override) may hold. */
 #define GB_PIN_MAX 64
+/* Room for any list gb_pin_format_cpus writes of at most GB_PIN_MAX CPUs
+ * (each below 1048576, so 7 digits and a comma), its NUL included. */
+#define GB_PIN_LIST_MAX (GB_PIN_MAX * 8)
 /* How many CPUs the rule asks for: the sorting thread plus Node.js's helpers. */
 #define GB_PIN_RULE_NCPUS 2
 
