@@ -405,7 +405,8 @@ static int parse_args(int *argc, char **argv, const char **profile) {
   gb_opt_state st;
   gb_opt_start(&st, 1);
   while (st.next < *argc) {
-    int i = st.next, span = criterion_span(i, *argc, argv);
+    /* --version is ours first (Criterion's too, once ours is printed). */
+    int i = st.next, span = strcmp(argv[i], "--version") ? criterion_span(i, *argc, argv) : 0;
     gb_excerpt_buf shown = {{0}};
     if (span > 0) {
       for (int k = 0; k < span; k++)
