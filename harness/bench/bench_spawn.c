@@ -2,34 +2,34 @@
  * (docs/performance.md, figure 1). One command is launched, run after run,
  * in four ways interleaved in the same process:
  *
- *   harness    gb_spawn_run, one launch, with a stdout check as measure.c
- *              has (the worker's line parsed and checked against its
- *              arguments; nothing at all from any other command); the
- *              figure is the wall_ns the harness itself records;
+ *   harness    gb_spawn_run, one launch, a 60 s timeout, with a stdout check
+ *              as measure.c has (the worker's line parsed and checked
+ *              against its arguments; nothing at all from any other
+ *              command); the figure is the wall_ns the harness records;
  *   call       the same call timed from outside, set-up and check included:
  *              what one measured run costs the campaign, not the record;
- *   fork       the floor: fork, execve, wait4 and nothing else, stdin,
- *              stdout and stderr on /dev/null, timed with CLOCK_MONOTONIC_RAW;
- *   spawn      the same with posix_spawn (vfork-style clone), which is how
- *              hyperfine's runtime starts a command;
- *   proto      a prototype of the spawner's posix_spawn path (spawn_proto.h)
- *              as docs/performance.md proposes it: no exec-report pipe, the
- *              spawn attributes built before the clock, no timeout; the same
- *              check after the clock;
+ *   fork       a floor: fork, execve, wait4 and nothing else, stdin, stdout
+ *              and stderr on /dev/null, timed with CLOCK_MONOTONIC_RAW;
+ *   spawn      the floor the goal is set against: the same with posix_spawn
+ *              (vfork-style clone), which is how hyperfine's runtime starts
+ *              a command;
+ *   proto      the spawner's launch rebuilt on posix_spawn (spawn_proto.h):
+ *              output to memory files read after the reap, a pidfd polled;
+ *              what spawn.c's own child function adds is left out;
  *
  * and after every ten runs a startup batch (gb_spawn_run with ten launches
  * back to back, per launch), as the startup trials measure. Every sample
  * goes to --raw as "ROUND METHOD NS" lines; ci/bench runs hyperfine on the
  * same command between rounds and compares medians.
  *
- * With --parts it measures instead what separates the harness's launch from
- * the prototype's, one habit at a time (report pipe, set-up inside the clock,
- * timeout), and prints the medians.
+ * With --parts it measures instead what each part of the harness's launch
+ * adds to the posix_spawn floor, one at a time, and prints the medians.
  *
  *   bench_spawn [--runs N] [--warmup N] [--round R] [--raw FILE] [--parts] -- CMD [ARG...] */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,42 +193,63 @@ static int via_proto(char **argv, check_ctx *cc, int devnull, uint64_t *ns) {
 
 /* ---------------------------------------------------------------- parts */
 
-/* --parts: what the harness's launch costs beyond the prototype, one habit
- * at a time, in-process and interleaved (a Williams design for six). */
-enum { PART_HARNESS, PART_NO_TIMEOUT, PART_PROTO, PART_REPORT, PART_SETUP, PART_BOTH, PARTS };
-static const char *const part_names[PARTS] = {"harness (60 s timeout, as measure.c)",
-                                              "harness without a timeout",
-                                              "prototype",
-                                              "prototype + exec-report pipe",
-                                              "prototype + spawn set-up in the clock",
-                                              "prototype + both"};
+/* --parts: what each part of the harness's launch adds to the posix_spawn
+ * floor, in-process and interleaved (a Williams design for seven: the
+ * cyclic square of the sequence 0 1 6 2 5 3 4 and of its mirror, so over
+ * every 14 runs each part comes first twice and directly follows each other
+ * part twice). */
+enum {
+  PART_SPAWN,
+  PART_MEMFD,
+  PART_PROTO,
+  PART_PIPES,
+  PART_NO_TIMEOUT,
+  PART_HARNESS,
+  PART_STOP,
+  PARTS
+};
+static const char *const part_names[PARTS] = {
+    "posix_spawn floor (stdio on /dev/null)",
+    "posix_spawn, output to memory files",
+    "  the same, a pidfd polled (prototype)",
+    "posix_spawn, output through pipes, polled",
+    "harness without a timeout",
+    "harness, 60 s timeout (the rounds' arm)",
+    "harness, 60 s timeout and a stop flag (campaign)"};
 
-static int one_part(char **argv, check_ctx *cc, int devnull, int part, uint64_t *ns) {
+static volatile sig_atomic_t never_stop;
+
+static int one_part(char **argv, check_ctx *cc, int devnull,
+                    const posix_spawn_file_actions_t *fa, int part, uint64_t *ns) {
   static char out[GB_SPAWN_STDOUT_MAX + 1];
   size_t len = 0;
-  if (part <= PART_NO_TIMEOUT) {
-    gb_spawn_opts o;
-    gb_spawn_opts_init(&o, argv);
-    o.check = check_out;
-    o.ctx = cc;
-    o.timeout_ns = part == PART_HARNESS ? 60000000000u : 0;
-    gb_spawn_result r;
-    gb_err err;
-    int rc = gb_spawn_run(&o, &r, &err);
-    if (rc < 0)
-      return rc;
-    *ns = r.wall_ns;
-    rc = r.status == GB_SPAWN_OK ? 0 : -EIO;
-    gb_spawn_result_free(&r);
-    return rc;
+  if (part == PART_SPAWN)
+    return via_posix_spawn(argv, fa, ns);
+  if (part < PART_NO_TIMEOUT) {
+    proto_opts po = {.capture = part == PART_PIPES ? PROTO_PIPES : PROTO_MEMFD,
+                     .poll_pidfd = part != PART_MEMFD};
+    return proto_spawn_run(argv, devnull, &po, out, sizeof out, &len, ns);
   }
-  proto_opts po = {.report_pipe = part == PART_REPORT || part == PART_BOTH,
-                   .setup_in_clock = part == PART_SETUP || part == PART_BOTH};
-  return proto_spawn_run(argv, devnull, &po, out, sizeof out, &len, ns);
+  gb_spawn_opts o;
+  gb_spawn_opts_init(&o, argv);
+  o.check = check_out;
+  o.ctx = cc;
+  o.timeout_ns = part == PART_NO_TIMEOUT ? 0 : 60000000000u;
+  o.stop = part == PART_STOP ? &never_stop : NULL;
+  gb_spawn_result r;
+  gb_err err;
+  int rc = gb_spawn_run(&o, &r, &err);
+  if (rc < 0)
+    return rc;
+  *ns = r.wall_ns;
+  rc = r.status == GB_SPAWN_OK ? 0 : -EIO;
+  gb_spawn_result_free(&r);
+  return rc;
 }
 
-static int run_parts(char **argv, check_ctx *cc, int devnull, const bench_opts *o) {
-  static const unsigned base[PARTS] = {0, 1, 5, 2, 4, 3};
+static int run_parts(char **argv, check_ctx *cc, int devnull,
+                     const posix_spawn_file_actions_t *fa, const bench_opts *o) {
+  static const unsigned base[PARTS] = {0, 1, 6, 2, 5, 3, 4};
   double *v[PARTS] = {0};
   int rc = 0;
   for (int p = 0; p < PARTS; p++)
@@ -236,9 +257,10 @@ static int run_parts(char **argv, check_ctx *cc, int devnull, const bench_opts *
       rc = -ENOMEM;
   for (uint64_t i = 0; i < o->warmup + o->runs && rc == 0; i++)
     for (unsigned k = 0; k < PARTS && rc == 0; k++) {
-      int p = (int)((base[k] + i) % PARTS);
+      bool mirror = i / PARTS % 2 == 1;
+      int p = (int)((base[mirror ? PARTS - 1 - k : k] + i) % PARTS);
       uint64_t ns = 0;
-      rc = one_part(argv, cc, devnull, p, &ns);
+      rc = one_part(argv, cc, devnull, fa, p, &ns);
       if (i >= o->warmup)
         v[p][i - o->warmup] = (double)ns;
     }
@@ -246,9 +268,9 @@ static int run_parts(char **argv, check_ctx *cc, int devnull, const bench_opts *
   for (int p = 0; p < PARTS && rc == 0; p++)
     bench_median_ci(v[p], o->runs, &med[p], &lo[p], &hi[p]);
   for (int p = 0; p < PARTS && rc == 0; p++)
-    printf("  %-40s %8.1f us  (95%% CI %.1f .. %.1f)  %+6.1f us over the prototype\n",
+    printf("  %-50s %8.1f us  (95%% CI %.1f .. %.1f)  %+6.1f us over the floor\n",
            part_names[p], med[p] / 1e3, lo[p] / 1e3, hi[p] / 1e3,
-           (med[p] - med[PART_PROTO]) / 1e3);
+           (med[p] - med[PART_SPAWN]) / 1e3);
   for (int p = 0; p < PARTS; p++)
     free(v[p]);
   return rc;
@@ -353,7 +375,7 @@ int main(int argc, char **argv) {
   for (int fd = 0; fd < 3; fd++)
     posix_spawn_file_actions_adddup2(&s.fa, s.devnull, fd);
   int rc = s.devnull < 0 ? -errno
-           : o.parts     ? run_parts(s.argv, &s.cc, s.devnull, &o)
+           : o.parts     ? run_parts(s.argv, &s.cc, s.devnull, &s.fa, &o)
                          : run_round(&s, &o);
   posix_spawn_file_actions_destroy(&s.fa);
   if (s.raw != stdout)

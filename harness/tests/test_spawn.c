@@ -4,6 +4,7 @@
  * milliseconds, so the whole file runs in a few seconds. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ typedef struct {
   hook_log hooks;
   int checks;
   int refuse_at; /* the check refuses this call; 0: never */
+  int first_pid; /* the first line of the first launch's stdout */
 } test_ctx;
 
 static void on_before(void *ctx) {
@@ -201,6 +203,50 @@ Test(spawn, huge_output_is_drained_and_truncation_flagged) {
   gb_spawn_result_free(&r);
 }
 
+Test(spawn, stdout_past_the_capture_limit_is_bad_output_named_so) {
+  char *argv[] = {WORKER("flood.sh"), "out", NULL};
+  gb_spawn_result r = run_worker(argv, 20000 * MS);
+  /* The worker exited 0, but its writes past 16 MiB failed. */
+  cr_assert_eq(r.status, GB_SPAWN_BAD_OUTPUT, "%s", r.message);
+  cr_assert_str_eq(r.message, "wrote 16 MiB or more to stdout, its limit (writes past it "
+                              "failed); exited with code 0: still here");
+  cr_assert(strstr(r.err_tail, "Operation not permitted"), "tr's own error: %s", r.err_tail);
+  cr_assert(r.out_truncated);
+  cr_assert_eq(r.out_len, GB_SPAWN_STDOUT_MAX);
+  cr_assert_eq(r.out[0], 'x');
+  cr_assert_eq(r.out[r.out_len - 1], 'x');
+  gb_spawn_result_free(&r);
+}
+
+Test(spawn, stderr_past_the_capture_limit_is_bad_output_named_so) {
+  char *argv[] = {WORKER("flood.sh"), "err", NULL};
+  gb_spawn_result r = run_worker(argv, 20000 * MS);
+  cr_assert_eq(r.status, GB_SPAWN_BAD_OUTPUT, "%s", r.message);
+  cr_assert(strstr(r.message, "wrote 16 MiB or more to stderr, its limit (writes past it "
+                              "failed); exited with code 0: xxx"),
+            "%s", r.message);
+  cr_assert_str_eq(r.out, "still here\n");
+  cr_assert(r.err_truncated);
+  cr_assert_eq(r.err_len, GB_SPAWN_STDERR_TAIL, "the tail is the last 4 KiB written");
+  cr_assert_eq(r.err_tail[0], 'x');
+  gb_spawn_result_free(&r);
+}
+
+Test(spawn, capture_limit_grows_with_a_larger_stdout_max) {
+  char *argv[] = {WORKER("flood.sh"), "out", NULL};
+  gb_spawn_opts o;
+  gb_spawn_opts_init(&o, argv);
+  o.timeout_ns = 20000 * MS;
+  o.stdout_max = GB_SPAWN_CAPTURE_LIMIT + 1; /* the capture: 18 MiB, 2 MiB rounded */
+  gb_spawn_result r = run_opts(&o);
+  cr_assert_eq(r.status, GB_SPAWN_BAD_OUTPUT, "%s", r.message);
+  cr_assert(strstr(r.message, "wrote 18 MiB or more to stdout, its limit"), "%s", r.message);
+  cr_assert(r.out_truncated);
+  cr_assert_eq(r.out_len, GB_SPAWN_CAPTURE_LIMIT + 1, "stdout_max bytes are kept");
+  cr_assert_eq(r.out[r.out_len - 1], 'x');
+  gb_spawn_result_free(&r);
+}
+
 Test(spawn, small_stdout_limit_is_honoured) {
   char *argv[] = {WORKER("good_sort.sh"), NULL};
   gb_spawn_opts o;
@@ -270,6 +316,80 @@ Test(spawn, processes_left_behind_are_killed_and_reported) {
   gb_spawn_result_free(&r);
 }
 
+/* A counter file for the scripts that count their launches, and the
+ * GB_COUNTER=path variable naming it. */
+static void counter_file(char *path, size_t len, char *env, size_t envlen) {
+  snprintf(path, len, "/tmp/gb_spawn_counter_XXXXXX");
+  int fd = mkstemp(path);
+  cr_assert_geq(fd, 0);
+  close(fd);
+  snprintf(env, envlen, "GB_COUNTER=%s", path);
+}
+
+static void counter_remove(const char *path) {
+  char escaped[128];
+  snprintf(escaped, sizeof escaped, "%s.escaped", path);
+  unlink(escaped);
+  unlink(path);
+}
+
+/* escapee.sh's process left the worker's group and session, so the kill
+ * of the group misses it; it keeps stdout open and writes for seconds. */
+Test(spawn, a_process_that_left_the_group_does_not_hold_up_the_harness) {
+  char counter[64], env[96];
+  counter_file(counter, sizeof counter, env, sizeof env);
+  char *argv[] = {WORKER("escapee.sh"), NULL};
+  char *envp[] = {env, "PATH=/usr/bin:/bin", NULL};
+  gb_spawn_opts o;
+  gb_spawn_opts_init(&o, argv);
+  o.envp = envp;
+  o.timeout_ns = 10000 * MS;
+  uint64_t t0 = gb_monotonic_raw_ns();
+  gb_spawn_result r = run_opts(&o);
+  uint64_t call_ns = gb_monotonic_raw_ns() - t0;
+  int escapee = atoi(r.out);
+  cr_assert_gt(escapee, 1, "'%s'", r.out);
+  cr_assert_eq(kill(-escapee, SIGKILL), 0, "the escapee leads its own group");
+  counter_remove(counter);
+  cr_assert_eq(r.status, GB_SPAWN_OK, "%s", r.message);
+  cr_assert_not(r.strays_killed, "nothing was left in the worker's group");
+  cr_assert_lt(call_ns, 2000 * MS, "the harness waited %llu ns for a writer outside the group",
+               (unsigned long long)call_ns);
+  gb_spawn_result_free(&r);
+}
+
+static int remember_first_pid(void *ctx, const char *out, size_t len, bool truncated, char *msg,
+                              size_t msglen) {
+  (void)len, (void)truncated, (void)msg, (void)msglen;
+  test_ctx *t = ctx;
+  if (t->checks++ == 0)
+    t->first_pid = atoi(out);
+  return 0;
+}
+
+Test(spawn_batch, a_launch_gets_nothing_an_earlier_launch_left_writing) {
+  char counter[64], env[96];
+  counter_file(counter, sizeof counter, env, sizeof env);
+  char *argv[] = {WORKER("escapee.sh"), NULL};
+  char *envp[] = {env, "PATH=/usr/bin:/bin", NULL};
+  test_ctx t = {0};
+  gb_spawn_opts o;
+  gb_spawn_opts_init(&o, argv);
+  o.envp = envp;
+  o.launches = 2;
+  o.timeout_ns = 10000 * MS;
+  o.check = remember_first_pid;
+  gb_spawn_result r = run_ctx(&o, &t);
+  cr_assert_gt(t.first_pid, 1, "the first launch printed its escapee's pid");
+  cr_assert_eq(kill(-t.first_pid, SIGKILL), 0);
+  counter_remove(counter);
+  cr_assert_eq(r.status, GB_SPAWN_OK, "%s", r.message);
+  cr_assert_eq(r.launches, 2);
+  /* The first launch's escapee wrote "late" all through the second. */
+  cr_assert_str_eq(r.out, "second\n");
+  gb_spawn_result_free(&r);
+}
+
 Test(spawn, well_behaved_worker_leaves_no_strays) {
   gb_spawn_result r = run_script(WORKER("good_startup.sh"), 5000 * MS);
   cr_assert_eq(r.status, GB_SPAWN_OK, "%s", r.message);
@@ -296,6 +416,74 @@ Test(spawn, hooks_run_once_even_when_the_spawn_fails) {
   gb_spawn_opts_init(&o, argv);
   gb_spawn_result r = run_opts(&o); /* asserts one before and one after */
   cr_assert_eq(r.status, GB_SPAWN_SPAWN_FAILED);
+  gb_spawn_result_free(&r);
+}
+
+static void slow_before(void *ctx) {
+  on_before(ctx);
+  usleep(200000);
+}
+
+/* The first launch's timer is armed before the before hook: the 200 ms the
+ * hook takes must not come off the worker's 300 ms. */
+Test(spawn, a_slow_before_hook_does_not_shorten_the_timeout) {
+  char *argv[] = {WORKER("hang.sh"), NULL};
+  test_ctx t = {0};
+  gb_spawn_opts o;
+  gb_spawn_opts_init(&o, argv);
+  o.timeout_ns = 300 * MS;
+  o.before = slow_before;
+  o.after = on_after;
+  o.ctx = &t;
+  gb_spawn_result r;
+  gb_err err;
+  cr_assert_eq(gb_spawn_run(&o, &r, &err), 0, "%s", err.msg);
+  cr_assert_eq(r.status, GB_SPAWN_TIMEOUT, "%s", r.message);
+  cr_assert_geq(r.wall_ns, 300 * MS, "killed after %llu ns", (unsigned long long)r.wall_ns);
+  cr_assert_lt(r.wall_ns, 2000 * MS);
+  cr_assert(process_gone(r.pid));
+  gb_spawn_result_free(&r);
+}
+
+static void no_op(int sig) {
+  (void)sig;
+}
+
+/* The worker's signals start as from a shell: nothing blocked, SIGPIPE at
+ * its default though the harness ignores it, what else the harness ignores
+ * still ignored (as a shell leaves it). */
+Test(spawn, worker_signals_start_from_the_defaults) {
+  signal(SIGPIPE, SIG_IGN);
+  signal(SIGUSR2, SIG_IGN);
+  signal(SIGUSR1, no_op); /* a handler of the harness's */
+  sigset_t usr1, old;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &usr1, &old);
+  char *argv[] = {"/bin/grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status", NULL};
+  gb_spawn_result r = run_worker(argv, 5000 * MS);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  signal(SIGUSR1, SIG_DFL);
+  signal(SIGUSR2, SIG_DFL);
+  cr_assert_eq(r.status, GB_SPAWN_OK, "%s", r.message);
+  unsigned long long blk = 1, ign = 0;
+  cr_assert_eq(sscanf(r.out, "SigBlk: %llx SigIgn: %llx", &blk, &ign), 2, "%s", r.out);
+  cr_assert_eq(blk, 0, "%s", r.out);
+  cr_assert_eq(ign & (1ull << (SIGPIPE - 1)), 0, "SIGPIPE still ignored: %s", r.out);
+  cr_assert_neq(ign & (1ull << (SIGUSR2 - 1)), 0, "SIGUSR2 no longer ignored: %s", r.out);
+  gb_spawn_result_free(&r);
+}
+
+Test(spawn_batch, every_launch_gets_the_whole_timeout) {
+  char *argv[] = {WORKER("sleep_short.sh"), NULL};
+  gb_spawn_opts o;
+  gb_spawn_opts_init(&o, argv);
+  o.launches = 6;
+  o.timeout_ns = 250 * MS;
+  gb_spawn_result r = run_opts(&o);
+  cr_assert_eq(r.status, GB_SPAWN_OK, "%s", r.message);
+  cr_assert_eq(r.launches, 6);
+  cr_assert_geq(r.wall_ns, 300 * MS, "six launches of 50 ms, more than one timeout");
   gb_spawn_result_free(&r);
 }
 

@@ -7,11 +7,14 @@
  *
  * The clock is CLOCK_MONOTONIC_RAW; CPU time and peak RSS come from wait4.
  * No shell is involved: argv[0] is executed as given. Each launch runs in its
- * own process group with stdin from /dev/null and stdout and stderr captured
- * through pipes that are drained while it runs, and is killed (SIGKILL) by
- * the kernel if the thread that started it dies: call from the thread that
- * lives as long as the harness (the main one). Linux >= 5.3 (pidfd_open). The
- * caller must not set SIGCHLD to SIG_IGN, or there is nothing left to reap. */
+ * own process group with stdin from /dev/null; its stdout and stderr go to
+ * memory files (memfd) that are read after it has been reaped, so nothing
+ * wakes the harness while it runs. It is killed (SIGKILL) by the kernel if
+ * the thread that started it dies: call from the thread that lives as long
+ * as the harness (the main one). Signal handlers are read once per call:
+ * install them before, not from another thread meanwhile. Linux >= 5.3
+ * (pidfd). The caller must not set SIGCHLD to SIG_IGN, or there is nothing
+ * left to reap. */
 #ifndef GREENBENCH_SPAWN_H
 #define GREENBENCH_SPAWN_H
 
@@ -28,6 +31,12 @@
 #define GB_SPAWN_STDOUT_MAX (64u * 1024u)
 /* Bytes of the end of stderr kept per launch. */
 #define GB_SPAWN_STDERR_TAIL 4096u
+/* Bytes a launch may write to stderr, and to stdout when stdout_max is below
+ * it (else stdout_max + 1, rounded up to 2 MiB). The capture is a memory
+ * file of that size: writes past it fail with EPERM, and the launch is
+ * GB_SPAWN_BAD_OUTPUT whatever its exit, so a runaway writer cannot fill the
+ * memory. */
+#define GB_SPAWN_CAPTURE_LIMIT (16u * 1024u * 1024u)
 
 typedef enum {
   GB_SPAWN_OK,           /* every launch exited 0 (and passed check) */
@@ -36,7 +45,8 @@ typedef enum {
   GB_SPAWN_TIMEOUT,      /* ran past timeout_ns; its group was killed */
   GB_SPAWN_ABORTED,      /* abort_fd became readable; its group was killed */
   GB_SPAWN_SPAWN_FAILED, /* could not be started; error holds the errno */
-  GB_SPAWN_BAD_OUTPUT,   /* exited 0 but the check hook refused its stdout */
+  GB_SPAWN_BAD_OUTPUT,   /* exited 0 but the check hook refused its stdout, or
+                            it reached a capture's limit (GB_SPAWN_CAPTURE_LIMIT) */
   GB_SPAWN_INTERRUPTED,  /* *stop became non-zero; its group was killed */
 } gb_spawn_status;
 
@@ -68,7 +78,8 @@ typedef struct {
    * before the wait (signals are taken only inside it), and the batch stops. */
   volatile sig_atomic_t *stop;
   unsigned launches; /* back-to-back launches; 0 or 1: one */
-  size_t stdout_max; /* bytes of stdout kept per launch; 0: GB_SPAWN_STDOUT_MAX */
+  size_t stdout_max; /* bytes of stdout kept per launch (the rest is counted,
+                        out_truncated); 0: GB_SPAWN_STDOUT_MAX */
 } gb_spawn_opts;
 
 typedef struct {
@@ -105,8 +116,10 @@ const char *gb_spawn_status_name(gb_spawn_status s);
  * that does not end GB_SPAWN_OK (the message then starts "launch i of n: " for
  * a batch), and fills *r. Returns 0 whenever the command was measured, whatever
  * its status; free r with gb_spawn_result_free. Returns -EINVAL for bad options,
- * or -errno when the harness itself failed (pipes, clone, pidfd_open, memory);
- * *r is then untouched. Once before has run, after runs too, even on failure. */
+ * or -errno when the harness itself failed (memory files, timerfd, clone,
+ * ppoll, memory); *r is then untouched. Once before has run, after runs too,
+ * even on failure. timeout_ns is never cut short: a launch is killed only
+ * once CLOCK_MONOTONIC_RAW has passed its start plus timeout_ns. */
 int gb_spawn_run(const gb_spawn_opts *o, gb_spawn_result *r, gb_err *err);
 
 /* Frees r's captured output; r may be zeroed or already freed. */
