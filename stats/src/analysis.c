@@ -6,6 +6,7 @@
 #include "greenbench/analysis.h"
 
 #include "analysis_internal.h"
+#include "parallel.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -237,21 +238,43 @@ static bool any_nan(const double *x, size_t n) {
   return false;
 }
 
-static int measure(gb_analysis *a, gb_an_config *c, const gb_rec_group *g, gb_err *err) {
+/* Whether c gets a bootstrap: ok runs and a measured startup. */
+static bool bootstrappable(const gb_an_config *c) {
+  return c->n_ok > 0 && c->startup && c->startup->measured;
+}
+
+/* Only time and energy per sort are paired across configurations (ratios,
+ * rank intervals), so only theirs are held. */
+static gb_boot_opts boot_opts(const gb_analysis *a, const gb_an_config *c) {
+  return (gb_boot_opts){.seed = a->opts.seed,
+                        .stream = c->stream,
+                        .replicates = a->opts.resamples,
+                        .level = a->opts.level,
+                        .paired_only = true};
+}
+
+/* Names c in a bootstrap error. */
+static int boot_error(const gb_an_config *c, int rc, const gb_err *inner, gb_err *err) {
+  char label[96];
+  gb_an_config_label(c, label, sizeof label);
+  return gb_err_set(err, -rc, "%s: %s", label, inner->msg);
+}
+
+/* Everything of c's ok runs but the bootstrap, which build_ratios draws
+ * later, a group at a time: the spread of process times and the coupling
+ * of time and energy. The runs are checked here as the bootstrap will take
+ * them (gb_boot_check), so that a bad run fails the analysis with the same
+ * message, in the same configuration order, as a bootstrap drawn here. */
+static int prepare(gb_analysis *a, gb_an_config *c, const gb_rec_group *g, gb_err *err) {
   gb_run *runs = malloc(c->n_ok * sizeof *runs);
   double *v = malloc(2 * c->n_ok * sizeof *v);
   int rc = runs && v ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
   double *wall = v, *energy = v ? v + c->n_ok : NULL;
   size_t n = rc == 0 ? collect_runs(g, runs, wall, energy) : 0;
-  gb_boot_opts bo = {.seed = a->opts.seed,
-                     .stream = c->stream,
-                     .replicates = a->opts.resamples,
-                     .level = a->opts.level};
+  gb_boot_opts bo = boot_opts(a, c);
   gb_err inner;
-  if (rc == 0 && (rc = gb_boot_run(runs, n, &c->startup->cost, &bo, &c->boot, &inner)) < 0) {
-    char label[96];
-    gb_an_config_label(c, label, sizeof label);
-    gb_err_set(err, -rc, "%s: %s", label, inner.msg);
+  if (rc == 0 && (rc = gb_boot_check(runs, n, &c->startup->cost, &bo, &inner)) < 0) {
+    boot_error(c, rc, &inner, err);
   }
   if (rc == 0) {
     rc = gb_summarize(wall, n, &c->process, err);
@@ -259,6 +282,27 @@ static int measure(gb_analysis *a, gb_an_config *c, const gb_rec_group *g, gb_er
   c->coupling = (gb_rho){.defined = false, .rho = NAN};
   if (rc == 0 && !any_nan(energy, n)) {
     rc = gb_spearman(wall, energy, n, &c->coupling, err);
+  }
+  free(runs);
+  free(v);
+  return rc;
+}
+
+/* c's bootstrap (prepare has checked its runs), with the buffers of
+ * `work`: every estimate with its interval, and every replicate of time
+ * and energy per sort until gb_boot_trim. */
+static int bootstrap(gb_analysis *a, gb_an_config *c, gb_boot_work *work, gb_err *err) {
+  const gb_rec_group *g =
+      gb_rec_table_find_sort(&a->records->runs, c->language, c->algorithm, c->order, c->size);
+  gb_run *runs = malloc(c->n_ok * sizeof *runs);
+  double *v = malloc(2 * c->n_ok * sizeof *v);
+  int rc = runs && v ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
+  size_t n = rc == 0 ? collect_runs(g, runs, v, v + c->n_ok) : 0;
+  gb_boot_opts bo = boot_opts(a, c);
+  gb_err inner;
+  if (rc == 0 &&
+      (rc = gb_boot_run_in(work, runs, n, &c->startup->cost, &bo, &c->boot, &inner)) < 0) {
+    boot_error(c, rc, &inner, err);
   }
   c->measured = rc == 0;
   if (c->measured) {
@@ -286,10 +330,10 @@ static int build_config(gb_analysis *a, gb_an_config *c, gb_err *err) {
   }
   c->n_rows = g->n_rows;
   count_rows(c, g, s->target_ms * UINT64_C(1000000));
-  if (c->n_ok == 0 || !c->startup || !c->startup->measured) {
+  if (!bootstrappable(c)) {
     return 0;
   }
-  return measure(a, c, g, err);
+  return prepare(a, c, g, err);
 }
 
 static int build_configs(gb_analysis *a, gb_err *err) {
@@ -337,22 +381,26 @@ const gb_an_config *gb_analysis_find(const gb_analysis *a, gb_rec_language l,
 
 /* ---- Ratios (study.md, Ratios) ------------------------------------------ */
 
-static int add_ratio(gb_analysis *a, gb_an_family f, const gb_an_config *x,
-                     const gb_an_config *y, gb_err *err) {
-  if (!x || !y) {
-    return 0;
+/* Lists x / y; build_ratios computes it once both are bootstrapped. */
+static void add_ratio(gb_analysis *a, gb_an_family f, const gb_an_config *x,
+                      const gb_an_config *y) {
+  if (x && y) {
+    a->ratios[a->n_ratios++] = (gb_an_ratio){
+        .family = f, .a = (size_t)(x - a->configs), .b = (size_t)(y - a->configs)};
   }
-  gb_an_ratio *r = &a->ratios[a->n_ratios++];
-  *r = (gb_an_ratio){.family = f,
-                     .a = (size_t)(x - a->configs),
-                     .b = (size_t)(y - a->configs),
-                     .computed = x->measured && y->measured};
+}
+
+/* scratch: 4 x resamples doubles. */
+static int compute_ratio(gb_analysis *a, gb_an_ratio *r, double *scratch, gb_err *err) {
+  const gb_an_config *x = &a->configs[r->a], *y = &a->configs[r->b];
+  r->computed = x->measured && y->measured;
   if (!r->computed) {
     gb_interval none = {.point = NAN, .lo = NAN, .hi = NAN};
     r->ratio = (gb_ratio){.time = none, .energy = none, .power = none};
     return 0;
   }
-  return gb_ratio_of(&x->boot, &y->boot, a->opts.margin, a->opts.level, &r->ratio, err);
+  return gb_ratio_of_in(&x->boot, &y->boot, a->opts.margin, a->opts.level, scratch, &r->ratio,
+                        err);
 }
 
 /* Python / C, Node.js / C and Python / Node.js: the slower language on top
@@ -363,7 +411,7 @@ static const gb_rec_language language_pairs[3][2] = {
     {GB_REC_LANG_PYTHON, GB_REC_LANG_NODE},
 };
 
-static int language_ratios(gb_analysis *a, gb_err *err) {
+static void language_ratios(gb_analysis *a) {
   const gb_meta_settings *s = &a->records->meta.settings;
   for (int p = 0; p < 3; p++) {
     for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
@@ -371,19 +419,15 @@ static int language_ratios(gb_analysis *a, gb_err *err) {
         for (size_t z = 0; z < s->n_sizes; z++) {
           const gb_an_config *x = gb_analysis_find(a, language_pairs[p][0], g, o, s->sizes[z]);
           const gb_an_config *y = gb_analysis_find(a, language_pairs[p][1], g, o, s->sizes[z]);
-          int rc = add_ratio(a, GB_AN_LANGUAGES, x, y, err);
-          if (rc < 0) {
-            return rc;
-          }
+          add_ratio(a, GB_AN_LANGUAGES, x, y);
         }
       }
     }
   }
   a->n_language_ratios = a->n_ratios;
-  return 0;
 }
 
-static int order_ratios(gb_analysis *a, gb_err *err) {
+static void order_ratios(gb_analysis *a) {
   const gb_meta_settings *s = &a->records->meta.settings;
   for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
     for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
@@ -391,15 +435,11 @@ static int order_ratios(gb_analysis *a, gb_err *err) {
         for (size_t z = 0; z < s->n_sizes; z++) {
           const gb_an_config *x = gb_analysis_find(a, l, g, o, s->sizes[z]);
           const gb_an_config *y = gb_analysis_find(a, l, g, GB_REC_ORDER_RANDOM, s->sizes[z]);
-          int rc = add_ratio(a, GB_AN_ORDERS, x, y, err);
-          if (rc < 0) {
-            return rc;
-          }
+          add_ratio(a, GB_AN_ORDERS, x, y);
         }
       }
     }
   }
-  return 0;
 }
 
 size_t gb_analysis_chance_bound(size_t n, double p) {
@@ -443,15 +483,100 @@ static void tally(const gb_analysis *a, size_t from, size_t to, gb_ratio *tmp, g
   t->chance_bound = gb_analysis_chance_bound(t->tally.defined, 1.0 - a->opts.level);
 }
 
+/* Every ratio pairs two configurations of one algorithm and size (another
+ * language, or another order, of the same sort), so the bootstraps are
+ * drawn one (algorithm, size) group at a time: the group's configurations
+ * are bootstrapped, the group's ratios computed, and then each bootstrap
+ * keeps only what rank intervals need (gb_boot_trim). The replicates of
+ * every configuration are never held at once, and the results are the
+ * same as in any other order, since each configuration draws from its own
+ * stream. */
+static bool in_group(const gb_an_config *c, int algorithm, uint64_t size) {
+  return (int)c->algorithm == algorithm && c->size == size;
+}
+
+/* Buffers of one worker thread, reused from group to group so that the
+ * bootstraps and ratios do not each take fresh pages from the system. */
+typedef struct {
+  gb_boot_work boot;
+  double *ratio; /* 4 x resamples */
+} worker_bufs;
+
+/* The group's configurations or ratios, by index, as parallel items. */
+typedef struct {
+  gb_analysis *a;
+  size_t *index;
+  worker_bufs *bufs; /* one per worker */
+} group_items;
+
+static int bootstrap_item(void *ctx, size_t i, size_t worker, gb_err *err) {
+  group_items *g = ctx;
+  return bootstrap(g->a, &g->a->configs[g->index[i]], &g->bufs[worker].boot, err);
+}
+
+static int ratio_item(void *ctx, size_t i, size_t worker, gb_err *err) {
+  group_items *g = ctx;
+  return compute_ratio(g->a, &g->a->ratios[g->index[i]], g->bufs[worker].ratio, err);
+}
+
+static int measure_group(gb_analysis *a, int algorithm, uint64_t size, group_items *g,
+                         gb_err *err) {
+  size_t n = 0;
+  for (size_t i = 0; i < a->n_configs; i++) {
+    if (in_group(&a->configs[i], algorithm, size) && bootstrappable(&a->configs[i])) {
+      g->index[n++] = i;
+    }
+  }
+  int rc = gb_parallel_for(n, a->opts.threads, bootstrap_item, g, err);
+  n = 0;
+  for (size_t i = 0; i < a->n_ratios; i++) {
+    if (in_group(&a->configs[a->ratios[i].a], algorithm, size)) {
+      g->index[n++] = i;
+    }
+  }
+  if (rc == 0) {
+    rc = gb_parallel_for(n, a->opts.threads, ratio_item, g, err);
+  }
+  for (size_t i = 0; i < a->n_configs; i++) {
+    if (in_group(&a->configs[i], algorithm, size)) {
+      gb_boot_trim(&a->configs[i].boot, a->opts.rank_resamples);
+    }
+  }
+  return rc;
+}
+
+static int measure_groups(gb_analysis *a, gb_err *err) {
+  const gb_meta_settings *s = &a->records->meta.settings;
+  size_t workers = a->opts.threads;
+  group_items g = {a, malloc((a->n_configs + a->n_ratios + 1) * sizeof *g.index),
+                   calloc(workers, sizeof *g.bufs)};
+  int rc = g.index && g.bufs ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
+  for (size_t w = 0; rc == 0 && w < workers; w++) {
+    g.bufs[w].ratio = malloc(4 * a->opts.resamples * sizeof *g.bufs[w].ratio);
+    rc = g.bufs[w].ratio ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
+  for (int alg = 0; rc == 0 && alg < GB_REC_ALG_COUNT; alg++) {
+    for (size_t z = 0; rc == 0 && z < s->n_sizes; z++) {
+      rc = measure_group(a, alg, s->sizes[z], &g, err);
+    }
+  }
+  for (size_t w = 0; g.bufs && w < workers; w++) {
+    gb_boot_work_free(&g.bufs[w].boot);
+    free(g.bufs[w].ratio);
+  }
+  free(g.bufs);
+  free(g.index);
+  return rc;
+}
+
 static int build_ratios(gb_analysis *a, gb_err *err) {
   a->ratios = calloc(2 * a->n_configs + 1, sizeof *a->ratios);
   gb_ratio *tmp = calloc(2 * a->n_configs + 1, sizeof *tmp);
   int rc = a->ratios && tmp ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
   if (rc == 0) {
-    rc = language_ratios(a, err);
-  }
-  if (rc == 0) {
-    rc = order_ratios(a, err);
+    language_ratios(a);
+    order_ratios(a);
+    rc = measure_groups(a, err);
   }
   if (rc == 0) {
     tally(a, 0, a->n_ratios, tmp, &a->tally_all);
@@ -520,19 +645,24 @@ static void add_scopes(gb_analysis *a) {
   }
 }
 
+static int rank_item(void *ctx, size_t i, size_t worker, gb_err *err) {
+  (void)worker;
+  gb_analysis *a = ctx;
+  const gb_boot **tmp = calloc(a->n_configs + 1, sizeof *tmp);
+  int rc = tmp ? rank_one(a, &a->ranks[i], tmp, err)
+               : gb_err_set(err, ENOMEM, "analysis: out of memory");
+  free(tmp);
+  return rc;
+}
+
 static int build_ranks(gb_analysis *a, gb_err *err) {
   size_t cap = 1 + GB_META_MAX_SIZES + GB_REC_LANG_COUNT * (1 + GB_REC_ALG_COUNT);
   a->ranks = calloc(cap, sizeof *a->ranks);
-  const gb_boot **tmp = calloc(a->n_configs + 1, sizeof *tmp);
-  int rc = a->ranks && tmp ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
-  if (rc == 0) {
-    add_scopes(a);
+  if (!a->ranks) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
-  for (size_t i = 0; rc == 0 && i < a->n_ranks; i++) {
-    rc = rank_one(a, &a->ranks[i], tmp, err);
-  }
-  free(tmp);
-  return rc;
+  add_scopes(a);
+  return gb_parallel_for(a->n_ranks, a->opts.threads, rank_item, a, err);
 }
 
 static void coupling_of(const gb_analysis *a, gb_an_coupling *cp, double *tmp) {
@@ -742,6 +872,7 @@ int gb_analysis_run(const gb_records *r, const gb_analysis_opts *opts, gb_analys
   a->opts = *opts;
   a->opts.rank_resamples =
       opts->rank_resamples < opts->resamples ? opts->rank_resamples : opts->resamples;
+  a->opts.threads = opts->threads > 0 ? opts->threads : gb_parallel_threads();
   a->records = r;
   a->energy = r->meta.energy.status == GB_REC_ENERGY_OK;
   if ((rc = build_startups(a, err)) == 0 && (rc = build_configs(a, err)) == 0 &&

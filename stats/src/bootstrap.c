@@ -2,7 +2,10 @@
 
 #include "greenbench/quantile.h"
 #include "greenbench/rng.h"
+
+#include "boot_internal.h"
 #include "quantile_rule.h"
+#include "rng_core.h"
 
 #include <errno.h>
 #include <math.h>
@@ -87,15 +90,29 @@ int gb_run_values_of(const gb_run *run, const gb_startup *startup, gb_run_values
 /* Each estimate's run values in ascending order with the run behind each,
  * so that a resample, held as a count per run, yields its median by one walk
  * up the sorted values instead of a gather and a select per estimate. The
- * order statistics are the same values a sort of the resample would give. */
+ * order statistics are the same values a sort of the resample would give
+ * (boot_internal.h). */
 typedef struct {
   size_t n;
   bool active[N_MEDIANS];
+  /* The estimate whose walk e reuses: e itself, or an earlier active
+   * estimate with the very same order of runs (time per sort and process
+   * time when every run made the same number of sorts), whose walk then
+   * stops at the same positions. */
+  int walk_of[N_MEDIANS];
   double *sorted;   /* N_MEDIANS x n */
   uint32_t *order;  /* N_MEDIANS x n */
   uint32_t *counts; /* n: copies of each run in the current resample */
-  double *scratch;  /* max(n, replicates), for points and intervals */
+  /* Per run, in a LANE_BITS-bit lane per walked estimate e: 1 when the run
+   * sits at sorted position lo or below in e's order (lo of the median).
+   * Summed over a resample's draws, lane e is the copies at positions
+   * 0 .. lo, where e's walk starts (gb_counted_positions_from). Used while
+   * n < 2^LANE_BITS, so a lane never overflows into the next. */
+  uint64_t *lanes;
 } boot_work;
+
+enum { LANE_BITS = 12 };
+_Static_assert(N_MEDIANS *LANE_BITS <= 64, "a lane per median in 64 bits");
 
 typedef struct {
   double v;
@@ -129,17 +146,16 @@ static void work_free(boot_work *w) {
   free(w->sorted);
   free(w->order);
   free(w->counts);
-  free(w->scratch);
+  free(w->lanes);
 }
 
-static int work_alloc(boot_work *w, size_t n, size_t replicates, gb_err *err) {
-  size_t m = n > replicates ? n : replicates;
+static int work_alloc(boot_work *w, size_t n, gb_err *err) {
   *w = (boot_work){.n = n};
   w->sorted = malloc(N_MEDIANS * n * sizeof *w->sorted);
   w->order = malloc(N_MEDIANS * n * sizeof *w->order);
   w->counts = malloc(n * sizeof *w->counts);
-  w->scratch = malloc(m * sizeof *w->scratch);
-  if (!w->sorted || !w->order || !w->counts || !w->scratch) {
+  w->lanes = calloc(n, sizeof *w->lanes);
+  if (!w->sorted || !w->order || !w->counts || !w->lanes) {
     work_free(w);
     return gb_err_set(err, ENOMEM, "bootstrap: out of memory for %zu runs", n);
   }
@@ -152,87 +168,202 @@ static bool needs_energy(int e) {
 }
 
 static void work_fill(boot_work *w, const gb_run_values *vals, bool has_energy, keyed *tmp) {
+  size_t n = w->n;
   for (int e = 0; e < N_MEDIANS; e++) {
     w->active[e] = has_energy || !needs_energy(e);
+    w->walk_of[e] = e;
     if (!w->active[e]) {
       continue;
     }
-    for (size_t i = 0; i < w->n; i++) {
+    for (size_t i = 0; i < n; i++) {
       tmp[i] = (keyed){value_of(&vals[i], e), (uint32_t)i};
     }
-    qsort(tmp, w->n, sizeof *tmp, cmp_keyed);
-    for (size_t i = 0; i < w->n; i++) {
-      w->sorted[e * w->n + i] = tmp[i].v;
-      w->order[e * w->n + i] = tmp[i].run;
+    qsort(tmp, n, sizeof *tmp, cmp_keyed);
+    for (size_t i = 0; i < n; i++) {
+      w->sorted[e * n + i] = tmp[i].v;
+      w->order[e * n + i] = tmp[i].run;
+    }
+    for (int f = 0; f < e && w->walk_of[e] == e; f++) {
+      if (w->active[f] && w->walk_of[f] == f &&
+          memcmp(w->order + f * n, w->order + e * n, n * sizeof *w->order) == 0) {
+        w->walk_of[e] = f;
+      }
     }
   }
-}
-
-/* Type 7 quantile of the resample described by counts: walks the sorted
- * values until more than lo resampled values lie at or below position j. */
-static double counted_quantile(const double *sorted, const uint32_t *order,
-                               const uint32_t *counts, size_t lo, double frac) {
-  size_t j = 0, below = counts[order[0]];
-  while (below <= lo) {
-    below += counts[order[++j]];
+  size_t lo;
+  double frac;
+  q7_position(n, 0.5, &lo, &frac);
+  for (int e = 0; e < N_MEDIANS; e++) {
+    for (size_t p = 0; w->active[e] && w->walk_of[e] == e && p <= lo; p++) {
+      w->lanes[w->order[e * n + p]] |= UINT64_C(1) << (LANE_BITS * e);
+    }
   }
-  double a = sorted[j];
-  if (frac == 0.0 || below > lo + 1) {
-    return a;
-  }
-  do {
-    j++;
-  } while (counts[order[j]] == 0);
-  return q7_lerp(a, sorted[j], frac);
 }
 
 static double power_w(double energy_uj, double time_ns) {
   return time_ns > 0.0 ? energy_uj / time_ns * 1e3 : NAN;
 }
 
+/* Draws the replicates into rep (GB_EST_COUNT x replicates, estimate-major):
+ * replicate r's n indices by gb_rng_below(rng, n) in order, then each
+ * estimate's median of those runs. The generator's state is kept in a local
+ * copy (rng_core.h) so that it stays in registers; the draws are
+ * gb_rng_below's. */
 static void resample_all(boot_work *w, gb_rng *rng, size_t replicates, double *rep) {
   size_t n = w->n, lo;
   double frac;
   q7_position(n, 0.5, &lo, &frac);
+  uint64_t s[4] = {rng->s[0], rng->s[1], rng->s[2], rng->s[3]};
+  uint64_t threshold = rng_core_threshold(n);
+  uint32_t *counts = w->counts;
+  const uint64_t *lanes = w->lanes;
+  const bool head_start = n < (UINT64_C(1) << LANE_BITS);
+  const uint64_t lane_mask = (UINT64_C(1) << LANE_BITS) - 1;
   for (size_t r = 0; r < replicates; r++) {
-    memset(w->counts, 0, n * sizeof *w->counts);
+    memset(counts, 0, n * sizeof *counts);
+    uint64_t below = 0; /* lane e: copies at e's positions 0 .. lo */
     for (size_t i = 0; i < n; i++) {
-      w->counts[gb_rng_below(rng, n)]++;
+      uint64_t d = rng_core_below(s, n, threshold);
+      counts[d]++;
+      below += lanes[d];
     }
+    size_t at[N_MEDIANS][2];
     for (int e = 0; e < N_MEDIANS; e++) {
-      rep[e * replicates + r] =
-          w->active[e]
-              ? counted_quantile(w->sorted + e * n, w->order + e * n, w->counts, lo, frac)
-              : NAN;
+      double *out = rep + e * replicates + r;
+      int k = w->walk_of[e];
+      if (!w->active[e]) {
+        *out = NAN;
+        continue;
+      }
+      if (k == e && head_start) {
+        size_t cum_lo = (size_t)((below >> (LANE_BITS * e)) & lane_mask);
+        gb_counted_positions_from(w->order + e * n, counts, lo, frac, cum_lo, &at[e][0],
+                                  &at[e][1]);
+      } else if (k == e) {
+        gb_counted_positions(w->order + e * n, counts, lo, frac, &at[e][0], &at[e][1]);
+      }
+      *out = gb_counted_value(w->sorted + e * n, at[k][0], at[k][1], frac);
     }
     rep[GB_EST_NET_POWER * replicates + r] =
         power_w(rep[GB_EST_ENERGY_PER_SORT * replicates + r],
                 rep[GB_EST_TIME_PER_SORT * replicates + r]);
   }
+  memcpy(rng->s, s, sizeof s);
+}
+
+/* ---- Percentile intervals ------------------------------------------------- */
+
+/* A percentile interval's two tails are found among a few hundred values
+ * instead of all m: the m values are sampled at even strides, the sample
+ * places a threshold at each tail with a wide margin, one pass copies the
+ * values beyond each threshold, and the order statistics needed are
+ * selected among those copies. Whatever the sample says, the result is
+ * exact: a tail whose copies turn out too few to hold its order statistics
+ * falls back to a selection over all values. */
+enum { TAIL_SAMPLE = 512 };
+
+/* The order statistic of a sample of s that stands for the `need`-th value
+ * from its end among m, pushed 4 standard deviations outwards so that
+ * fewer than `need` values lie beyond it only rarely. */
+static size_t sample_rank(size_t need, size_t m, size_t s) {
+  double q = (double)need / (double)m * (double)s;
+  double r = q + 4.0 * sqrt(q) + 2.0;
+  return r >= (double)(s - 1) ? s - 1 : (size_t)r;
+}
+
+/* Fills sample[] with the values at TAIL_SAMPLE even strides over
+ * values[0..n-1], NAN left out; returns how many. Any sample gives exact
+ * tails; an even one gives thresholds close to them. */
+static size_t take_sample(const double *values, size_t n, double *sample) {
+  size_t stride = n / TAIL_SAMPLE, s = 0;
+  for (size_t i = 0; i < TAIL_SAMPLE; i++) {
+    double v = values[i * stride];
+    if (!isnan(v)) {
+      sample[s++] = v;
+    }
+  }
+  return s;
+}
+
+/* The percentile interval at tail t of the non-NAN values among
+ * values[0..n-1] through thresholds from a sample: their count m, or 0 when
+ * the sample misled (then *lo and *hi are left alone). scratch holds n
+ * doubles. Needs n >= TAIL_SAMPLE; meant for narrow tails, where the
+ * thresholds leave a few hundred values beyond them. */
+static size_t tails_by_sample(const double *values, size_t n, double t, double *scratch,
+                              double *lo, double *hi) {
+  size_t s = take_sample(values, n, scratch);
+  if (s < TAIL_SAMPLE / 2) {
+    return 0;
+  }
+  /* Thresholds for the order statistics a tail of n values would need;
+   * the exact ones (of m) are checked below. */
+  size_t pl, ph;
+  double fl, fh;
+  q7_position(n, t, &pl, &fl);
+  q7_position(n, 1.0 - t, &ph, &fh);
+  double t_lo = q7_select_at(scratch, s, sample_rank(pl + 2, n, s), 0.0);
+  double t_hi = q7_select_at(scratch, s, s - 1 - sample_rank(n - ph, n, s), 0.0);
+  if (!(t_lo < t_hi)) {
+    return 0;
+  }
+  /* Values at or below t_lo from the front of scratch, at or above t_hi
+   * from the back (NAN neither), and the count of non-NAN ones. Without
+   * branches: each value is written to both free ends and kept where it
+   * belongs by advancing that end. Before value i at most i are kept, so
+   * both ends are free slots of scratch (the same slot when one is left,
+   * where both writes agree). */
+  size_t below = 0, above = 0, m = 0;
+  for (size_t i = 0; i < n; i++) {
+    double v = values[i];
+    m += v == v;
+    scratch[below] = v;
+    below += v <= t_lo;
+    scratch[n - 1 - above] = v;
+    above += v >= t_hi;
+  }
+  q7_position(m, t, &pl, &fl);
+  q7_position(m, 1.0 - t, &ph, &fh);
+  if (below < pl + 2 || above < m - ph) {
+    return 0;
+  }
+  /* Statistics 0 .. pl + 1 are at or below t_lo, so they have the same
+   * ranks among the copies below; statistics ph .. m - 1 are the last
+   * m - ph of the copies above. */
+  *lo = q7_select_at(scratch, below, pl, fl);
+  *hi = q7_select_at(scratch + n - above, above, ph - (m - above), fh);
+  return m;
 }
 
 size_t gb_percentile_interval(const double *values, size_t n, double level, double *scratch,
                               double *lo, double *hi) {
-  size_t m = 0;
+  *lo = *hi = NAN;
+  /* level is a decimal such as 0.95, and 1 - 0.95 is not 0.05 in binary:
+   * rounding the tail to 12 places makes it the double nearest 0.025, so a
+   * tail that falls on an order statistic picks exactly that value. */
+  double tail = round((1.0 - level) / 2.0 * 1e12) / 1e12;
+  /* Narrow tails of many values (the study's 2.5% of 10,000) by a sample;
+   * otherwise, or when the sample misleads, a copy and two selections. */
+  size_t m = n >= 4 * TAIL_SAMPLE && tail <= 0.05
+                 ? tails_by_sample(values, n, tail, scratch, lo, hi)
+                 : 0;
+  if (m > 0) {
+    return m;
+  }
   for (size_t i = 0; i < n; i++) {
     if (!isnan(values[i])) {
       scratch[m++] = values[i];
     }
   }
-  *lo = *hi = NAN;
-  if (m == 0) {
-    return 0;
+  if (m > 0) {
+    *lo = gb_quantile_select(scratch, m, tail);
+    *hi = gb_quantile_select(scratch, m, 1.0 - tail);
   }
-  /* level is a decimal such as 0.95, and 1 - 0.95 is not 0.05 in binary:
-   * rounding the tail to 12 places makes it the double nearest 0.025, so a
-   * tail that falls on an order statistic picks exactly that value. */
-  double tail = round((1.0 - level) / 2.0 * 1e12) / 1e12;
-  *lo = gb_quantile_select(scratch, m, tail);
-  *hi = gb_quantile_select(scratch, m, 1.0 - tail);
   return m;
 }
 
-static void summarise(gb_boot *b, const boot_work *w, const double *rep, double level) {
+static void summarise(gb_boot *b, const boot_work *w, const double *rep, double level,
+                      double *scratch) {
   size_t n = w->n, B = b->n_replicates;
   for (int e = 0; e < GB_EST_COUNT; e++) {
     gb_interval *iv = &b->est[e];
@@ -241,7 +372,7 @@ static void summarise(gb_boot *b, const boot_work *w, const double *rep, double 
     for (size_t r = 0; r < B; r++) {
       iv->n_nonpositive += !(v[r] > 0.0);
     }
-    iv->n_used = gb_percentile_interval(v, B, level, w->scratch, &iv->lo, &iv->hi);
+    iv->n_used = gb_percentile_interval(v, B, level, scratch, &iv->lo, &iv->hi);
     iv->point =
         e < N_MEDIANS && iv->available ? gb_quantile_sorted(w->sorted + e * n, n, 0.5) : NAN;
   }
@@ -278,8 +409,8 @@ static int derive_all(const gb_run *runs, size_t n, const gb_startup *st, gb_run
   return 0;
 }
 
-static int boot_prepare(const gb_run *runs, size_t n, const gb_startup *st, size_t replicates,
-                        boot_work *w, bool *has_energy, gb_err *err) {
+static int boot_prepare(const gb_run *runs, size_t n, const gb_startup *st, boot_work *w,
+                        bool *has_energy, gb_err *err) {
   gb_run_values *vals = malloc(n * sizeof *vals);
   keyed *tmp = malloc(n * sizeof *tmp);
   int rc =
@@ -288,7 +419,7 @@ static int boot_prepare(const gb_run *runs, size_t n, const gb_startup *st, size
     rc = derive_all(runs, n, st, vals, has_energy, err);
   }
   if (rc == 0) {
-    rc = work_alloc(w, n, replicates, err);
+    rc = work_alloc(w, n, err);
   }
   if (rc == 0) {
     work_fill(w, vals, *has_energy, tmp);
@@ -298,35 +429,107 @@ static int boot_prepare(const gb_run *runs, size_t n, const gb_startup *st, size
   return rc;
 }
 
-int gb_boot_run(const gb_run *runs, size_t n, const gb_startup *startup,
-                const gb_boot_opts *opts, gb_boot *out, gb_err *err) {
+int gb_boot_check(const gb_run *runs, size_t n, const gb_startup *startup,
+                  const gb_boot_opts *opts, gb_err *err) {
+  int rc = check_opts(opts, n, err);
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    gb_run_values v;
+    gb_err inner;
+    if ((rc = gb_run_values_of(&runs[i], startup, &v, &inner)) < 0) {
+      gb_err_set(err, -rc, "bootstrap: run %zu: %s", i, inner.msg);
+    }
+  }
+  return rc;
+}
+
+void gb_boot_work_free(gb_boot_work *w) {
+  if (w) {
+    free(w->buf);
+    *w = (gb_boot_work){0};
+  }
+}
+
+/* Grows w to hold B replicates of every estimate and B of scratch. */
+static int work_reserve(gb_boot_work *w, size_t B, gb_err *err) {
+  if (w->replicates >= B) {
+    return 0;
+  }
+  double *buf = malloc((GB_EST_COUNT + 1) * B * sizeof *buf);
+  if (!buf) {
+    return gb_err_set(err, ENOMEM, "bootstrap: out of memory for %zu replicates", B);
+  }
+  free(w->buf);
+  *w = (gb_boot_work){.replicates = B, .buf = buf};
+  return 0;
+}
+
+int gb_boot_run_in(gb_boot_work *work, const gb_run *runs, size_t n, const gb_startup *startup,
+                   const gb_boot_opts *opts, gb_boot *out, gb_err *err) {
   int rc = check_opts(opts, n, err);
   if (rc < 0) {
     return rc;
   }
+  size_t B = opts->replicates;
+  size_t held = opts->paired_only ? GB_BOOT_TRIM_ESTIMATES : GB_EST_COUNT;
   boot_work w = {0};
-  gb_boot b = {.n_runs = n, .n_replicates = opts->replicates};
-  rc = boot_prepare(runs, n, startup, opts->replicates, &w, &b.has_energy, err);
-  if (rc < 0) {
+  gb_boot b = {.n_runs = n, .n_replicates = B, .n_held = B, .n_held_estimates = held};
+  if ((rc = work_reserve(work, B, err)) < 0 ||
+      (rc = boot_prepare(runs, n, startup, &w, &b.has_energy, err)) < 0) {
     return rc;
   }
-  b.replicates = malloc(GB_EST_COUNT * opts->replicates * sizeof *b.replicates);
+  b.replicates = malloc(held * B * sizeof *b.replicates);
   if (!b.replicates) {
     work_free(&w);
-    return gb_err_set(err, ENOMEM, "bootstrap: out of memory for %zu replicates",
-                      opts->replicates);
+    return gb_err_set(err, ENOMEM, "bootstrap: out of memory for %zu replicates", B);
   }
+  double *rep = work->buf, *scratch = work->buf + GB_EST_COUNT * B;
   gb_rng rng;
   gb_rng_seed_stream(&rng, opts->seed, opts->stream);
-  resample_all(&w, &rng, opts->replicates, b.replicates);
-  summarise(&b, &w, b.replicates, opts->level);
+  resample_all(&w, &rng, B, rep);
+  summarise(&b, &w, rep, opts->level, scratch);
+  memcpy(b.replicates, rep, held * B * sizeof *rep); /* estimate-major: a prefix */
   work_free(&w);
   *out = b;
   return 0;
 }
 
+int gb_boot_run(const gb_run *runs, size_t n, const gb_startup *startup,
+                const gb_boot_opts *opts, gb_boot *out, gb_err *err) {
+  gb_boot_work work = {0};
+  int rc = gb_boot_run_in(&work, runs, n, startup, opts, out, err);
+  gb_boot_work_free(&work);
+  return rc;
+}
+
 const double *gb_boot_replicates(const gb_boot *b, gb_estimate e) {
-  return b->replicates + (size_t)e * b->n_replicates;
+  return (size_t)e < b->n_held_estimates ? b->replicates + (size_t)e * b->n_held : NULL;
+}
+
+_Static_assert(GB_EST_TIME_PER_SORT == 0 && GB_EST_ENERGY_PER_SORT == 1,
+               "gb_boot_trim keeps a prefix of the estimates");
+
+void gb_boot_trim(gb_boot *b, size_t n) {
+  size_t keep = n < b->n_held ? n : b->n_held;
+  size_t est = b->n_held_estimates < GB_BOOT_TRIM_ESTIMATES ? b->n_held_estimates
+                                                            : GB_BOOT_TRIM_ESTIMATES;
+  if (!b->replicates || (keep == b->n_held && est == b->n_held_estimates)) {
+    return;
+  }
+  /* A fresh block rather than a shrinking realloc: shrunk in place, a
+   * report's small blocks would each pin the start of a freed large one,
+   * and the heap would grow by the large ones all the same. */
+  size_t cells = est * keep;
+  double *kept = malloc((cells > 0 ? cells : 1) * sizeof *kept);
+  for (size_t e = 0; e < est; e++) {
+    double *to = kept ? kept : b->replicates;
+    memmove(to + e * keep, b->replicates + e * b->n_held, keep * sizeof *to);
+  }
+  if (kept) {
+    free(b->replicates);
+    b->replicates = kept;
+  }
+  b->n_held = keep;
+  b->n_held_estimates = est;
 }
 
 void gb_boot_free(gb_boot *b) {

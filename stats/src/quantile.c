@@ -73,6 +73,10 @@ double gb_quantile_select(double *scratch, size_t n, double p) {
   size_t lo;
   double frac;
   q7_position(n, p, &lo, &frac);
+  return q7_select_at(scratch, n, lo, frac);
+}
+
+double q7_select_at(double *scratch, size_t n, size_t lo, double frac) {
   select_kth(scratch, n, lo);
   if (frac == 0.0) {
     return scratch[lo];

@@ -31,4 +31,10 @@ static inline double q7_lerp(double a, double b, double frac) {
   return frac < 0.5 ? a + d * frac : b - d * (1.0 - frac);
 }
 
+/* The type 7 quantile at position (lo, frac), as q7_position gives it, of
+ * scratch[0..n-1] by quickselect (quantile.c; reorders scratch): order
+ * statistic lo, interpolated towards lo + 1 when frac != 0. Needs lo < n,
+ * and lo + 1 < n when frac != 0; no NaN. */
+double q7_select_at(double *scratch, size_t n, size_t lo, double frac);
+
 #endif

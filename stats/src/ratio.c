@@ -57,7 +57,9 @@ static double positive_ratio(double x, double y) {
   return x > 0.0 && y > 0.0 ? x / y : NAN;
 }
 
-/* Replicate ratios into tr, er, pr (NAN where a value is not > 0). */
+/* Replicate ratios into tr, er, pr (NAN where a value is not > 0): time,
+ * energy, and power = energy ratio / time ratio; energy and power are NAN
+ * together, where any of the four values is not > 0. */
 static void replicate_ratios(const gb_boot *a, const gb_boot *b, double *tr, double *er,
                              double *pr) {
   const double *ta = gb_boot_replicates(a, GB_EST_TIME_PER_SORT);
@@ -90,10 +92,19 @@ static void points(const gb_boot *a, const gb_boot *b, double *t, double *e, dou
   *p = isnan(*t) || isnan(*e) ? NAN : *e / *t;
 }
 
+/* Whether b holds every replicate of time and energy per sort. */
+static bool holds_all(const gb_boot *b) {
+  return b->n_held == b->n_replicates && gb_boot_replicates(b, GB_EST_TIME_PER_SORT) &&
+         gb_boot_replicates(b, GB_EST_ENERGY_PER_SORT);
+}
+
 static int check_args(const gb_boot *a, const gb_boot *b, double m, double level, gb_err *err) {
   if (a->n_replicates == 0 || a->n_replicates != b->n_replicates) {
     return gb_err_set(err, EINVAL, "ratio: %zu replicates against %zu", a->n_replicates,
                       b->n_replicates);
+  }
+  if (!holds_all(a) || !holds_all(b)) {
+    return gb_err_set(err, EINVAL, "ratio: replicates of time or energy per sort released");
   }
   if (!(isfinite(m) && m > 0.0)) {
     return gb_err_set(err, EINVAL, "ratio: margin %g is not a positive number", m);
@@ -104,29 +115,39 @@ static int check_args(const gb_boot *a, const gb_boot *b, double m, double level
   return 0;
 }
 
+int gb_ratio_of_in(const gb_boot *a, const gb_boot *b, double m, double level, double *scratch,
+                   gb_ratio *out, gb_err *err) {
+  int rc = check_args(a, b, m, level, err);
+  if (rc < 0) {
+    return rc;
+  }
+  size_t n = a->n_replicates;
+  double *tr = scratch, *er = scratch + n, *pr = scratch + 2 * n, *sel = scratch + 3 * n;
+  replicate_ratios(a, b, tr, er, pr);
+  double pt, pe, pp;
+  points(a, b, &pt, &pe, &pp);
+  gb_ratio r = {.time = interval_of(tr, n, pt, level, sel),
+                .energy = interval_of(er, n, pe, level, sel),
+                .power = interval_of(pr, n, pp, level, sel)};
+  r.reading = gb_ratio_read(r.power.lo, r.power.hi, m, is_undefined(a, b));
+  r.excludes_one = r.reading != GB_READING_UNDEFINED && (r.power.lo > 1.0 || r.power.hi < 1.0);
+  *out = r;
+  return 0;
+}
+
 int gb_ratio_of(const gb_boot *a, const gb_boot *b, double m, double level, gb_ratio *out,
                 gb_err *err) {
   int rc = check_args(a, b, m, level, err);
   if (rc < 0) {
     return rc;
   }
-  size_t n = a->n_replicates;
-  double *buf = malloc(4 * n * sizeof *buf);
-  if (!buf) {
-    return gb_err_set(err, ENOMEM, "ratio: out of memory for %zu replicates", n);
+  double *scratch = malloc(4 * a->n_replicates * sizeof *scratch);
+  if (!scratch) {
+    return gb_err_set(err, ENOMEM, "ratio: out of memory for %zu replicates", a->n_replicates);
   }
-  double *tr = buf, *er = buf + n, *pr = buf + 2 * n, *scratch = buf + 3 * n;
-  replicate_ratios(a, b, tr, er, pr);
-  double pt, pe, pp;
-  points(a, b, &pt, &pe, &pp);
-  gb_ratio r = {.time = interval_of(tr, n, pt, level, scratch),
-                .energy = interval_of(er, n, pe, level, scratch),
-                .power = interval_of(pr, n, pp, level, scratch)};
-  free(buf);
-  r.reading = gb_ratio_read(r.power.lo, r.power.hi, m, is_undefined(a, b));
-  r.excludes_one = r.reading != GB_READING_UNDEFINED && (r.power.lo > 1.0 || r.power.hi < 1.0);
-  *out = r;
-  return 0;
+  rc = gb_ratio_of_in(a, b, m, level, scratch, out, err);
+  free(scratch);
+  return rc;
 }
 
 void gb_ratio_tally_of(const gb_ratio *ratios, size_t n, double level, gb_ratio_tally *out) {

@@ -9,12 +9,67 @@ typedef struct {
   size_t i;
 } keyed;
 
-static int cmp_keyed(const void *a, const void *b) {
-  const keyed *x = a, *y = b;
-  if (x->v != y->v) {
-    return x->v < y->v ? -1 : 1;
+static bool keyed_less(const keyed *x, const keyed *y) {
+  return x->v < y->v || (x->v == y->v && x->i < y->i);
+}
+
+static void swap_keyed(keyed *a, keyed *b) {
+  keyed t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* Sorts t[0..n-1] by (value, index), a total order on distinct indices, so
+ * the result is the one qsort with cmp_keyed gives. The bootstrap of rank
+ * agreement sorts thousands of short vectors, where a comparison inlined
+ * here is several times faster than qsort's callback. Quicksort with a
+ * median-of-three pivot, recursing on the smaller side (depth <= log2 n),
+ * insertion sort below 16. No NAN (callers check). */
+static void sort_keyed(keyed *t, size_t n) {
+  while (n > 16) {
+    size_t mid = n / 2;
+    if (keyed_less(&t[mid], &t[0])) {
+      swap_keyed(&t[mid], &t[0]);
+    }
+    if (keyed_less(&t[n - 1], &t[mid])) {
+      swap_keyed(&t[n - 1], &t[mid]);
+      if (keyed_less(&t[mid], &t[0])) {
+        swap_keyed(&t[mid], &t[0]);
+      }
+    }
+    keyed pivot = t[mid];
+    size_t i = 0, j = n - 1;
+    for (;;) { /* Hoare: t[0] <= pivot <= t[n - 1] stop both scans */
+      while (keyed_less(&t[i], &pivot)) {
+        i++;
+      }
+      while (keyed_less(&pivot, &t[j])) {
+        j--;
+      }
+      if (i >= j) {
+        break;
+      }
+      swap_keyed(&t[i++], &t[j--]);
+    }
+    /* t[0..j] <= pivot <= t[j+1..n-1], both parts non-empty. */
+    size_t left = j + 1;
+    if (left < n - left) {
+      sort_keyed(t, left);
+      t += left;
+      n -= left;
+    } else {
+      sort_keyed(t + left, n - left);
+      n = left;
+    }
   }
-  return (x->i > y->i) - (x->i < y->i);
+  for (size_t a = 1; a < n; a++) {
+    keyed v = t[a];
+    size_t b = a;
+    for (; b > 0 && keyed_less(&v, &t[b - 1]); b--) {
+      t[b] = t[b - 1];
+    }
+    t[b] = v;
+  }
 }
 
 /* Ranks with a caller's buffer of n keyed, for the bootstrap's loop. */
@@ -22,7 +77,7 @@ static void rank_into(const double *x, size_t n, double *ranks, keyed *tmp) {
   for (size_t i = 0; i < n; i++) {
     tmp[i] = (keyed){x[i], i};
   }
-  qsort(tmp, n, sizeof *tmp, cmp_keyed);
+  sort_keyed(tmp, n);
   for (size_t j = 0; j < n;) {
     size_t end = j;
     while (end + 1 < n && tmp[end + 1].v == tmp[j].v) {
@@ -126,8 +181,8 @@ int gb_spearman(const double *x, const double *y, size_t n, gb_rho *out, gb_err 
   return 0;
 }
 
-static int check_boot_args(const gb_boot *const *configs, size_t k, size_t replicates,
-                           double level, gb_err *err) {
+static int check_boot_args(const gb_boot *const *configs, size_t k, gb_estimate x,
+                           gb_estimate y, size_t replicates, double level, gb_err *err) {
   if (!(level > 0.0 && level < 1.0)) {
     return gb_err_set(err, EINVAL, "spearman: level %g is not in (0, 1)", level);
   }
@@ -135,9 +190,13 @@ static int check_boot_args(const gb_boot *const *configs, size_t k, size_t repli
     return gb_err_set(err, EINVAL, "spearman: 0 replicates");
   }
   for (size_t c = 0; c < k; c++) {
-    if (configs[c]->n_replicates < replicates) {
+    if (configs[c]->n_held < replicates) {
       return gb_err_set(err, EINVAL, "spearman: configuration %zu has %zu replicates, not %zu",
-                        c, configs[c]->n_replicates, replicates);
+                        c, configs[c]->n_held, replicates);
+    }
+    if (!gb_boot_replicates(configs[c], x) || !gb_boot_replicates(configs[c], y)) {
+      return gb_err_set(err, EINVAL,
+                        "spearman: configuration %zu no longer holds the replicates", c);
     }
   }
   return 0;
@@ -197,7 +256,7 @@ static int boot_with(rank_work *w, const gb_boot *const *configs, size_t k, gb_e
 
 int gb_spearman_boot(const gb_boot *const *configs, size_t k, gb_estimate x, gb_estimate y,
                      size_t replicates, double level, gb_rho_interval *out, gb_err *err) {
-  int rc = check_boot_args(configs, k, replicates, level, err);
+  int rc = check_boot_args(configs, k, x, y, replicates, level, err);
   if (rc < 0) {
     return rc;
   }

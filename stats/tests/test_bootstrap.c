@@ -3,9 +3,13 @@
 #include "greenbench/quantile.h"
 #include "greenbench/rng.h"
 
+#include "boot_internal.h"
+#include "quantile_rule.h"
+
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -321,4 +325,209 @@ Test(bootstrap, rejects_bad_input) {
   o.replicates = 0;
   cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
   cr_assert_eq(b.n_runs, 12345, "out-param set on failure");
+}
+
+/* ---- The exact shortcuts against the rule done the slow way ------------- */
+
+/* A small generator for test data (xorshift64), independent of gb_rng. */
+static uint64_t test_next(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+/* A resample's type 7 quantile read off counts per run over the runs'
+ * values sorted once (boot_internal.h) equals the quantile of the resample
+ * written out and selected on, bit for bit: n from 1 to 60, values with
+ * many ties (a handful of levels), several levels of p, counts from draws
+ * as the bootstrap makes them, and counts with few distinct runs. */
+Test(bootstrap, counted_quantile_equals_sorted_resample) {
+  enum { MAX_N = 60 };
+  const double ps[] = {0.0, 0.025, 0.1, 0.25, 0.5, 0.75, 0.9, 0.975, 1.0, 1.0 / 3.0};
+  uint64_t x = 88172645463325252u;
+  size_t checked = 0, interpolated = 0;
+  for (size_t n = 1; n <= MAX_N; n++) {
+    for (int trial = 0; trial < 40; trial++) {
+      double value[MAX_N], sorted[MAX_N], resample[MAX_N];
+      uint32_t order[MAX_N], counts[MAX_N] = {0};
+      size_t levels = 1 + test_next(&x) % (trial % 2 ? 4 : n); /* ties when few */
+      for (size_t i = 0; i < n; i++) {
+        value[i] = (double)(test_next(&x) % levels) * 0.37 - 1.0;
+      }
+      /* The order of runs by (value, run), as bootstrap.c sorts them. */
+      for (size_t i = 0; i < n; i++) {
+        order[i] = (uint32_t)i;
+      }
+      for (size_t i = 1; i < n; i++) {
+        for (size_t j = i; j > 0 && value[order[j]] < value[order[j - 1]]; j--) {
+          uint32_t t = order[j];
+          order[j] = order[j - 1];
+          order[j - 1] = t;
+        }
+      }
+      for (size_t i = 0; i < n; i++) {
+        sorted[i] = value[order[i]];
+      }
+      /* n draws with replacement; every third trial from only two runs. */
+      for (size_t i = 0; i < n; i++) {
+        size_t run = trial % 3 == 0 ? test_next(&x) % (n < 2 ? n : 2) : test_next(&x) % n;
+        counts[run]++;
+        resample[i] = value[run];
+      }
+      for (size_t k = 0; k < sizeof ps / sizeof *ps; k++) {
+        size_t lo;
+        double frac;
+        q7_position(n, ps[k], &lo, &frac);
+        double scratch[MAX_N];
+        memcpy(scratch, resample, n * sizeof *scratch);
+        double want = gb_quantile_select(scratch, n, ps[k]);
+        double got = gb_counted_quantile(sorted, order, counts, lo, frac);
+        cr_assert_eq(memcmp(&got, &want, sizeof got), 0, "n %zu trial %d p %g: %.17g != %.17g",
+                     n, trial, ps[k], got, want);
+        checked++;
+        interpolated += frac != 0.0;
+      }
+    }
+  }
+  cr_assert_eq(checked, 60 * 40 * 10);
+  cr_assert_gt(interpolated, checked / 2, "most positions fall between order statistics");
+}
+
+/* The interval by sorting every value: the reference. */
+static void sorted_interval(const double *v, size_t n, double level, double *lo, double *hi,
+                            size_t *m) {
+  double *s = malloc((n ? n : 1) * sizeof *s);
+  cr_assert_not_null(s);
+  *m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!isnan(v[i])) {
+      s[(*m)++] = v[i];
+    }
+  }
+  qsort(s, *m, sizeof *s, cmp);
+  double tail = round((1.0 - level) / 2.0 * 1e12) / 1e12;
+  *lo = *m ? gb_quantile_sorted(s, *m, tail) : NAN;
+  *hi = *m ? gb_quantile_sorted(s, *m, 1.0 - tail) : NAN;
+  free(s);
+}
+
+static void check_interval(const double *v, size_t n, double level, const char *what) {
+  double *scratch = malloc(n * sizeof *scratch), lo, hi, want_lo, want_hi;
+  cr_assert_not_null(scratch);
+  size_t m, want_m;
+  m = gb_percentile_interval(v, n, level, scratch, &lo, &hi);
+  sorted_interval(v, n, level, &want_lo, &want_hi, &want_m);
+  cr_assert_eq(m, want_m, "%s", what);
+  cr_assert(memcmp(&lo, &want_lo, sizeof lo) == 0 && memcmp(&hi, &want_hi, sizeof hi) == 0,
+            "%s, n %zu, level %g: [%.17g, %.17g] != [%.17g, %.17g]", what, n, level, lo, hi,
+            want_lo, want_hi);
+  free(scratch);
+}
+
+/* gb_percentile_interval finds narrow tails of many values through a
+ * sample's thresholds: the same interval as sorting every value, for
+ * shapes that help and hinder the sample (random, sorted, reversed, few
+ * levels, NaN, and samples that mislead: one that sees only the smallest
+ * values or a single value, or mostly NaN, where the full selection takes
+ * over), on both sides of the sizes and levels where the sample is used. */
+Test(bootstrap, percentile_interval_equals_sorted_reference) {
+  const size_t sizes[] = {1, 2, 41, 2047, 2048, 2049, 5000, 10000, 10001};
+  const double levels[] = {0.95, 0.9, 0.99, 0.999, 0.89, 0.5};
+  uint64_t x = 2463534242u;
+  for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++) {
+    size_t n = sizes[a];
+    double *v = malloc(n * sizeof *v);
+    cr_assert_not_null(v);
+    for (int shape = 0; shape < 8; shape++) {
+      for (size_t i = 0; i < n; i++) {
+        double u = (double)(test_next(&x) >> 11) * 0x1p-53;
+        switch (shape) {
+        case 0: /* random */
+          v[i] = u;
+          break;
+        case 1: /* ascending */
+          v[i] = (double)i;
+          break;
+        case 2: /* descending */
+          v[i] = -(double)i;
+          break;
+        case 3: /* few levels: ties at every quantile */
+          v[i] = (double)(test_next(&x) % 7);
+          break;
+        case 4: /* a fifth NaN */
+          v[i] = test_next(&x) % 5 == 0 ? NAN : u;
+          break;
+        case 5: /* the sample's stride sees only the smallest values */
+          v[i] = n >= 512 && i % (n / 512) == 0 ? u - 1e9 : u;
+          break;
+        case 6: /* ... or one value only */
+          v[i] = n >= 512 && i % (n / 512) == 0 ? 0.5 : u;
+          break;
+        default: /* all NaN but a few */
+          v[i] = i % 97 == 3 ? u : NAN;
+          break;
+        }
+      }
+      for (size_t l = 0; l < sizeof levels / sizeof *levels; l++) {
+        char what[64];
+        snprintf(what, sizeof what, "shape %d", shape);
+        check_interval(v, n, levels[l], what);
+      }
+    }
+    free(v);
+  }
+}
+
+/* gb_boot_trim keeps the first replicates of time and energy per sort,
+ * bit for bit, and nothing else; ratios then refuse the trimmed bootstrap
+ * and rank intervals refuse to reach past what it holds. */
+Test(bootstrap, trim_keeps_the_paired_estimates) {
+  enum { N = 30, B = 500, KEEP = 120 };
+  gb_run runs[N];
+  plausible_runs(runs, N, 7);
+  gb_boot b = boot(runs, N, &NO_STARTUP, 3, 4, B), full = boot(runs, N, &NO_STARTUP, 3, 4, B);
+  cr_assert_eq(b.n_held, B);
+  cr_assert_eq(b.n_held_estimates, GB_EST_COUNT);
+  gb_boot_trim(&b, KEEP);
+  cr_assert_eq(b.n_held, KEEP);
+  cr_assert_eq(b.n_held_estimates, GB_BOOT_TRIM_ESTIMATES);
+  cr_assert_eq(b.n_replicates, B, "the intervals' basis is unchanged");
+  cr_assert_eq(memcmp(b.est, full.est, sizeof b.est), 0);
+  for (int e = 0; e < GB_EST_COUNT; e++) {
+    const double *kept = gb_boot_replicates(&b, (gb_estimate)e);
+    if (e == GB_EST_TIME_PER_SORT || e == GB_EST_ENERGY_PER_SORT) {
+      cr_assert_not_null(kept);
+      cr_assert_eq(memcmp(kept, gb_boot_replicates(&full, (gb_estimate)e), KEEP * sizeof *kept),
+                   0, "estimate %d", e);
+    } else {
+      cr_assert_null(kept, "estimate %d released", e);
+    }
+  }
+  gb_boot_trim(&b, B); /* never grows */
+  cr_assert_eq(b.n_held, KEEP);
+  gb_boot_free(&b);
+  gb_boot_free(&full);
+}
+
+/* gb_boot_check refuses what gb_boot_run refuses, with the same message,
+ * and accepts what it accepts. */
+Test(bootstrap, check_agrees_with_run) {
+  gb_run runs[3];
+  plausible_runs(runs, 3, 9);
+  gb_boot_opts o = GB_BOOT_OPTS_DEFAULT;
+  o.replicates = 50;
+  gb_err e1 = {{0}}, e2 = {{0}};
+  gb_boot b;
+  cr_assert_eq(gb_boot_check(runs, 3, &NO_STARTUP, &o, &e1), 0, "%s", e1.msg);
+  runs[1].wall_ns = -1;
+  runs[2].sorts = 0;
+  cr_assert_eq(gb_boot_check(runs, 3, &NO_STARTUP, &o, &e1), -EINVAL);
+  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &e2), -EINVAL);
+  cr_assert_str_eq(e1.msg, e2.msg);
+  cr_assert(strstr(e1.msg, "run 1"), "the first bad run: %s", e1.msg);
+  o.level = 2.0;
+  cr_assert_eq(gb_boot_check(runs, 3, &NO_STARTUP, &o, &e1), -EINVAL);
+  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &e2), -EINVAL);
+  cr_assert_str_eq(e1.msg, e2.msg);
 }

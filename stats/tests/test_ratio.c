@@ -13,7 +13,11 @@
  * other estimates are unused by ratios and left at zero). */
 static gb_boot fake(size_t n, const double *t, const double *e, double t_point,
                     double e_point) {
-  gb_boot b = {.n_runs = 30, .n_replicates = n, .has_energy = e != NULL};
+  gb_boot b = {.n_runs = 30,
+               .n_replicates = n,
+               .n_held = n,
+               .n_held_estimates = GB_EST_COUNT,
+               .has_energy = e != NULL};
   b.replicates = calloc(GB_EST_COUNT * n, sizeof(double));
   cr_assert_not_null(b.replicates);
   double *rt = b.replicates + GB_EST_TIME_PER_SORT * n;
@@ -250,8 +254,15 @@ Test(ratio, rejects_bad_arguments) {
   cr_assert_eq(gb_ratio_of(&a, &a, NAN, 0.95, &r, &err), -EINVAL);
   cr_assert_eq(gb_ratio_of(&a, &a, M, 0.0, &r, &err), -EINVAL);
   cr_assert_eq(r.reading, GB_READING_SAME, "out-param set on failure");
+  gb_boot c = fake(2, t, t, 1, 1);
+  gb_boot_trim(&c, 2); /* time and energy kept whole: still a ratio */
+  cr_assert_eq(gb_ratio_of(&a, &c, M, 0.95, &r, &err), 0, "%s", err.msg);
+  gb_boot_trim(&c, 1); /* a replicate released */
+  cr_assert_eq(gb_ratio_of(&a, &c, M, 0.95, &r, &err), -EINVAL);
+  cr_assert(strstr(err.msg, "released"), "%s", err.msg);
   gb_boot_free(&a);
   gb_boot_free(&b);
+  gb_boot_free(&c);
 }
 
 Test(ratio, tally_counts_intervals_excluding_one) {

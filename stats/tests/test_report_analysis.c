@@ -267,12 +267,131 @@ Test(report_analysis, deterministic) {
   for (size_t i = 0; i < a->n_configs; i++) {
     const gb_boot *x = &a->configs[i].boot, *y = &b->configs[i].boot;
     cr_assert_eq(memcmp(x->est, y->est, sizeof x->est), 0);
+    cr_assert_eq(x->n_held, y->n_held);
     cr_assert_eq(memcmp(x->replicates, y->replicates,
-                        GB_EST_COUNT * x->n_replicates * sizeof *x->replicates),
+                        x->n_held_estimates * x->n_held * sizeof *x->replicates),
                  0);
   }
   gb_analysis_free(a);
   gb_analysis_free(b);
+  gb_records_free(r);
+}
+
+/* Field by field (memcmp would read the padding after a bool): doubles by
+ * their bits. */
+static bool same_double(double x, double y) {
+  return memcmp(&x, &y, sizeof x) == 0;
+}
+
+static bool same_interval(const gb_interval *x, const gb_interval *y) {
+  return x->available == y->available && same_double(x->point, y->point) &&
+         same_double(x->lo, y->lo) && same_double(x->hi, y->hi) && x->n_used == y->n_used &&
+         x->n_nonpositive == y->n_nonpositive;
+}
+
+static bool same_ratio(const gb_ratio *x, const gb_ratio *y) {
+  return same_interval(&x->time, &y->time) && same_interval(&x->energy, &y->energy) &&
+         same_interval(&x->power, &y->power) && x->reading == y->reading &&
+         x->excludes_one == y->excludes_one;
+}
+
+static bool same_rho(const gb_rho_interval *x, const gb_rho_interval *y) {
+  return x->point.defined == y->point.defined && same_double(x->point.rho, y->point.rho) &&
+         same_double(x->lo, y->lo) && same_double(x->hi, y->hi) && x->n_used == y->n_used;
+}
+
+static bool same_estimates(const gb_boot *x, const gb_boot *y) {
+  for (int e = 0; e < GB_EST_COUNT; e++) {
+    if (!same_interval(&x->est[e], &y->est[e])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static gb_analysis *analyse_on(const gb_records *r, size_t threads) {
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  o.resamples = 3000;
+  o.threads = threads;
+  gb_analysis *a = NULL;
+  gb_err err;
+  cr_assert_eq(gb_analysis_run(r, &o, &a, &err), 0, "%s", err.msg);
+  return a;
+}
+
+/* The bootstraps, ratios and rank intervals run on several threads, a
+ * group of configurations at a time: every estimate, ratio, rank interval
+ * and replicate kept is the same, bit for bit, on 1, 2 and 5 threads, and
+ * each configuration's estimates are those of its own bootstrap drawn
+ * alone. */
+Test(report_analysis, same_on_any_number_of_threads) {
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *one = analyse_on(r, 1);
+  size_t threads[] = {2, 5};
+  for (size_t t = 0; t < 2; t++) {
+    gb_analysis *many = analyse_on(r, threads[t]);
+    cr_assert_eq(many->n_configs, one->n_configs);
+    for (size_t i = 0; i < one->n_configs; i++) {
+      const gb_boot *x = &one->configs[i].boot, *y = &many->configs[i].boot;
+      cr_assert(same_estimates(x, y), "config %zu", i);
+      cr_assert_eq(x->n_held, y->n_held);
+      cr_assert_eq(x->n_held_estimates, y->n_held_estimates);
+      cr_assert_eq(memcmp(x->replicates, y->replicates,
+                          x->n_held_estimates * x->n_held * sizeof *x->replicates),
+                   0);
+    }
+    cr_assert_eq(many->n_ratios, one->n_ratios);
+    for (size_t i = 0; i < one->n_ratios; i++) {
+      cr_assert(same_ratio(&many->ratios[i].ratio, &one->ratios[i].ratio), "ratio %zu", i);
+    }
+    cr_assert_eq(many->n_ranks, one->n_ranks);
+    for (size_t i = 0; i < one->n_ranks; i++) {
+      cr_assert(same_rho(&many->ranks[i].rho, &one->ranks[i].rho), "rank %zu", i);
+    }
+    gb_analysis_free(many);
+  }
+  size_t measured = 0;
+  for (size_t i = 0; i < one->n_configs; i++) {
+    const gb_an_config *c = &one->configs[i];
+    if (!c->measured) {
+      continue;
+    }
+    gb_run runs[64];
+    const gb_rec_group *g =
+        gb_rec_table_find_sort(&r->runs, c->language, c->algorithm, c->order, c->size);
+    size_t n = 0;
+    for (size_t k = 0; k < g->n_rows && n < 64; k++) {
+      const gb_run_row *w = g->rows[k];
+      if (w->status != GB_REC_STATUS_OK) {
+        continue;
+      }
+      double e = w->pkg_uj.value + (w->dram_uj.present ? (double)w->dram_uj.value : 0.0);
+      double ie = w->idle_pkg_uj.value +
+                  (w->idle_dram_uj.present ? (double)w->idle_dram_uj.value : 0.0);
+      runs[n++] = (gb_run){.wall_ns = (double)w->wall_ns.value,
+                           .cpu_ns = (double)w->user_ns.value + (double)w->sys_ns.value,
+                           .energy_uj = e,
+                           .idle_ns = (double)w->idle_ns.value,
+                           .idle_energy_uj = ie,
+                           .sorts = w->sorts};
+    }
+    cr_assert_eq(n, c->n_ok);
+    gb_boot_opts bo = {.seed = one->opts.seed,
+                       .stream = c->stream,
+                       .replicates = one->opts.resamples,
+                       .level = one->opts.level};
+    gb_boot alone;
+    gb_err err;
+    cr_assert_eq(gb_boot_run(runs, n, &c->startup->cost, &bo, &alone, &err), 0, "%s", err.msg);
+    cr_assert(same_estimates(&alone, &c->boot), "config %zu", i);
+    cr_assert_eq(
+        memcmp(alone.replicates, c->boot.replicates, c->boot.n_held * sizeof *alone.replicates),
+        0, "time per sort's first replicates, config %zu", i);
+    gb_boot_free(&alone);
+    measured++;
+  }
+  cr_assert_gt(measured, 0);
+  gb_analysis_free(one);
   gb_records_free(r);
 }
 

@@ -7,8 +7,12 @@
  * implementations test against (e.g. Rust's rand_xoshiro). */
 #include "greenbench/rng.h"
 
+#include "rng_core.h"
+
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <stdint.h>
+#include <string.h>
 
 Test(rng, splitmix64_reference) {
   uint64_t state = 1234567;
@@ -106,5 +110,24 @@ Test(rng, below_in_range_and_uniform) {
    * stream, yet far tighter than a biased or broken draw would give. */
   for (int b = 0; b < BINS; b++) {
     cr_assert(hist[b] > 10000 - 600 && hist[b] < 10000 + 600, "bin %d: %ld", b, hist[b]);
+  }
+}
+
+/* The bootstrap's inline draw (rng_core.h), with its threshold computed
+ * once, gives gb_rng_below's values and consumes the same outputs, for
+ * small bounds and for one that rejects almost half. */
+Test(rng, core_below_matches_below) {
+  const uint64_t bounds[] = {1, 2, 3, 30, 60, 1000, (UINT64_C(1) << 63) + 1};
+  for (size_t k = 0; k < sizeof bounds / sizeof *bounds; k++) {
+    gb_rng r;
+    gb_rng_seed_stream(&r, 2463534242u, k);
+    uint64_t s[4] = {r.s[0], r.s[1], r.s[2], r.s[3]};
+    uint64_t threshold = rng_core_threshold(bounds[k]);
+    for (int i = 0; i < 5000; i++) {
+      uint64_t want = gb_rng_below(&r, bounds[k]);
+      cr_assert_eq(rng_core_below(s, bounds[k], threshold), want, "bound %" PRIu64 " draw %d",
+                   bounds[k], i);
+    }
+    cr_assert_eq(memcmp(s, r.s, sizeof s), 0, "same state after the draws");
   }
 }

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static gb_rho rho(const double *x, const double *y, size_t n) {
@@ -73,7 +74,11 @@ Test(spearman, nan_is_an_error) {
 /* Configurations with chosen replicates of time and energy per sort. */
 static gb_boot fake(size_t n, double t_point, double e_point, const double *t,
                     const double *e) {
-  gb_boot b = {.n_runs = 30, .n_replicates = n, .has_energy = true};
+  gb_boot b = {.n_runs = 30,
+               .n_replicates = n,
+               .n_held = n,
+               .n_held_estimates = GB_EST_COUNT,
+               .has_energy = true};
   b.replicates = calloc(GB_EST_COUNT * n, sizeof(double));
   cr_assert_not_null(b.replicates);
   for (size_t r = 0; r < n; r++) {
@@ -128,7 +133,56 @@ Test(spearman, interval_across_configurations) {
       0);
   cr_assert_not(iv.point.defined);
   cr_assert(isnan(iv.lo) && isnan(iv.hi));
+  c[1].est[GB_EST_ENERGY_PER_SORT].available = true;
+  gb_boot_trim(&c[2], 3); /* what a report keeps: time and energy, fewer replicates */
+  cr_assert_eq(
+      gb_spearman_boot(cs, 3, GB_EST_TIME_PER_SORT, GB_EST_ENERGY_PER_SORT, 3, 0.5, &iv, &err),
+      0, "%s", err.msg);
+  cr_assert_eq(
+      gb_spearman_boot(cs, 3, GB_EST_TIME_PER_SORT, GB_EST_ENERGY_PER_SORT, 4, 0.5, &iv, &err),
+      -EINVAL, "more replicates than a trimmed configuration holds");
+  cr_assert_eq(
+      gb_spearman_boot(cs, 3, GB_EST_TIME_PER_SORT, GB_EST_CPU_PER_SORT, 3, 0.5, &iv, &err),
+      -EINVAL, "an estimate the trim released");
   for (int i = 0; i < 3; i++) {
     gb_boot_free(&c[i]);
+  }
+}
+
+/* Average ranks by counting, O(n^2): rank = 1 + (values below) + (ties
+ * other than itself) / 2. */
+static double naive_rank(const double *x, size_t n, size_t i) {
+  double below = 0, tied = 0;
+  for (size_t j = 0; j < n; j++) {
+    below += x[j] < x[i];
+    tied += j != i && x[j] == x[i];
+  }
+  return 1.0 + below + tied / 2.0;
+}
+
+/* The ranks behind every rho come from a sort of (value, index): the
+ * average ranks by counting, for lengths across the sort's insertion
+ * cutoff and its partitions, with many ties, sorted and reversed input. */
+Test(spearman, average_ranks_match_counting) {
+  enum { MAX = 300 };
+  double x[MAX], ranks[MAX];
+  uint64_t s = 12345;
+  for (size_t n = 1; n <= MAX; n += n < 40 ? 1 : 37) {
+    for (int shape = 0; shape < 4; shape++) {
+      for (size_t i = 0; i < n; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        x[i] = shape == 0   ? (double)(s % 1000)
+               : shape == 1 ? (double)(s % 3) /* mostly ties */
+               : shape == 2 ? (double)i
+                            : (double)(n - i) / 4.0;
+      }
+      gb_err err = {{0}};
+      cr_assert_eq(gb_rank_average(x, n, ranks, &err), 0, "%s", err.msg);
+      for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(ranks[i], naive_rank(x, n, i), "n %zu shape %d value %zu", n, shape, i);
+      }
+    }
   }
 }

@@ -37,6 +37,9 @@ typedef struct {
   size_t rank_resamples; /* of those, used for rank intervals: min(this, resamples) */
   double level;          /* interval coverage, in (0, 1) */
   double margin;         /* equivalence margin of power ratios, > 0 */
+  /* Threads for the bootstraps, ratios and rank intervals: 0 for one per
+   * online CPU (at most 8). The results do not depend on it, bit for bit. */
+  size_t threads;
 } gb_analysis_opts;
 
 #define GB_ANALYSIS_OPTS_DEFAULT                                                               \

@@ -80,17 +80,27 @@ typedef struct {
   uint64_t stream;   /* the configuration's index: its stream of the seed */
   size_t replicates; /* resamples, >= 1 (the study: 10,000) */
   double level;      /* interval coverage, 0 < level < 1 (the study: 0.95) */
+  /* Hold only the replicates of time and energy per sort, what ratios and
+   * rank intervals pair (as gb_boot_trim(b, replicates) would leave them);
+   * every interval is the same. */
+  bool paired_only;
 } gb_boot_opts;
 
 #define GB_BOOT_OPTS_DEFAULT                                                                   \
-  { .seed = 0, .stream = 0, .replicates = 10000, .level = 0.95 }
+  { .seed = 0, .stream = 0, .replicates = 10000, .level = 0.95, .paired_only = false }
 
 typedef struct {
   size_t n_runs;
-  size_t n_replicates;
+  size_t n_replicates;           /* resamples drawn: behind every interval */
   bool has_energy;               /* every run, and the startup, has energy */
   gb_interval est[GB_EST_COUNT]; /* indexed by gb_estimate */
-  double *replicates;            /* owned; see gb_boot_replicates */
+  /* The replicates held, estimate-major: estimates 0 .. n_held_estimates - 1
+   * (in gb_estimate order), the first n_held replicates of each. gb_boot_run
+   * holds every replicate of every estimate (of time and energy per sort
+   * only with paired_only); gb_boot_trim keeps fewer. */
+  size_t n_held;
+  size_t n_held_estimates;
+  double *replicates; /* owned; see gb_boot_replicates */
 } gb_boot;
 
 /* Bootstraps one configuration. Replicate r (0-based, in order) draws n run
@@ -106,10 +116,48 @@ typedef struct {
 int gb_boot_run(const gb_run *runs, size_t n, const gb_startup *startup,
                 const gb_boot_opts *opts, gb_boot *out, gb_err *err);
 
-/* The n_replicates values of estimate e, in replicate order (replicate r of
- * every estimate comes from the same resample). All NAN for an estimate that
- * is not available. Net power is NAN where median time per sort <= 0. */
+/* Buffers for the resamples and their intervals (GB_EST_COUNT + 1 doubles
+ * per replicate), kept from one gb_boot_run_in to the next, so that a
+ * report's many bootstraps do not each take fresh pages from the system.
+ * Zero-initialise; release with gb_boot_work_free. One thread at a time. */
+typedef struct {
+  size_t replicates; /* held for, 0 before the first use */
+  double *buf;
+} gb_boot_work;
+
+void gb_boot_work_free(gb_boot_work *w);
+
+/* gb_boot_run with its large buffers from *work, grown as needed: the same
+ * results and errors (and -ENOMEM when work cannot grow). */
+int gb_boot_run_in(gb_boot_work *work, const gb_run *runs, size_t n, const gb_startup *startup,
+                   const gb_boot_opts *opts, gb_boot *out, gb_err *err);
+
+/* What gb_boot_run would refuse, with the same error and message, without
+ * drawing anything: its checks of n and opts, then every run's values in
+ * order (gb_run_values_of). 0 when gb_boot_run could fail only for want of
+ * memory. */
+int gb_boot_check(const gb_run *runs, size_t n, const gb_startup *startup,
+                  const gb_boot_opts *opts, gb_err *err);
+
+/* The first n_held replicate values of estimate e, in replicate order
+ * (replicate r of every estimate comes from the same resample); NULL when
+ * e's replicates are not held (e >= n_held_estimates, after gb_boot_trim).
+ * All NAN for an estimate that is not available. Net power is NAN where
+ * median time per sort <= 0. */
 const double *gb_boot_replicates(const gb_boot *b, gb_estimate e);
+
+/* The estimates gb_boot_trim keeps: time and energy per sort, the two that
+ * ratios (ratio.h) and rank intervals (spearman.h) pair across
+ * configurations. They come first in gb_estimate. */
+#define GB_BOOT_TRIM_ESTIMATES 2
+
+/* Keeps only the first min(n, n_held) replicates of time and energy per
+ * sort and releases the rest, so that a report holds what its ratios and
+ * rank intervals still need and no more. Intervals, points and
+ * n_replicates are unchanged; gb_boot_replicates of any other estimate is
+ * NULL afterwards. Cannot fail: without memory for the smaller block it
+ * keeps the larger one. */
+void gb_boot_trim(gb_boot *b, size_t n);
 
 /* Releases b's replicates and zeroes it. NULL and a zeroed gb_boot are fine. */
 void gb_boot_free(gb_boot *b);

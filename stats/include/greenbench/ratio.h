@@ -55,10 +55,18 @@ gb_reading gb_ratio_read(double lo, double hi, double m, bool undefined);
  * either side's replicates of time or energy per sort are not > 0: the
  * interval from the rest would look narrower than it is. Point estimates
  * are ratios of the medians (power: energy ratio / time ratio).
- * Errors: -EINVAL when the two sides differ in replicate count, m is not
- * positive and finite, or level is outside (0, 1); -ENOMEM. */
+ * Errors: -EINVAL when the two sides differ in replicate count or either
+ * no longer holds all its replicates of time and energy per sort
+ * (gb_boot_trim), m is not positive and finite, or level is outside (0, 1);
+ * -ENOMEM. */
 int gb_ratio_of(const gb_boot *a, const gb_boot *b, double m, double level, gb_ratio *out,
                 gb_err *err);
+
+/* gb_ratio_of with the caller's scratch of 4 x a->n_replicates doubles
+ * (reused from ratio to ratio, it spares fresh pages each time): the same
+ * results and errors but -ENOMEM. */
+int gb_ratio_of_in(const gb_boot *a, const gb_boot *b, double m, double level, double *scratch,
+                   gb_ratio *out, gb_err *err);
 
 /* Many comparisons (study.md, Analysis): how many defined power-ratio
  * intervals exclude 1, against the (1 - level) share that chance alone

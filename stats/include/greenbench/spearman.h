@@ -41,8 +41,9 @@ typedef struct {
  * is undefined are left out and counted by n_used. An estimate that is not
  * available in some configuration (energy missing) gives an undefined point
  * and no interval, with return 0.
- * Errors: -EINVAL when replicates is 0 or exceeds a configuration's
- * n_replicates, or level is outside (0, 1); -ENOMEM. */
+ * Errors: -EINVAL when replicates is 0 or exceeds the replicates a
+ * configuration holds (n_held), when x's or y's replicates are not held
+ * (gb_boot_trim), or when level is outside (0, 1); -ENOMEM. */
 int gb_spearman_boot(const gb_boot *const *configs, size_t k, gb_estimate x, gb_estimate y,
                      size_t replicates, double level, gb_rho_interval *out, gb_err *err);
 
