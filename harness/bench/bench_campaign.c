@@ -18,7 +18,16 @@
  * (CLOCK_REALTIME, taken just before its launch) against this process's own
  * CLOCK_REALTIME at the start and the end.
  *
+ * Calibration's share (figure 8, issue 19): calibration is the span from the
+ * first warm-up's start to the first measured run's start (started_unix_ns
+ * of the first rows of warmups.csv and runs.csv): every warm-up, the gaps
+ * between them and meta.json's rewrite after them, not the set-up before
+ * (pinning, runtime probes). Its share is that span over the total wall time
+ * (the command's; for --records without a command, meta.json's started_at to
+ * finished_at, to the second), printed as CALIBRATION_SHARE=.
+ *
  *   bench_campaign [--records DIR] [--poll-ms N] [--label TEXT] [--quiet] -- /ABS/CMD [ARG...]
+ *   bench_campaign --records DIR [--label TEXT]     (records already written)
  *
  * --quiet sends the command's stdout to /dev/null. */
 #include <errno.h>
@@ -32,6 +41,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench_util.h"
@@ -110,6 +120,10 @@ typedef struct {
   size_t sort_rows, startup_rows, launches, warm_sort_rows, warm_startup_rows;
   uint64_t setup, teardown, gaps;
   double gap_median, gap_p95;
+  uint64_t calibration; /* first warm-up's start to first run's start, ns */
+  size_t configs, extended,
+      extra;           /* sorting configurations; beyond --warmups: how many, rows */
+  uint64_t extra_wall; /* wall_ns of the warm-ups beyond --warmups */
 } accounting;
 
 static uint64_t opt(gb_rec_opt_u64 v) {
@@ -163,6 +177,41 @@ static int add_gaps(const gb_records *rec, const run_result *r, accounting *a) {
   return 0;
 }
 
+/* Calibration's span and the warm-ups beyond settings.warmups. */
+static void add_calibration(const gb_records *rec, accounting *a) {
+  if (!rec->has_warmups || rec->warmups.n_rows == 0 || rec->runs.n_rows == 0)
+    return;
+  uint64_t first = rec->warmups.rows[0].started_unix_ns,
+           end = rec->runs.rows[0].started_unix_ns;
+  a->calibration = end > first ? end - first : 0;
+  for (size_t g = 0; g < rec->warmups.n_groups; g++) {
+    const gb_rec_group *grp = &rec->warmups.groups[g];
+    if (grp->kind != GB_REC_KIND_SORT)
+      continue;
+    a->configs++;
+    if (grp->n_rows > rec->meta.settings.warmups) {
+      a->extended++;
+      a->extra += grp->n_rows - (size_t)rec->meta.settings.warmups;
+    }
+    for (size_t i = (size_t)rec->meta.settings.warmups; i < grp->n_rows; i++)
+      a->extra_wall += opt(grp->rows[i]->wall_ns);
+  }
+}
+
+static void print_calibration(const bench_opts *o, double total, const accounting *a) {
+  printf("calibration %s: %.3f s of %.3f s, %.2f%% (first warm-up to first measured run: %zu "
+         "sorting warm-ups, %zu beyond --warmups in %zu of %zu configurations; %zu startup "
+         "warm-ups)\n",
+         o->label, (double)a->calibration / 1e9, total / 1e9,
+         100.0 * (double)a->calibration / total, a->warm_sort_rows, a->extra, a->extended,
+         a->configs, a->warm_startup_rows);
+  printf("calibration %s: sorting warm-ups %.3f s, of which beyond --warmups %.3f s (%.2f%% of "
+         "the total); startup warm-ups %.3f s\n",
+         o->label, (double)a->warm_sort_wall / 1e9, (double)a->extra_wall / 1e9,
+         100.0 * (double)a->extra_wall / total, (double)a->warm_startup_wall / 1e9);
+  printf("CALIBRATION_SHARE=%.5f\n", (double)a->calibration / total);
+}
+
 static void part(const char *name, double ns, double total, const char *note) {
   printf("  %-34s %9.3f s  %6.2f%%  %s\n", name, ns / 1e9, 100.0 * ns / total, note);
 }
@@ -196,6 +245,43 @@ static void print_accounting(const bench_opts *o, const run_result *r, const acc
   printf("CAMPAIGN_OVERHEAD=%.5f\n", rest / total);
   printf("%s: the harness's own share of the campaign is %.2f%% (goal: under 5%%)\n",
          rest / total < 0.05 ? "PASS" : "FAIL", 100.0 * rest / total);
+  print_calibration(o, total, a);
+}
+
+/* "YYYY-MM-DDTHH:MM:SSZ" as Unix seconds; -EINVAL for another form. */
+static int utc_seconds(const char *text, int64_t *out) {
+  struct tm tm = {0};
+  const char *end = strptime(text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  if (!end || *end)
+    return -EINVAL;
+  *out = (int64_t)timegm(&tm);
+  return 0;
+}
+
+/* Records without a command: the total is meta.json's started_at to
+ * finished_at. */
+static int account_written(const bench_opts *o) {
+  gb_records *rec = NULL;
+  gb_err err;
+  int rc = gb_records_read(o->records, &rec, &err);
+  if (rc < 0) {
+    fprintf(stderr, "bench_campaign: %s\n", err.msg);
+    return rc;
+  }
+  int64_t start = 0, end = 0;
+  if (!rec->meta.has_finished_at || utc_seconds(rec->meta.started_at, &start) < 0 ||
+      utc_seconds(rec->meta.finished_at, &end) < 0 || end <= start) {
+    fprintf(stderr, "bench_campaign: %s: meta.json has no usable started_at and finished_at\n",
+            o->records);
+    gb_records_free(rec);
+    return -EINVAL;
+  }
+  accounting a = {0};
+  add_rows(&rec->warmups, true, &a);
+  add_calibration(rec, &a);
+  print_calibration(o, (double)(end - start) * 1e9, &a);
+  gb_records_free(rec);
+  return 0;
 }
 
 static int account_records(const bench_opts *o, const run_result *r) {
@@ -211,6 +297,7 @@ static int account_records(const bench_opts *o, const run_result *r) {
   if (rec->has_warmups)
     add_rows(&rec->warmups, true, &a);
   rc = add_gaps(rec, r, &a);
+  add_calibration(rec, &a);
   if (rc == 0)
     print_accounting(o, r, &a);
   gb_records_free(rec);
@@ -233,6 +320,8 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
     if (rc < 0)
       return rc;
   }
+  if (i >= argc && o->records)
+    return 0; /* records already written: no command */
   if (i + 1 >= argc || argv[i + 1][0] != '/')
     return -EINVAL;
   o->argv = argv + i + 1;
@@ -244,9 +333,11 @@ int main(int argc, char **argv) {
   if (parse_args(argc, argv, &o) < 0) {
     fprintf(stderr,
             "usage: bench_campaign [--records DIR] [--poll-ms N] [--label TEXT] [--quiet] -- "
-            "/ABS/CMD [ARG...]\n");
+            "/ABS/CMD [ARG...]\n       bench_campaign --records DIR [--label TEXT]\n");
     return 2;
   }
+  if (!o.argv)
+    return account_written(&o) < 0 ? 1 : 0;
   run_result r = {0};
   int rc = run_command(&o, &r);
   if (rc < 0) {

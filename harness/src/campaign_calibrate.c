@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "campaign_internal.h"
+#include "greenbench/calibration.h"
 #include "greenbench/quantile.h"
 
 static int failed_warmup(const gb_run_row *row, const char *label, unsigned w, gb_err *err) {
@@ -16,54 +17,53 @@ static int failed_warmup(const gb_run_row *row, const char *label, unsigned w, g
                     gb_rec_status_name(row->status), row->message);
 }
 
-/* Warm-ups beyond --warmups, while the loop still misses its aim: a JIT
- * that is still tiering up makes the first runs lie (docs/methods.md #1), and a
- * fixed count is not taken on faith. */
-#define EXTRA_WARMUPS 5
-
-/* Whether a warm-up's loop landed within 25% of the aimed 1.2 x target (or
- * cannot get closer: one sort already takes longer). */
-static bool on_target(uint64_t loop_ns, uint64_t sorts, uint64_t target_ns) {
-  uint64_t aim =
-      target_ns / GB_META_CALIBRATION_HEADROOM_DEN * GB_META_CALIBRATION_HEADROOM_NUM;
-  if (loop_ns * 4 < aim * 3)
-    return false;
-  return loop_ns * 4 <= aim * 5 || sorts == 1;
-}
-
-/* One configuration: each warm-up's sorts come from the one before (the
- * first sorts once), with up to EXTRA_WARMUPS more while the loop misses its
- * aim; the last sets the sorts of the measured runs. Returns
+/* One configuration (the rule is gb_calibration's, greenbench/calibration.h):
+ * the first warm-up runs the sorts predicted from the closest configuration
+ * already calibrated (`done`, its last warm-up's loop, scaled by the work of a
+ * sort), or sorts once where there is none; each later one runs the sorts its
+ * predecessor predicts, with up to GB_CALIBRATION_EXTRA_WARMUPS more while the
+ * loop misses its aim; the last sets the sorts of the measured runs. Returns
  * the wall time a measured run is expected to take, for the startup batches. */
-static int calibrate_config(gb_campaign *c, size_t i, uint64_t *expected_wall, gb_err *err) {
+static int calibrate_config(gb_campaign *c, size_t i, gb_calibration *done, bool *usable,
+                            uint64_t *expected_wall, gb_err *err) {
   char label[64];
   gb_config_label(&c->plan.configs[i], label, sizeof label);
-  uint64_t sorts = 1, target_ns = (uint64_t)c->s.target_ms * 1000000u;
+  uint64_t target_ns = (uint64_t)c->s.target_ms * 1000000u;
   const gb_config *k = &c->plan.configs[i];
   gb_meta_calibration cal = {.language = (gb_rec_language)k->language,
                              .algorithm = (gb_rec_algorithm)k->algorithm,
                              .order = (gb_rec_order)k->order,
                              .size = k->size};
+  for (size_t j = 0; j < c->plan.nconfigs; j++)
+    usable[j] = gb_calibration_usable(&done[j]);
+  size_t ref = gb_calibration_reference(&c->plan, i, usable);
+  uint64_t predicted = 0;
+  if (ref < c->plan.nconfigs)
+    predicted =
+        gb_predict_sorts(done[ref].last_sorts, done[ref].last_loop_ns,
+                         gb_sort_work(c->expected[ref].counts, c->plan.configs[ref].size),
+                         gb_sort_work(c->expected[i].counts, k->size), target_ns);
+  gb_calibration *cb = &done[i];
+  gb_calibration_start(cb, c->s.warmups, target_ns, predicted);
   gb_run_row row = {0};
-  for (unsigned w = 0; w < c->s.warmups + EXTRA_WARMUPS; w++) {
-    if (w >= c->s.warmups && on_target(row.loop_ns.value, sorts, target_ns))
-      break;
-    if (w > 0)
-      sorts = c->sorts[i];
+  for (uint64_t sorts; (sorts = gb_calibration_next(cb)) != 0;) {
+    unsigned w = cb->done;
     gb_job job = gb_campaign_sort_job(c, i, sorts);
     int rc = gb_campaign_measure_row(c, &job, i, false, w, &row, err);
     if (rc < 0 || (rc = gb_recorder_append(c->rec, GB_REC_FILE_WARMUPS, &row, err)) < 0)
       return rc;
     if (row.status != GB_REC_STATUS_OK)
       return failed_warmup(&row, label, w, err);
-    c->sorts[i] = gb_calibrate_sorts(sorts, row.loop_ns.value, target_ns);
+    gb_calibration_record(cb, sorts, row.loop_ns.value);
     if (cal.n_warmup_loop_ns < GB_META_MAX_WARMUPS)
       cal.warmup_loop_ns[cal.n_warmup_loop_ns++] = row.loop_ns.value;
   }
+  c->sorts[i] = gb_calibration_sorts(cb);
   /* The last warm-up's start-up part, plus its loop scaled to the new sorts. */
   uint64_t loop = row.loop_ns.value, wall = row.wall_ns.value;
   uint64_t startup = wall > loop ? wall - loop : 0;
-  *expected_wall = startup + (uint64_t)((double)loop * (double)c->sorts[i] / (double)sorts);
+  *expected_wall =
+      startup + (uint64_t)((double)loop * (double)c->sorts[i] / (double)cb->last_sorts);
   cal.sorts = c->sorts[i];
   return gb_meta_add_calibration(&c->meta, &cal, err);
 }
@@ -115,8 +115,14 @@ static int check_stop(const gb_campaign *c, gb_err *err) {
 int gb_campaign_calibrate(gb_campaign *c, gb_err *err) {
   size_t total = c->plan.nconfigs + c->plan.nstartups;
   uint64_t *expected_wall = calloc(c->plan.nconfigs, sizeof *expected_wall);
-  if (!expected_wall)
+  gb_calibration *done = calloc(c->plan.nconfigs, sizeof *done);
+  bool *usable = calloc(c->plan.nconfigs, sizeof *usable);
+  if (!expected_wall || !done || !usable) {
+    free(expected_wall);
+    free(done);
+    free(usable);
     return gb_err_set(err, ENOMEM, "out of memory");
+  }
   int rc = 0;
   char label[64];
   gb_progress_phase(&c->progress);
@@ -125,7 +131,7 @@ int gb_campaign_calibrate(gb_campaign *c, gb_err *err) {
       break;
     gb_config_label(&c->plan.configs[i], label, sizeof label);
     gb_progress_update(&c->progress, "calibrating", i, total, label);
-    if ((rc = calibrate_config(c, i, &expected_wall[i], err)) == 0)
+    if ((rc = calibrate_config(c, i, done, usable, &expected_wall[i], err)) == 0)
       gb_progress_done(&c->progress, GB_ETA_WARMUPS,
                        c->estimate.config_warmups_ns[c->plan.configs[i].language]);
   }
@@ -139,6 +145,8 @@ int gb_campaign_calibrate(gb_campaign *c, gb_err *err) {
                        c->estimate.startup_warmups_ns[c->plan.startups[g].language]);
   }
   free(expected_wall);
+  free(done);
+  free(usable);
   if (rc == -EINTR) /* a warm-up cut short by the stop: the same words as between them */
     rc = check_stop(c, err);
   if (rc == 0)

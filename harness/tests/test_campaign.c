@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "greenbench/calibration.h"
 #include "greenbench/campaign.h"
 #include "greenbench/machine.h"
 #include "greenbench/privilege.h"
@@ -335,6 +336,44 @@ Test(campaign, parity_mismatch_stops_the_campaign) {
   cr_assert_eq(last->status, GB_REC_STATUS_PARITY_MISMATCH);
   for (size_t i = 0; i + 1 < r->runs.n_rows; i++)
     cr_assert_eq(r->runs.rows[i].status, GB_REC_STATUS_OK, "earlier rows are kept whole");
+  gb_records_free(r);
+}
+
+/* The first warm-up of c/quick/random/50, with nothing calibrated before it,
+ * probes with one sort; that of c/quick/sorted/50 runs the sorts predicted from
+ * random's last warm-up (scaled by the work of a sort) when that loop landed
+ * on target, and probes too when it did not; every measured run uses what
+ * its configuration's last warm-up predicts. */
+Test(campaign, the_first_warmup_is_predicted_from_a_calibrated_configuration) {
+  char *out = new_out();
+  gb_settings s = small();
+  gb_campaign_opts o = opts_for(out, s);
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), 0, "%s", err.msg);
+  gb_records *r = read_records(out);
+  const uint64_t target = (uint64_t)s.target_ms * 1000000u;
+  const gb_rec_group *w[2], *runs[2];
+  gb_expected e[2];
+  const gb_order orders[2] = {GB_RANDOM, GB_SORTED};
+  for (int i = 0; i < 2; i++) {
+    w[i] = gb_rec_table_find_sort(&r->warmups, GB_REC_LANG_C, GB_REC_ALG_QUICK,
+                                  (gb_rec_order)orders[i], 50);
+    runs[i] = gb_rec_table_find_sort(&r->runs, GB_REC_LANG_C, GB_REC_ALG_QUICK,
+                                     (gb_rec_order)orders[i], 50);
+    cr_assert(w[i] && runs[i] && w[i]->n_rows >= 1);
+    cr_assert_eq(gb_expected_compute(GB_QUICK, orders[i], 50, s.seed, &e[i]), 0);
+    const gb_run_row *last = w[i]->rows[w[i]->n_rows - 1];
+    cr_assert_eq(runs[i]->rows[0]->sorts,
+                 gb_calibrate_sorts(last->sorts, last->loop_ns.value, target));
+  }
+  cr_assert_eq(w[0]->rows[0]->sorts, 1u, "nothing calibrated before it: a probe");
+  const gb_run_row *ref = w[0]->rows[w[0]->n_rows - 1];
+  uint64_t want = 0;
+  if (gb_calibration_on_target(ref->loop_ns.value, ref->sorts, target))
+    want = gb_predict_sorts(ref->sorts, ref->loop_ns.value, gb_sort_work(e[0].counts, 50),
+                            gb_sort_work(e[1].counts, 50), target);
+  cr_assert_eq(w[1]->rows[0]->sorts, want ? want : 1u, "first warm-up of sorted: %llu sorts",
+               (unsigned long long)w[1]->rows[0]->sorts);
   gb_records_free(r);
 }
 

@@ -85,7 +85,7 @@ Test(cli_run, dry_run_prints_the_study_plan) {
   cr_assert(strstr(r.out, "order seed 7"), "%s", r.out);
   cr_assert(strstr(r.out, "energy: on"), "%s", r.out);
   /* The model of estimate.h (test_estimate.c has its parts). */
-  cr_assert(strstr(r.out, "estimated duration: about 57m50s (warm-ups and calibration 2m49s, "
+  cr_assert(strstr(r.out, "estimated duration: about 58m09s (warm-ups and calibration 3m07s, "
                           "measured runs with their idle windows 55m00s; longer on a busy "
                           "machine)\n"),
             "%s", r.out);

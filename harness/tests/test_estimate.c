@@ -50,11 +50,11 @@ Test(estimate, one_c_configuration_item_by_item) {
   gb_estimate e = estimate_of(&s, &p);
   /* Loop 24 ms (1.2 x 20), start 3 ms, 1 ms of harness per process. */
   cr_assert_eq(e.run_ns[GB_C], (2 * (24 + 3) + 1) * MS);
-  /* Warm-up 1: start only; warm-up 2 and one extra: 24 + 3 + 1 each. */
-  cr_assert_eq(e.config_warmups_ns[GB_C], (3 + 1 + 2 * (24 + 3 + 1)) * MS);
+  /* Warm-ups 1 and 2 and one extra: 24 + 3 + 1 each. */
+  cr_assert_eq(e.config_warmups_ns[GB_C], 3 * (24 + 3 + 1) * MS);
   cr_assert_eq(e.startup_warmups_ns[GB_C], 2 * (3 + 1) * MS);
   /* 4 runs (2 sorting, 2 startup batches); the C runtime probe. */
-  assert_totals(&e, 500 + 3 + 1, 60 + 8, 4 * 55);
+  assert_totals(&e, 500 + 3 + 1, 84 + 8, 4 * 55);
   gb_plan_free(&p);
 }
 
@@ -65,12 +65,12 @@ Test(estimate, smoke_profile_with_energy_off) {
   gb_estimate e = estimate_of(&s, &p);
   cr_assert_eq(e.run_ns[GB_PYTHON], (2 * (24 + 45) + 1) * MS);
   cr_assert_eq(e.run_ns[GB_NODE], (2 * (24 + 90) + 1) * MS);
-  cr_assert_eq(e.config_warmups_ns[GB_PYTHON], (45 + 1 + 2 * (24 + 45 + 1)) * MS);
-  cr_assert_eq(e.config_warmups_ns[GB_NODE], (90 + 1 + 4 * (24 + 90 + 1)) * MS);
+  cr_assert_eq(e.config_warmups_ns[GB_PYTHON], 3 * (24 + 45 + 1) * MS);
+  cr_assert_eq(e.config_warmups_ns[GB_NODE], 4 * (24 + 90 + 1) * MS);
   /* Per language 24 configurations, 8 startup groups, 160 runs. */
-  assert_totals(&e, 500 + 4 + 46 + 91, 24 * (60 + 186 + 551) + 8 * (8 + 92 + 182),
+  assert_totals(&e, 500 + 4 + 46 + 91, 24 * (84 + 210 + 460) + 8 * (8 + 92 + 182),
                 160 * (55 + 139 + 229));
-  cr_assert_eq(e.total_ns, 89705 * MS);
+  cr_assert_eq(e.total_ns, 88673 * MS);
   gb_plan_free(&p);
 }
 
@@ -78,7 +78,7 @@ Test(estimate, energy_adds_the_counter_probe) {
   gb_settings s = profile("smoke");
   gb_plan p = plan_of(&s);
   cr_assert_eq(s.energy, GB_ENERGY_AUTO);
-  cr_assert_eq(estimate_of(&s, &p).total_ns, (89705 + 250) * MS);
+  cr_assert_eq(estimate_of(&s, &p).total_ns, (88673 + 250) * MS);
   gb_plan_free(&p);
 }
 
@@ -88,9 +88,9 @@ Test(estimate, study_profile) {
   gb_estimate e = estimate_of(&s, &p);
   /* Loop 240 ms, 3 warm-ups, 30 runs; per language 48 configurations, 16
    * startup groups, 1,920 runs. */
-  assert_totals(&e, 500 + 250 + 141, 48 * (736 + 904 + 1746) + 16 * (12 + 138 + 273),
+  assert_totals(&e, 500 + 250 + 141, 48 * (976 + 1144 + 1655) + 16 * (12 + 138 + 273),
                 1920 * (487 + 571 + 661));
-  cr_assert_eq(e.total_ns, 3470667 * MS); /* 57m50s */
+  cr_assert_eq(e.total_ns, 3489339 * MS); /* 58m09s */
   gb_plan_free(&p);
 }
 
@@ -108,7 +108,7 @@ Test(estimate, omitted_configurations_cost_nothing) {
   cr_assert_eq(p.nconfigs, 3);
   gb_estimate e = estimate_of(&s, &p);
   /* C: 2 configurations, 2 groups; Python: 1 and 1. Loop 12 ms. */
-  assert_totals(&e, 500 + 4 + 46, 2 * (4 + 16) + (46 + 58) + 2 * 4 + 46,
+  assert_totals(&e, 500 + 4 + 46, 2 * 2 * (12 + 3 + 1) + 2 * (12 + 45 + 1) + 2 * 4 + 46,
                 4 * (2 * 15 + 1) + 2 * (2 * 57 + 1));
   gb_plan_free(&p);
 }

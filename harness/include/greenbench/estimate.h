@@ -20,10 +20,12 @@
 #define GB_ESTIMATE_START_PYTHON_NS 45000000ull
 #define GB_ESTIMATE_START_NODE_NS 90000000ull
 /* Warm-ups a configuration is expected to add to --warmups while its loop
- * misses its aim (at most 5; the same records: Node.js's JIT needs most). */
+ * misses its aim (at most 5): about one per configuration on a busy machine
+ * since the first warm-up is predicted (docs/performance.md, section 8);
+ * Node.js's JIT still needs most. */
 #define GB_ESTIMATE_EXTRA_WARMUPS_C 1u
 #define GB_ESTIMATE_EXTRA_WARMUPS_PYTHON 1u
-#define GB_ESTIMATE_EXTRA_WARMUPS_NODE 3u
+#define GB_ESTIMATE_EXTRA_WARMUPS_NODE 2u
 /* The harness's own time per worker process (records, checkpoints), ns. */
 #define GB_ESTIMATE_PROCESS_NS 1000000ull
 /* Set-up before the first warm-up besides the runtime probes (topology,
@@ -39,9 +41,9 @@ typedef struct {
    * batch lasts about as long as a sorting run): its start plus a loop of
    * 1.2 x target, doubled by the idle window, plus the harness's time. */
   uint64_t run_ns[GB_LANGUAGE_COUNT];
-  /* One configuration's warm-ups: the first sorts once (its start only),
-   * then warmups - 1 plus the expected extra ones at the run's length, with
-   * no idle window. */
+  /* One configuration's warm-ups: warmups plus the expected extra ones,
+   * each at the run's length (the first runs predicted sorts), with no idle
+   * window. */
   uint64_t config_warmups_ns[GB_LANGUAGE_COUNT];
   /* One startup group's warm-ups: `warmups` single launches. */
   uint64_t startup_warmups_ns[GB_LANGUAGE_COUNT];

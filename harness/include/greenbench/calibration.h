@@ -1,0 +1,77 @@
+/* Calibration of the sorts per process (docs/methods.md #1; study.md,
+ * "Enough work per process"): the prediction of a configuration's first
+ * warm-up from a configuration already calibrated, and the rule that says how
+ * many sorts each warm-up runs and when the warm-ups stop. Pure arithmetic, so
+ * it is tested on scripted loop times without running anything;
+ * campaign_calibrate.c runs the warm-ups it asks for. */
+#ifndef GREENBENCH_CALIBRATION_H
+#define GREENBENCH_CALIBRATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "greenbench/plan.h"
+#include "greenbench/workload.h"
+
+/* Warm-ups beyond --warmups, at most, while the loop misses its aim: a
+ * runtime still tiering up misses it, and a fixed count is not taken on
+ * faith. */
+#define GB_CALIBRATION_EXTRA_WARMUPS 5u
+
+/* The work of one sort in a worker's loop, in operations: its comparisons and
+ * writes, plus the copy of the input before it and the check of the result
+ * after it (2 x size). Time per sort is predicted in proportion to it. */
+uint64_t gb_sort_work(gb_counts counts, uint32_t size);
+
+/* Whether a loop of loop_ns for `sorts` sorts is within 25% of the aim, 6/5 x
+ * target_ns (0.75 x aim <= loop <= 1.25 x aim, exact), or cannot get closer:
+ * a single sort that already lasts longer than 1.25 x aim. */
+bool gb_calibration_on_target(uint64_t loop_ns, uint64_t sorts, uint64_t target_ns);
+
+/* The sorts predicted for a configuration whose sort is `work` operations,
+ * from a calibrated one (the reference) whose last warm-up ran ref_sorts sorts
+ * of ref_work operations each in ref_loop_ns, if time per sort is in
+ * proportion to the work: the sorts for a loop of 6/5 x target_ns,
+ * ceil(ref_sorts x ref_work x 6 x target / (5 x ref_loop x work)) in exact
+ * integer arithmetic, at most GB_MAX_SORTS. Returns 0, no prediction, when
+ * any argument is 0 (a loop too short to be timed predicts nothing). */
+uint64_t gb_predict_sorts(uint64_t ref_sorts, uint64_t ref_loop_ns, uint64_t ref_work,
+                          uint64_t work, uint64_t target_ns);
+
+/* The reference of configuration i of plan p: of the configurations j != i
+ * with usable[j] (calibrated, their last loop on target) in i's language, the
+ * closest: the same algorithm first, then the same order, then the nearest
+ * size (by ratio), then the latest in the plan. usable has p->nconfigs
+ * entries. Returns its index, or p->nconfigs when there is none. */
+size_t gb_calibration_reference(const gb_plan *p, size_t i, const bool *usable);
+
+/* One configuration's warm-ups, one at a time. */
+typedef struct {
+  unsigned warmups;    /* --warmups, >= 1 */
+  uint64_t target_ns;  /* the shortest loop wanted */
+  unsigned done;       /* warm-ups recorded so far */
+  uint64_t next;       /* the sorts of the next warm-up */
+  uint64_t last_sorts; /* the last recorded warm-up's sorts and loop */
+  uint64_t last_loop_ns;
+} gb_calibration;
+
+/* Before the first warm-up: it runs `predicted` sorts (gb_predict_sorts), or
+ * sorts once, a probe, when predicted is 0. */
+void gb_calibration_start(gb_calibration *k, unsigned warmups, uint64_t target_ns,
+                          uint64_t predicted);
+/* The sorts of the next warm-up, or 0 when the warm-ups are over: never
+ * before `warmups` of them, then as soon as the last loop is on target
+ * (gb_calibration_on_target), and at the latest after
+ * GB_CALIBRATION_EXTRA_WARMUPS more. */
+uint64_t gb_calibration_next(const gb_calibration *k);
+/* Records a warm-up that ran `sorts` sorts in loop_ns; the next one runs the
+ * sorts it predicts, gb_calibrate_sorts(sorts, loop_ns, target_ns). */
+void gb_calibration_record(gb_calibration *k, uint64_t sorts, uint64_t loop_ns);
+/* The measured runs' sorts: what the last warm-up predicts (1 before any). */
+uint64_t gb_calibration_sorts(const gb_calibration *k);
+/* Whether the configuration may serve as a reference: at least one warm-up,
+ * and the last one's loop on target. */
+bool gb_calibration_usable(const gb_calibration *k);
+
+#endif
