@@ -23,7 +23,7 @@ double bench_median_f(double *v, size_t n);
 /* The median of x[0..n-1] (n >= 1; x is left unchanged) and its 95%
  * percentile-bootstrap interval (Efron & Tibshirani 1993, ch. 13): 10,000
  * resamples with replacement from a fixed seed, quantiles by the project's
- * rule (Hyndman & Fan type 7, stats/include/greenbench/quantile.h). Returns
+ * rule (Hyndman & Fan type 7, core/base/include/greenbench/quantile.h). Returns
  * 0 or -ENOMEM. */
 int bench_median_ci(const double *x, size_t n, double *median, double *lo, double *hi);
 

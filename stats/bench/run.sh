@@ -29,13 +29,14 @@ rounds=${GB_REPORT_ROUNDS:-3}
 mkdir -p "$work"
 lib() { find "$build" -name "$1" | head -n 1; }
 stats_lib=$(lib libgb_stats.a)
-error_lib=$(lib libgb_error.a)
+records_lib=$(lib libgb_records.a)
+base_lib=$(lib libgb_base.a)
 workload_lib=$(lib libgb_workload.a)
 version_lib=$(lib libgb_version.a)
 greenbench=$build/greenbench
-if [ -z "$stats_lib" ] || [ -z "$error_lib" ] || [ -z "$workload_lib" ] ||
+if [ -z "$stats_lib" ] || [ -z "$records_lib" ] || [ -z "$base_lib" ] || [ -z "$workload_lib" ] ||
   [ -z "$version_lib" ] || [ ! -x "$greenbench" ]; then
-  echo "run.sh: build $build first (greenbench and libgb_{stats,error,workload,version}.a)" >&2
+  echo "run.sh: build $build first (greenbench and libgb_{stats,records,base,workload,version}.a)" >&2
   exit 2
 fi
 # The benchmark programs live outside the build tree: the data folder
@@ -43,8 +44,8 @@ fi
 GREENBENCH_DATA_DIR=${GREENBENCH_DATA_DIR:-$root/stats}
 export GREENBENCH_DATA_DIR
 
-cflags="-std=c11 -O2 -D_GNU_SOURCE -Wall -Wextra -Werror -I$root/stats/include -I$root/harness/include -I$root/workers/include"
-libs="$stats_lib $error_lib $workload_lib $version_lib $(pkg-config --libs libcjson libxxhash libarchive) -pthread -lm"
+cflags="-std=c11 -O2 -D_GNU_SOURCE -Wall -Wextra -Werror -I$root/stats/include -I$root/core/records/include -I$root/core/base/include -I$root/workers/include"
+libs="$stats_lib $records_lib $base_lib $workload_lib $version_lib $(pkg-config --libs libcjson libxxhash libarchive) -pthread -lm"
 # shellcheck disable=SC2086 # flags are words
 cc $cflags -o "$work/gen_records" "$here/gen_records.c" $libs
 # shellcheck disable=SC2086

@@ -6,7 +6,7 @@
 #ifndef GREENBENCH_BOOT_INTERNAL_H
 #define GREENBENCH_BOOT_INTERNAL_H
 
-#include "quantile_rule.h"
+#include "greenbench/quantile_rule.h"
 
 #include <stddef.h>
 #include <stdint.h>

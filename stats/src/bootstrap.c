@@ -4,8 +4,8 @@
 #include "greenbench/rng.h"
 
 #include "boot_internal.h"
-#include "quantile_rule.h"
-#include "rng_core.h"
+#include "greenbench/quantile_rule.h"
+#include "greenbench/rng_core.h"
 
 #include <errno.h>
 #include <math.h>

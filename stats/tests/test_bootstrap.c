@@ -4,7 +4,7 @@
 #include "greenbench/rng.h"
 
 #include "boot_internal.h"
-#include "quantile_rule.h"
+#include "greenbench/quantile_rule.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 #include "greenbench/quantile.h"
 
-#include "quantile_rule.h"
+#include "greenbench/quantile_rule.h"
 
 #include <errno.h>
 #include <math.h>

@@ -7,7 +7,7 @@
  * implementations test against (e.g. Rust's rand_xoshiro). */
 #include "greenbench/rng.h"
 
-#include "rng_core.h"
+#include "greenbench/rng_core.h"
 
 #include <criterion/criterion.h>
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 #include "greenbench/rng.h"
 
-#include "rng_core.h"
+#include "greenbench/rng_core.h"
 
 uint64_t gb_splitmix64_next(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15u);
