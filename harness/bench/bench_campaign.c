@@ -46,6 +46,7 @@
 
 #include "bench_util.h"
 #include "greenbench/clock.h"
+#include "greenbench/numparse.h"
 #include "greenbench/quantile.h"
 #include "greenbench/records.h"
 
@@ -65,6 +66,15 @@ typedef struct {
 
 /* ---------------------------------------------------------- the command */
 
+/* The kB value of a /proc/PID/status line that starts with name ("VmHWM:"). */
+static bool kib_field(const char *line, const char *name, uint64_t *out) {
+  size_t n = strlen(name);
+  if (strncmp(line, name, n) != 0)
+    return false;
+  const char *p = line + n + strspn(line + n, " \t");
+  return gb_scan_u64(&p, 10, UINT64_MAX, out) == 0;
+}
+
 static void poll_status(pid_t pid, run_result *r) {
   char path[64], line[256];
   snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
@@ -73,9 +83,9 @@ static void poll_status(pid_t pid, run_result *r) {
     return;
   while (fgets(line, sizeof line, f)) {
     uint64_t kib;
-    if (sscanf(line, "VmHWM: %" SCNu64, &kib) == 1 && kib > r->hwm_kib)
+    if (kib_field(line, "VmHWM:", &kib) && kib > r->hwm_kib)
       r->hwm_kib = kib;
-    else if (sscanf(line, "VmRSS: %" SCNu64, &kib) == 1 && kib > r->rss_max_kib)
+    else if (kib_field(line, "VmRSS:", &kib) && kib > r->rss_max_kib)
       r->rss_max_kib = kib;
   }
   fclose(f);

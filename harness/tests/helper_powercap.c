@@ -1,5 +1,7 @@
 #include "helper_powercap.h"
 
+#include "greenbench/numparse.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -132,11 +134,14 @@ static int fake_find(const powercap_fake *f, const char *id) {
 
 /* Places zone z: inside its package for "intel-rapl:N:M", else at the top. */
 static void fake_place(powercap_fake *f, fake_zone *z) {
-  unsigned n = 0, m = 0;
-  int end = 0;
-  if (sscanf(z->id, "intel-rapl:%u:%u%n", &n, &m, &end) == 2 && z->id[end] == '\0') {
+  static const char prefix[] = "intel-rapl:";
+  const char *p = z->id + sizeof prefix - 1;
+  uint64_t n = 0, m = 0;
+  if (strncmp(z->id, prefix, sizeof prefix - 1) == 0 &&
+      gb_scan_u64(&p, 10, UINT32_MAX, &n) == 0 && *p++ == ':' &&
+      gb_scan_u64(&p, 10, UINT32_MAX, &m) == 0 && *p == '\0') {
     char parent[32];
-    snprintf(parent, sizeof parent, "intel-rapl:%u", n);
+    snprintf(parent, sizeof parent, "intel-rapl:%u", (unsigned)n);
     z->parent = fake_find(f, parent);
     fake_path(z->dir, sizeof z->dir, f->z[z->parent].dir, z->id);
     fake_path(z->link, sizeof z->link, f->root, z->id);
@@ -148,7 +153,7 @@ static void fake_place(powercap_fake *f, fake_zone *z) {
     fake_die("mkdir %s: %s", z->dir, strerror(errno));
   if (z->link[0]) {
     char target[80];
-    snprintf(target, sizeof target, "intel-rapl:%u/%s", n, z->id);
+    snprintf(target, sizeof target, "intel-rapl:%u/%s", (unsigned)n, z->id);
     if (symlink(target, z->link) != 0)
       fake_die("symlink %s: %s", z->link, strerror(errno));
   }

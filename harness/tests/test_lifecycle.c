@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "greenbench/clock.h"
+#include "greenbench/numparse.h"
 #include "greenbench/records.h"
 
 /* From a signal to the command's exit. The kill of the worker is immediate;
@@ -117,7 +118,8 @@ static pid_t find_worker(const char *seed, pid_t harness) {
   int want_len = snprintf(want, sizeof want, "--seed%c%s", '\0', seed) + 1;
   for (struct dirent *e; !found && (e = readdir(d));) {
     char path[300], buf[4096], stat[512];
-    if (e->d_name[0] < '0' || e->d_name[0] > '9' || atoi(e->d_name) == (int)harness)
+    uint64_t pid;
+    if (gb_parse_u64(e->d_name, 1, INT32_MAX, &pid) < 0 || pid == (uint64_t)harness)
       continue;
     snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
     FILE *f = fopen(path, "r");
@@ -138,7 +140,7 @@ static pid_t find_worker(const char *seed, pid_t harness) {
     stat[n] = '\0';
     const char *paren = strrchr(stat, ')');
     if (paren && paren[1] == ' ' && paren[2] != 'Z')
-      found = (pid_t)atoi(e->d_name);
+      found = (pid_t)pid;
   }
   closedir(d);
   return found;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "greenbench/machine.h"
+#include "greenbench/numparse.h"
 
 #define TREE(name) GB_TEST_DATA_DIR "/sysfs-" name
 
@@ -298,8 +299,9 @@ Test(machine_sample, files_are_closed_on_exec) {
         strncmp(target, t.root, strlen(t.root)))
       continue;
     seen++;
-    int fd = atoi(e->d_name);
-    cr_assert(fcntl(fd, F_GETFD) & FD_CLOEXEC, "%s is inherited by workers", target);
+    uint64_t fd;
+    cr_assert_eq(gb_parse_u64(e->d_name, 0, INT32_MAX, &fd), 0, "%s", e->d_name);
+    cr_assert(fcntl((int)fd, F_GETFD) & FD_CLOEXEC, "%s is inherited by workers", target);
   }
   closedir(d);
   cr_assert_eq(seen, 2, "expected the freq and temp files open, saw %d", seen);

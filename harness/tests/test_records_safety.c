@@ -21,6 +21,7 @@
 
 #include "greenbench/campaign.h"
 #include "greenbench/clock.h"
+#include "greenbench/numparse.h"
 #include "greenbench/records.h"
 
 #define TEST_USER "gb-test-user"
@@ -374,7 +375,9 @@ static void seed_survives(const char *seed) {
   gb_records *r;
   gb_err err;
   cr_assert_eq(gb_records_read(f.out, &r, &err), 0, "%s", err.msg);
-  cr_assert_eq(r->meta.settings.order_seed, strtoull(seed, NULL, 10));
+  uint64_t want_seed;
+  cr_assert_eq(gb_parse_u64(seed, 0, UINT64_MAX, &want_seed), 0, "%s", seed);
+  cr_assert_eq(r->meta.settings.order_seed, want_seed);
   gb_records_free(r);
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "greenbench/clock.h"
+#include "greenbench/numparse.h"
 #include "greenbench/privilege.h"
 #include "greenbench/spawn.h"
 #include "greenbench/workerline.h"
@@ -111,6 +112,21 @@ static const gb_worker_request quick_random = {.kind = GB_WORKERLINE_SORT,
                                                .seed = GB_DEFAULT_SEED,
                                                .sorts = 1};
 
+/* The pid a script printed first ("4242\n"), or -1. */
+static int leading_pid(const char *out) {
+  uint64_t v;
+  return gb_scan_u64(&out, 10, INT32_MAX, &v) == 0 ? (int)v : -1;
+}
+
+/* The hexadecimal value after name in /proc/PID/status text ("SigBlk:\t00..."). */
+static bool hex_field(const char *status, const char *name, uint64_t *out) {
+  const char *p = strstr(status, name);
+  if (!p)
+    return false;
+  p += strlen(name) + strspn(p + strlen(name), " \t");
+  return gb_scan_u64(&p, 16, UINT64_MAX, out) == 0;
+}
+
 Test(spawn, good_worker_line_is_captured_and_parses) {
   gb_spawn_result r = run_script(WORKER("good_sort.sh"), 5000 * MS);
   cr_assert_eq(r.status, GB_SPAWN_OK, "%s", r.message);
@@ -155,7 +171,7 @@ Test(spawn, hung_worker_times_out_and_its_group_is_killed) {
 Test(spawn, timeout_kills_the_grandchild_too) {
   gb_spawn_result r = run_script(WORKER("hang_grandchild.sh"), 300 * MS);
   cr_assert_eq(r.status, GB_SPAWN_TIMEOUT, "%s", r.message);
-  int grandchild = atoi(r.out);
+  int grandchild = leading_pid(r.out);
   cr_assert_gt(grandchild, 1, "the script printed its grandchild's pid: '%s'", r.out);
   cr_assert_neq(grandchild, r.pid);
   cr_assert(process_gone(grandchild), "grandchild %d was left running", grandchild);
@@ -309,7 +325,7 @@ Test(spawn, processes_left_behind_are_killed_and_reported) {
   gb_spawn_result r = run_script(WORKER("stray.sh"), 5000 * MS);
   cr_assert_eq(r.status, GB_SPAWN_OK, "%s", r.message);
   cr_assert(r.strays_killed);
-  int stray = atoi(r.out);
+  int stray = leading_pid(r.out);
   cr_assert_gt(stray, 1, "'%s'", r.out);
   cr_assert(process_gone(stray), "stray %d still runs", stray);
   cr_assert_lt(r.wall_ns, 2000 * MS, "the harness did not wait for the stray");
@@ -347,7 +363,7 @@ Test(spawn, a_process_that_left_the_group_does_not_hold_up_the_harness) {
   uint64_t t0 = gb_monotonic_raw_ns();
   gb_spawn_result r = run_opts(&o);
   uint64_t call_ns = gb_monotonic_raw_ns() - t0;
-  int escapee = atoi(r.out);
+  int escapee = leading_pid(r.out);
   cr_assert_gt(escapee, 1, "'%s'", r.out);
   cr_assert_eq(kill(-escapee, SIGKILL), 0, "the escapee leads its own group");
   counter_remove(counter);
@@ -363,7 +379,7 @@ static int remember_first_pid(void *ctx, const char *out, size_t len, bool trunc
   (void)len, (void)truncated, (void)msg, (void)msglen;
   test_ctx *t = ctx;
   if (t->checks++ == 0)
-    t->first_pid = atoi(out);
+    t->first_pid = leading_pid(out);
   return 0;
 }
 
@@ -466,8 +482,9 @@ Test(spawn, worker_signals_start_from_the_defaults) {
   signal(SIGUSR1, SIG_DFL);
   signal(SIGUSR2, SIG_DFL);
   cr_assert_eq(r.status, GB_SPAWN_OK, "%s", r.message);
-  unsigned long long blk = 1, ign = 0;
-  cr_assert_eq(sscanf(r.out, "SigBlk: %llx SigIgn: %llx", &blk, &ign), 2, "%s", r.out);
+  uint64_t blk = 1, ign = 0;
+  cr_assert(hex_field(r.out, "SigBlk:", &blk) && hex_field(r.out, "SigIgn:", &ign), "%s",
+            r.out);
   cr_assert_eq(blk, 0, "%s", r.out);
   cr_assert_eq(ign & (1ull << (SIGPIPE - 1)), 0, "SIGPIPE still ignored: %s", r.out);
   cr_assert_neq(ign & (1ull << (SIGUSR2 - 1)), 0, "SIGUSR2 no longer ignored: %s", r.out);
@@ -514,7 +531,7 @@ Test(spawn, abort_fd_kills_the_group_with_the_callers_reason) {
            (int)r.pid);
   cr_assert_str_eq(r.message, want);
   cr_assert_lt(r.wall_ns, 2000 * MS);
-  cr_assert(process_gone(atoi(r.out)), "the grandchild was killed too");
+  cr_assert(process_gone(leading_pid(r.out)), "the grandchild was killed too");
   cr_assert_str_eq(gb_spawn_status_name(r.status), "aborted");
   close(o.abort_fd);
   gb_spawn_result_free(&r);

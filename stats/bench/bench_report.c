@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "greenbench/analysis.h"
+#include "greenbench/numparse.h"
 #include "greenbench/records.h"
 #include "greenbench/report.h"
 
@@ -100,8 +101,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: bench_report DIR OUTDIR POINTS [N]\n");
     return 2;
   }
-  int n = argc == 5 ? atoi(argv[4]) : 3;
-  n = n < 1 ? 1 : n > 50 ? 50 : n;
+  uint64_t rounds = 3;
+  if (argc == 5 && gb_parse_u64(argv[4], 1, 50, &rounds) < 0) {
+    fprintf(stderr, "bench_report: N must be a whole number from 1 to 50, got '%s'\n", argv[4]);
+    return 2;
+  }
+  int n = (int)rounds;
   double rd[50], an[50], rep[50];
   for (int i = 0; i < n; i++) {
     if (analyse_once(argv[1], i == n - 1 ? argv[3] : NULL, &rd[i], &an[i]) < 0 ||

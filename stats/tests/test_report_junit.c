@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "greenbench/analysis.h"
+#include "greenbench/numparse.h"
 #include "greenbench/records.h"
 #include "greenbench/report_junit.h"
 #include "helper_locale.h"
@@ -315,6 +316,15 @@ Test(report_junit, valid_utf8_is_kept) {
 
 /* ---- Classnames, times and the system-out layout (issue 14) ---------------------- */
 
+/* The decimal at the start of an attribute's value, up to its closing quote. */
+static double attr_decimal(const char *value) {
+  char text[64];
+  snprintf(text, sizeof text, "%.*s", (int)strcspn(value, "\""), value);
+  double v = -1;
+  cr_assert_eq(gb_parse_decimal(text, 0, &v), 0, "not a decimal: '%s'", text);
+  return v;
+}
+
 /* The time attribute of the testcase named `name` of suite `classname`. */
 static double case_time(const char *xml, const char *classname, const char *name) {
   char head[256];
@@ -322,7 +332,7 @@ static double case_time(const char *xml, const char *classname, const char *name
            name);
   const char *at = strstr(xml, head);
   cr_assert_not_null(at, "no %s", head);
-  return strtod(at + strlen(head), NULL);
+  return attr_decimal(at + strlen(head));
 }
 
 /* Sum of wall_ns of the kind-sort rows of one configuration in t. */
@@ -373,7 +383,7 @@ Test(report_junit, a_case_time_is_its_measuring_time) {
     }
   }
   const char *at = strstr(strstr(xml, "<testsuites "), "time=\"");
-  cr_expect_float_eq(strtod(at + strlen("time=\""), NULL), (double)all * 1e-9, 1e-5);
+  cr_expect_float_eq(attr_decimal(at + strlen("time=\"")), (double)all * 1e-9, 1e-5);
   free(xml);
   gbt_release(&l);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "greenbench/numparse.h"
 #include "greenbench/records.h"
 #include "greenbench/validate.h"
 #include "helper_report.h"
@@ -95,8 +96,11 @@ static void set_loaded(gb_records *r, gb_rec_kind kind, gb_rec_language l, gb_re
     if (c == GB_REC_COL_INPUT_HASH) {
       snprintf(row->input_hash, sizeof row->input_hash, "%s", v);
     } else {
-      (c == GB_REC_COL_COMPARISONS ? &row->comparisons : &row->writes)->value =
-          strtoull(v, NULL, 10);
+      cr_assert_eq(
+          gb_parse_u64(
+              v, 0, UINT64_MAX,
+              &(c == GB_REC_COL_COMPARISONS ? &row->comparisons : &row->writes)->value),
+          0, "not a count: '%s'", v);
     }
     done++;
   }
