@@ -1,5 +1,6 @@
 #include "greenbench/measure.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -47,16 +48,34 @@ typedef struct {
   gb_energy_reading energy;
 } run_ctx;
 
+/* Opens an energy window. A failed first reading is not an error here: the
+ * window is then open but faulted, and window_end reports why. -EBUSY (a
+ * window left open) would be a bug of this file. */
+static void window_begin(gb_sampler *s) {
+  int rc = gb_sampler_begin(s);
+  assert(rc != -EBUSY);
+  (void)rc;
+}
+
+/* Closes the window window_begin opened. -EINVAL (none open) would be a bug
+ * of this file; the reading then says so rather than keep stale totals. */
+static void window_end(gb_sampler *s, gb_energy_reading *out) {
+  if (gb_sampler_end(s, out) < 0) {
+    *out = (gb_energy_reading){.status = GB_ENERGY_VANISHED};
+    snprintf(out->reason, sizeof out->reason, "no energy window was open to close");
+  }
+}
+
 static void before_hook(void *p) {
   run_ctx *c = p;
   if (c->env->sampler)
-    gb_sampler_begin(c->env->sampler);
+    window_begin(c->env->sampler);
 }
 
 static void after_hook(void *p) {
   run_ctx *c = p;
   if (c->env->sampler)
-    gb_sampler_end(c->env->sampler, &c->energy);
+    window_end(c->env->sampler, &c->energy);
 }
 
 static void abort_reason(void *p, char *buf, size_t len) {
@@ -134,10 +153,10 @@ static bool sleep_unless_stopped(uint64_t ns, volatile sig_atomic_t *stop) {
 static void idle_window(const gb_measure_env *env, uint64_t ns, gb_measurement *m) {
   uint64_t t0 = gb_monotonic_raw_ns();
   if (env->sampler)
-    gb_sampler_begin(env->sampler);
+    window_begin(env->sampler);
   m->interrupted = sleep_unless_stopped(ns, env->stop);
   if (env->sampler)
-    gb_sampler_end(env->sampler, &m->idle_energy);
+    window_end(env->sampler, &m->idle_energy);
   m->idle_ns = gb_monotonic_raw_ns() - t0;
   if (env->sampler)
     m->idle_ns = m->idle_energy.end_ns - m->idle_energy.begin_ns;

@@ -319,10 +319,7 @@ static int read_records(unpack *u, gb_records **out, gb_err *err) {
     rc = open_record(u, "warmups.csv", &f.warmups_fd, true, err);
   if (rc == 0)
     rc = gb_records_read_files(&f, out, NULL, err);
-  int fds[] = {f.meta_fd, f.runs_fd, f.warmups_fd};
-  for (size_t i = 0; i < 3; i++)
-    if (fds[i] >= 0)
-      close(fds[i]);
+  gb_records_files_close(&f);
   return rc;
 }
 

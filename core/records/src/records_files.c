@@ -169,11 +169,17 @@ int gb_records_read(const char *dir, gb_records **out, gb_err *err) {
   }
   if (rc == 0)
     rc = gb_records_read_files(&f, out, NULL, err);
-  int fds[] = {f.meta_fd, f.runs_fd, f.warmups_fd};
-  for (size_t i = 0; i < 3; i++)
-    if (fds[i] >= 0)
-      close(fds[i]);
+  gb_records_files_close(&f);
   return rc;
+}
+
+void gb_records_files_close(gb_records_files *f) {
+  int *fds[] = {&f->meta_fd, &f->runs_fd, &f->warmups_fd};
+  for (size_t i = 0; i < 3; i++) {
+    if (*fds[i] >= 0)
+      close(*fds[i]);
+    *fds[i] = -1;
+  }
 }
 
 void gb_records_free(gb_records *r) {

@@ -533,6 +533,8 @@ typedef struct {
  * gb_records_read; nothing is written. */
 int gb_records_read_files(const gb_records_files *f, gb_records **out, uint64_t keep[2],
                           gb_err *err);
+/* Closes f's descriptors that are open (>= 0) and marks them -1. */
+void gb_records_files_close(gb_records_files *f);
 
 /* The group with this key, or NULL when there are no such rows. */
 const gb_rec_group *gb_rec_table_find_sort(const gb_rec_table *t, gb_rec_language l,
