@@ -65,19 +65,6 @@ static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
   return 0;
 }
 
-/* A plain decimal above 0 and at most 10, in the "C" locale. */
-static int parse_margin(const char *s, double *out, gb_err *err) {
-  double v;
-  if (gb_parse_decimal(s, 0, &v) < 0 || !(v > 0.0 && v <= 10.0)) {
-    return gb_err_set(err, EINVAL,
-                      "compare: --equivalence-margin: '%s' is not a decimal number above 0 "
-                      "and at most 10",
-                      SHOWN(s));
-  }
-  *out = v;
-  return 0;
-}
-
 enum { OUT, RESAMPLES, SEED, MARGIN, ALLOW_PARTIAL, HELP, VERSION };
 static const gb_opt options[] = {
     {"--out", NULL, GB_OPT_VALUE, OUT},
@@ -105,7 +92,10 @@ static int set_option(cli *c, int id, const char *value, gb_err *err) {
     rc = parse_u64("--seed", value, 0, UINT64_MAX, &c->ao.seed, err);
     break;
   case MARGIN:
-    rc = parse_margin(value, &c->ao.margin, err);
+    gb_err inner;
+    if ((rc = gb_report_parse_margin(value, &c->ao.margin, &inner)) < 0) {
+      rc = gb_err_set(err, EINVAL, "compare: %s", inner.msg);
+    }
     break;
   case ALLOW_PARTIAL:
     c->allow_partial = true;

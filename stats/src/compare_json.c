@@ -19,18 +19,6 @@ typedef struct {
   gb_jb jb;
 } cj;
 
-/* The shared JSON builder (json_out.h), on this writer's state. */
-#define put(s, ...) gb_jb_put(&(s)->jb, __VA_ARGS__)
-#define put_obj(s, ...) gb_jb_obj(&(s)->jb, __VA_ARGS__)
-#define put_arr(s, ...) gb_jb_arr(&(s)->jb, __VA_ARGS__)
-#define put_str(s, ...) gb_jb_str(&(s)->jb, __VA_ARGS__)
-#define put_bool(s, ...) gb_jb_bool(&(s)->jb, __VA_ARGS__)
-#define put_null(s, ...) gb_jb_null(&(s)->jb, __VA_ARGS__)
-#define put_u64(s, ...) gb_jb_u64(&(s)->jb, __VA_ARGS__)
-#define put_i64(s, ...) gb_jb_i64(&(s)->jb, __VA_ARGS__)
-#define put_num(s, ...) gb_jb_num(&(s)->jb, __VA_ARGS__)
-#define put_u64_or_null(s, ...) gb_jb_u64_or_null(&(s)->jb, __VA_ARGS__)
-
 /* {"point", "low", "high", "resamples_used"}, or null when not available. */
 static void put_interval(cj *s, cJSON *parent, const char *key, bool has,
                          const gb_interval *iv) {

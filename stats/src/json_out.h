@@ -29,6 +29,19 @@ void gb_jb_i64(gb_jb *b, cJSON *parent, const char *key, int64_t v);
 void gb_jb_num(gb_jb *b, cJSON *parent, const char *key, double v);
 void gb_jb_u64_or_null(gb_jb *b, cJSON *parent, const char *key, bool has, uint64_t v);
 
+/* The same, short, for a writer whose state s holds its builder as s->jb
+ * (compare_json.c, report_summary.c): put_num(s, o, "point", x). */
+#define put(s, ...) gb_jb_put(&(s)->jb, __VA_ARGS__)
+#define put_obj(s, ...) gb_jb_obj(&(s)->jb, __VA_ARGS__)
+#define put_arr(s, ...) gb_jb_arr(&(s)->jb, __VA_ARGS__)
+#define put_str(s, ...) gb_jb_str(&(s)->jb, __VA_ARGS__)
+#define put_bool(s, ...) gb_jb_bool(&(s)->jb, __VA_ARGS__)
+#define put_null(s, ...) gb_jb_null(&(s)->jb, __VA_ARGS__)
+#define put_u64(s, ...) gb_jb_u64(&(s)->jb, __VA_ARGS__)
+#define put_i64(s, ...) gb_jb_i64(&(s)->jb, __VA_ARGS__)
+#define put_num(s, ...) gb_jb_num(&(s)->jb, __VA_ARGS__)
+#define put_u64_or_null(s, ...) gb_jb_u64_or_null(&(s)->jb, __VA_ARGS__)
+
 /* ---- Shapes of the analysis that several files write -------------------- */
 
 #include "greenbench/analysis.h"

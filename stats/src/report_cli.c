@@ -553,7 +553,7 @@ static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
 
 /* A plain decimal ("0.1"; no sign, exponent or spaces), read in the "C"
  * locale whatever the process locale. */
-static int parse_margin(const char *s, double *out, gb_err *err) {
+int gb_report_parse_margin(const char *s, double *out, gb_err *err) {
   double v;
   if (gb_parse_decimal(s, 0, &v) < 0 || !(v > 0.0 && v <= 10.0)) {
     return gb_err_set(err, EINVAL,
@@ -643,7 +643,7 @@ static int set_option(cli *c, int id, const char *value, gb_err *err) {
     rc = parse_u64("--seed", value, 0, UINT64_MAX, &c->o.seed, err);
     break;
   case MARGIN:
-    rc = parse_margin(value, &c->o.margin, err);
+    rc = gb_report_parse_margin(value, &c->o.margin, err);
     break;
   case CARBON:
     c->regions = value;

@@ -14,9 +14,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Most resamples accepted: every configuration keeps 6 doubles per
- * resample, so a study of 144 configurations at this bound holds ~7 GB. */
+/* Most resamples accepted: the configurations of one (algorithm, size)
+ * group keep 2 doubles per resample (time and energy per sort) while the
+ * group's ratios are computed, so a study's group of 12 configurations at
+ * this bound holds ~0.2 GB. */
 #define GB_REPORT_MAX_RESAMPLES 1000000
+
+/* --equivalence-margin's value, as report and compare read it: a plain
+ * decimal (gb_parse_decimal) above 0 and at most 10. Returns 0, or -EINVAL
+ * with a message that quotes s. */
+int gb_report_parse_margin(const char *s, double *out, gb_err *err);
 
 typedef struct {
   const char *dir;          /* the records folder (meta.json, runs.csv, warmups.csv) */
