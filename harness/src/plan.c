@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "greenbench/calibration.h"
 #include "greenbench/rng.h"
 #include "greenbench/text.h"
 
@@ -181,15 +182,10 @@ void gb_startup_label(const gb_startup_group *g, char *buf, size_t len) {
 }
 
 uint64_t gb_calibrate_sorts(uint64_t sorts, uint64_t loop_ns, uint64_t target_ns) {
-  /* 128-bit, so no product overflows and 1.2 is exact (no 12.000000001). */
-  unsigned __int128 num =
-      (unsigned __int128)(sorts ? sorts : 1) * GB_META_CALIBRATION_HEADROOM_NUM * target_ns;
-  unsigned __int128 den =
-      (unsigned __int128)(loop_ns ? loop_ns : 1) * GB_META_CALIBRATION_HEADROOM_DEN;
-  unsigned __int128 want = (num + den - 1) / den;
-  if (want < 1)
-    return 1;
-  return want > GB_MAX_SORTS ? GB_MAX_SORTS : (uint64_t)want;
+  /* One formula (gb_predict_sorts): a configuration predicts itself, with
+   * the same work per sort. A zero target predicts nothing: one sort. */
+  uint64_t n = gb_predict_sorts(sorts ? sorts : 1, loop_ns ? loop_ns : 1, 1, 1, target_ns);
+  return n ? n : 1;
 }
 
 uint64_t gb_startup_launches(uint64_t single_ns, uint64_t batch_ns) {
