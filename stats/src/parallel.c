@@ -1,12 +1,17 @@
 #include "parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 size_t gb_parallel_threads(void) {
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  /* The CPUs this process may run on (taskset, a container's cpuset), not
+   * every online one: more threads than those only take turns. */
+  cpu_set_t set;
+  long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                       : sysconf(_SC_NPROCESSORS_ONLN);
   return n < 1 ? 1 : n > GB_PARALLEL_MAX ? GB_PARALLEL_MAX : (size_t)n;
 }
 

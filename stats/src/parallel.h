@@ -16,7 +16,8 @@
  * with a message in *err. */
 typedef int (*gb_parallel_fn)(void *ctx, size_t item, size_t worker, gb_err *err);
 
-/* The threads worth starting here: the online CPUs, 1 to GB_PARALLEL_MAX. */
+/* The threads worth starting here: the CPUs this process may run on, 1 to
+ * GB_PARALLEL_MAX. */
 #define GB_PARALLEL_MAX 8
 size_t gb_parallel_threads(void);
 
