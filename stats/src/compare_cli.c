@@ -91,12 +91,13 @@ static int set_option(cli *c, int id, const char *value, gb_err *err) {
   case SEED:
     rc = parse_u64("--seed", value, 0, UINT64_MAX, &c->ao.seed, err);
     break;
-  case MARGIN:
+  case MARGIN: {
     gb_err inner;
     if ((rc = gb_report_parse_margin(value, &c->ao.margin, &inner)) < 0) {
       rc = gb_err_set(err, EINVAL, "compare: %s", inner.msg);
     }
     break;
+  }
   case ALLOW_PARTIAL:
     c->allow_partial = true;
     break;
