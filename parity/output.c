@@ -113,11 +113,11 @@ static void expect_u64(const parity_run *r, const cJSON *j, const char *key, uin
                key, got, want);
 }
 
-void parity_expect_result(const parity_run *r, const cJSON *j, parity_lang l,
+void parity_expect_result(const parity_run *r, const cJSON *j, gb_language l,
                           const parity_config *c, const gb_expected *e) {
   char hex[17];
   gb_hash_hex(e->input_hash, hex);
-  expect_str(r, j, "language", parity_lang_names[l]);
+  expect_str(r, j, "language", gb_language_names[l]);
   expect_str(r, j, "algorithm", gb_algorithm_name(c->alg));
   expect_str(r, j, "order", gb_order_name(c->order));
   expect_u64(r, j, "size", c->size);

@@ -22,7 +22,7 @@ cJSON *parity_expect_line(const parity_run *r, bool startup);
 
 /* Asserts the line j of language l reports configuration c with the input
  * hash and counts of e (the counts only for a sort line). */
-void parity_expect_result(const parity_run *r, const cJSON *j, parity_lang l,
+void parity_expect_result(const parity_run *r, const cJSON *j, gb_language l,
                           const parity_config *c, const gb_expected *e);
 
 /* Asserts two workers' lines agree on every key but language, loop_ns and

@@ -48,14 +48,14 @@ Test(checks, broken_c_build_exits_3_for_every_algorithm, .timeout = 30) {
  * wrong; the second leaves the last element unsorted from the second sort on,
  * so only a check of every result, not just the first, can see it. */
 typedef struct {
-  parity_lang lang;
+  gb_language lang;
   const char *src, *name, *later_name, *env;
   const char *cmp_from, *cmp_to;
   const char *later_from, *later_to;
 } breakage;
 
 static const breakage python_breakage = {
-    PARITY_PYTHON,
+    GB_PYTHON,
     PARITY_WORKER_PY,
     "worker.py",
     "later-worker.py",
@@ -67,7 +67,7 @@ static const breakage python_breakage = {
 };
 
 static const breakage node_breakage = {
-    PARITY_NODE,
+    GB_NODE,
     PARITY_WORKER_JS,
     "worker.js",
     "later-worker.js",
@@ -133,27 +133,27 @@ Test(checks, startup_only_prints_the_startup_line_and_does_not_sort, .timeout = 
   /* A billion bubble sorts of 100,000 elements would never end: a worker that
    * sorted would hit the timeout. */
   parity_config c = {GB_BUBBLE, GB_REVERSED, 100000, GB_DEFAULT_SEED, 1000000000};
-  parity_run runs[PARITY_LANGS] = {0};
-  for (int l = 0; l < PARITY_LANGS; l++) {
-    parity_worker(&runs[l], (parity_lang)l);
+  parity_run runs[GB_LANGUAGE_COUNT] = {0};
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    parity_worker(&runs[l], (gb_language)l);
     parity_config_args(&runs[l], &c, true);
     runs[l].timeout_s = 20;
   }
-  parity_run_all(runs, PARITY_LANGS, PARITY_PARALLEL);
+  parity_run_all(runs, GB_LANGUAGE_COUNT, PARITY_PARALLEL);
   /* Only the hash: computing the counts would mean sorting too. */
   gb_expected e = {0};
   int *input = malloc(c.size * sizeof *input);
   cr_assert(input && gb_input_fill(input, c.size, c.order, c.seed) == 0);
   e.input_hash = gb_input_hash(input, c.size);
   free(input);
-  cJSON *lines[PARITY_LANGS];
-  for (int l = 0; l < PARITY_LANGS; l++) {
+  cJSON *lines[GB_LANGUAGE_COUNT];
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
     lines[l] = parity_expect_line(&runs[l], true);
-    parity_expect_result(&runs[l], lines[l], (parity_lang)l, &c, &e);
+    parity_expect_result(&runs[l], lines[l], (gb_language)l, &c, &e);
   }
-  for (int l = 1; l < PARITY_LANGS; l++)
+  for (int l = 1; l < GB_LANGUAGE_COUNT; l++)
     parity_expect_same(&runs[0], lines[0], &runs[l], lines[l]);
-  for (int l = 0; l < PARITY_LANGS; l++) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
     cJSON_Delete(lines[l]);
     parity_run_free(&runs[l]);
   }
@@ -170,11 +170,11 @@ static uint64_t median_loop_ns(const parity_config *c, const gb_expected *e) {
   uint64_t ns[3];
   for (int i = 0; i < 3; i++) {
     parity_run r = {0};
-    parity_worker(&r, PARITY_C);
+    parity_worker(&r, GB_C);
     parity_config_args(&r, c, false);
     parity_run_all(&r, 1, 1);
     cJSON *j = parity_expect_line(&r, false);
-    parity_expect_result(&r, j, PARITY_C, c, e);
+    parity_expect_result(&r, j, GB_C, c, e);
     ns[i] = parity_json_u64(j, "loop_ns");
     cJSON_Delete(j);
     parity_run_free(&r);

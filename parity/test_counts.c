@@ -11,27 +11,27 @@
 /* Runs every configuration in all three languages and checks each line
  * against the C library and against the C worker's line. */
 static void check_configs(const parity_config *cfgs, size_t ncfg) {
-  size_t n = ncfg * PARITY_LANGS;
+  size_t n = ncfg * GB_LANGUAGE_COUNT;
   parity_run *runs = calloc(n, sizeof *runs);
   cr_assert(runs);
   for (size_t k = 0; k < n; k++) {
-    parity_worker(&runs[k], (parity_lang)(k % PARITY_LANGS));
-    parity_config_args(&runs[k], &cfgs[k / PARITY_LANGS], false);
+    parity_worker(&runs[k], (gb_language)(k % GB_LANGUAGE_COUNT));
+    parity_config_args(&runs[k], &cfgs[k / GB_LANGUAGE_COUNT], false);
   }
   parity_run_all(runs, n, PARITY_PARALLEL);
   for (size_t i = 0; i < ncfg; i++) {
     const parity_config *c = &cfgs[i];
     gb_expected e;
     cr_assert_eq(gb_expected_compute(c->alg, c->order, c->size, c->seed, &e), 0);
-    parity_run *r = &runs[i * PARITY_LANGS];
-    cJSON *lines[PARITY_LANGS];
-    for (int l = 0; l < PARITY_LANGS; l++) {
+    parity_run *r = &runs[i * GB_LANGUAGE_COUNT];
+    cJSON *lines[GB_LANGUAGE_COUNT];
+    for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
       lines[l] = parity_expect_line(&r[l], false);
-      parity_expect_result(&r[l], lines[l], (parity_lang)l, c, &e);
+      parity_expect_result(&r[l], lines[l], (gb_language)l, c, &e);
     }
-    for (int l = 1; l < PARITY_LANGS; l++)
+    for (int l = 1; l < GB_LANGUAGE_COUNT; l++)
       parity_expect_same(&r[0], lines[0], &r[l], lines[l]);
-    for (int l = 0; l < PARITY_LANGS; l++) {
+    for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
       cJSON_Delete(lines[l]);
       parity_run_free(&r[l]);
     }
@@ -85,14 +85,14 @@ Test(counts, other_seeds_give_the_same_counts_everywhere, .timeout = 60) {
 }
 
 Test(counts, quick_on_4000_random_gives_the_published_counts, .timeout = 60) {
-  parity_run runs[PARITY_LANGS] = {0};
+  parity_run runs[GB_LANGUAGE_COUNT] = {0};
   parity_config c = {GB_QUICK, GB_RANDOM, 4000, GB_DEFAULT_SEED, 1};
-  for (int l = 0; l < PARITY_LANGS; l++) {
-    parity_worker(&runs[l], (parity_lang)l);
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    parity_worker(&runs[l], (gb_language)l);
     parity_config_args(&runs[l], &c, false);
   }
-  parity_run_all(runs, PARITY_LANGS, PARITY_PARALLEL);
-  for (int l = 0; l < PARITY_LANGS; l++) {
+  parity_run_all(runs, GB_LANGUAGE_COUNT, PARITY_PARALLEL);
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
     cJSON *j = parity_expect_line(&runs[l], false);
     /* Algorithm-Energy-C's published numbers, written out, not computed. */
     uint64_t cmp = parity_json_u64(j, "comparisons"), wr = parity_json_u64(j, "writes");

@@ -18,17 +18,17 @@ Test(generator, xorshift32_first_10000_outputs_of_four_seeds, .timeout = 60) {
   enum { COUNT = 10000, SEEDS = 4 };
   /* The default, the smallest, the largest and an ordinary seed. */
   static const uint32_t seeds[SEEDS] = {GB_DEFAULT_SEED, 1u, 0xFFFFFFFFu, 123456789u};
-  parity_run runs[SEEDS * PARITY_LANGS] = {0};
-  for (size_t k = 0; k < SEEDS * PARITY_LANGS; k++) {
-    parity_worker(&runs[k], (parity_lang)(k % PARITY_LANGS));
+  parity_run runs[SEEDS * GB_LANGUAGE_COUNT] = {0};
+  for (size_t k = 0; k < SEEDS * GB_LANGUAGE_COUNT; k++) {
+    parity_worker(&runs[k], (gb_language)(k % GB_LANGUAGE_COUNT));
     parity_args(&runs[k], "--dump-xorshift", "10000", NULL);
-    add_seed(&runs[k], seeds[k / PARITY_LANGS]);
+    add_seed(&runs[k], seeds[k / GB_LANGUAGE_COUNT]);
   }
-  parity_run_all(runs, SEEDS * PARITY_LANGS, PARITY_PARALLEL);
-  for (size_t k = 0; k < SEEDS * PARITY_LANGS; k++) {
+  parity_run_all(runs, SEEDS * GB_LANGUAGE_COUNT, PARITY_PARALLEL);
+  for (size_t k = 0; k < SEEDS * GB_LANGUAGE_COUNT; k++) {
     uint32_t *got = parity_expect_numbers(&runs[k], COUNT);
     gb_xorshift32 g;
-    cr_assert_eq(gb_xorshift32_init(&g, seeds[k / PARITY_LANGS]), 0);
+    cr_assert_eq(gb_xorshift32_init(&g, seeds[k / GB_LANGUAGE_COUNT]), 0);
     for (size_t i = 0; i < COUNT; i++) {
       uint32_t want = gb_xorshift32_next(&g);
       cr_assert_eq(got[i], want, "%s: output %zu is %" PRIu32 ", the C library gives %" PRIu32,
@@ -41,18 +41,18 @@ Test(generator, xorshift32_first_10000_outputs_of_four_seeds, .timeout = 60) {
 
 /* Each language's --dump-input of order o at every size, with seed. */
 static void check_inputs(gb_order o, const size_t *sizes, size_t nsizes, uint32_t seed) {
-  size_t n = nsizes * PARITY_LANGS;
+  size_t n = nsizes * GB_LANGUAGE_COUNT;
   parity_run *runs = calloc(n, sizeof *runs);
   cr_assert(runs);
   for (size_t k = 0; k < n; k++) {
-    parity_worker(&runs[k], (parity_lang)(k % PARITY_LANGS));
+    parity_worker(&runs[k], (gb_language)(k % GB_LANGUAGE_COUNT));
     parity_args(&runs[k], "--dump-input", "--order", gb_order_name(o), "--size", NULL);
-    parity_argf(&runs[k], "%zu", sizes[k / PARITY_LANGS]);
+    parity_argf(&runs[k], "%zu", sizes[k / GB_LANGUAGE_COUNT]);
     add_seed(&runs[k], seed);
   }
   parity_run_all(runs, n, PARITY_PARALLEL);
   for (size_t k = 0; k < n; k++) {
-    size_t size = sizes[k / PARITY_LANGS];
+    size_t size = sizes[k / GB_LANGUAGE_COUNT];
     int *want = malloc(size * sizeof *want);
     cr_assert(want && gb_input_fill(want, size, o, seed) == 0);
     uint32_t *got = parity_expect_numbers(&runs[k], size);

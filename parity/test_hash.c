@@ -76,12 +76,12 @@ Test(hash, every_worker_matches_xxhsum, .timeout = 60) {
       {GB_BUBBLE, GB_RANDOM, 100000, 123456789u, 1}, /* startup line: far too slow to sort */
   };
   enum { N = sizeof cfgs / sizeof cfgs[0] };
-  parity_run runs[N * PARITY_LANGS] = {0};
-  for (size_t k = 0; k < N * PARITY_LANGS; k++) {
-    parity_worker(&runs[k], (parity_lang)(k % PARITY_LANGS));
-    parity_config_args(&runs[k], &cfgs[k / PARITY_LANGS], k / PARITY_LANGS == N - 1);
+  parity_run runs[N * GB_LANGUAGE_COUNT] = {0};
+  for (size_t k = 0; k < N * GB_LANGUAGE_COUNT; k++) {
+    parity_worker(&runs[k], (gb_language)(k % GB_LANGUAGE_COUNT));
+    parity_config_args(&runs[k], &cfgs[k / GB_LANGUAGE_COUNT], k / GB_LANGUAGE_COUNT == N - 1);
   }
-  parity_run_all(runs, N * PARITY_LANGS, PARITY_PARALLEL);
+  parity_run_all(runs, N * GB_LANGUAGE_COUNT, PARITY_PARALLEL);
   for (size_t i = 0; i < N; i++) {
     char want[17], lib[17];
     int *a = input_of(&cfgs[i]);
@@ -90,8 +90,8 @@ Test(hash, every_worker_matches_xxhsum, .timeout = 60) {
     free(a);
     cr_assert_str_eq(lib, want, "the C library hashes input %zu as %s, xxhsum as %s", i, lib,
                      want);
-    for (int l = 0; l < PARITY_LANGS; l++) {
-      parity_run *r = &runs[i * PARITY_LANGS + (size_t)l];
+    for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+      parity_run *r = &runs[i * GB_LANGUAGE_COUNT + (size_t)l];
       cJSON *j = parity_expect_line(r, i == N - 1);
       const char *got = cJSON_GetObjectItemCaseSensitive(j, "input_hash")->valuestring;
       cr_assert_str_eq(got, want, "%s: input_hash %s, xxhsum gives %s", parity_cmdline(r), got,

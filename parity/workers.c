@@ -2,18 +2,16 @@
 
 #include <inttypes.h>
 
-const char *const parity_lang_names[PARITY_LANGS] = {"c", "python", "node"};
-
-void parity_worker_script(parity_run *r, parity_lang l, const char *script) {
-  parity_arg(r, l == PARITY_PYTHON ? PARITY_PYTHON_EXE : PARITY_NODE_EXE);
+void parity_worker_script(parity_run *r, gb_language l, const char *script) {
+  parity_arg(r, l == GB_PYTHON ? PARITY_PYTHON_EXE : PARITY_NODE_EXE);
   parity_arg(r, script);
 }
 
-void parity_worker(parity_run *r, parity_lang l) {
-  if (l == PARITY_C)
+void parity_worker(parity_run *r, gb_language l) {
+  if (l == GB_C)
     parity_arg(r, PARITY_WORKER_C);
   else
-    parity_worker_script(r, l, l == PARITY_PYTHON ? PARITY_WORKER_PY : PARITY_WORKER_JS);
+    parity_worker_script(r, l, l == GB_PYTHON ? PARITY_WORKER_PY : PARITY_WORKER_JS);
 }
 
 void parity_config_args(parity_run *r, const parity_config *c, bool startup) {

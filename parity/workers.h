@@ -9,11 +9,6 @@
 #include "greenbench/workload.h"
 #include "spawn.h"
 
-typedef enum { PARITY_C, PARITY_PYTHON, PARITY_NODE, PARITY_LANGS } parity_lang;
-
-/* The value of the "language" key each worker prints. */
-extern const char *const parity_lang_names[PARITY_LANGS];
-
 /* One sort configuration of the worker contract. */
 typedef struct {
   gb_algorithm alg;
@@ -25,10 +20,10 @@ typedef struct {
 
 /* Puts the worker of language l (its interpreter and script) at the head of
  * r's argv. */
-void parity_worker(parity_run *r, parity_lang l);
+void parity_worker(parity_run *r, gb_language l);
 /* The same for a worker script elsewhere (a patched copy), run by l's
  * interpreter. */
-void parity_worker_script(parity_run *r, parity_lang l, const char *script);
+void parity_worker_script(parity_run *r, gb_language l, const char *script);
 /* Appends the contract's arguments for c; --seed only when it is not the
  * default, so the default is exercised too; --startup-only when asked. */
 void parity_config_args(parity_run *r, const parity_config *c, bool startup);

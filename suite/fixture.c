@@ -473,9 +473,9 @@ static int write_unrun_junit(const gb_fixture_opts *o, const char *label, const 
   size_t n = 0;
   for (size_t i = 0; i < set->n; i++)
     if (set->chosen[i])
-      cases[n++] = (gb_junit_case){(gb_rec_language)set->configs[i].language,
-                                   (gb_rec_algorithm)set->configs[i].algorithm,
-                                   (gb_rec_order)set->configs[i].order, set->configs[i].size};
+      cases[n++] = (gb_junit_case){(gb_language)set->configs[i].language,
+                                   (gb_algorithm)set->configs[i].algorithm,
+                                   (gb_order)set->configs[i].order, set->configs[i].size};
   char *xml = NULL;
   size_t len = 0;
   int rc = gb_report_junit_unrun(label, o->settings.profile, cases, n, why, &xml, &len, err);
@@ -698,14 +698,14 @@ static int parse_name(const char *name, char *profile, size_t plen, gb_config *c
  * settings plan c at all. */
 static size_t rows_of(const gb_records *r, const gb_config *c) {
   const gb_rec_group *g =
-      gb_rec_table_find_sort(&r->runs, (gb_rec_language)c->language,
-                             (gb_rec_algorithm)c->algorithm, (gb_rec_order)c->order, c->size);
+      gb_rec_table_find_sort(&r->runs, (gb_language)c->language, (gb_algorithm)c->algorithm,
+                             (gb_order)c->order, c->size);
   return g ? g->n_rows : 0;
 }
 
 static bool planned(const gb_meta *m, const gb_config *c) {
-  return gb_meta_plans(m, (gb_rec_language)c->language, (gb_rec_algorithm)c->algorithm,
-                       (gb_rec_order)c->order, c->size);
+  return gb_meta_plans(m, (gb_language)c->language, (gb_algorithm)c->algorithm,
+                       (gb_order)c->order, c->size);
 }
 
 int gb_fixture_check_case(const char *name, const char *state_path) {
@@ -753,10 +753,9 @@ int gb_fixture_check_case(const char *name, const char *state_path) {
   if (!strcmp(st.status, "interrupted") && planned(&r->meta, &c) && rows_of(r, &c) == 0) {
     printf("%s: skipped: the campaign was interrupted before it measured this case\n", name);
     rc = GB_SUITE_SKIPPED;
-  } else if (gb_validate_case(r, (gb_rec_language)c.language, (gb_rec_algorithm)c.algorithm,
-                              (gb_rec_order)c.order, c.size,
-                              r->meta.settings.energy == GB_META_ENERGY_ON, why,
-                              sizeof why) != 0) {
+  } else if (gb_validate_case(
+                 r, (gb_language)c.language, (gb_algorithm)c.algorithm, (gb_order)c.order,
+                 c.size, r->meta.settings.energy == GB_META_ENERGY_ON, why, sizeof why) != 0) {
     fprintf(stderr, "%s: %s (records in %s)\n", name, why, st.records);
     rc = 1;
   } else {

@@ -108,8 +108,8 @@ ParameterizedTest(case_param *c, study, cases, .timeout = 60) {
   gb_err err;
   cr_assert_eq(gb_records_read(dir, &r, &err), 0, "%s: %s", name, err.msg);
   int invalid =
-      gb_validate_case(r, (gb_rec_language)c->language, (gb_rec_algorithm)c->algorithm,
-                       (gb_rec_order)c->order, c->size, suite.energy_required, why, sizeof why);
+      gb_validate_case(r, (gb_language)c->language, (gb_algorithm)c->algorithm,
+                       (gb_order)c->order, c->size, suite.energy_required, why, sizeof why);
   gb_records_free(r);
   cr_assert_eq(invalid, 0, "%s", why);
   cr_log_info("%s: valid", name);

@@ -217,9 +217,9 @@ static void fill_row(const gb_campaign *c, const gb_job *job, const gb_measureme
                      uint64_t index, gb_run_row *row) {
   *row = (gb_run_row){.run = index,
                       .kind = job->kind == GB_RUN_SORT ? GB_REC_KIND_SORT : GB_REC_KIND_STARTUP,
-                      .language = (gb_rec_language)job->language,
-                      .algorithm = (gb_rec_algorithm)job->algorithm,
-                      .order = (gb_rec_order)job->order,
+                      .language = job->language,
+                      .algorithm = job->algorithm,
+                      .order = job->order,
                       .size = job->size,
                       .seed = job->seed,
                       .sorts = job->kind == GB_RUN_SORT ? job->sorts : 0,

@@ -30,10 +30,8 @@ static int calibrate_config(gb_campaign *c, size_t i, gb_calibration *done, bool
   gb_config_label(&c->plan.configs[i], label, sizeof label);
   uint64_t target_ns = (uint64_t)c->s.target_ms * 1000000u;
   const gb_config *k = &c->plan.configs[i];
-  gb_meta_calibration cal = {.language = (gb_rec_language)k->language,
-                             .algorithm = (gb_rec_algorithm)k->algorithm,
-                             .order = (gb_rec_order)k->order,
-                             .size = k->size};
+  gb_meta_calibration cal = {
+      .language = k->language, .algorithm = k->algorithm, .order = k->order, .size = k->size};
   for (size_t j = 0; j < c->plan.nconfigs; j++)
     usable[j] = gb_calibration_usable(&done[j]);
   size_t ref = gb_calibration_reference(&c->plan, i, usable);
@@ -97,8 +95,7 @@ static int calibrate_startup(gb_campaign *c, size_t g, const uint64_t *expected_
     return gb_err_set(err, EINVAL, "no warm-up to size the startup batches of %s", label);
   c->launches[g] = gb_startup_launches((uint64_t)single, (uint64_t)batch);
   const gb_startup_group *sg = &c->plan.startups[g];
-  gb_meta_startup entry = {(gb_rec_language)sg->language, (gb_rec_order)sg->order, sg->size,
-                           c->launches[g]};
+  gb_meta_startup entry = {sg->language, sg->order, sg->size, c->launches[g]};
   return gb_meta_add_startup(&c->meta, &entry, err);
 }
 

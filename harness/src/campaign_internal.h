@@ -17,11 +17,6 @@
 #include "greenbench/workerenv.h"
 #include "progress.h"
 
-/* The records spell the same sets in the same order as the harness. */
-_Static_assert((int)GB_REC_LANG_NODE == (int)GB_NODE, "language order");
-_Static_assert((int)GB_REC_ALG_QUICK == (int)GB_QUICK, "algorithm order");
-_Static_assert((int)GB_REC_ORDER_NEARLY == (int)GB_NEARLY, "order order");
-
 typedef struct {
   const gb_campaign_opts *o;
   FILE *log;

@@ -110,13 +110,13 @@ static void settings_to_meta(const gb_settings *s, const gb_workers *w, gb_meta_
                           .timeout_s = s->timeout_s};
   for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
     if (s->languages >> l & 1)
-      m->languages[m->n_languages++] = (gb_rec_language)l;
+      m->languages[m->n_languages++] = (gb_language)l;
   for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
     if (s->algorithms >> a & 1)
-      m->algorithms[m->n_algorithms++] = (gb_rec_algorithm)a;
+      m->algorithms[m->n_algorithms++] = (gb_algorithm)a;
   for (int o = 0; o < GB_ORDER_COUNT; o++)
     if (s->orders >> o & 1)
-      m->orders[m->n_orders++] = (gb_rec_order)o;
+      m->orders[m->n_orders++] = (gb_order)o;
   for (size_t i = 0; i < s->nsizes; i++)
     m->sizes[m->n_sizes++] = s->sizes[i];
   for (int l = 0; l < GB_LANGUAGE_COUNT; l++)

@@ -47,8 +47,8 @@ static int restore_calibration(gb_campaign *c, gb_err *err) {
     const gb_config *k = &c->plan.configs[i];
     for (size_t j = 0; j < m->n_calibration; j++) {
       const gb_meta_calibration *e = &m->calibration[j];
-      if ((int)e->language == (int)k->language && (int)e->algorithm == (int)k->algorithm &&
-          (int)e->order == (int)k->order && e->size == k->size)
+      if (e->language == k->language && e->algorithm == k->algorithm && e->order == k->order &&
+          e->size == k->size)
         c->sorts[i] = e->sorts;
     }
     char label[64];
@@ -61,8 +61,7 @@ static int restore_calibration(gb_campaign *c, gb_err *err) {
     const gb_startup_group *k = &c->plan.startups[g];
     for (size_t j = 0; j < m->n_startup; j++) {
       const gb_meta_startup *e = &m->startup[j];
-      if ((int)e->language == (int)k->language && (int)e->order == (int)k->order &&
-          e->size == k->size)
+      if (e->language == k->language && e->order == k->order && e->size == k->size)
         c->launches[g] = e->launches;
     }
     char label[64];
@@ -85,13 +84,11 @@ static int check_rows(gb_campaign *c, const gb_rec_table *t, gb_err *err) {
     bool same = (row->kind == GB_REC_KIND_SORT) == (p->kind == GB_RUN_SORT);
     if (same && p->kind == GB_RUN_SORT) {
       const gb_config *k = &c->plan.configs[p->target];
-      same = (int)row->language == (int)k->language &&
-             (int)row->algorithm == (int)k->algorithm && (int)row->order == (int)k->order &&
-             row->size == k->size;
+      same = row->language == k->language && row->algorithm == k->algorithm &&
+             row->order == k->order && row->size == k->size;
     } else if (same) {
       const gb_startup_group *g = &c->plan.startups[p->target];
-      same = (int)row->language == (int)g->language && (int)row->order == (int)g->order &&
-             row->size == g->size;
+      same = row->language == g->language && row->order == g->order && row->size == g->size;
     }
     if (!same)
       return gb_err_set(err, EINVAL,

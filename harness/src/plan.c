@@ -9,21 +9,7 @@
 #include "greenbench/rng.h"
 #include "greenbench/text.h"
 
-static const char *const language_names[GB_LANGUAGE_COUNT] = {"c", "python", "node"};
 static const char *const energy_names[] = {"auto", "on", "off"};
-
-const char *gb_language_name(gb_language l) {
-  return (unsigned)l < GB_LANGUAGE_COUNT ? language_names[l] : NULL;
-}
-
-int gb_language_parse(const char *name, gb_language *out) {
-  for (int i = 0; i < GB_LANGUAGE_COUNT; i++)
-    if (strcmp(name, language_names[i]) == 0) {
-      *out = (gb_language)i;
-      return 0;
-    }
-  return -EINVAL;
-}
 
 const char *gb_energy_mode_name(gb_energy_mode m) {
   return (unsigned)m <= GB_ENERGY_OFF ? energy_names[m] : NULL;

@@ -50,8 +50,6 @@ static const struct {
     [K_RUNTIME] = {"runtime", IN_BOTH},
 };
 
-static const char *const languages[] = {"c", "python", "node"};
-
 __attribute__((format(printf, 2, 3))) static int bad(gb_err *err, const char *fmt, ...) {
   char msg[sizeof err->msg];
   va_list ap;
@@ -189,12 +187,12 @@ static int get_string(const cJSON *v, key_id k, const char **out, gb_err *err) {
 static int get_language(const cJSON *v, gb_worker_line *l, gb_err *err) {
   char q[QUOTED_SIZE];
   const char *s = "";
+  gb_language lang;
   int rc = get_string(v, K_LANGUAGE, &s, err);
-  for (size_t i = 0; rc == 0 && i < sizeof languages / sizeof languages[0]; i++)
-    if (strcmp(s, languages[i]) == 0) {
-      snprintf(l->language, sizeof l->language, "%s", s);
-      return 0;
-    }
+  if (rc == 0 && gb_language_parse(s, &lang) == 0) {
+    snprintf(l->language, sizeof l->language, "%s", gb_language_name(lang));
+    return 0;
+  }
   return rc < 0 ? rc
                 : bad(err, "\"language\" must be c, python or node, got %s", quote_str(s, q));
 }

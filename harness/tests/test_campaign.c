@@ -113,7 +113,7 @@ Test(campaign, completes_with_strict_records) {
   cr_assert(r->meta.pinning.rule_held, "%s", r->meta.pinning.reason);
   cr_assert(r->meta.machine.has_label && gb_meta_label_valid(r->meta.machine.label),
             "the machine's label is recorded");
-  assert_compiler_form(r->meta.runtimes[GB_REC_LANG_C]);
+  assert_compiler_form(r->meta.runtimes[GB_C]);
   gb_records_free(r);
   char env[256];
   snprintf(env, sizeof env, "%s/environment.txt", out);
@@ -356,10 +356,8 @@ Test(campaign, the_first_warmup_is_predicted_from_a_calibrated_configuration) {
   gb_expected e[2];
   const gb_order orders[2] = {GB_RANDOM, GB_SORTED};
   for (int i = 0; i < 2; i++) {
-    w[i] = gb_rec_table_find_sort(&r->warmups, GB_REC_LANG_C, GB_REC_ALG_QUICK,
-                                  (gb_rec_order)orders[i], 50);
-    runs[i] = gb_rec_table_find_sort(&r->runs, GB_REC_LANG_C, GB_REC_ALG_QUICK,
-                                     (gb_rec_order)orders[i], 50);
+    w[i] = gb_rec_table_find_sort(&r->warmups, GB_C, GB_QUICK, (gb_order)orders[i], 50);
+    runs[i] = gb_rec_table_find_sort(&r->runs, GB_C, GB_QUICK, (gb_order)orders[i], 50);
     cr_assert(w[i] && runs[i] && w[i]->n_rows >= 1);
     cr_assert_eq(gb_expected_compute(GB_QUICK, orders[i], 50, s.seed, &e[i]), 0);
     const gb_run_row *last = w[i]->rows[w[i]->n_rows - 1];

@@ -32,9 +32,9 @@ static gb_run_row sort_row(uint64_t run) {
   gb_run_row r = {0};
   r.run = run;
   r.kind = GB_REC_KIND_SORT;
-  r.language = GB_REC_LANG_C;
-  r.algorithm = GB_REC_ALG_QUICK;
-  r.order = GB_REC_ORDER_RANDOM;
+  r.language = GB_C;
+  r.algorithm = GB_QUICK;
+  r.order = GB_RANDOM;
   r.size = 4000;
   r.seed = 2463534242u;
   r.sorts = 10;

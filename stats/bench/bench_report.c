@@ -42,8 +42,8 @@ static int write_points(const gb_analysis *a, const char *path) {
   fprintf(f, "language,algorithm,order,size,time_per_sort_ns,energy_per_sort_uj\n");
   for (size_t i = 0; i < a->n_configs; i++) {
     const gb_an_config *c = &a->configs[i];
-    fprintf(f, "%s,%s,%s,%" PRIu64 ",%.17g,%.17g\n", gb_rec_language_name(c->language),
-            gb_rec_algorithm_name(c->algorithm), gb_rec_order_name(c->order), c->size,
+    fprintf(f, "%s,%s,%s,%" PRIu64 ",%.17g,%.17g\n", gb_language_name(c->language),
+            gb_algorithm_name(c->algorithm), gb_order_name(c->order), c->size,
             c->boot.est[GB_EST_TIME_PER_SORT].point, c->boot.est[GB_EST_ENERGY_PER_SORT].point);
   }
   return fclose(f);

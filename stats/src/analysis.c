@@ -16,15 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t gb_analysis_stream(gb_rec_language l, gb_rec_algorithm a, gb_rec_order o,
-                            uint64_t size) {
-  uint64_t key = ((uint64_t)l * GB_REC_ALG_COUNT + (uint64_t)a) * GB_REC_ORDER_COUNT + o;
+uint64_t gb_analysis_stream(gb_language l, gb_algorithm a, gb_order o, uint64_t size) {
+  uint64_t key = ((uint64_t)l * GB_ALGORITHM_COUNT + (uint64_t)a) * GB_ORDER_COUNT + o;
   return (key << 32) | (size & UINT64_C(0xffffffff));
 }
 
 void gb_an_config_label(const gb_an_config *c, char *buf, size_t len) {
-  snprintf(buf, len, "%s/%s/%s/%" PRIu64, gb_rec_language_name(c->language),
-           gb_rec_algorithm_name(c->algorithm), gb_rec_order_name(c->order), c->size);
+  snprintf(buf, len, "%s/%s/%s/%" PRIu64, gb_language_name(c->language),
+           gb_algorithm_name(c->algorithm), gb_order_name(c->order), c->size);
 }
 
 /* ---- Per-row values ----------------------------------------------------- */
@@ -110,15 +109,15 @@ static int build_startups(gb_analysis *a, gb_err *err) {
   if (!a->startups) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
-    for (int o = 0; o < GB_REC_ORDER_COUNT; o++) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (int o = 0; o < GB_ORDER_COUNT; o++) {
       for (size_t z = 0; z < s->n_sizes; z++) {
-        if (!gb_meta_plans_startup(m, (gb_rec_language)l, (gb_rec_order)o, s->sizes[z])) {
+        if (!gb_meta_plans_startup(m, (gb_language)l, (gb_order)o, s->sizes[z])) {
           continue;
         }
         gb_an_startup *st = &a->startups[a->n_startups++];
-        *st = (gb_an_startup){.language = (gb_rec_language)l,
-                              .order = (gb_rec_order)o,
+        *st = (gb_an_startup){.language = (gb_language)l,
+                              .order = (gb_order)o,
                               .size = s->sizes[z],
                               .cost = {.energy_uj = NAN}};
         const gb_rec_group *g =
@@ -134,8 +133,8 @@ static int build_startups(gb_analysis *a, gb_err *err) {
   return 0;
 }
 
-static const gb_an_startup *find_startup(const gb_analysis *a, gb_rec_language l,
-                                         gb_rec_order o, uint64_t size) {
+static const gb_an_startup *find_startup(const gb_analysis *a, gb_language l, gb_order o,
+                                         uint64_t size) {
   for (size_t i = 0; i < a->n_startups; i++) {
     const gb_an_startup *s = &a->startups[i];
     if (s->language == l && s->order == o && s->size == size) {
@@ -344,18 +343,17 @@ static int build_configs(gb_analysis *a, gb_err *err) {
   if (!a->configs) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
-    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
-      for (int o = 0; o < GB_REC_ORDER_COUNT; o++) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+      for (int o = 0; o < GB_ORDER_COUNT; o++) {
         for (size_t z = 0; z < s->n_sizes; z++) {
-          if (!gb_meta_plans(m, (gb_rec_language)l, (gb_rec_algorithm)g, (gb_rec_order)o,
-                             s->sizes[z])) {
+          if (!gb_meta_plans(m, (gb_language)l, (gb_algorithm)g, (gb_order)o, s->sizes[z])) {
             continue;
           }
           gb_an_config *c = &a->configs[a->n_configs++];
-          c->language = (gb_rec_language)l;
-          c->algorithm = (gb_rec_algorithm)g;
-          c->order = (gb_rec_order)o;
+          c->language = (gb_language)l;
+          c->algorithm = (gb_algorithm)g;
+          c->order = (gb_order)o;
           c->size = s->sizes[z];
           int rc = build_config(a, c, err);
           if (rc < 0) {
@@ -368,8 +366,8 @@ static int build_configs(gb_analysis *a, gb_err *err) {
   return 0;
 }
 
-const gb_an_config *gb_analysis_find(const gb_analysis *a, gb_rec_language l,
-                                     gb_rec_algorithm alg, gb_rec_order o, uint64_t size) {
+const gb_an_config *gb_analysis_find(const gb_analysis *a, gb_language l, gb_algorithm alg,
+                                     gb_order o, uint64_t size) {
   for (size_t i = 0; i < a->n_configs; i++) {
     const gb_an_config *c = &a->configs[i];
     if (c->language == l && c->algorithm == alg && c->order == o && c->size == size) {
@@ -405,17 +403,17 @@ static int compute_ratio(gb_analysis *a, gb_an_ratio *r, double *scratch, gb_err
 
 /* Python / C, Node.js / C and Python / Node.js: the slower language on top
  * for the usual case, so most ratios read as "times C". */
-static const gb_rec_language language_pairs[3][2] = {
-    {GB_REC_LANG_PYTHON, GB_REC_LANG_C},
-    {GB_REC_LANG_NODE, GB_REC_LANG_C},
-    {GB_REC_LANG_PYTHON, GB_REC_LANG_NODE},
+static const gb_language language_pairs[3][2] = {
+    {GB_PYTHON, GB_C},
+    {GB_NODE, GB_C},
+    {GB_PYTHON, GB_NODE},
 };
 
 static void language_ratios(gb_analysis *a) {
   const gb_meta_settings *s = &a->records->meta.settings;
   for (int p = 0; p < 3; p++) {
-    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
-      for (int o = 0; o < GB_REC_ORDER_COUNT; o++) {
+    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+      for (int o = 0; o < GB_ORDER_COUNT; o++) {
         for (size_t z = 0; z < s->n_sizes; z++) {
           const gb_an_config *x = gb_analysis_find(a, language_pairs[p][0], g, o, s->sizes[z]);
           const gb_an_config *y = gb_analysis_find(a, language_pairs[p][1], g, o, s->sizes[z]);
@@ -429,12 +427,12 @@ static void language_ratios(gb_analysis *a) {
 
 static void order_ratios(gb_analysis *a) {
   const gb_meta_settings *s = &a->records->meta.settings;
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
-    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
-      for (int o = GB_REC_ORDER_RANDOM + 1; o < GB_REC_ORDER_COUNT; o++) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+      for (int o = GB_RANDOM + 1; o < GB_ORDER_COUNT; o++) {
         for (size_t z = 0; z < s->n_sizes; z++) {
           const gb_an_config *x = gb_analysis_find(a, l, g, o, s->sizes[z]);
-          const gb_an_config *y = gb_analysis_find(a, l, g, GB_REC_ORDER_RANDOM, s->sizes[z]);
+          const gb_an_config *y = gb_analysis_find(a, l, g, GB_RANDOM, s->sizes[z]);
           add_ratio(a, GB_AN_ORDERS, x, y);
         }
       }
@@ -555,7 +553,7 @@ static int measure_groups(gb_analysis *a, gb_err *err) {
     g.bufs[w].ratio = malloc(4 * a->opts.resamples * sizeof *g.bufs[w].ratio);
     rc = g.bufs[w].ratio ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
-  for (int alg = 0; rc == 0 && alg < GB_REC_ALG_COUNT; alg++) {
+  for (int alg = 0; rc == 0 && alg < GB_ALGORITHM_COUNT; alg++) {
     for (size_t z = 0; rc == 0 && z < s->n_sizes; z++) {
       rc = measure_group(a, alg, s->sizes[z], &g, err);
     }
@@ -630,13 +628,13 @@ static void add_scopes(gb_analysis *a) {
     a->ranks[a->n_ranks++] =
         (gb_an_rank){.scope = GB_AN_RANK_SIZE, .size = m->settings.sizes[z]};
   }
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
     if (gb_meta_has_language(m, l)) {
       a->ranks[a->n_ranks++] = (gb_an_rank){.scope = GB_AN_RANK_LANGUAGE, .language = l};
     }
   }
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
-    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
       if (gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, g)) {
         a->ranks[a->n_ranks++] =
             (gb_an_rank){.scope = GB_AN_RANK_LANG_ALG, .language = l, .algorithm = g};
@@ -656,7 +654,7 @@ static int rank_item(void *ctx, size_t i, size_t worker, gb_err *err) {
 }
 
 static int build_ranks(gb_analysis *a, gb_err *err) {
-  size_t cap = 1 + GB_META_MAX_SIZES + GB_REC_LANG_COUNT * (1 + GB_REC_ALG_COUNT);
+  size_t cap = 1 + GB_META_MAX_SIZES + GB_LANGUAGE_COUNT * (1 + GB_ALGORITHM_COUNT);
   a->ranks = calloc(cap, sizeof *a->ranks);
   if (!a->ranks) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
@@ -684,14 +682,14 @@ static void coupling_of(const gb_analysis *a, gb_an_coupling *cp, double *tmp) {
 
 static int build_couplings(gb_analysis *a, gb_err *err) {
   const gb_meta *m = &a->records->meta;
-  a->couplings = calloc(GB_REC_LANG_COUNT * GB_REC_ALG_COUNT, sizeof *a->couplings);
+  a->couplings = calloc(GB_LANGUAGE_COUNT * GB_ALGORITHM_COUNT, sizeof *a->couplings);
   double *tmp = malloc((a->n_configs + 1) * sizeof *tmp);
   if (!a->couplings || !tmp) {
     free(tmp);
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
-    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
       if (gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, g)) {
         gb_an_coupling *cp = &a->couplings[a->n_couplings++];
         *cp = (gb_an_coupling){.language = l, .algorithm = g};
@@ -814,7 +812,7 @@ static int warn_startups(gb_analysis *a) {
       continue;
     }
     if (warn(a, "startup %s/%s/%" PRIu64 ": %zu of %" PRIu64 " planned batches ok",
-             gb_rec_language_name(s->language), gb_rec_order_name(s->order), s->size, s->n_ok,
+             gb_language_name(s->language), gb_order_name(s->order), s->size, s->n_ok,
              planned) < 0) {
       return -ENOMEM;
     }

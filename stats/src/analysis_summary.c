@@ -78,8 +78,7 @@ static void comparisons_ratio(const gb_analysis *a, gb_an_group *g) {
   size_t n = 0;
   for (size_t z = 0; z < s->n_sizes; z++) {
     const gb_an_config *x = gb_analysis_find(a, g->la, g->algorithm, g->order, s->sizes[z]);
-    const gb_an_config *y =
-        gb_analysis_find(a, g->la, g->algorithm, GB_REC_ORDER_RANDOM, s->sizes[z]);
+    const gb_an_config *y = gb_analysis_find(a, g->la, g->algorithm, GB_RANDOM, s->sizes[z]);
     if (x && y && x->has_counts && y->has_counts && y->comparisons > 0) {
       v[n++] = (double)x->comparisons / (double)y->comparisons;
     }
@@ -103,12 +102,11 @@ static void add_group(gb_analysis *a, gb_an_group g, double *tmp) {
 }
 
 /* Language pairs in the order the report lists them: A / B. */
-static const gb_rec_language pairs[3][2] = {{GB_REC_LANG_PYTHON, GB_REC_LANG_C},
-                                            {GB_REC_LANG_NODE, GB_REC_LANG_C},
-                                            {GB_REC_LANG_PYTHON, GB_REC_LANG_NODE}};
+static const gb_language pairs[3][2] = {
+    {GB_PYTHON, GB_C}, {GB_NODE, GB_C}, {GB_PYTHON, GB_NODE}};
 
 static int build_groups(gb_analysis *a) {
-  size_t cap = 3 * GB_REC_ALG_COUNT + GB_REC_LANG_COUNT * GB_REC_ALG_COUNT * GB_REC_ORDER_COUNT;
+  size_t cap = 3 * GB_ALGORITHM_COUNT + GB_LANGUAGE_COUNT * GB_ALGORITHM_COUNT * GB_ORDER_COUNT;
   a->groups = calloc(cap, sizeof *a->groups);
   double *tmp = malloc((a->n_ratios + 1) * sizeof *tmp);
   if (!a->groups || !tmp) {
@@ -116,24 +114,24 @@ static int build_groups(gb_analysis *a) {
     return -ENOMEM;
   }
   for (int p = 0; p < 3; p++) {
-    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
       add_group(a,
                 (gb_an_group){.family = GB_AN_LANGUAGES,
                               .la = pairs[p][0],
                               .lb = pairs[p][1],
-                              .algorithm = (gb_rec_algorithm)g},
+                              .algorithm = (gb_algorithm)g},
                 tmp);
     }
   }
   a->n_language_groups = a->n_groups;
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
-    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
-      for (int o = GB_REC_ORDER_RANDOM + 1; o < GB_REC_ORDER_COUNT; o++) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+      for (int o = GB_RANDOM + 1; o < GB_ORDER_COUNT; o++) {
         add_group(a,
                   (gb_an_group){.family = GB_AN_ORDERS,
-                                .la = (gb_rec_language)l,
-                                .algorithm = (gb_rec_algorithm)g,
-                                .order = (gb_rec_order)o},
+                                .la = (gb_language)l,
+                                .algorithm = (gb_algorithm)g,
+                                .order = (gb_order)o},
                   tmp);
       }
     }

@@ -133,9 +133,9 @@ static void put_pair(cj *s, cJSON *arr, const gb_cmp_pair *p) {
 /* ---- Configurations and ratios --------------------------------------------------- */
 
 static void put_key(cj *s, cJSON *o, const gb_an_config *k) {
-  put_str(s, o, "language", gb_rec_language_name(k->language));
-  put_str(s, o, "algorithm", gb_rec_algorithm_name(k->algorithm));
-  put_str(s, o, "order", gb_rec_order_name(k->order));
+  put_str(s, o, "language", gb_language_name(k->language));
+  put_str(s, o, "algorithm", gb_algorithm_name(k->algorithm));
+  put_str(s, o, "order", gb_order_name(k->order));
   put_u64(s, o, "size", k->size);
 }
 

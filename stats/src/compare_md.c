@@ -93,11 +93,11 @@ static void groups(gb_textbuf *b, const gb_comparison *c) {
   for (size_t i = 0; i < a0->n_groups; i++) {
     const gb_an_group *g = &a0->groups[i];
     if (g->family == GB_AN_LANGUAGES) {
-      gb_tb_printf(b, "| %s / %s, %s |", gb_rec_language_name(g->la),
-                   gb_rec_language_name(g->lb), gb_rec_algorithm_name(g->algorithm));
+      gb_tb_printf(b, "| %s / %s, %s |", gb_language_name(g->la), gb_language_name(g->lb),
+                   gb_algorithm_name(g->algorithm));
     } else {
-      gb_tb_printf(b, "| %s, %s, %s / random |", gb_rec_language_name(g->la),
-                   gb_rec_algorithm_name(g->algorithm), gb_rec_order_name(g->order));
+      gb_tb_printf(b, "| %s, %s, %s / random |", gb_language_name(g->la),
+                   gb_algorithm_name(g->algorithm), gb_order_name(g->order));
     }
     for (size_t m = 0; m < c->n; m++) {
       const gb_analysis *a = c->machines[m].a;

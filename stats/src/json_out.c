@@ -75,11 +75,11 @@ void gb_jb_tally(gb_jb *b, cJSON *parent, const char *key, const gb_an_tally *t)
 
 void gb_jb_group_key(gb_jb *b, cJSON *o, const gb_an_group *g) {
   bool lang = g->family == GB_AN_LANGUAGES;
-  gb_jb_str(b, o, "language", gb_rec_language_name(g->la));
-  gb_jb_str(b, o, "against_language", gb_rec_language_name(lang ? g->lb : g->la));
-  gb_jb_str(b, o, "algorithm", gb_rec_algorithm_name(g->algorithm));
-  gb_jb_str(b, o, "order", lang ? NULL : gb_rec_order_name(g->order));
-  gb_jb_str(b, o, "against_order", lang ? NULL : gb_rec_order_name(GB_REC_ORDER_RANDOM));
+  gb_jb_str(b, o, "language", gb_language_name(g->la));
+  gb_jb_str(b, o, "against_language", gb_language_name(lang ? g->lb : g->la));
+  gb_jb_str(b, o, "algorithm", gb_algorithm_name(g->algorithm));
+  gb_jb_str(b, o, "order", lang ? NULL : gb_order_name(g->order));
+  gb_jb_str(b, o, "against_order", lang ? NULL : gb_order_name(GB_RANDOM));
 }
 
 void gb_jb_rho(gb_jb *b, cJSON *parent, const char *key, const gb_rho_interval *r) {

@@ -111,9 +111,9 @@ static int value_set(build *b, cJSON *constraints, gb_rec_col c) {
   cJSON *names = put(b, constraints, "enum", cJSON_CreateArray());
   for (unsigned i = 0; names && i < 64; i++) {
     const char *name = c == GB_REC_COL_KIND        ? gb_rec_kind_name((gb_rec_kind)i)
-                       : c == GB_REC_COL_LANGUAGE  ? gb_rec_language_name((gb_rec_language)i)
-                       : c == GB_REC_COL_ALGORITHM ? gb_rec_algorithm_name((gb_rec_algorithm)i)
-                       : c == GB_REC_COL_ORDER     ? gb_rec_order_name((gb_rec_order)i)
+                       : c == GB_REC_COL_LANGUAGE  ? gb_language_name((gb_language)i)
+                       : c == GB_REC_COL_ALGORITHM ? gb_algorithm_name((gb_algorithm)i)
+                       : c == GB_REC_COL_ORDER     ? gb_order_name((gb_order)i)
                        : c == GB_REC_COL_STATUS    ? gb_rec_status_name((gb_rec_status)i)
                        : c == GB_REC_COL_ENERGY    ? gb_rec_energy_name((gb_rec_energy)i)
                                                    : NULL;

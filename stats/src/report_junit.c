@@ -100,9 +100,9 @@ static const char *const verdict_names[] = {"passed", "failed", "skipped"};
 
 /* One testcase, its verdict decided once. */
 typedef struct {
-  gb_rec_language language;
-  gb_rec_algorithm algorithm;
-  gb_rec_order order;
+  gb_language language;
+  gb_algorithm algorithm;
+  gb_order order;
   uint64_t size;
   const gb_an_config *c; /* its analysis; NULL in a document without records */
   case_verdict verdict;
@@ -230,7 +230,7 @@ static void out_figures(gb_textbuf *b, const junit *j, const jcase *k) {
 static void out_case(junit *j, const jcase *k, const char *classname) {
   gb_textbuf *b = j->b;
   char name[64];
-  snprintf(name, sizeof name, "%s.%" PRIu64, gb_rec_order_name(k->order), k->size);
+  snprintf(name, sizeof name, "%s.%" PRIu64, gb_order_name(k->order), k->size);
   gb_tb_puts(b, "    <testcase");
   xml_attr(b, "classname", classname);
   xml_attr(b, "name", name);
@@ -266,12 +266,12 @@ static void property(gb_textbuf *b, const char *name, const char *value) {
 
 /* The campaign's settings; a document without records has only the case's
  * key, the profile, the machine and campaign_completed false. */
-static void out_properties(junit *j, gb_rec_language l, gb_rec_algorithm g) {
+static void out_properties(junit *j, gb_language l, gb_algorithm g) {
   gb_textbuf *b = j->b;
   char num[64];
   gb_tb_puts(b, "    <properties>\n");
-  property(b, "language", gb_rec_language_name(l));
-  property(b, "algorithm", gb_rec_algorithm_name(g));
+  property(b, "language", gb_language_name(l));
+  property(b, "algorithm", gb_algorithm_name(g));
   if (!j->a) {
     property(b, "profile", j->profile);
     property(b, "machine_label", j->machine);
@@ -306,7 +306,7 @@ typedef struct {
   double seconds;
 } suite_counts;
 
-static suite_counts count_suite(const junit *j, gb_rec_language l, gb_rec_algorithm g) {
+static suite_counts count_suite(const junit *j, gb_language l, gb_algorithm g) {
   suite_counts s = {0};
   for (size_t i = 0; i < j->n_cases; i++) {
     const jcase *k = &j->cases[i];
@@ -321,11 +321,11 @@ static suite_counts count_suite(const junit *j, gb_rec_language l, gb_rec_algori
   return s;
 }
 
-static void out_suite(junit *j, gb_rec_language l, gb_rec_algorithm g, suite_counts s) {
+static void out_suite(junit *j, gb_language l, gb_algorithm g, suite_counts s) {
   gb_textbuf *b = j->b;
   char name[GB_META_NAME_MAX + 64];
-  snprintf(name, sizeof name, "%s.%s.%s.%s", j->machine, j->profile, gb_rec_language_name(l),
-           gb_rec_algorithm_name(g));
+  snprintf(name, sizeof name, "%s.%s.%s.%s", j->machine, j->profile, gb_language_name(l),
+           gb_algorithm_name(g));
   gb_tb_puts(b, "  <testsuite");
   xml_attr(b, "name", name);
   gb_tb_printf(b,
@@ -342,9 +342,9 @@ static void out_suite(junit *j, gb_rec_language l, gb_rec_algorithm g, suite_cou
 }
 
 static void out_document(junit *j) {
-  suite_counts all = {0}, per[GB_REC_LANG_COUNT][GB_REC_ALG_COUNT] = {{{0}}};
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
-    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+  suite_counts all = {0}, per[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT] = {{{0}}};
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
       per[l][g] = count_suite(j, l, g);
       all.tests += per[l][g].tests;
       all.failures += per[l][g].failures;
@@ -356,8 +356,8 @@ static void out_document(junit *j) {
                "<testsuites name=\"greenbench\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
                "time=\"%.6f\">\n",
                all.tests, all.failures, all.seconds);
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
-    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
       if (per[l][g].tests > 0) {
         out_suite(j, l, g, per[l][g]);
       }
@@ -415,9 +415,9 @@ static int check_unrun(const char *machine_label, const char *profile,
   }
   for (size_t i = 0; i < n; i++) {
     const gb_junit_case *k = &cases[i];
-    if ((unsigned)k->language >= GB_REC_LANG_COUNT ||
-        (unsigned)k->algorithm >= GB_REC_ALG_COUNT ||
-        (unsigned)k->order >= GB_REC_ORDER_COUNT || k->size == 0) {
+    if ((unsigned)k->language >= GB_LANGUAGE_COUNT ||
+        (unsigned)k->algorithm >= GB_ALGORITHM_COUNT || (unsigned)k->order >= GB_ORDER_COUNT ||
+        k->size == 0) {
       return gb_err_set(err, EINVAL, "junit.xml: case %zu is not a configuration", i);
     }
     for (size_t d = 0; d < i; d++) {

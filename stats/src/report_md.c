@@ -29,17 +29,17 @@ static void settings_line(md *d) {
   const gb_meta_settings *s = &d->m->settings;
   const char *names[GB_META_MAX_SIZES];
   for (size_t i = 0; i < s->n_languages; i++) {
-    names[i] = gb_rec_language_name(s->languages[i]);
+    names[i] = gb_language_name(s->languages[i]);
   }
   list_names(d->b, names, s->n_languages);
   gb_tb_puts(d->b, " × ");
   for (size_t i = 0; i < s->n_algorithms; i++) {
-    names[i] = gb_rec_algorithm_name(s->algorithms[i]);
+    names[i] = gb_algorithm_name(s->algorithms[i]);
   }
   list_names(d->b, names, s->n_algorithms);
   gb_tb_puts(d->b, " × ");
   for (size_t i = 0; i < s->n_orders; i++) {
-    names[i] = gb_rec_order_name(s->orders[i]);
+    names[i] = gb_order_name(s->orders[i]);
   }
   list_names(d->b, names, s->n_orders);
   gb_tb_puts(d->b, " × sizes ");
@@ -122,7 +122,7 @@ static void text_row(md *d, const char *name, bool has, const char *value) {
 static void runtimes_row(md *d) {
   row_begin(d->b, "Runtimes");
   for (size_t i = 0; i < d->m->settings.n_languages; i++) {
-    gb_rec_language l = d->m->settings.languages[i];
+    gb_language l = d->m->settings.languages[i];
     gb_tb_printf(d->b, "%s%s: ", i ? "; " : "", md_language_title(l));
     md_text(d->b, d->m->runtimes[l][0] ? d->m->runtimes[l] : "not recorded");
   }

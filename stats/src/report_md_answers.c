@@ -142,7 +142,7 @@ static void language_table(md *d) {
   for (size_t i = 0; i < d->a->n_language_groups; i++) {
     const gb_an_group *g = &d->a->groups[i];
     gb_tb_printf(b, "| %s / %s | %s | %zu | ", md_language_title(g->la),
-                 md_language_title(g->lb), gb_rec_algorithm_name(g->algorithm), g->n);
+                 md_language_title(g->lb), gb_algorithm_name(g->algorithm), g->n);
     md_summary_cell(b, g->time, g->used[0], g->n);
     gb_tb_puts(b, " | ");
     if (d->a->energy) {
@@ -163,10 +163,9 @@ static void language_table(md *d) {
 static void per_language_table(md *d, gb_estimate e, const char *what, double scale) {
   gb_textbuf *b = d->b;
   const gb_meta_settings *s = &d->m->settings;
-  gb_rec_order order =
-      gb_meta_has_order(d->m, GB_REC_ORDER_RANDOM) ? GB_REC_ORDER_RANDOM : s->orders[0];
+  gb_order order = gb_meta_has_order(d->m, GB_RANDOM) ? GB_RANDOM : s->orders[0];
   gb_tb_printf(b, "%s on %s input, median [%s CI]:\n\n| Algorithm | Size |", what,
-               gb_rec_order_name(order), d->level);
+               gb_order_name(order), d->level);
   for (size_t i = 0; i < s->n_languages; i++) {
     gb_tb_printf(b, " %s |", md_language_title(s->languages[i]));
   }
@@ -175,7 +174,7 @@ static void per_language_table(md *d, gb_estimate e, const char *what, double sc
     gb_tb_puts(b, "---|");
   }
   gb_tb_puts(b, "\n");
-  for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
+  for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
     for (size_t z = 0; z < s->n_sizes; z++) {
       bool any = false;
       for (size_t i = 0; i < s->n_languages; i++) {
@@ -184,7 +183,7 @@ static void per_language_table(md *d, gb_estimate e, const char *what, double sc
       if (!any) {
         continue;
       }
-      gb_tb_printf(b, "| %s | %" PRIu64 " |", gb_rec_algorithm_name(g), s->sizes[z]);
+      gb_tb_printf(b, "| %s | %" PRIu64 " |", gb_algorithm_name(g), s->sizes[z]);
       for (size_t i = 0; i < s->n_languages; i++) {
         const gb_an_config *c = gb_analysis_find(d->a, s->languages[i], g, order, s->sizes[z]);
         gb_tb_puts(b, " ");
@@ -230,7 +229,7 @@ static void answer_q2(md *d) {
 static void order_row(md *d, const gb_an_group *g) {
   gb_textbuf *b = d->b;
   gb_tb_printf(b, "| %s | %s | %s / random | ", md_language_title(g->la),
-               gb_rec_algorithm_name(g->algorithm), gb_rec_order_name(g->order));
+               gb_algorithm_name(g->algorithm), gb_order_name(g->order));
   md_range_cell(b, g->comparisons);
   gb_tb_puts(b, " | ");
   md_summary_cell(b, g->time, g->used[0], g->n);

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *md_language_title(gb_rec_language l) {
+const char *md_language_title(gb_language l) {
   static const char *const names[] = {"C", "Python", "Node.js"};
-  return (unsigned)l < GB_REC_LANG_COUNT ? names[l] : "?";
+  return (unsigned)l < GB_LANGUAGE_COUNT ? names[l] : "?";
 }
 
 /* ---- Markdown text -------------------------------------------------------- */

@@ -11,8 +11,8 @@
 /* ---- Tables -------------------------------------------------------------------- */
 
 static void config_keys(gb_textbuf *b, const gb_an_config *c) {
-  gb_tb_printf(b, "| %s | %s | %s | %" PRIu64 " |", gb_rec_language_name(c->language),
-               gb_rec_algorithm_name(c->algorithm), gb_rec_order_name(c->order), c->size);
+  gb_tb_printf(b, "| %s | %s | %s | %" PRIu64 " |", gb_language_name(c->language),
+               gb_algorithm_name(c->algorithm), gb_order_name(c->order), c->size);
 }
 
 static void sorts_cell(gb_textbuf *b, const gb_an_config *c) {
@@ -69,8 +69,8 @@ static void config_row(md *d, const gb_an_config *c) {
 
 static void startup_row(md *d, const gb_an_startup *s) {
   gb_textbuf *b = d->b;
-  gb_tb_printf(b, "| %s | %s | %" PRIu64 " | %zu of %zu | ", gb_rec_language_name(s->language),
-               gb_rec_order_name(s->order), s->size, s->n_ok, s->n_rows);
+  gb_tb_printf(b, "| %s | %s | %" PRIu64 " | %zu of %zu | ", gb_language_name(s->language),
+               gb_order_name(s->order), s->size, s->n_ok, s->n_rows);
   if (!s->measured) {
     gb_tb_puts(b, "n/a | not measured | not measured | not measured |\n");
     return;
@@ -148,11 +148,11 @@ static void ratio_row(md *d, const gb_an_ratio *r) {
   const gb_an_config *x = &d->a->configs[r->a], *y = &d->a->configs[r->b];
   if (r->family == GB_AN_LANGUAGES) {
     gb_tb_printf(b, "| %s / %s | %s | %s | %" PRIu64 " | ", md_language_title(x->language),
-                 md_language_title(y->language), gb_rec_algorithm_name(x->algorithm),
-                 gb_rec_order_name(x->order), x->size);
+                 md_language_title(y->language), gb_algorithm_name(x->algorithm),
+                 gb_order_name(x->order), x->size);
   } else {
     gb_tb_printf(b, "| %s | %s | %s / random | %" PRIu64 " | ", md_language_title(x->language),
-                 gb_rec_algorithm_name(x->algorithm), gb_rec_order_name(x->order), x->size);
+                 gb_algorithm_name(x->algorithm), gb_order_name(x->order), x->size);
   }
   md_ratio_cell(d, r, &r->ratio.time, false);
   gb_tb_puts(b, " | ");
@@ -250,8 +250,7 @@ static void rank_scope(gb_textbuf *b, const gb_an_rank *k) {
     gb_tb_puts(b, md_language_title(k->language));
     break;
   default:
-    gb_tb_printf(b, "%s, %s", md_language_title(k->language),
-                 gb_rec_algorithm_name(k->algorithm));
+    gb_tb_printf(b, "%s, %s", md_language_title(k->language), gb_algorithm_name(k->algorithm));
   }
 }
 
@@ -273,7 +272,7 @@ static void rank_row(md *d, const gb_an_rank *k) {
 static void coupling_row(md *d, const gb_an_coupling *c) {
   gb_textbuf *b = d->b;
   gb_tb_printf(b, "| %s | %s | ", md_language_title(c->language),
-               gb_rec_algorithm_name(c->algorithm));
+               gb_algorithm_name(c->algorithm));
   if (!d->a->energy) {
     gb_tb_puts(b, "pending | pending |\n");
     return;

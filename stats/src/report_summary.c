@@ -44,11 +44,11 @@ static void put_interval(sj *s, cJSON *parent, const char *key, bool has, const 
   put_bool(s, o, "point_outside_interval", gb_an_point_outside(iv));
 }
 
-static void put_config_key(sj *s, cJSON *o, gb_rec_language l, gb_rec_algorithm g,
-                           gb_rec_order r, uint64_t size) {
-  put_str(s, o, "language", gb_rec_language_name(l));
-  put_str(s, o, "algorithm", gb_rec_algorithm_name(g));
-  put_str(s, o, "order", gb_rec_order_name(r));
+static void put_config_key(sj *s, cJSON *o, gb_language l, gb_algorithm g, gb_order r,
+                           uint64_t size) {
+  put_str(s, o, "language", gb_language_name(l));
+  put_str(s, o, "algorithm", gb_algorithm_name(g));
+  put_str(s, o, "order", gb_order_name(r));
   put_u64(s, o, "size", size);
 }
 
@@ -70,15 +70,15 @@ static void put_settings(sj *s, cJSON *root) {
   cJSON *o = put_obj(s, root, "settings");
   cJSON *x = name_array(s, o, "languages");
   for (size_t i = 0; i < m->n_languages; i++) {
-    put_str(s, x, NULL, gb_rec_language_name(m->languages[i]));
+    put_str(s, x, NULL, gb_language_name(m->languages[i]));
   }
   x = name_array(s, o, "algorithms");
   for (size_t i = 0; i < m->n_algorithms; i++) {
-    put_str(s, x, NULL, gb_rec_algorithm_name(m->algorithms[i]));
+    put_str(s, x, NULL, gb_algorithm_name(m->algorithms[i]));
   }
   x = name_array(s, o, "orders");
   for (size_t i = 0; i < m->n_orders; i++) {
-    put_str(s, x, NULL, gb_rec_order_name(m->orders[i]));
+    put_str(s, x, NULL, gb_order_name(m->orders[i]));
   }
   x = name_array(s, o, "sizes");
   for (size_t i = 0; i < m->n_sizes; i++) {
@@ -233,8 +233,8 @@ static void put_config(sj *s, cJSON *arr, const gb_an_config *c) {
 
 static void put_startup(sj *s, cJSON *arr, const gb_an_startup *t) {
   cJSON *o = put_obj(s, arr, NULL);
-  put_str(s, o, "language", gb_rec_language_name(t->language));
-  put_str(s, o, "order", gb_rec_order_name(t->order));
+  put_str(s, o, "language", gb_language_name(t->language));
+  put_str(s, o, "order", gb_order_name(t->order));
   put_u64(s, o, "size", t->size);
   put_u64(s, o, "rows", t->n_rows);
   put_u64(s, o, "ok_batches", t->n_ok);
@@ -272,9 +272,9 @@ static void put_rank(sj *s, cJSON *arr, const gb_an_rank *k) {
   cJSON *o = put_obj(s, arr, NULL);
   put_str(s, o, "scope", scopes[k->scope]);
   bool lang = k->scope == GB_AN_RANK_LANGUAGE || k->scope == GB_AN_RANK_LANG_ALG;
-  put_str(s, o, "language", lang ? gb_rec_language_name(k->language) : NULL);
+  put_str(s, o, "language", lang ? gb_language_name(k->language) : NULL);
   put_str(s, o, "algorithm",
-          k->scope == GB_AN_RANK_LANG_ALG ? gb_rec_algorithm_name(k->algorithm) : NULL);
+          k->scope == GB_AN_RANK_LANG_ALG ? gb_algorithm_name(k->algorithm) : NULL);
   put_u64_or_null(s, o, "size", k->scope == GB_AN_RANK_SIZE, k->size);
   put_u64(s, o, "configurations", k->k);
   if (!s->a->energy || !k->computed || !k->rho.point.defined) {
@@ -287,8 +287,8 @@ static void put_rank(sj *s, cJSON *arr, const gb_an_rank *k) {
 static void put_coupling(sj *s, cJSON *arr, const gb_an_coupling *c) {
   cJSON *o = put_obj(s, arr, NULL);
   bool e = s->a->energy;
-  put_str(s, o, "language", gb_rec_language_name(c->language));
-  put_str(s, o, "algorithm", gb_rec_algorithm_name(c->algorithm));
+  put_str(s, o, "language", gb_language_name(c->language));
+  put_str(s, o, "algorithm", gb_algorithm_name(c->algorithm));
   put_u64(s, o, "configurations_defined", e ? c->n_defined : 0);
   put_num(s, o, "rho_median", e ? c->median : NAN);
   put_num(s, o, "rho_min", e ? c->min : NAN);

@@ -15,9 +15,9 @@
 #define WIDTH 960
 #define FONT "font-family=\"sans-serif\""
 
-static const char *const language_colour[GB_REC_LANG_COUNT] = {"#1f5fa8", "#d95f02", "#1b9e77"};
-static const char *const language_title[GB_REC_LANG_COUNT] = {"C", "Python", "Node.js"};
-static const char *const algorithm_dash[GB_REC_ALG_COUNT] = {"", "7,4", "2,3"};
+static const char *const language_colour[GB_LANGUAGE_COUNT] = {"#1f5fa8", "#d95f02", "#1b9e77"};
+static const char *const language_title[GB_LANGUAGE_COUNT] = {"C", "Python", "Node.js"};
+static const char *const algorithm_dash[GB_ALGORITHM_COUNT] = {"", "7,4", "2,3"};
 
 /* A log10 axis from 10^lo to 10^hi onto pixels p0 to p1. */
 typedef struct {
@@ -97,11 +97,11 @@ static void frame(gb_textbuf *b, const axis *x, const axis *y) {
 }
 
 /* A mark: circle (bubble), square (insertion) or triangle (quick). */
-static void mark(gb_textbuf *b, gb_rec_algorithm g, double px, double py, const char *colour) {
-  if (g == GB_REC_ALG_BUBBLE) {
+static void mark(gb_textbuf *b, gb_algorithm g, double px, double py, const char *colour) {
+  if (g == GB_BUBBLE) {
     gb_tb_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4.5\" fill=\"%s\"/>\n", px, py,
                  colour);
-  } else if (g == GB_REC_ALG_INSERTION) {
+  } else if (g == GB_INSERTION) {
     gb_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"8\" height=\"8\" fill=\"%s\"/>\n",
                  px - 4, py - 4, colour);
   } else {
@@ -126,7 +126,7 @@ static void header(gb_textbuf *b, int height, const char *title, const char *sub
 static void legend(gb_textbuf *b, const gb_meta *m, double x, double y) {
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Language");
   for (size_t i = 0; i < m->settings.n_languages; i++) {
-    gb_rec_language l = m->settings.languages[i];
+    gb_language l = m->settings.languages[i];
     y += 20;
     gb_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", x,
                  y - 9, language_colour[l]);
@@ -134,13 +134,13 @@ static void legend(gb_textbuf *b, const gb_meta *m, double x, double y) {
   }
   y += 30;
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Algorithm");
-  for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
-    if (!gb_meta_has_algorithm(m, (gb_rec_algorithm)g)) {
+  for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+    if (!gb_meta_has_algorithm(m, (gb_algorithm)g)) {
       continue;
     }
     y += 20;
-    mark(b, (gb_rec_algorithm)g, x + 12, y - 4, "#333");
-    text(b, x + 30, y, "start", 12, "", gb_rec_algorithm_name((gb_rec_algorithm)g));
+    mark(b, (gb_algorithm)g, x + 12, y - 4, "#333");
+    text(b, x + 30, y, "start", 12, "", gb_algorithm_name((gb_algorithm)g));
   }
 }
 
@@ -546,9 +546,9 @@ static void size_ticks(gb_textbuf *b, const gb_meta *m, const axis *x, const axi
 typedef struct {
   const gb_analysis *a;
   const axis *x, *y;
-  gb_rec_language l;
-  gb_rec_algorithm g;
-  gb_rec_order o;
+  gb_language l;
+  gb_algorithm g;
+  gb_order o;
   double dx;
 } series_at;
 
@@ -640,24 +640,24 @@ static void series(gb_textbuf *b, const series_at *s) {
 }
 
 static void panel(gb_textbuf *b, const gb_analysis *a, const axis *x, const axis *y,
-                  gb_rec_order o) {
+                  gb_order o) {
   const gb_meta *m = &a->records->meta;
   size_ticks(b, m, x, y);
   y_ticks(b, x, y, "s");
   size_t n = 0, k = 0;
-  for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
-    n += gb_meta_has_algorithm(m, (gb_rec_algorithm)g) ? m->settings.n_languages : 0;
+  for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+    n += gb_meta_has_algorithm(m, (gb_algorithm)g) ? m->settings.n_languages : 0;
   }
   for (size_t l = 0; l < m->settings.n_languages; l++) {
-    for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
-      if (!gb_meta_has_algorithm(m, (gb_rec_algorithm)g)) {
+    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+      if (!gb_meta_has_algorithm(m, (gb_algorithm)g)) {
         continue;
       }
       series_at s = {.a = a,
                      .x = x,
                      .y = y,
                      .l = m->settings.languages[l],
-                     .g = (gb_rec_algorithm)g,
+                     .g = (gb_algorithm)g,
                      .o = o,
                      .dx = ((double)k++ - (double)(n - 1) / 2.0) * T_DODGE};
       series(b, &s);
@@ -666,7 +666,7 @@ static void panel(gb_textbuf *b, const gb_analysis *a, const axis *x, const axis
   frame(b, x, y);
   char title[64];
   snprintf(title, sizeof title, "%s input",
-           o == GB_REC_ORDER_NEARLY ? "nearly sorted" : gb_rec_order_name(o));
+           o == GB_NEARLY ? "nearly sorted" : gb_order_name(o));
   text(b, (x->p0 + x->p1) / 2, y->p1 - 8, "middle", 13, " font-weight=\"bold\"", title);
   text(b, (x->p0 + x->p1) / 2, y->p0 + 36, "middle", 12, "",
        "Input size (elements, log scale)");
@@ -684,7 +684,7 @@ static void legend_row(gb_textbuf *b, const gb_meta *m, double x, double y) {
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Language");
   x += text_width("Language", 13) + 14;
   for (size_t i = 0; i < m->settings.n_languages; i++) {
-    gb_rec_language l = m->settings.languages[i];
+    gb_language l = m->settings.languages[i];
     gb_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", x,
                  y - 9, language_colour[l]);
     text(b, x + 20, y, "start", 12, "", language_title[l]);
@@ -693,16 +693,16 @@ static void legend_row(gb_textbuf *b, const gb_meta *m, double x, double y) {
   x += 20;
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Algorithm");
   x += text_width("Algorithm", 13) + 14;
-  for (int g = 0; g < GB_REC_ALG_COUNT; g++) {
-    if (!gb_meta_has_algorithm(m, (gb_rec_algorithm)g)) {
+  for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+    if (!gb_meta_has_algorithm(m, (gb_algorithm)g)) {
       continue;
     }
     char style[64];
     snprintf(style, sizeof style, "stroke=\"#333\" stroke-width=\"2\" stroke-dasharray=\"%s\"",
              algorithm_dash[g]);
     line(b, x, y - 4, x + 24, y - 4, style);
-    mark(b, (gb_rec_algorithm)g, x + 12, y - 4, "#333");
-    const char *name = gb_rec_algorithm_name((gb_rec_algorithm)g);
+    mark(b, (gb_algorithm)g, x + 12, y - 4, "#333");
+    const char *name = gb_algorithm_name((gb_algorithm)g);
     text(b, x + 30, y, "start", 12, "", name);
     x += 30 + text_width(name, 12) + 16;
   }

@@ -98,7 +98,7 @@ static int check_own_parity(verdict *v, const gb_rec_group *g) {
 }
 
 /* The first ok row of another language's same configuration and seed. */
-static const gb_run_row *reference_of(const gb_records *r, gb_rec_language l,
+static const gb_run_row *reference_of(const gb_records *r, gb_language l,
                                       const gb_run_row *ours) {
   const gb_rec_group *g =
       gb_rec_table_find_sort(&r->runs, l, ours->algorithm, ours->order, ours->size);
@@ -114,13 +114,13 @@ static const gb_run_row *reference_of(const gb_records *r, gb_rec_language l,
 
 static int check_cross_parity(verdict *v, const gb_records *r, const gb_rec_group *g) {
   const gb_run_row *ours = g->rows[0];
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++) {
-    if ((gb_rec_language)l == ours->language) {
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    if ((gb_language)l == ours->language) {
       continue;
     }
-    const gb_run_row *ref = reference_of(r, (gb_rec_language)l, ours);
+    const gb_run_row *ref = reference_of(r, (gb_language)l, ours);
     char whose[32];
-    snprintf(whose, sizeof whose, "%s's", gb_rec_language_name((gb_rec_language)l));
+    snprintf(whose, sizeof whose, "%s's", gb_language_name((gb_language)l));
     if (ref && same_as(v, ours, ref, whose)) {
       return 1;
     }
@@ -151,12 +151,12 @@ static int check_energy(verdict *v, const gb_rec_group *g) {
   return 0;
 }
 
-int gb_validate_case(const gb_records *r, gb_rec_language language, gb_rec_algorithm algorithm,
-                     gb_rec_order order, uint64_t size, bool energy_required, char *msg,
+int gb_validate_case(const gb_records *r, gb_language language, gb_algorithm algorithm,
+                     gb_order order, uint64_t size, bool energy_required, char *msg,
                      size_t len) {
   verdict v = {.msg = msg, .len = len};
-  const char *ln = gb_rec_language_name(language), *an = gb_rec_algorithm_name(algorithm),
-             *on = gb_rec_order_name(order);
+  const char *ln = gb_language_name(language), *an = gb_algorithm_name(algorithm),
+             *on = gb_order_name(order);
   snprintf(v.label, sizeof v.label, "%s/%s/%s/%" PRIu64, ln ? ln : "?", an ? an : "?",
            on ? on : "?", size);
   if (len > 0) {

@@ -144,8 +144,8 @@ static void expect_field_error(size_t line, gb_rec_col col, const char *value,
 static gb_run_row golden_row(int i) {
   gb_run_row r = {.seed = 2463534242u, .launches = 1};
   if (i == 0) {
-    r.kind = GB_REC_KIND_SORT, r.language = GB_REC_LANG_C, r.algorithm = GB_REC_ALG_QUICK;
-    r.order = GB_REC_ORDER_RANDOM, r.size = 4000, r.sorts = 1200, r.status = GB_REC_STATUS_OK;
+    r.kind = GB_REC_KIND_SORT, r.language = GB_C, r.algorithm = GB_QUICK;
+    r.order = GB_RANDOM, r.size = 4000, r.sorts = 1200, r.status = GB_REC_STATUS_OK;
     r.wall_ns = U(250123456), r.user_ns = U(249000000), r.sys_ns = U(1000000);
     r.max_rss_kib = U(1800), r.loop_ns = U(240000000), r.comparisons = U(55119);
     r.writes = U(56984);
@@ -156,8 +156,8 @@ static gb_run_row golden_row(int i) {
     r.temp_start_mc = I(45000), r.temp_end_mc = I(47000);
     r.started_unix_ns = 1796281200000000000u;
   } else if (i == 1) {
-    r.run = 1, r.kind = GB_REC_KIND_STARTUP, r.language = GB_REC_LANG_PYTHON;
-    r.algorithm = GB_REC_ALG_QUICK, r.order = GB_REC_ORDER_SORTED, r.size = 250, r.sorts = 0;
+    r.run = 1, r.kind = GB_REC_KIND_STARTUP, r.language = GB_PYTHON;
+    r.algorithm = GB_QUICK, r.order = GB_SORTED, r.size = 250, r.sorts = 0;
     r.launches = 12, r.status = GB_REC_STATUS_OK, r.wall_ns = U(263000000);
     r.user_ns = U(250000000), r.sys_ns = U(12000000), r.max_rss_kib = U(9800);
     strcpy(r.input_hash, "4ad7c2d1e1c0b4f3");
@@ -165,8 +165,8 @@ static gb_run_row golden_row(int i) {
     r.temp_start_mc = I(-2500), r.temp_end_mc = I(-2000);
     r.started_unix_ns = 1796281200500000000u;
   } else {
-    r.run = 2, r.kind = GB_REC_KIND_SORT, r.language = GB_REC_LANG_NODE;
-    r.algorithm = GB_REC_ALG_BUBBLE, r.order = GB_REC_ORDER_REVERSED, r.size = 500, r.seed = 7;
+    r.run = 2, r.kind = GB_REC_KIND_SORT, r.language = GB_NODE;
+    r.algorithm = GB_BUBBLE, r.order = GB_REVERSED, r.size = 500, r.seed = 7;
     r.sorts = 40, r.status = GB_REC_STATUS_EXIT_NONZERO, r.wall_ns = U(51000000);
     r.user_ns = U(40000000), r.sys_ns = U(9000000), r.max_rss_kib = U(45000);
     r.energy = GB_REC_ENERGY_UNAVAILABLE, r.freq_start_khz = U(4300000);
@@ -316,14 +316,13 @@ Test(records_reader, good_folder) {
   cr_assert_eq(r->warmups.n_rows, 3);
   cr_assert_eq(r->runs.n_groups, 4);
 
-  const gb_rec_group *g = gb_rec_table_find_sort(&r->runs, GB_REC_LANG_C, GB_REC_ALG_QUICK,
-                                                 GB_REC_ORDER_RANDOM, 250);
+  const gb_rec_group *g = gb_rec_table_find_sort(&r->runs, GB_C, GB_QUICK, GB_RANDOM, 250);
   cr_assert_not_null(g);
   cr_assert_eq(g->n_rows, 3);
   cr_assert_eq(g->rows[0]->run, 0);
   cr_assert_eq(g->rows[1]->run, 4);
   cr_assert_eq(g->rows[2]->run, 9);
-  g = gb_rec_table_find_startup(&r->runs, GB_REC_LANG_PYTHON, GB_REC_ORDER_RANDOM, 250);
+  g = gb_rec_table_find_startup(&r->runs, GB_PYTHON, GB_RANDOM, 250);
   cr_assert_not_null(g);
   cr_assert_eq(g->kind, GB_REC_KIND_STARTUP);
   cr_assert_eq(g->n_rows, 3);
@@ -331,9 +330,8 @@ Test(records_reader, good_folder) {
   cr_assert_eq(g->rows[1]->run, 7);
   cr_assert_eq(g->rows[2]->run, 10);
   cr_assert_eq(g->rows[0]->launches, 12);
-  cr_assert_null(gb_rec_table_find_sort(&r->runs, GB_REC_LANG_NODE, GB_REC_ALG_QUICK,
-                                        GB_REC_ORDER_RANDOM, 250));
-  cr_assert_null(gb_rec_table_find_startup(&r->runs, GB_REC_LANG_C, GB_REC_ORDER_SORTED, 250));
+  cr_assert_null(gb_rec_table_find_sort(&r->runs, GB_NODE, GB_QUICK, GB_RANDOM, 250));
+  cr_assert_null(gb_rec_table_find_startup(&r->runs, GB_C, GB_SORTED, 250));
 
   const gb_run_row *timeout = &r->runs.rows[8];
   cr_assert_eq(timeout->status, GB_REC_STATUS_TIMEOUT);
@@ -342,8 +340,7 @@ Test(records_reader, good_folder) {
   cr_assert_eq(r->runs.rows[3].temp_start_mc.value, -1500);
   cr_assert(!r->runs.rows[3].temp_end_mc.present);
 
-  g = gb_rec_table_find_sort(&r->warmups, GB_REC_LANG_C, GB_REC_ALG_QUICK, GB_REC_ORDER_RANDOM,
-                             250);
+  g = gb_rec_table_find_sort(&r->warmups, GB_C, GB_QUICK, GB_RANDOM, 250);
   cr_assert_not_null(g);
   cr_assert_eq(g->n_rows, 2);
   cr_assert_eq(g->rows[1]->sorts, 9000);
@@ -394,7 +391,7 @@ Test(records_reader, quoted_fields) {
   cr_assert_eq(
       gb_records_parse_csv(bad, strlen(bad), "runs.csv", GB_REC_FILE_RUNS, NULL, &t, &err), 0,
       "%s", err.msg);
-  cr_assert_eq(t.rows[0].language, GB_REC_LANG_C);
+  cr_assert_eq(t.rows[0].language, GB_C);
   gb_rec_table_free(&t);
   free(bad);
   bad = edit_field(text, 2, GB_REC_COL_MESSAGE, "\"a \"\"quoted\"\", word\"");
@@ -726,7 +723,7 @@ Test(records_meta, good_fields) {
   gb_meta m = good_meta();
   cr_assert_eq(m.profile, GB_META_PROFILE_CUSTOM);
   cr_assert_eq(m.settings.n_languages, 2);
-  cr_assert_eq(m.settings.languages[1], GB_REC_LANG_PYTHON);
+  cr_assert_eq(m.settings.languages[1], GB_PYTHON);
   cr_assert_eq(m.settings.sizes[0], 250);
   cr_assert_eq(m.settings.seed, 2463534242u);
   cr_assert_eq(m.settings.energy, GB_META_ENERGY_AUTO);
@@ -745,8 +742,8 @@ Test(records_meta, good_fields) {
   cr_assert(!m.machine.has_turbo);
   cr_assert_str_eq(m.pinning.cpus, "2,4");
   cr_assert(m.pinning.has_numa_node);
-  cr_assert_str_eq(m.runtimes[GB_REC_LANG_PYTHON], "CPython 3.11.2");
-  cr_assert_str_eq(m.runtimes[GB_REC_LANG_NODE], "");
+  cr_assert_str_eq(m.runtimes[GB_PYTHON], "CPython 3.11.2");
+  cr_assert_str_eq(m.runtimes[GB_NODE], "");
   cr_assert(m.completed);
   cr_assert_eq(m.n_command, 18);
   cr_assert_str_eq(m.command[17], "results/it's here");
@@ -968,12 +965,12 @@ static void study_meta(gb_meta *m) {
   strcpy(m->tool_version, "0.1.0");
   m->profile = GB_META_PROFILE_STUDY;
   gb_meta_settings *s = &m->settings;
-  for (int i = 0; i < GB_REC_LANG_COUNT; i++)
-    s->languages[s->n_languages++] = (gb_rec_language)i;
-  for (int i = 0; i < GB_REC_ALG_COUNT; i++)
-    s->algorithms[s->n_algorithms++] = (gb_rec_algorithm)i;
-  for (int i = 0; i < GB_REC_ORDER_COUNT; i++)
-    s->orders[s->n_orders++] = (gb_rec_order)i;
+  for (int i = 0; i < GB_LANGUAGE_COUNT; i++)
+    s->languages[s->n_languages++] = (gb_language)i;
+  for (int i = 0; i < GB_ALGORITHM_COUNT; i++)
+    s->algorithms[s->n_algorithms++] = (gb_algorithm)i;
+  for (int i = 0; i < GB_ORDER_COUNT; i++)
+    s->orders[s->n_orders++] = (gb_order)i;
   const uint64_t sizes[] = {250, 500, 1000, 2000};
   for (int i = 0; i < 4; i++)
     s->sizes[s->n_sizes++] = sizes[i];
@@ -986,9 +983,9 @@ static void study_meta(gb_meta *m) {
     for (size_t a = 0; a < 3; a++)
       for (size_t o = 0; o < 4; o++)
         for (size_t z = 0; z < 4; z++) {
-          gb_meta_calibration c = {(gb_rec_language)l,
-                                   (gb_rec_algorithm)a,
-                                   (gb_rec_order)o,
+          gb_meta_calibration c = {(gb_language)l,
+                                   (gb_algorithm)a,
+                                   (gb_order)o,
                                    sizes[z],
                                    10 + z,
                                    {1000, 2000, 3000},
@@ -998,7 +995,7 @@ static void study_meta(gb_meta *m) {
   for (size_t l = 0; l < 3; l++)
     for (size_t o = 0; o < 4; o++)
       for (size_t z = 0; z < 4; z++) {
-        gb_meta_startup st = {(gb_rec_language)l, (gb_rec_order)o, sizes[z], 50};
+        gb_meta_startup st = {(gb_language)l, (gb_order)o, sizes[z], 50};
         cr_assert_eq(gb_meta_add_startup(m, &st, &err), 0);
       }
   m->energy.status = GB_REC_ENERGY_OFF;
@@ -1008,9 +1005,9 @@ static void study_meta(gb_meta *m) {
   m->machine.cpus_online = 2;
   strcpy(m->pinning.cpus, "1");
   strcpy(m->pinning.reason, "only two CPUs online");
-  strcpy(m->runtimes[GB_REC_LANG_C], "gcc 12.2.0");
-  strcpy(m->runtimes[GB_REC_LANG_PYTHON], "CPython 3.11.2");
-  strcpy(m->runtimes[GB_REC_LANG_NODE], "Node.js 20.20.2");
+  strcpy(m->runtimes[GB_C], "gcc 12.2.0");
+  strcpy(m->runtimes[GB_PYTHON], "CPython 3.11.2");
+  strcpy(m->runtimes[GB_NODE], "Node.js 20.20.2");
   strcpy(m->git_commit, "unknown");
   strcpy(m->started_at, "2026-12-03T07:00:00Z");
   strcpy(m->finished_at, "2026-12-03T09:00:00Z");
@@ -1077,8 +1074,8 @@ static char *study_runs(const gb_meta *m, size_t *len) {
           for (size_t i = 0; i < s->runs; i++) {
             gb_run_row *r = &rows[k++];
             r->kind = a < 3 ? GB_REC_KIND_SORT : GB_REC_KIND_STARTUP;
-            r->language = (gb_rec_language)l, r->order = (gb_rec_order)o;
-            r->algorithm = a < 3 ? (gb_rec_algorithm)a : GB_REC_ALG_QUICK;
+            r->language = (gb_language)l, r->order = (gb_order)o;
+            r->algorithm = a < 3 ? (gb_algorithm)a : GB_QUICK;
             r->size = s->sizes[z], r->seed = s->seed;
             r->sorts = a < 3 ? 10 + z : 0, r->launches = a < 3 ? 1 : 50;
             r->wall_ns = U(250000000 + i), r->user_ns = U(240000000), r->sys_ns = U(1000000);
@@ -1150,15 +1147,14 @@ Test(records_reader, study_sized_folder) {
     for (size_t i = 1; i < grp->n_rows; i++)
       cr_assert_lt(grp->rows[i - 1]->run, grp->rows[i]->run);
   }
-  const gb_rec_group *g = gb_rec_table_find_sort(
-      &r->runs, GB_REC_LANG_NODE, GB_REC_ALG_INSERTION, GB_REC_ORDER_NEARLY, 2000);
+  const gb_rec_group *g =
+      gb_rec_table_find_sort(&r->runs, GB_NODE, GB_INSERTION, GB_NEARLY, 2000);
   cr_assert_not_null(g);
   cr_assert_eq(g->rows[0]->sorts, 13);
   gb_expected e;
   cr_assert_eq(gb_expected_compute(GB_INSERTION, GB_NEARLY, 2000, 2463534242u, &e), 0);
   cr_assert_eq(g->rows[0]->comparisons.value, e.counts.comparisons);
-  cr_assert_not_null(
-      gb_rec_table_find_startup(&r->runs, GB_REC_LANG_PYTHON, GB_REC_ORDER_SORTED, 500));
+  cr_assert_not_null(gb_rec_table_find_startup(&r->runs, GB_PYTHON, GB_SORTED, 500));
 
   gb_records_free(r);
   unlink(path);

@@ -19,9 +19,9 @@
 #include "greenbench/records.h"
 #include "helper_report.h"
 
-static const gb_an_config *find(const gb_analysis *a, gb_rec_language l, gb_rec_order o,
+static const gb_an_config *find(const gb_analysis *a, gb_language l, gb_order o,
                                 uint64_t size) {
-  const gb_an_config *c = gb_analysis_find(a, l, GB_REC_ALG_QUICK, o, size);
+  const gb_an_config *c = gb_analysis_find(a, l, GB_QUICK, o, size);
   cr_assert_not_null(c);
   return c;
 }
@@ -34,7 +34,7 @@ static void assert_near(double got, double want, const char *what) {
 Test(report_analysis, startup_cost_is_the_median_per_process) {
   gb_records *r = gbt_load("report-energy");
   gb_analysis *a = gbt_analyse(r);
-  const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
+  const gb_an_config *c = find(a, GB_C, GB_RANDOM, 100);
   cr_assert_not_null(c->startup);
   cr_assert_eq(c->startup->n_ok, 3);
   cr_assert_eq(c->startup->launches, 100);
@@ -48,7 +48,7 @@ Test(report_analysis, startup_cost_is_the_median_per_process) {
 Test(report_analysis, per_sort_values_subtract_startup_and_idle) {
   gb_records *r = gbt_load("report-energy");
   gb_analysis *a = gbt_analyse(r);
-  const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
+  const gb_an_config *c = find(a, GB_C, GB_RANDOM, 100);
   cr_assert(c->measured);
   cr_assert_eq(c->n_ok, 3);
   cr_assert_eq(c->sorts_min, 100000);
@@ -70,7 +70,7 @@ Test(report_analysis, per_sort_values_subtract_startup_and_idle) {
 Test(report_analysis, process_tail_and_counts) {
   gb_records *r = gbt_load("report-energy");
   gb_analysis *a = gbt_analyse(r);
-  const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
+  const gb_an_config *c = find(a, GB_C, GB_RANDOM, 100);
   cr_assert_eq(c->process.median, 257e6);
   cr_assert_eq(c->process.min, 252e6);
   cr_assert_eq(c->process.max, 262e6);
@@ -89,7 +89,7 @@ Test(report_analysis, process_tail_and_counts) {
 Test(report_analysis, only_ok_runs_enter) {
   gb_records *r = gbt_load("report-energy");
   gb_analysis *a = gbt_analyse(r);
-  const gb_an_config *c = find(a, GB_REC_LANG_PYTHON, GB_REC_ORDER_SORTED, 200);
+  const gb_an_config *c = find(a, GB_PYTHON, GB_SORTED, 200);
   cr_assert_eq(c->n_rows, 3);
   cr_assert_eq(c->n_ok, 2);
   cr_assert_eq(c->by_status[GB_REC_STATUS_TIMEOUT], 1);
@@ -110,7 +110,7 @@ Test(report_analysis, data_checks) {
   cr_assert_eq(a->checks.freq_runs, 35);
   cr_assert_eq(a->checks.plateau[GB_AN_PLATEAU_YES], 11);
   cr_assert_eq(a->checks.plateau[GB_AN_PLATEAU_NO], 1);
-  cr_assert_eq(find(a, GB_REC_LANG_NODE, GB_REC_ORDER_RANDOM, 200)->plateau, GB_AN_PLATEAU_NO);
+  cr_assert_eq(find(a, GB_NODE, GB_RANDOM, 200)->plateau, GB_AN_PLATEAU_NO);
   cr_assert(a->checks.has_temp);
   cr_assert_eq(a->checks.temp_min_mc, 45000);
   cr_assert_eq(a->checks.temp_max_mc, 47000);
@@ -139,13 +139,13 @@ Test(report_analysis, ratios_and_tally) {
   cr_assert_eq(a->n_ratios, 18);
   const gb_an_ratio *first = &a->ratios[0];
   const gb_an_config *py = &a->configs[first->a], *c = &a->configs[first->b];
-  cr_assert_eq(py->language, GB_REC_LANG_PYTHON);
-  cr_assert_eq(c->language, GB_REC_LANG_C);
+  cr_assert_eq(py->language, GB_PYTHON);
+  cr_assert_eq(c->language, GB_C);
   cr_assert_eq(first->ratio.time.point, py->boot.est[GB_EST_TIME_PER_SORT].point /
                                             c->boot.est[GB_EST_TIME_PER_SORT].point);
   const gb_an_ratio *ord = &a->ratios[12];
-  cr_assert_eq(a->configs[ord->a].order, GB_REC_ORDER_SORTED);
-  cr_assert_eq(a->configs[ord->b].order, GB_REC_ORDER_RANDOM);
+  cr_assert_eq(a->configs[ord->a].order, GB_SORTED);
+  cr_assert_eq(a->configs[ord->b].order, GB_RANDOM);
   cr_assert_eq(a->tally_all.tally.total, 18);
   cr_assert_eq(a->tally_all.tally.defined, 18);
   cr_assert_eq(a->tally_all.chance_bound, 3);
@@ -183,7 +183,7 @@ Test(report_analysis, energy_off_leaves_time_standing) {
   gb_records *r = gbt_load("report-off");
   gb_analysis *a = gbt_analyse(r);
   cr_assert_not(a->energy);
-  const gb_an_config *c = find(a, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100);
+  const gb_an_config *c = find(a, GB_C, GB_RANDOM, 100);
   cr_assert(c->measured);
   cr_assert_not(c->boot.has_energy);
   cr_assert_not(c->boot.est[GB_EST_ENERGY_PER_SORT].available);
@@ -208,7 +208,7 @@ Test(report_analysis, energy_off_leaves_time_standing) {
 Test(report_analysis, intervals_do_not_depend_on_other_configurations) {
   gb_records *r = gbt_load("report-energy");
   gb_analysis *a = gbt_analyse(r);
-  const gb_an_config *c = find(a, GB_REC_LANG_NODE, GB_REC_ORDER_SORTED, 200);
+  const gb_an_config *c = find(a, GB_NODE, GB_SORTED, 200);
   const gb_rec_group *g =
       gb_rec_table_find_sort(&r->runs, c->language, c->algorithm, c->order, c->size);
   gb_run runs[8];
@@ -224,8 +224,7 @@ Test(report_analysis, intervals_do_not_depend_on_other_configurations) {
                  .sorts = x->sorts};
   }
   gb_boot_opts o = {.seed = GB_ANALYSIS_SEED_DEFAULT,
-                    .stream = gb_analysis_stream(GB_REC_LANG_NODE, GB_REC_ALG_QUICK,
-                                                 GB_REC_ORDER_SORTED, 200),
+                    .stream = gb_analysis_stream(GB_NODE, GB_QUICK, GB_SORTED, 200),
                     .replicates = 10000,
                     .level = 0.95};
   gb_boot alone;
@@ -257,8 +256,7 @@ Test(report_analysis, streams_are_distinct_per_key) {
       }
     }
   }
-  cr_assert_eq(gb_analysis_stream(GB_REC_LANG_C, GB_REC_ALG_BUBBLE, GB_REC_ORDER_RANDOM, 250),
-               250);
+  cr_assert_eq(gb_analysis_stream(GB_C, GB_BUBBLE, GB_RANDOM, 250), 250);
 }
 
 Test(report_analysis, deterministic) {

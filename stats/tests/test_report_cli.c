@@ -628,9 +628,8 @@ Test(report_cli, control_bytes_in_a_run_message_are_escaped) {
   free(s);
   gb_records *r = gbt_load_dir(dir);
   char why[512];
-  cr_assert_neq(gb_validate_case(r, GB_REC_LANG_PYTHON, GB_REC_ALG_QUICK, GB_REC_ORDER_SORTED,
-                                 200, false, why, sizeof why),
-                0);
+  cr_assert_neq(
+      gb_validate_case(r, GB_PYTHON, GB_QUICK, GB_SORTED, 200, false, why, sizeof why), 0);
   gb_records_free(r);
   cr_assert(strstr(why, "was killed <SIGKILL> \\x1b]0;pwn\\x07"), "%s", why);
   assert_printable(why);

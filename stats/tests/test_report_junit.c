@@ -336,12 +336,11 @@ static double case_time(const char *xml, const char *classname, const char *name
 }
 
 /* Sum of wall_ns of the kind-sort rows of one configuration in t. */
-static uint64_t wall_sum(const gb_rec_table *t, gb_rec_language l, gb_rec_order o,
-                         uint64_t size) {
+static uint64_t wall_sum(const gb_rec_table *t, gb_language l, gb_order o, uint64_t size) {
   uint64_t sum = 0;
   for (size_t i = 0; i < t->n_rows; i++) {
     const gb_run_row *r = &t->rows[i];
-    if (r->kind == GB_REC_KIND_SORT && r->language == l && r->algorithm == GB_REC_ALG_QUICK &&
+    if (r->kind == GB_REC_KIND_SORT && r->language == l && r->algorithm == GB_QUICK &&
         r->order == o && r->size == size && r->wall_ns.present) {
       sum += r->wall_ns.value;
     }
@@ -357,13 +356,13 @@ Test(report_junit, a_case_time_is_its_measuring_time) {
   cr_assert_eq(gb_report_junit(l.a, &xml, &len, &err), 0, "%s", err.msg);
   cr_assert(l.r->has_warmups);
   static const struct {
-    gb_rec_language l;
-    gb_rec_order o;
+    gb_language l;
+    gb_order o;
     uint64_t size;
     const char *classname, *name;
   } cases[] = {
-      {GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100, "bench-01.custom.c.quick", "random.100"},
-      {GB_REC_LANG_NODE, GB_REC_ORDER_SORTED, 200, "bench-01.custom.node.quick", "sorted.200"},
+      {GB_C, GB_RANDOM, 100, "bench-01.custom.c.quick", "random.100"},
+      {GB_NODE, GB_SORTED, 200, "bench-01.custom.node.quick", "sorted.200"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     uint64_t runs = wall_sum(&l.r->runs, cases[i].l, cases[i].o, cases[i].size);
@@ -469,8 +468,8 @@ Test(report_junit, two_profiles_or_two_machines_never_share_a_classname) {
 /* ---- A campaign without records ---------------------------------------------- */
 
 static const gb_junit_case two_cases[] = {
-    {GB_REC_LANG_PYTHON, GB_REC_ALG_QUICK, GB_REC_ORDER_RANDOM, 2000},
-    {GB_REC_LANG_C, GB_REC_ALG_BUBBLE, GB_REC_ORDER_NEARLY, 250},
+    {GB_PYTHON, GB_QUICK, GB_RANDOM, 2000},
+    {GB_C, GB_BUBBLE, GB_NEARLY, 250},
 };
 static const char not_run[] = "the campaign did not start: energy is unavailable: no RAPL "
                               "package zone under /sys/class/powercap & \"greenbench check\"";

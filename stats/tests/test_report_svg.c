@@ -152,12 +152,9 @@ static gb_analysis with_undrawable(const gb_analysis *a, gb_an_config **configs)
   cr_assert(*configs);
   memcpy(*configs, a->configs, a->n_configs * sizeof **configs);
   u.configs = *configs;
-  gb_an_config *neg = (gb_an_config *)gb_analysis_find(&u, GB_REC_LANG_PYTHON, GB_REC_ALG_QUICK,
-                                                       GB_REC_ORDER_RANDOM, 100);
-  gb_an_config *wide = (gb_an_config *)gb_analysis_find(&u, GB_REC_LANG_C, GB_REC_ALG_QUICK,
-                                                        GB_REC_ORDER_SORTED, 200);
-  gb_an_config *none = (gb_an_config *)gb_analysis_find(&u, GB_REC_LANG_NODE, GB_REC_ALG_QUICK,
-                                                        GB_REC_ORDER_SORTED, 100);
+  gb_an_config *neg = (gb_an_config *)gb_analysis_find(&u, GB_PYTHON, GB_QUICK, GB_RANDOM, 100);
+  gb_an_config *wide = (gb_an_config *)gb_analysis_find(&u, GB_C, GB_QUICK, GB_SORTED, 200);
+  gb_an_config *none = (gb_an_config *)gb_analysis_find(&u, GB_NODE, GB_QUICK, GB_SORTED, 100);
   cr_assert(neg && wide && none);
   gb_interval *t = &neg->boot.est[GB_EST_TIME_PER_SORT];
   t->point = -656.2e3;

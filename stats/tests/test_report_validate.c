@@ -85,7 +85,7 @@ static void set_field(const char *dir, const char *kind, const char *lang, const
  * key (count 0: all) in records already read: the reader itself refuses a
  * row whose counts differ from the workload's, so gb_validate_case's own
  * parity check is reached only through records built in memory. */
-static void set_loaded(gb_records *r, gb_rec_kind kind, gb_rec_language l, gb_rec_order o,
+static void set_loaded(gb_records *r, gb_rec_kind kind, gb_language l, gb_order o,
                        uint64_t size, gb_rec_col c, const char *v, int count) {
   int done = 0;
   for (size_t i = 0; i < r->runs.n_rows && (count == 0 || done < count); i++) {
@@ -115,24 +115,24 @@ static void expect_refused(const char *dir, const char *col) {
   cr_assert(strstr(err.msg, "/runs.csv:") && strstr(err.msg, col), "%s", err.msg);
 }
 
-static int check(const gb_records *r, gb_rec_language l, gb_rec_order o, uint64_t size,
-                 bool energy, char *msg) {
-  return gb_validate_case(r, l, GB_REC_ALG_QUICK, o, size, energy, msg, 512);
+static int check(const gb_records *r, gb_language l, gb_order o, uint64_t size, bool energy,
+                 char *msg) {
+  return gb_validate_case(r, l, GB_QUICK, o, size, energy, msg, 512);
 }
 
 Test(report_validate, a_complete_configuration_is_valid) {
   gb_records *r = gbt_load("report-energy");
   char msg[512] = "x";
-  cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100, true, msg), 0, "%s", msg);
+  cr_assert_eq(check(r, GB_C, GB_RANDOM, 100, true, msg), 0, "%s", msg);
   cr_assert_str_eq(msg, "");
-  cr_assert_eq(check(r, GB_REC_LANG_NODE, GB_REC_ORDER_SORTED, 200, true, msg), 0, "%s", msg);
+  cr_assert_eq(check(r, GB_NODE, GB_SORTED, 200, true, msg), 0, "%s", msg);
   gb_records_free(r);
 }
 
 Test(report_validate, a_run_that_failed) {
   gb_records *r = gbt_load("report-energy");
   char msg[512];
-  cr_assert_eq(check(r, GB_REC_LANG_PYTHON, GB_REC_ORDER_SORTED, 200, true, msg), 1);
+  cr_assert_eq(check(r, GB_PYTHON, GB_SORTED, 200, true, msg), 1);
   cr_assert(strstr(msg, "python/quick/sorted/200: the measured run at runs.csv line "), "%s",
             msg);
   cr_assert(strstr(msg, "has status timeout: worker ran past timeout_s 60"), "%s", msg);
@@ -143,18 +143,16 @@ Test(report_validate, a_run_that_failed) {
 Test(report_validate, not_in_the_settings) {
   gb_records *r = gbt_load("report-energy");
   char msg[512];
-  cr_assert_eq(gb_validate_case(r, GB_REC_LANG_C, GB_REC_ALG_BUBBLE, GB_REC_ORDER_RANDOM, 100,
-                                false, msg, sizeof msg),
-               1);
+  cr_assert_eq(gb_validate_case(r, GB_C, GB_BUBBLE, GB_RANDOM, 100, false, msg, sizeof msg), 1);
   cr_assert_str_eq(msg, "c/bubble/random/100: not a configuration of this campaign's settings");
-  cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 300, false, msg), 1);
+  cr_assert_eq(check(r, GB_C, GB_RANDOM, 300, false, msg), 1);
   gb_records_free(r);
 }
 
 Test(report_validate, runs_missing_in_a_partial_campaign) {
   gb_records *r = gbt_load("report-partial");
   char msg[512];
-  cr_assert_eq(check(r, GB_REC_LANG_NODE, GB_REC_ORDER_SORTED, 200, true, msg), 1);
+  cr_assert_eq(check(r, GB_NODE, GB_SORTED, 200, true, msg), 1);
   cr_assert_str_eq(msg, "node/quick/sorted/200: 0 of 3 measured runs in runs.csv");
   gb_records_free(r);
 }
@@ -162,8 +160,8 @@ Test(report_validate, runs_missing_in_a_partial_campaign) {
 Test(report_validate, energy_required_but_off) {
   gb_records *r = gbt_load("report-off");
   char msg[512];
-  cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100, false, msg), 0, "%s", msg);
-  cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100, true, msg), 1);
+  cr_assert_eq(check(r, GB_C, GB_RANDOM, 100, false, msg), 0, "%s", msg);
+  cr_assert_eq(check(r, GB_C, GB_RANDOM, 100, true, msg), 1);
   cr_assert(strstr(msg, "has no energy reading (energy off)"), "%s", msg);
   gb_records_free(r);
 }
@@ -174,9 +172,8 @@ Test(report_validate, counts_differ_between_runs) {
   set_field(dir, "sort", "c", "random", "100", GB_REC_COL_COMPARISONS, "691", 1);
   expect_refused(dir, "comparisons: 691, but the workload makes 690");
   gb_records *r = gbt_load("report-energy");
-  set_loaded(r, GB_REC_KIND_SORT, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100,
-             GB_REC_COL_COMPARISONS, "691", 1);
-  cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100, true, msg), 1);
+  set_loaded(r, GB_REC_KIND_SORT, GB_C, GB_RANDOM, 100, GB_REC_COL_COMPARISONS, "691", 1);
+  cr_assert_eq(check(r, GB_C, GB_RANDOM, 100, true, msg), 1);
   /* The first row in execution order is the reference: the mutated one. */
   cr_assert(strstr(msg, "c/quick/random/100: 690 comparisons and 532 writes at runs.csv line "),
             "%s", msg);
@@ -191,13 +188,12 @@ Test(report_validate, counts_differ_between_languages) {
   set_field(dir, "sort", "python", "random", "200", GB_REC_COL_WRITES, "1", 0);
   expect_refused(dir, "writes: 1, but the workload makes 1262");
   gb_records *r = gbt_load("report-energy");
-  set_loaded(r, GB_REC_KIND_SORT, GB_REC_LANG_PYTHON, GB_REC_ORDER_RANDOM, 200,
-             GB_REC_COL_WRITES, "1", 0);
-  cr_assert_eq(check(r, GB_REC_LANG_PYTHON, GB_REC_ORDER_RANDOM, 200, true, msg), 1);
+  set_loaded(r, GB_REC_KIND_SORT, GB_PYTHON, GB_RANDOM, 200, GB_REC_COL_WRITES, "1", 0);
+  cr_assert_eq(check(r, GB_PYTHON, GB_RANDOM, 200, true, msg), 1);
   cr_assert(strstr(msg, "differ from c's 1366 and 1262 at line"), "%s", msg);
-  cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 200, true, msg), 1);
+  cr_assert_eq(check(r, GB_C, GB_RANDOM, 200, true, msg), 1);
   cr_assert(strstr(msg, "differ from python's 1366 and 1 at line"), "%s", msg);
-  cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_RANDOM, 100, true, msg), 0, "%s", msg);
+  cr_assert_eq(check(r, GB_C, GB_RANDOM, 100, true, msg), 0, "%s", msg);
   gb_records_free(r);
   remove_copy(dir);
 }
@@ -209,9 +205,9 @@ Test(report_validate, input_hash_differs) {
             1);
   expect_refused(dir, "input_hash: 0123456789abcdef, but the workload's sorted input of 100");
   gb_records *r = gbt_load("report-energy");
-  set_loaded(r, GB_REC_KIND_STARTUP, GB_REC_LANG_NODE, GB_REC_ORDER_SORTED, 100,
-             GB_REC_COL_INPUT_HASH, "0123456789abcdef", 1);
-  cr_assert_eq(check(r, GB_REC_LANG_NODE, GB_REC_ORDER_SORTED, 100, true, msg), 1);
+  set_loaded(r, GB_REC_KIND_STARTUP, GB_NODE, GB_SORTED, 100, GB_REC_COL_INPUT_HASH,
+             "0123456789abcdef", 1);
+  cr_assert_eq(check(r, GB_NODE, GB_SORTED, 100, true, msg), 1);
   cr_assert(strstr(msg, "startup input_hash 0123456789abcdef at runs.csv line "), "%s", msg);
   gb_records_free(r);
   remove_copy(dir);
@@ -222,7 +218,7 @@ Test(report_validate, parity_mismatch_is_named) {
   copy_fixture(dir, sizeof dir);
   set_field(dir, "sort", "node", "random", "100", GB_REC_COL_STATUS, "parity_mismatch", 1);
   gb_records *r = gbt_load_dir(dir);
-  cr_assert_eq(check(r, GB_REC_LANG_NODE, GB_REC_ORDER_RANDOM, 100, true, msg), 1);
+  cr_assert_eq(check(r, GB_NODE, GB_RANDOM, 100, true, msg), 1);
   cr_assert(strstr(msg, "node/quick/random/100: parity mismatch in the measured run at "
                         "runs.csv line "),
             "%s", msg);
@@ -235,10 +231,10 @@ Test(report_validate, a_startup_batch_that_failed) {
   copy_fixture(dir, sizeof dir);
   set_field(dir, "startup", "c", "sorted", "200", GB_REC_COL_STATUS, "crashed", 1);
   gb_records *r = gbt_load_dir(dir);
-  cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_SORTED, 200, true, msg), 1);
+  cr_assert_eq(check(r, GB_C, GB_SORTED, 200, true, msg), 1);
   cr_assert(strstr(msg, "the startup batch at runs.csv line "), "%s", msg);
   cr_assert(strstr(msg, "has status crashed"), "%s", msg);
-  cr_assert_eq(check(r, GB_REC_LANG_C, GB_REC_ORDER_SORTED, 100, true, msg), 0, "%s", msg);
+  cr_assert_eq(check(r, GB_C, GB_SORTED, 100, true, msg), 0, "%s", msg);
   gb_records_free(r);
   remove_copy(dir);
 }
@@ -247,12 +243,9 @@ Test(report_validate, a_short_buffer_is_cut_and_terminated) {
   gb_records *r = gbt_load("report-energy");
   char msg[8];
   memset(msg, 'x', sizeof msg);
-  cr_assert_eq(gb_validate_case(r, GB_REC_LANG_PYTHON, GB_REC_ALG_QUICK, GB_REC_ORDER_SORTED,
-                                200, true, msg, sizeof msg),
+  cr_assert_eq(gb_validate_case(r, GB_PYTHON, GB_QUICK, GB_SORTED, 200, true, msg, sizeof msg),
                1);
   cr_assert_str_eq(msg, "python/");
-  cr_assert_eq(gb_validate_case(r, GB_REC_LANG_PYTHON, GB_REC_ALG_QUICK, GB_REC_ORDER_SORTED,
-                                200, true, NULL, 0),
-               1);
+  cr_assert_eq(gb_validate_case(r, GB_PYTHON, GB_QUICK, GB_SORTED, 200, true, NULL, 0), 1);
   gb_records_free(r);
 }

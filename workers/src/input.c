@@ -3,36 +3,6 @@
 
 #include "greenbench/workload.h"
 
-static const char *const algorithm_names[GB_ALGORITHM_COUNT] = {"bubble", "insertion", "quick"};
-static const char *const order_names[GB_ORDER_COUNT] = {"random", "sorted", "reversed",
-                                                        "nearly"};
-
-const char *gb_algorithm_name(gb_algorithm a) {
-  return (unsigned)a < GB_ALGORITHM_COUNT ? algorithm_names[a] : NULL;
-}
-
-const char *gb_order_name(gb_order o) {
-  return (unsigned)o < GB_ORDER_COUNT ? order_names[o] : NULL;
-}
-
-int gb_algorithm_parse(const char *name, gb_algorithm *out) {
-  for (int i = 0; i < GB_ALGORITHM_COUNT; i++)
-    if (strcmp(name, algorithm_names[i]) == 0) {
-      *out = (gb_algorithm)i;
-      return 0;
-    }
-  return -EINVAL;
-}
-
-int gb_order_parse(const char *name, gb_order *out) {
-  for (int i = 0; i < GB_ORDER_COUNT; i++)
-    if (strcmp(name, order_names[i]) == 0) {
-      *out = (gb_order)i;
-      return 0;
-    }
-  return -EINVAL;
-}
-
 static void swap(int *a, size_t i, size_t j) {
   int t = a[i];
   a[i] = a[j];

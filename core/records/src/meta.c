@@ -240,19 +240,19 @@ static int check_set(vctx *v, const char *key, const unsigned *vals, size_t n, u
 }
 
 static const char *lang_at(unsigned i) {
-  return gb_rec_language_name((gb_rec_language)i);
+  return gb_language_name((gb_language)i);
 }
 static const char *alg_at(unsigned i) {
-  return gb_rec_algorithm_name((gb_rec_algorithm)i);
+  return gb_algorithm_name((gb_algorithm)i);
 }
 static const char *order_at(unsigned i) {
-  return gb_rec_order_name((gb_rec_order)i);
+  return gb_order_name((gb_order)i);
 }
 
 static int check_lists(vctx *v, const gb_meta_settings *s) {
-  unsigned l[GB_REC_LANG_COUNT], a[GB_REC_ALG_COUNT], o[GB_REC_ORDER_COUNT];
-  if (s->n_languages > GB_REC_LANG_COUNT || s->n_algorithms > GB_REC_ALG_COUNT ||
-      s->n_orders > GB_REC_ORDER_COUNT || s->n_sizes > GB_META_MAX_SIZES)
+  unsigned l[GB_LANGUAGE_COUNT], a[GB_ALGORITHM_COUNT], o[GB_ORDER_COUNT];
+  if (s->n_languages > GB_LANGUAGE_COUNT || s->n_algorithms > GB_ALGORITHM_COUNT ||
+      s->n_orders > GB_ORDER_COUNT || s->n_sizes > GB_META_MAX_SIZES)
     return FAIL(v, "settings: a list is longer than its value set");
   for (size_t i = 0; i < s->n_languages; i++)
     l[i] = (unsigned)s->languages[i];
@@ -261,9 +261,9 @@ static int check_lists(vctx *v, const gb_meta_settings *s) {
   for (size_t i = 0; i < s->n_orders; i++)
     o[i] = (unsigned)s->orders[i];
   int rc;
-  if ((rc = check_set(v, "languages", l, s->n_languages, GB_REC_LANG_COUNT, lang_at)) < 0 ||
-      (rc = check_set(v, "algorithms", a, s->n_algorithms, GB_REC_ALG_COUNT, alg_at)) < 0 ||
-      (rc = check_set(v, "orders", o, s->n_orders, GB_REC_ORDER_COUNT, order_at)) < 0)
+  if ((rc = check_set(v, "languages", l, s->n_languages, GB_LANGUAGE_COUNT, lang_at)) < 0 ||
+      (rc = check_set(v, "algorithms", a, s->n_algorithms, GB_ALGORITHM_COUNT, alg_at)) < 0 ||
+      (rc = check_set(v, "orders", o, s->n_orders, GB_ORDER_COUNT, order_at)) < 0)
     return rc;
   if (s->n_sizes == 0)
     return FAIL(v, "settings.sizes: empty");
@@ -305,21 +305,21 @@ static int check_plan(vctx *v, const gb_meta_plan *p) {
   return 0;
 }
 
-bool gb_meta_has_language(const gb_meta *m, gb_rec_language l) {
+bool gb_meta_has_language(const gb_meta *m, gb_language l) {
   for (size_t i = 0; i < m->settings.n_languages; i++)
     if (m->settings.languages[i] == l)
       return true;
   return false;
 }
 
-bool gb_meta_has_algorithm(const gb_meta *m, gb_rec_algorithm a) {
+bool gb_meta_has_algorithm(const gb_meta *m, gb_algorithm a) {
   for (size_t i = 0; i < m->settings.n_algorithms; i++)
     if (m->settings.algorithms[i] == a)
       return true;
   return false;
 }
 
-bool gb_meta_has_order(const gb_meta *m, gb_rec_order o) {
+bool gb_meta_has_order(const gb_meta *m, gb_order o) {
   for (size_t i = 0; i < m->settings.n_orders; i++)
     if (m->settings.orders[i] == o)
       return true;
@@ -341,38 +341,36 @@ static size_t size_index(const gb_meta_settings *s, uint64_t size) {
   return i;
 }
 
-bool gb_meta_plans(const gb_meta *m, gb_rec_language l, gb_rec_algorithm a, gb_rec_order o,
-                   uint64_t size) {
+bool gb_meta_plans(const gb_meta *m, gb_language l, gb_algorithm a, gb_order o, uint64_t size) {
   size_t z = size_index(&m->settings, size);
   return z < m->settings.n_sizes && gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, a) &&
          gb_meta_has_order(m, o) && !(m->settings.omit[l][a][o] >> z & 1u);
 }
 
-bool gb_meta_plans_startup(const gb_meta *m, gb_rec_language l, gb_rec_order o, uint64_t size) {
-  for (int a = 0; a < GB_REC_ALG_COUNT; a++)
-    if (gb_meta_plans(m, l, (gb_rec_algorithm)a, o, size))
+bool gb_meta_plans_startup(const gb_meta *m, gb_language l, gb_order o, uint64_t size) {
+  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+    if (gb_meta_plans(m, l, (gb_algorithm)a, o, size))
       return true;
   return false;
 }
 
 size_t gb_meta_planned_configs(const gb_meta *m) {
   size_t n = 0;
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++)
-    for (int a = 0; a < GB_REC_ALG_COUNT; a++)
-      for (int o = 0; o < GB_REC_ORDER_COUNT; o++)
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (int o = 0; o < GB_ORDER_COUNT; o++)
         for (size_t z = 0; z < m->settings.n_sizes; z++)
-          n += gb_meta_plans(m, (gb_rec_language)l, (gb_rec_algorithm)a, (gb_rec_order)o,
+          n += gb_meta_plans(m, (gb_language)l, (gb_algorithm)a, (gb_order)o,
                              m->settings.sizes[z]);
   return n;
 }
 
 size_t gb_meta_planned_startups(const gb_meta *m) {
   size_t n = 0;
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++)
-    for (int o = 0; o < GB_REC_ORDER_COUNT; o++)
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int o = 0; o < GB_ORDER_COUNT; o++)
       for (size_t z = 0; z < m->settings.n_sizes; z++)
-        n +=
-            gb_meta_plans_startup(m, (gb_rec_language)l, (gb_rec_order)o, m->settings.sizes[z]);
+        n += gb_meta_plans_startup(m, (gb_language)l, (gb_order)o, m->settings.sizes[z]);
   return n;
 }
 
@@ -381,15 +379,15 @@ size_t gb_meta_planned_startups(const gb_meta *m) {
 static int check_omit(vctx *v, const gb_meta *m) {
   const gb_meta_settings *s = &m->settings;
   uint32_t in_sizes = s->n_sizes >= 32 ? UINT32_MAX : (1u << s->n_sizes) - 1;
-  bool lang[GB_REC_LANG_COUNT] = {false}, alg[GB_REC_ALG_COUNT] = {false},
-       ord[GB_REC_ORDER_COUNT] = {false}, size[GB_META_MAX_SIZES] = {false};
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++)
-    for (int a = 0; a < GB_REC_ALG_COUNT; a++)
-      for (int o = 0; o < GB_REC_ORDER_COUNT; o++) {
+  bool lang[GB_LANGUAGE_COUNT] = {false}, alg[GB_ALGORITHM_COUNT] = {false},
+       ord[GB_ORDER_COUNT] = {false}, size[GB_META_MAX_SIZES] = {false};
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (int o = 0; o < GB_ORDER_COUNT; o++) {
         uint32_t bits = s->omit[l][a][o];
-        bool listed = gb_meta_has_language(m, (gb_rec_language)l) &&
-                      gb_meta_has_algorithm(m, (gb_rec_algorithm)a) &&
-                      gb_meta_has_order(m, (gb_rec_order)o);
+        bool listed = gb_meta_has_language(m, (gb_language)l) &&
+                      gb_meta_has_algorithm(m, (gb_algorithm)a) &&
+                      gb_meta_has_order(m, (gb_order)o);
         if (bits && (!listed || (bits & ~in_sizes)))
           return FAIL(v, "settings.omit: %s/%s/%s at a size not in the settings",
                       lang_at((unsigned)l), alg_at((unsigned)a), order_at((unsigned)o));
@@ -518,7 +516,7 @@ static int check_identity(vctx *v, const gb_meta *m) {
   for (size_t i = 0; i < m->settings.n_languages; i++)
     if (!m->runtimes[m->settings.languages[i]][0])
       return FAIL(v, "runtimes.%s: missing for a language in settings",
-                  gb_rec_language_name(m->settings.languages[i]));
+                  gb_language_name(m->settings.languages[i]));
   return 0;
 }
 

@@ -90,9 +90,9 @@ static void end(builder *parent, const char *key, builder *child) {
  * left out when none is omitted, as records before the field had none. */
 static void add_omit(builder *settings, const gb_meta_settings *s) {
   cJSON *arr = NULL;
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++)
-    for (int a = 0; a < GB_REC_ALG_COUNT; a++)
-      for (int o = 0; o < GB_REC_ORDER_COUNT; o++)
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (int o = 0; o < GB_ORDER_COUNT; o++)
         for (size_t z = 0; z < s->n_sizes && z < GB_META_MAX_SIZES; z++) {
           if (!(s->omit[l][a][o] >> z & 1u))
             continue;
@@ -101,9 +101,9 @@ static void add_omit(builder *settings, const gb_meta_settings *s) {
             return;
           }
           builder e = begin();
-          add_str(&e, "language", gb_rec_language_name((gb_rec_language)l));
-          add_str(&e, "algorithm", gb_rec_algorithm_name((gb_rec_algorithm)a));
-          add_str(&e, "order", gb_rec_order_name((gb_rec_order)o));
+          add_str(&e, "language", gb_language_name((gb_language)l));
+          add_str(&e, "algorithm", gb_algorithm_name((gb_algorithm)a));
+          add_str(&e, "order", gb_order_name((gb_order)o));
           add_uint(&e, "size", s->sizes[z]);
           if (!e.ok || !cJSON_AddItemToArray(arr, e.o)) {
             cJSON_Delete(e.o);
@@ -118,16 +118,16 @@ static void add_omit(builder *settings, const gb_meta_settings *s) {
 
 static void add_settings(builder *root, const gb_meta_settings *s) {
   builder b = begin();
-  const char *names[GB_REC_ORDER_COUNT];
-  for (size_t i = 0; i < s->n_languages && i < GB_REC_LANG_COUNT; i++)
-    names[i] = gb_rec_language_name(s->languages[i]);
-  add_item(&b, "languages", name_array(names, s->n_languages, GB_REC_LANG_COUNT));
-  for (size_t i = 0; i < s->n_algorithms && i < GB_REC_ALG_COUNT; i++)
-    names[i] = gb_rec_algorithm_name(s->algorithms[i]);
-  add_item(&b, "algorithms", name_array(names, s->n_algorithms, GB_REC_ALG_COUNT));
-  for (size_t i = 0; i < s->n_orders && i < GB_REC_ORDER_COUNT; i++)
-    names[i] = gb_rec_order_name(s->orders[i]);
-  add_item(&b, "orders", name_array(names, s->n_orders, GB_REC_ORDER_COUNT));
+  const char *names[GB_ORDER_COUNT];
+  for (size_t i = 0; i < s->n_languages && i < GB_LANGUAGE_COUNT; i++)
+    names[i] = gb_language_name(s->languages[i]);
+  add_item(&b, "languages", name_array(names, s->n_languages, GB_LANGUAGE_COUNT));
+  for (size_t i = 0; i < s->n_algorithms && i < GB_ALGORITHM_COUNT; i++)
+    names[i] = gb_algorithm_name(s->algorithms[i]);
+  add_item(&b, "algorithms", name_array(names, s->n_algorithms, GB_ALGORITHM_COUNT));
+  for (size_t i = 0; i < s->n_orders && i < GB_ORDER_COUNT; i++)
+    names[i] = gb_order_name(s->orders[i]);
+  add_item(&b, "orders", name_array(names, s->n_orders, GB_ORDER_COUNT));
   add_item(&b, "sizes",
            s->n_sizes <= GB_META_MAX_SIZES ? uint_array(s->sizes, s->n_sizes) : NULL);
   add_uint(&b, "runs", s->runs);
@@ -154,9 +154,9 @@ static void add_plan(builder *root, const gb_meta_plan *p) {
 
 static cJSON *calibration_entry(const gb_meta_calibration *c) {
   builder b = begin();
-  add_str(&b, "language", gb_rec_language_name(c->language));
-  add_str(&b, "algorithm", gb_rec_algorithm_name(c->algorithm));
-  add_str(&b, "order", gb_rec_order_name(c->order));
+  add_str(&b, "language", gb_language_name(c->language));
+  add_str(&b, "algorithm", gb_algorithm_name(c->algorithm));
+  add_str(&b, "order", gb_order_name(c->order));
   add_uint(&b, "size", c->size);
   add_uint(&b, "sorts", c->sorts);
   add_item(&b, "warmup_loop_ns",
@@ -171,8 +171,8 @@ static cJSON *calibration_entry(const gb_meta_calibration *c) {
 
 static cJSON *startup_entry(const gb_meta_startup *s) {
   builder b = begin();
-  add_str(&b, "language", gb_rec_language_name(s->language));
-  add_str(&b, "order", gb_rec_order_name(s->order));
+  add_str(&b, "language", gb_language_name(s->language));
+  add_str(&b, "order", gb_order_name(s->order));
   add_uint(&b, "size", s->size);
   add_uint(&b, "launches", s->launches);
   if (b.ok)
@@ -254,9 +254,9 @@ static void add_pinning(builder *root, const gb_meta *m) {
 
 static void add_runtimes(builder *root, const gb_meta *m) {
   builder b = begin();
-  for (int l = 0; l < GB_REC_LANG_COUNT; l++)
+  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
     if (m->runtimes[l][0])
-      add_str(&b, gb_rec_language_name((gb_rec_language)l), m->runtimes[l]);
+      add_str(&b, gb_language_name((gb_language)l), m->runtimes[l]);
   end(root, "runtimes", &b);
 }
 

@@ -189,9 +189,9 @@ static int get_name(jctx *j, const cJSON *obj, const char *at, const char *key,
       *out = (int)v;                                                                           \
     return rc;                                                                                 \
   }
-PARSER(gb_rec_language_parse, gb_rec_language)
-PARSER(gb_rec_algorithm_parse, gb_rec_algorithm)
-PARSER(gb_rec_order_parse, gb_rec_order)
+PARSER(gb_language_parse, gb_language)
+PARSER(gb_algorithm_parse, gb_algorithm)
+PARSER(gb_order_parse, gb_order)
 PARSER(gb_rec_energy_parse, gb_rec_energy)
 PARSER(gb_meta_profile_parse, gb_meta_profile)
 PARSER(gb_meta_energy_mode_parse, gb_meta_energy_mode)
@@ -259,21 +259,21 @@ static int parse_command(jctx *j, const cJSON *root, gb_meta *m) {
 
 /* Arrays of languages, algorithms and orders, stored as their enums. */
 static int parse_lists(jctx *j, const cJSON *s, gb_meta_settings *st) {
-  int l[GB_REC_LANG_COUNT], a[GB_REC_ALG_COUNT], o[GB_REC_ORDER_COUNT];
+  int l[GB_LANGUAGE_COUNT], a[GB_ALGORITHM_COUNT], o[GB_ORDER_COUNT];
   int rc;
-  if ((rc = get_names(j, s, "settings", "languages", gb_rec_language_parse_int, l,
-                      GB_REC_LANG_COUNT, &st->n_languages)) < 0 ||
-      (rc = get_names(j, s, "settings", "algorithms", gb_rec_algorithm_parse_int, a,
-                      GB_REC_ALG_COUNT, &st->n_algorithms)) < 0 ||
-      (rc = get_names(j, s, "settings", "orders", gb_rec_order_parse_int, o, GB_REC_ORDER_COUNT,
+  if ((rc = get_names(j, s, "settings", "languages", gb_language_parse_int, l,
+                      GB_LANGUAGE_COUNT, &st->n_languages)) < 0 ||
+      (rc = get_names(j, s, "settings", "algorithms", gb_algorithm_parse_int, a,
+                      GB_ALGORITHM_COUNT, &st->n_algorithms)) < 0 ||
+      (rc = get_names(j, s, "settings", "orders", gb_order_parse_int, o, GB_ORDER_COUNT,
                       &st->n_orders)) < 0)
     return rc;
   for (size_t i = 0; i < st->n_languages; i++)
-    st->languages[i] = (gb_rec_language)l[i];
+    st->languages[i] = (gb_language)l[i];
   for (size_t i = 0; i < st->n_algorithms; i++)
-    st->algorithms[i] = (gb_rec_algorithm)a[i];
+    st->algorithms[i] = (gb_algorithm)a[i];
   for (size_t i = 0; i < st->n_orders; i++)
-    st->orders[i] = (gb_rec_order)o[i];
+    st->orders[i] = (gb_order)o[i];
   return get_uints(j, s, "settings", "sizes", st->sizes, GB_META_MAX_SIZES, &st->n_sizes);
 }
 
@@ -294,9 +294,9 @@ static int parse_omit(jctx *j, const cJSON *s, gb_meta_settings *st) {
     snprintf(at, sizeof at, "settings.omit[%zu]", i++);
     if (!cJSON_IsObject(v))
       return bad(j, at, "", "an object", v);
-    if ((rc = get_name(j, v, at, "language", gb_rec_language_parse_int, &l)) < 0 ||
-        (rc = get_name(j, v, at, "algorithm", gb_rec_algorithm_parse_int, &a)) < 0 ||
-        (rc = get_name(j, v, at, "order", gb_rec_order_parse_int, &o)) < 0 ||
+    if ((rc = get_name(j, v, at, "language", gb_language_parse_int, &l)) < 0 ||
+        (rc = get_name(j, v, at, "algorithm", gb_algorithm_parse_int, &a)) < 0 ||
+        (rc = get_name(j, v, at, "order", gb_order_parse_int, &o)) < 0 ||
         (rc = get_uint(j, v, at, "size", &size)) < 0)
       return rc;
     size_t z = 0;
@@ -304,11 +304,11 @@ static int parse_omit(jctx *j, const cJSON *s, gb_meta_settings *st) {
       z++;
     bool has_l = false, has_a = false, has_o = false;
     for (size_t k = 0; k < st->n_languages; k++)
-      has_l = has_l || st->languages[k] == (gb_rec_language)l;
+      has_l = has_l || st->languages[k] == (gb_language)l;
     for (size_t k = 0; k < st->n_algorithms; k++)
-      has_a = has_a || st->algorithms[k] == (gb_rec_algorithm)a;
+      has_a = has_a || st->algorithms[k] == (gb_algorithm)a;
     for (size_t k = 0; k < st->n_orders; k++)
-      has_o = has_o || st->orders[k] == (gb_rec_order)o;
+      has_o = has_o || st->orders[k] == (gb_order)o;
     if (z == st->n_sizes || !has_l || !has_a || !has_o)
       return bad_value(j, at, "", "a configuration not in the settings' lists");
     if (st->omit[l][a][o] >> z & 1u)
@@ -353,17 +353,17 @@ static int parse_one_calibration(jctx *j, const cJSON *o, const char *at,
   int l = 0, a = 0, ord = 0, rc;
   if (!cJSON_IsObject(o))
     return bad(j, at, "", "an object", o);
-  if ((rc = get_name(j, o, at, "language", gb_rec_language_parse_int, &l)) < 0 ||
-      (rc = get_name(j, o, at, "algorithm", gb_rec_algorithm_parse_int, &a)) < 0 ||
-      (rc = get_name(j, o, at, "order", gb_rec_order_parse_int, &ord)) < 0 ||
+  if ((rc = get_name(j, o, at, "language", gb_language_parse_int, &l)) < 0 ||
+      (rc = get_name(j, o, at, "algorithm", gb_algorithm_parse_int, &a)) < 0 ||
+      (rc = get_name(j, o, at, "order", gb_order_parse_int, &ord)) < 0 ||
       (rc = get_uint(j, o, at, "size", &c->size)) < 0 ||
       (rc = get_uint(j, o, at, "sorts", &c->sorts)) < 0 ||
       (rc = get_uints(j, o, at, "warmup_loop_ns", c->warmup_loop_ns, GB_META_MAX_WARMUPS,
                       &c->n_warmup_loop_ns)) < 0)
     return rc;
-  c->language = (gb_rec_language)l;
-  c->algorithm = (gb_rec_algorithm)a;
-  c->order = (gb_rec_order)ord;
+  c->language = (gb_language)l;
+  c->algorithm = (gb_algorithm)a;
+  c->order = (gb_order)ord;
   return 0;
 }
 
@@ -371,13 +371,13 @@ static int parse_one_startup(jctx *j, const cJSON *o, const char *at, gb_meta_st
   int l = 0, ord = 0, rc;
   if (!cJSON_IsObject(o))
     return bad(j, at, "", "an object", o);
-  if ((rc = get_name(j, o, at, "language", gb_rec_language_parse_int, &l)) < 0 ||
-      (rc = get_name(j, o, at, "order", gb_rec_order_parse_int, &ord)) < 0 ||
+  if ((rc = get_name(j, o, at, "language", gb_language_parse_int, &l)) < 0 ||
+      (rc = get_name(j, o, at, "order", gb_order_parse_int, &ord)) < 0 ||
       (rc = get_uint(j, o, at, "size", &s->size)) < 0 ||
       (rc = get_uint(j, o, at, "launches", &s->launches)) < 0)
     return rc;
-  s->language = (gb_rec_language)l;
-  s->order = (gb_rec_order)ord;
+  s->language = (gb_language)l;
+  s->order = (gb_order)ord;
   return 0;
 }
 
@@ -489,8 +489,8 @@ static int parse_pinning(jctx *j, const cJSON *root, gb_meta *m) {
 static int parse_runtimes(jctx *j, const cJSON *root, gb_meta *m) {
   const cJSON *o = NULL;
   int rc = get_object(j, root, "", "runtimes", &o);
-  for (int l = 0; rc == 0 && l < GB_REC_LANG_COUNT; l++) {
-    const char *name = gb_rec_language_name((gb_rec_language)l);
+  for (int l = 0; rc == 0 && l < GB_LANGUAGE_COUNT; l++) {
+    const char *name = gb_language_name((gb_language)l);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
     if (v)
       rc = copy_str(j, v, "runtimes", name, m->runtimes[l], sizeof m->runtimes[l]);

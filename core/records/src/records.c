@@ -12,9 +12,6 @@
 #include "records_row.h"
 
 static const char *const kind_names[] = {"sort", "startup"};
-static const char *const language_names[] = {"c", "python", "node"};
-static const char *const algorithm_names[] = {"bubble", "insertion", "quick"};
-static const char *const order_names[] = {"random", "sorted", "reversed", "nearly"};
 static const char *const status_names[] = {"ok",
                                            "timeout",
                                            "crashed",
@@ -28,11 +25,6 @@ static const char *const status_names[] = {"ok",
 static const char *const energy_names[] = {"ok", "off", "unavailable"};
 
 _Static_assert(sizeof kind_names / sizeof *kind_names == GB_REC_KIND_COUNT, "kind names");
-_Static_assert(sizeof language_names / sizeof *language_names == GB_REC_LANG_COUNT,
-               "languages");
-_Static_assert(sizeof algorithm_names / sizeof *algorithm_names == GB_REC_ALG_COUNT,
-               "algorithms");
-_Static_assert(sizeof order_names / sizeof *order_names == GB_REC_ORDER_COUNT, "orders");
 _Static_assert(sizeof status_names / sizeof *status_names == GB_REC_STATUS_COUNT, "statuses");
 _Static_assert(sizeof energy_names / sizeof *energy_names == GB_REC_ENERGY_COUNT, "energy");
 
@@ -48,9 +40,6 @@ int gb_rec_set_find(gb_rec_name_set s, const char *str, size_t len) {
 }
 
 GB_REC_NAME_FUNCS(gb_rec_kind, kind_names)
-GB_REC_NAME_FUNCS(gb_rec_language, language_names)
-GB_REC_NAME_FUNCS(gb_rec_algorithm, algorithm_names)
-GB_REC_NAME_FUNCS(gb_rec_order, order_names)
 GB_REC_NAME_FUNCS(gb_rec_status, status_names)
 GB_REC_NAME_FUNCS(gb_rec_energy, energy_names)
 
@@ -86,9 +75,9 @@ typedef struct {
 static const column_def columns[GB_REC_COL_COUNT] = {
     [GB_REC_COL_RUN] = REQ(run, GB_REC_TYPE_UINT, 0, UINT64_MAX),
     [GB_REC_COL_KIND] = ENUM(kind, kind_names),
-    [GB_REC_COL_LANGUAGE] = ENUM(language, language_names),
-    [GB_REC_COL_ALGORITHM] = ENUM(algorithm, algorithm_names),
-    [GB_REC_COL_ORDER] = ENUM(order, order_names),
+    [GB_REC_COL_LANGUAGE] = ENUM(language, gb_language_names),
+    [GB_REC_COL_ALGORITHM] = ENUM(algorithm, gb_algorithm_names),
+    [GB_REC_COL_ORDER] = ENUM(order, gb_order_names),
     [GB_REC_COL_SIZE] = REQ(size, GB_REC_TYPE_UINT, 1, UINT64_MAX),
     [GB_REC_COL_SEED] = REQ(seed, GB_REC_TYPE_UINT, 1, UINT32_MAX),
     [GB_REC_COL_SORTS] = REQ(sorts, GB_REC_TYPE_UINT, 0, UINT64_MAX),
@@ -156,13 +145,13 @@ static void enum_set(gb_run_row *r, gb_rec_col c, int v) {
     r->kind = (gb_rec_kind)v;
     break;
   case GB_REC_COL_LANGUAGE:
-    r->language = (gb_rec_language)v;
+    r->language = (gb_language)v;
     break;
   case GB_REC_COL_ALGORITHM:
-    r->algorithm = (gb_rec_algorithm)v;
+    r->algorithm = (gb_algorithm)v;
     break;
   case GB_REC_COL_ORDER:
-    r->order = (gb_rec_order)v;
+    r->order = (gb_order)v;
     break;
   case GB_REC_COL_STATUS:
     r->status = (gb_rec_status)v;

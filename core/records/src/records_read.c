@@ -108,18 +108,18 @@ static int check_configuration(reader *r, const gb_run_row *row) {
   const gb_meta *m = r->meta;
   if (row->kind == GB_REC_KIND_SORT &&
       !gb_meta_plans(m, row->language, row->algorithm, row->order, row->size))
-    return gb_err_set(
-        r->err, EINVAL,
-        "unknown configuration %s/%s/%s/%" PRIu64 " at %s:%zu: not in meta.json settings",
-        gb_rec_language_name(row->language), gb_rec_algorithm_name(row->algorithm),
-        gb_rec_order_name(row->order), row->size, r->name, r->line);
+    return gb_err_set(r->err, EINVAL,
+                      "unknown configuration %s/%s/%s/%" PRIu64
+                      " at %s:%zu: not in meta.json settings",
+                      gb_language_name(row->language), gb_algorithm_name(row->algorithm),
+                      gb_order_name(row->order), row->size, r->name, r->line);
   if (row->kind == GB_REC_KIND_STARTUP &&
       !gb_meta_plans_startup(m, row->language, row->order, row->size))
     return gb_err_set(r->err, EINVAL,
                       "unknown startup trial %s/%s/%" PRIu64
                       " at %s:%zu: not in meta.json settings",
-                      gb_rec_language_name(row->language), gb_rec_order_name(row->order),
-                      row->size, r->name, r->line);
+                      gb_language_name(row->language), gb_order_name(row->order), row->size,
+                      r->name, r->line);
   if (row->seed != m->settings.seed)
     return gb_err_set(r->err, EINVAL,
                       "%s:%zu: seed: %" PRIu64 ", but meta.json settings.seed is %" PRIu64,
@@ -269,7 +269,7 @@ static int row_ptr_cmp(const void *pa, const void *pb) {
 static gb_rec_group group_of(const gb_run_row **rows) {
   const gb_run_row *k = rows[0];
   return (gb_rec_group){
-      k->kind,  k->language, k->kind == GB_REC_KIND_SORT ? k->algorithm : (gb_rec_algorithm)0,
+      k->kind,  k->language, k->kind == GB_REC_KIND_SORT ? k->algorithm : (gb_algorithm)0,
       k->order, k->size,     rows,
       0};
 }
@@ -309,12 +309,11 @@ static int check_group_sizes(reader *r) {
   char key[96];
   if (extra->kind == GB_REC_KIND_SORT)
     snprintf(key, sizeof key, "configuration %s/%s/%s/%" PRIu64,
-             gb_rec_language_name(extra->language), gb_rec_algorithm_name(extra->algorithm),
-             gb_rec_order_name(extra->order), extra->size);
+             gb_language_name(extra->language), gb_algorithm_name(extra->algorithm),
+             gb_order_name(extra->order), extra->size);
   else
-    snprintf(key, sizeof key, "startup trial %s/%s/%" PRIu64,
-             gb_rec_language_name(extra->language), gb_rec_order_name(extra->order),
-             extra->size);
+    snprintf(key, sizeof key, "startup trial %s/%s/%" PRIu64, gb_language_name(extra->language),
+             gb_order_name(extra->order), extra->size);
   return gb_err_set(r->err, EINVAL,
                     "%s:%zu: run %" PRIu64 " of %s, but meta.json settings.runs is %" PRIu64,
                     r->name, extra->line, runs + 1, key, runs);
@@ -395,15 +394,15 @@ static const gb_rec_group *find(const gb_rec_table *t, const gb_run_row *key) {
   return NULL;
 }
 
-const gb_rec_group *gb_rec_table_find_sort(const gb_rec_table *t, gb_rec_language l,
-                                           gb_rec_algorithm a, gb_rec_order o, uint64_t size) {
+const gb_rec_group *gb_rec_table_find_sort(const gb_rec_table *t, gb_language l, gb_algorithm a,
+                                           gb_order o, uint64_t size) {
   gb_run_row key = {
       .kind = GB_REC_KIND_SORT, .language = l, .algorithm = a, .order = o, .size = size};
   return find(t, &key);
 }
 
-const gb_rec_group *gb_rec_table_find_startup(const gb_rec_table *t, gb_rec_language l,
-                                              gb_rec_order o, uint64_t size) {
+const gb_rec_group *gb_rec_table_find_startup(const gb_rec_table *t, gb_language l, gb_order o,
+                                              uint64_t size) {
   gb_run_row key = {.kind = GB_REC_KIND_STARTUP, .language = l, .order = o, .size = size};
   return find(t, &key);
 }

@@ -11,9 +11,6 @@
 
 #include "greenbench/workload.h"
 
-_Static_assert((int)GB_REC_ALG_COUNT == (int)GB_ALGORITHM_COUNT, "algorithms match workload.h");
-_Static_assert((int)GB_REC_ORDER_COUNT == (int)GB_ORDER_COUNT, "orders match workload.h");
-
 #define NS_PER_S UINT64_C(1000000000)
 /* The CPU bound's allowance for the kernel's CPU clock running a little
  * faster than CLOCK_MONOTONIC_RAW (NTP slew is at most 500 ppm): 1%. */
@@ -35,11 +32,11 @@ struct gb_rec_rules {
   uint64_t packages; /* sockets with a package zone, at least 1 */
   uint64_t drams;    /* DRAM zones */
   /* meta.json's calibrated sorts and startup launches, 0 where none. */
-  uint64_t sorts[GB_REC_LANG_COUNT][GB_REC_ALG_COUNT][GB_REC_ORDER_COUNT][GB_META_MAX_SIZES];
-  uint64_t launches[GB_REC_LANG_COUNT][GB_REC_ORDER_COUNT][GB_META_MAX_SIZES];
+  uint64_t sorts[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT][GB_ORDER_COUNT][GB_META_MAX_SIZES];
+  uint64_t launches[GB_LANGUAGE_COUNT][GB_ORDER_COUNT][GB_META_MAX_SIZES];
   /* The workload's values for settings.seed, computed on first use. */
-  counts_entry counts[GB_REC_ALG_COUNT][GB_REC_ORDER_COUNT][GB_META_MAX_SIZES];
-  hash_entry hashes[GB_REC_ORDER_COUNT][GB_META_MAX_SIZES];
+  counts_entry counts[GB_ALGORITHM_COUNT][GB_ORDER_COUNT][GB_META_MAX_SIZES];
+  hash_entry hashes[GB_ORDER_COUNT][GB_META_MAX_SIZES];
 };
 
 /* ---- Arithmetic that saturates instead of wrapping ----------------------- */
@@ -171,8 +168,8 @@ static int index_calibration(gb_rec_rules *r, const char *path, gb_err *err) {
     if (*slot)
       return gb_err_set(err, EINVAL,
                         "%s: calibration[%zu]: a second entry for %s/%s/%s/%" PRIu64, path, i,
-                        gb_rec_language_name(c->language), gb_rec_algorithm_name(c->algorithm),
-                        gb_rec_order_name(c->order), c->size);
+                        gb_language_name(c->language), gb_algorithm_name(c->algorithm),
+                        gb_order_name(c->order), c->size);
     *slot = c->sorts;
   }
   for (size_t i = 0; i < m->n_startup; i++) {
@@ -183,7 +180,7 @@ static int index_calibration(gb_rec_rules *r, const char *path, gb_err *err) {
     uint64_t *slot = &r->launches[s->language][s->order][z];
     if (*slot)
       return gb_err_set(err, EINVAL, "%s: startup[%zu]: a second entry for %s/%s/%" PRIu64,
-                        path, i, gb_rec_language_name(s->language), gb_rec_order_name(s->order),
+                        path, i, gb_language_name(s->language), gb_order_name(s->order),
                         s->size);
     *slot = s->launches;
   }
@@ -313,11 +310,11 @@ static int check_calibrated(const gb_rec_rules *r, const gb_run_row *row, int z,
   uint64_t got = sort ? row->sorts : row->launches;
   char key[96];
   if (sort)
-    snprintf(key, sizeof key, "%s/%s/%s/%" PRIu64, gb_rec_language_name(row->language),
-             gb_rec_algorithm_name(row->algorithm), gb_rec_order_name(row->order), row->size);
+    snprintf(key, sizeof key, "%s/%s/%s/%" PRIu64, gb_language_name(row->language),
+             gb_algorithm_name(row->algorithm), gb_order_name(row->order), row->size);
   else
-    snprintf(key, sizeof key, "%s/%s/%" PRIu64, gb_rec_language_name(row->language),
-             gb_rec_order_name(row->order), row->size);
+    snprintf(key, sizeof key, "%s/%s/%" PRIu64, gb_language_name(row->language),
+             gb_order_name(row->order), row->size);
   if (want == 0)
     return gb_err_set(err, EINVAL,
                       "%s: %" PRIu64 ", but meta.json has no %s entry for %s, and measured "
@@ -375,8 +372,8 @@ static int count_mismatch(const char *col, uint64_t got, uint64_t want, const gb
   return gb_err_set(err, EINVAL,
                     "%s: %" PRIu64 ", but the workload makes %" PRIu64
                     " per sort of %s/%s/%" PRIu64 " with seed %" PRIu64,
-                    col, got, want, gb_rec_algorithm_name(row->algorithm),
-                    gb_rec_order_name(row->order), row->size, row->seed);
+                    col, got, want, gb_algorithm_name(row->algorithm),
+                    gb_order_name(row->order), row->size, row->seed);
 }
 
 static int check_workload(gb_rec_rules *r, const gb_run_row *row, int z, gb_err *err) {
@@ -397,8 +394,7 @@ static int check_workload(gb_rec_rules *r, const gb_run_row *row, int z, gb_err 
     return gb_err_set(err, EINVAL,
                       "input_hash: %s, but the workload's %s input of %" PRIu64
                       " with seed %" PRIu64 " hashes to %s",
-                      row->input_hash, gb_rec_order_name(row->order), row->size, row->seed,
-                      hash);
+                      row->input_hash, gb_order_name(row->order), row->size, row->seed, hash);
   return 0;
 }
 

@@ -12,7 +12,6 @@
 #include "greenbench/records.h"
 #include "greenbench/workload.h"
 
-typedef enum { GB_C, GB_PYTHON, GB_NODE, GB_LANGUAGE_COUNT } gb_language;
 typedef enum { GB_ENERGY_AUTO, GB_ENERGY_ON, GB_ENERGY_OFF } gb_energy_mode;
 
 #define GB_MAX_SIZES 16
@@ -21,8 +20,6 @@ typedef enum { GB_ENERGY_AUTO, GB_ENERGY_ON, GB_ENERGY_OFF } gb_energy_mode;
 /* The algorithm argument startup-only launches are given (they never sort). */
 #define GB_STARTUP_ALGORITHM GB_QUICK
 
-const char *gb_language_name(gb_language l);
-int gb_language_parse(const char *name, gb_language *out);
 const char *gb_energy_mode_name(gb_energy_mode m);
 int gb_energy_mode_parse(const char *name, gb_energy_mode *out);
 

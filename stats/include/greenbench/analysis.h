@@ -52,8 +52,8 @@ typedef struct {
 /* One startup trial (language, order, size): the cost per process of its
  * ok batches (batch / launches), median over them, held fixed. */
 typedef struct {
-  gb_rec_language language;
-  gb_rec_order order;
+  gb_language language;
+  gb_order order;
   uint64_t size;
   size_t n_rows, n_ok;
   bool measured;     /* at least one ok batch */
@@ -65,9 +65,9 @@ typedef enum { GB_AN_PLATEAU_UNCHECKED, GB_AN_PLATEAU_YES, GB_AN_PLATEAU_NO } gb
 
 /* One configuration of the settings (language, algorithm, order, size). */
 typedef struct {
-  gb_rec_language language;
-  gb_rec_algorithm algorithm;
-  gb_rec_order order;
+  gb_language language;
+  gb_algorithm algorithm;
+  gb_order order;
   uint64_t size;
   uint64_t stream; /* its bootstrap stream (gb_analysis_stream) */
   size_t n_rows;   /* rows of kind sort, any status */
@@ -163,19 +163,19 @@ typedef enum {
  * measured configurations of one scope. */
 typedef struct {
   gb_an_rank_scope scope;
-  gb_rec_language language;   /* LANGUAGE, LANG_ALG */
-  gb_rec_algorithm algorithm; /* LANG_ALG */
-  uint64_t size;              /* SIZE */
-  size_t k;                   /* measured configurations in the scope */
-  bool computed;              /* k >= 2 and every one has energy */
+  gb_language language;   /* LANGUAGE, LANG_ALG */
+  gb_algorithm algorithm; /* LANG_ALG */
+  uint64_t size;          /* SIZE */
+  size_t k;               /* measured configurations in the scope */
+  bool computed;          /* k >= 2 and every one has energy */
   gb_rho_interval rho;
 } gb_an_rank;
 
 /* Run-to-run coupling per language and algorithm: the median (and range)
  * of its configurations' defined coupling rhos. */
 typedef struct {
-  gb_rec_language language;
-  gb_rec_algorithm algorithm;
+  gb_language language;
+  gb_algorithm algorithm;
   size_t n_defined;
   double median, min, max; /* NAN when n_defined is 0 */
 } gb_an_coupling;
@@ -186,11 +186,11 @@ typedef struct {
  * the orders. Medians and ranges are of the defined point ratios. */
 typedef struct {
   gb_an_family family;
-  gb_rec_language la, lb; /* LANGUAGES: A / B; ORDERS: la is the language */
-  gb_rec_algorithm algorithm;
-  gb_rec_order order; /* ORDERS: the order set against random */
-  size_t n;           /* ratios in the group */
-  size_t computed;    /* of those, with both sides measured */
+  gb_language la, lb; /* LANGUAGES: A / B; ORDERS: la is the language */
+  gb_algorithm algorithm;
+  gb_order order;  /* ORDERS: the order set against random */
+  size_t n;        /* ratios in the group */
+  size_t computed; /* of those, with both sides measured */
   /* median, min, max of the point ratios; NAN when none is defined
    * (energy and power: also when energy was not measured) */
   double time[3], energy[3], power[3];
@@ -269,8 +269,7 @@ typedef struct {
  * A configuration's bootstrap stream depends only on its key, never on
  * which other configurations the campaign holds:
  * ((language x 3 + algorithm) x 4 + order) x 2^32 + size mod 2^32. */
-uint64_t gb_analysis_stream(gb_rec_language l, gb_rec_algorithm a, gb_rec_order o,
-                            uint64_t size);
+uint64_t gb_analysis_stream(gb_language l, gb_algorithm a, gb_order o, uint64_t size);
 
 /* The smallest k with P(X > k) <= 0.05 for X ~ Binomial(n, p), 0 < p < 1:
  * how many of n intervals chance alone exceeds at most one time in 20 when
@@ -292,8 +291,8 @@ void gb_analysis_free(gb_analysis *a);
 const char *gb_analysis_verdict_name(const gb_analysis *a);
 
 /* The configuration with this key, or NULL. */
-const gb_an_config *gb_analysis_find(const gb_analysis *a, gb_rec_language l,
-                                     gb_rec_algorithm alg, gb_rec_order o, uint64_t size);
+const gb_an_config *gb_analysis_find(const gb_analysis *a, gb_language l, gb_algorithm alg,
+                                     gb_order o, uint64_t size);
 
 /* "python/quick/random/250" into buf. */
 void gb_an_config_label(const gb_an_config *c, char *buf, size_t len);

@@ -55,9 +55,9 @@ int gb_report_junit(const gb_analysis *a, char **out, size_t *len, gb_err *err);
 
 /* One case of the profile's selection, for a document written without records. */
 typedef struct {
-  gb_rec_language language;
-  gb_rec_algorithm algorithm;
-  gb_rec_order order;
+  gb_language language;
+  gb_algorithm algorithm;
+  gb_order order;
   uint64_t size; /* elements, >= 1 */
 } gb_junit_case;
 

@@ -27,8 +27,8 @@
  * (cut to len - 1 bytes, NUL-terminated; msg may be NULL when len is 0)
  * naming the configuration and, where a row is at fault, its runs.csv line.
  * Pure: reads only r. */
-int gb_validate_case(const gb_records *r, gb_rec_language language, gb_rec_algorithm algorithm,
-                     gb_rec_order order, uint64_t size, bool energy_required, char *msg,
+int gb_validate_case(const gb_records *r, gb_language language, gb_algorithm algorithm,
+                     gb_order order, uint64_t size, bool energy_required, char *msg,
                      size_t len);
 
 #endif

@@ -14,6 +14,10 @@
 #define GB_MAX_SIZE 10000000u
 #define GB_MAX_SORTS 1000000000u
 
+/* The study's value sets, one enum each, used by the workers, the harness,
+ * the records and the report alike. Their names (gb_*_name) are the ones the
+ * worker contract, the records and the report print. */
+typedef enum { GB_C, GB_PYTHON, GB_NODE, GB_LANGUAGE_COUNT } gb_language;
 typedef enum { GB_BUBBLE, GB_INSERTION, GB_QUICK, GB_ALGORITHM_COUNT } gb_algorithm;
 typedef enum { GB_RANDOM, GB_SORTED, GB_REVERSED, GB_NEARLY, GB_ORDER_COUNT } gb_order;
 
@@ -32,10 +36,17 @@ typedef struct {
 int gb_xorshift32_init(gb_xorshift32 *g, uint32_t seed);
 uint32_t gb_xorshift32_next(gb_xorshift32 *g);
 
-/* Names as the worker contract spells them; NULL for an out-of-range value. */
+/* The one name table of each set, as the worker contract, the records and
+ * the report spell them, in enum order. */
+extern const char *const gb_language_names[GB_LANGUAGE_COUNT];
+extern const char *const gb_algorithm_names[GB_ALGORITHM_COUNT];
+extern const char *const gb_order_names[GB_ORDER_COUNT];
+/* A value's name; NULL for an out-of-range value. */
+const char *gb_language_name(gb_language l);
 const char *gb_algorithm_name(gb_algorithm a);
 const char *gb_order_name(gb_order o);
 /* Return 0 and set *out, or -EINVAL for an unknown name. */
+int gb_language_parse(const char *name, gb_language *out);
 int gb_algorithm_parse(const char *name, gb_algorithm *out);
 int gb_order_parse(const char *name, gb_order *out);
 

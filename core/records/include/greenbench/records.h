@@ -15,36 +15,18 @@
 #include <stdint.h>
 
 #include "greenbench/error.h"
+#include "greenbench/workload.h"
 
 /* cJSON is only needed by callers of gb_meta_to_json. */
 struct cJSON;
 
 /* ---- Value sets ------------------------------------------------------- */
 
-/* Their own enums, not workload.h's gb_algorithm and gb_order: the records'
- * schema stands alone. (The reader links the workload only to re-derive the
- * counts and input hashes of ok rows; the enums share their order.) */
+/* The language, algorithm and order of a row are workload.h's gb_language,
+ * gb_algorithm and gb_order, with their one name table; the sets below are
+ * the records' own. */
 
 typedef enum { GB_REC_KIND_SORT, GB_REC_KIND_STARTUP, GB_REC_KIND_COUNT } gb_rec_kind;
-typedef enum {
-  GB_REC_LANG_C,
-  GB_REC_LANG_PYTHON,
-  GB_REC_LANG_NODE,
-  GB_REC_LANG_COUNT
-} gb_rec_language;
-typedef enum {
-  GB_REC_ALG_BUBBLE,
-  GB_REC_ALG_INSERTION,
-  GB_REC_ALG_QUICK,
-  GB_REC_ALG_COUNT
-} gb_rec_algorithm;
-typedef enum {
-  GB_REC_ORDER_RANDOM,
-  GB_REC_ORDER_SORTED,
-  GB_REC_ORDER_REVERSED,
-  GB_REC_ORDER_NEARLY,
-  GB_REC_ORDER_COUNT
-} gb_rec_order;
 typedef enum {
   GB_REC_STATUS_OK,
   GB_REC_STATUS_TIMEOUT,
@@ -66,19 +48,13 @@ typedef enum {
   GB_REC_ENERGY_COUNT
 } gb_rec_energy;
 
-/* Names as the records spell them ("python", "nearly", "exit_nonzero", ...);
+/* Names as the records spell them ("sort", "exit_nonzero", "unavailable", ...);
  * NULL for an out-of-range value. */
 const char *gb_rec_kind_name(gb_rec_kind v);
-const char *gb_rec_language_name(gb_rec_language v);
-const char *gb_rec_algorithm_name(gb_rec_algorithm v);
-const char *gb_rec_order_name(gb_rec_order v);
 const char *gb_rec_status_name(gb_rec_status v);
 const char *gb_rec_energy_name(gb_rec_energy v);
 /* Return 0 and set *out, or -EINVAL for a name not in the set. */
 int gb_rec_kind_parse(const char *name, gb_rec_kind *out);
-int gb_rec_language_parse(const char *name, gb_rec_language *out);
-int gb_rec_algorithm_parse(const char *name, gb_rec_algorithm *out);
-int gb_rec_order_parse(const char *name, gb_rec_order *out);
 int gb_rec_status_parse(const char *name, gb_rec_status *out);
 int gb_rec_energy_parse(const char *name, gb_rec_energy *out);
 
@@ -162,9 +138,9 @@ typedef struct {
 typedef struct {
   uint64_t run; /* runs.csv: position from 0; warmups.csv: per configuration from 0 */
   gb_rec_kind kind;
-  gb_rec_language language;
-  gb_rec_algorithm algorithm; /* startup rows: the argument passed */
-  gb_rec_order order;
+  gb_language language;
+  gb_algorithm algorithm; /* startup rows: the argument passed */
+  gb_order order;
   uint64_t size;     /* elements, >= 1 */
   uint64_t seed;     /* xorshift32 seed, 1 .. 2^32-1 */
   uint64_t sorts;    /* sort rows >= 1; startup rows 0 */
@@ -246,11 +222,11 @@ int gb_meta_energy_mode_parse(const char *name, gb_meta_energy_mode *out);
 int gb_meta_zone_kind_parse(const char *name, gb_meta_zone_kind *out);
 
 typedef struct {
-  gb_rec_language languages[GB_REC_LANG_COUNT];
+  gb_language languages[GB_LANGUAGE_COUNT];
   size_t n_languages;
-  gb_rec_algorithm algorithms[GB_REC_ALG_COUNT];
+  gb_algorithm algorithms[GB_ALGORITHM_COUNT];
   size_t n_algorithms;
-  gb_rec_order orders[GB_REC_ORDER_COUNT];
+  gb_order orders[GB_ORDER_COUNT];
   size_t n_orders;
   uint64_t sizes[GB_META_MAX_SIZES];
   size_t n_sizes;
@@ -266,7 +242,7 @@ typedef struct {
   /* Configurations of the product of the lists above that were not
    * measured: bit i of omit[l][a][o] leaves out sizes[i]. meta.json lists
    * them as settings.omit, an optional array (absent: none omitted). */
-  uint32_t omit[GB_REC_LANG_COUNT][GB_REC_ALG_COUNT][GB_REC_ORDER_COUNT];
+  uint32_t omit[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT][GB_ORDER_COUNT];
 } gb_meta_settings;
 
 _Static_assert(GB_META_MAX_SIZES <= 32, "a size index is a bit of gb_meta_settings.omit");
@@ -276,9 +252,9 @@ typedef struct {
 } gb_meta_plan;
 
 typedef struct {
-  gb_rec_language language;
-  gb_rec_algorithm algorithm;
-  gb_rec_order order;
+  gb_language language;
+  gb_algorithm algorithm;
+  gb_order order;
   uint64_t size;
   uint64_t sorts; /* sorts per process chosen from the warm-ups, >= 1 */
   uint64_t warmup_loop_ns[GB_META_MAX_WARMUPS];
@@ -286,8 +262,8 @@ typedef struct {
 } gb_meta_calibration;
 
 typedef struct {
-  gb_rec_language language;
-  gb_rec_order order;
+  gb_language language;
+  gb_order order;
   uint64_t size;
   uint64_t launches; /* per startup batch, >= 1 */
 } gb_meta_startup;
@@ -343,7 +319,7 @@ typedef struct {
     uint64_t numa_node;
     bool memory_bound;
   } pinning;
-  char runtimes[GB_REC_LANG_COUNT][GB_META_TEXT_MAX]; /* "" when not recorded */
+  char runtimes[GB_LANGUAGE_COUNT][GB_META_TEXT_MAX]; /* "" when not recorded */
   /* The variables of the harness's environment that can change a runtime's
    * speed and were set (PYTHONMALLOC, NODE_OPTIONS, LD_PRELOAD, ...), in the
    * order of the environment; the workers never get them. has_harness_env is
@@ -405,17 +381,16 @@ int gb_meta_add_calibration(gb_meta *m, const gb_meta_calibration *c, gb_err *er
 int gb_meta_add_startup(gb_meta *m, const gb_meta_startup *s, gb_err *err);
 
 /* Whether the settings list this language, algorithm, order or size. */
-bool gb_meta_has_language(const gb_meta *m, gb_rec_language l);
-bool gb_meta_has_algorithm(const gb_meta *m, gb_rec_algorithm a);
-bool gb_meta_has_order(const gb_meta *m, gb_rec_order o);
+bool gb_meta_has_language(const gb_meta *m, gb_language l);
+bool gb_meta_has_algorithm(const gb_meta *m, gb_algorithm a);
+bool gb_meta_has_order(const gb_meta *m, gb_order o);
 bool gb_meta_has_size(const gb_meta *m, uint64_t size);
 /* Whether the campaign measured this configuration: every part is in its
  * list and it is not omitted. */
-bool gb_meta_plans(const gb_meta *m, gb_rec_language l, gb_rec_algorithm a, gb_rec_order o,
-                   uint64_t size);
+bool gb_meta_plans(const gb_meta *m, gb_language l, gb_algorithm a, gb_order o, uint64_t size);
 /* Whether it measured this startup group: some planned configuration
  * subtracts it. */
-bool gb_meta_plans_startup(const gb_meta *m, gb_rec_language l, gb_rec_order o, uint64_t size);
+bool gb_meta_plans_startup(const gb_meta *m, gb_language l, gb_order o, uint64_t size);
 /* How many configurations and startup groups were measured. */
 size_t gb_meta_planned_configs(const gb_meta *m);
 size_t gb_meta_planned_startups(const gb_meta *m);
@@ -451,9 +426,9 @@ struct cJSON *gb_meta_to_json(const gb_meta *m);
  * execution order. */
 typedef struct {
   gb_rec_kind kind;
-  gb_rec_language language;
-  gb_rec_algorithm algorithm;
-  gb_rec_order order;
+  gb_language language;
+  gb_algorithm algorithm;
+  gb_order order;
   uint64_t size;
   const gb_run_row **rows;
   size_t n_rows;
@@ -537,9 +512,9 @@ int gb_records_read_files(const gb_records_files *f, gb_records **out, uint64_t 
 void gb_records_files_close(gb_records_files *f);
 
 /* The group with this key, or NULL when there are no such rows. */
-const gb_rec_group *gb_rec_table_find_sort(const gb_rec_table *t, gb_rec_language l,
-                                           gb_rec_algorithm a, gb_rec_order o, uint64_t size);
-const gb_rec_group *gb_rec_table_find_startup(const gb_rec_table *t, gb_rec_language l,
-                                              gb_rec_order o, uint64_t size);
+const gb_rec_group *gb_rec_table_find_sort(const gb_rec_table *t, gb_language l, gb_algorithm a,
+                                           gb_order o, uint64_t size);
+const gb_rec_group *gb_rec_table_find_startup(const gb_rec_table *t, gb_language l, gb_order o,
+                                              uint64_t size);
 
 #endif
