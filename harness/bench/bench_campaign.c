@@ -269,31 +269,21 @@ static int utc_seconds(const char *text, int64_t *out) {
 }
 
 /* Records without a command: the total is meta.json's started_at to
- * finished_at. */
-static int account_written(const bench_opts *o) {
-  gb_records *rec = NULL;
-  gb_err err;
-  int rc = gb_records_read(o->records, &rec, &err);
-  if (rc < 0) {
-    fprintf(stderr, "bench_campaign: %s\n", err.msg);
-    return rc;
-  }
+ * finished_at, in ns. */
+static int written_total(const bench_opts *o, const gb_records *rec, double *total) {
   int64_t start = 0, end = 0;
   if (!rec->meta.has_finished_at || utc_seconds(rec->meta.started_at, &start) < 0 ||
       utc_seconds(rec->meta.finished_at, &end) < 0 || end <= start) {
     fprintf(stderr, "bench_campaign: %s: meta.json has no usable started_at and finished_at\n",
             o->records);
-    gb_records_free(rec);
     return -EINVAL;
   }
-  accounting a = {0};
-  add_rows(&rec->warmups, true, &a);
-  add_calibration(rec, &a);
-  print_calibration(o, (double)(end - start) * 1e9, &a);
-  gb_records_free(rec);
+  *total = (double)(end - start) * 1e9;
   return 0;
 }
 
+/* Reads the records and accounts for them: against the command's run r, or,
+ * with no command (r NULL), calibration's share of meta.json's span. */
 static int account_records(const bench_opts *o, const run_result *r) {
   gb_records *rec = NULL;
   gb_err err;
@@ -306,9 +296,11 @@ static int account_records(const bench_opts *o, const run_result *r) {
   add_rows(&rec->runs, false, &a);
   if (rec->has_warmups)
     add_rows(&rec->warmups, true, &a);
-  rc = add_gaps(rec, r, &a);
   add_calibration(rec, &a);
-  if (rc == 0)
+  double total = 0;
+  if (!r && (rc = written_total(o, rec, &total)) == 0)
+    print_calibration(o, total, &a);
+  else if (r && (rc = add_gaps(rec, r, &a)) == 0)
     print_accounting(o, r, &a);
   gb_records_free(rec);
   return rc;
@@ -347,7 +339,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (!o.argv)
-    return account_written(&o) < 0 ? 1 : 0;
+    return account_records(&o, NULL) < 0 ? 1 : 0;
   run_result r = {0};
   int rc = run_command(&o, &r);
   if (rc < 0) {

@@ -24,16 +24,11 @@ void gb_campaign_warn(gb_campaign *c, const char *fmt, ...) {
 }
 
 gb_job gb_campaign_sort_job(const gb_campaign *c, size_t config, uint64_t sorts) {
-  const gb_config *k = &c->plan.configs[config];
-  return (gb_job){GB_RUN_SORT, k->language, k->algorithm, k->order,
-                  k->size,     c->s.seed,   sorts,        1};
+  return gb_job_sort(&c->plan.configs[config], c->s.seed, sorts);
 }
 
 gb_job gb_campaign_startup_job(const gb_campaign *c, size_t group, uint64_t launches) {
-  const gb_startup_group *g = &c->plan.startups[group];
-  return (gb_job){
-      GB_RUN_STARTUP, g->language, GB_STARTUP_ALGORITHM, g->order, g->size, c->s.seed, 1,
-      launches};
+  return gb_job_startup(&c->plan.startups[group], c->s.seed, launches);
 }
 
 static int setup_pinning(gb_campaign *c, gb_err *err) {
@@ -108,8 +103,8 @@ static int probe_runtimes(gb_campaign *c, gb_err *err) {
   for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
     if (!(c->s.languages >> l & 1))
       continue;
-    gb_job job = {
-        GB_RUN_STARTUP, (gb_language)l, GB_STARTUP_ALGORITHM, GB_RANDOM, 1, c->s.seed, 1, 1};
+    gb_startup_group smallest = {.language = (gb_language)l, .order = GB_RANDOM, .size = 1};
+    gb_job job = gb_job_startup(&smallest, c->s.seed, 1);
     gb_measurement m;
     int rc = gb_measure(&env, &job, &m, err);
     if (rc < 0)
@@ -186,15 +181,15 @@ static void fill_energy(const gb_campaign *c, const gb_measurement *m, gb_run_ro
     row->energy = c->energy;
     return;
   }
-  bool ok = m->energy.status == GB_ENERGY_OK &&
-            (m->idle_ns == 0 || m->idle_energy.status == GB_ENERGY_OK);
+  bool ok =
+      m->energy.status == GB_ENERGY_OK && (!m->idled || m->idle_energy.status == GB_ENERGY_OK);
   row->energy = ok ? GB_REC_ENERGY_OK : GB_REC_ENERGY_UNAVAILABLE;
   if (!ok)
     return;
   row->pkg_uj = some(m->energy.pkg_uj);
   if (m->energy.has_dram)
     row->dram_uj = some(m->energy.dram_uj);
-  if (m->idle_ns) {
+  if (m->idled) {
     row->idle_pkg_uj = some(m->idle_energy.pkg_uj);
     if (m->idle_energy.has_dram)
       row->idle_dram_uj = some(m->idle_energy.dram_uj);
@@ -237,7 +232,7 @@ static void fill_row(const gb_campaign *c, const gb_job *job, const gb_measureme
       row->writes = some(m->line.writes);
     }
   }
-  if (m->idle_ns)
+  if (m->idled)
     row->idle_ns = some(m->idle_ns);
   fill_energy(c, m, row);
   snprintf(row->message, sizeof row->message, "%s", m->message);
@@ -344,6 +339,7 @@ static int prepare(gb_campaign *c, gb_err *err) {
     gb_campaign_warn(c, "running as root without sudo: the workers run as root too (start "
                         "greenbench with sudo from your own account to run them as you)");
   c->env = (gb_measure_env){.workers = &c->o->workers,
+                            .spawner = c->o->spawner,
                             .sampler = c->sampler,
                             .machine = c->machine,
                             .run_as = gb_privilege_drops(&c->owner) ? &c->owner : NULL,

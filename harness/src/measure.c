@@ -12,6 +12,28 @@
 #include "greenbench/clock.h"
 #include "greenbench/text.h"
 
+gb_job gb_job_sort(const gb_config *k, uint32_t seed, uint64_t sorts) {
+  return (gb_job){.kind = GB_RUN_SORT,
+                  .language = k->language,
+                  .algorithm = k->algorithm,
+                  .order = k->order,
+                  .size = k->size,
+                  .seed = seed,
+                  .sorts = sorts,
+                  .launches = 1};
+}
+
+gb_job gb_job_startup(const gb_startup_group *g, uint32_t seed, uint64_t launches) {
+  return (gb_job){.kind = GB_RUN_STARTUP,
+                  .language = g->language,
+                  .algorithm = GB_STARTUP_ALGORITHM,
+                  .order = g->order,
+                  .size = g->size,
+                  .seed = seed,
+                  .sorts = 1,
+                  .launches = launches};
+}
+
 void gb_job_argv(const gb_workers *w, const gb_job *job, char **argv, char *buf) {
   size_t n = 0;
   if (job->language == GB_C) {
@@ -206,7 +228,8 @@ int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, 
   if (env->machine)
     gb_machine_sample_read(env->machine, &start);
   gb_spawn_result r;
-  int rc = gb_spawn_run(&o, &r, err);
+  int rc = env->spawner ? env->spawner->run(env->spawner->ctx, &o, &r, err)
+                        : gb_spawn_run(&o, &r, err);
   if (rc < 0)
     return rc;
   if (env->machine)
@@ -226,12 +249,12 @@ int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, 
   gb_str_copy(m->message, sizeof m->message, r.message);
   m->interrupted = r.status == GB_SPAWN_INTERRUPTED;
   gb_spawn_result_free(&r);
-  bool idled = env->idle && !m->interrupted;
-  if (idled)
+  m->idled = env->idle && !m->interrupted;
+  if (m->idled)
     idle_window(env, m->wall_ns, m);
   if (env->sampler) {
     /* The row's last window must not end inside a standstill. */
-    gb_sampler_settle(env->sampler, idled ? &m->idle_energy : &m->energy);
+    gb_sampler_settle(env->sampler, m->idled ? &m->idle_energy : &m->energy);
     record_energy_faults(m);
   }
   return 0;

@@ -1,10 +1,17 @@
 /* The calibration rule (calibration.h): the first warm-up's prediction from
  * a calibrated configuration, the reference it is taken from, and the
- * warm-ups asked for on scripted loop times, extension included. Exact
- * figures; nothing runs. */
+ * warm-ups asked for on scripted loop times, extension included; then the
+ * campaign's calibration on scripted workers (helper_script.h): every
+ * warm-up's sorts, the measured runs' sorts and the startup batch sizes.
+ * Exact figures; no process runs. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "greenbench/calibration.h"
+#include "greenbench/campaign.h"
+#include "greenbench/records.h"
+#include "helper_script.h"
 
 #define MS 1000000ull
 
@@ -193,4 +200,156 @@ Test(calibration_rule, the_probe_and_a_sort_longer_than_the_aim) {
   cr_assert_eq(sorts[0], 1u);
   cr_assert_eq(gb_calibration_sorts(&k), 1u);
   cr_assert(gb_calibration_usable(&k), "one sort of 900 ms cannot get closer");
+}
+
+/* ---- The campaign's calibration, on scripted workers ---------------------------------
+ *
+ * C quicksort at size 50 on random and sorted input, target 2 ms (aim 2.4
+ * ms). The scripted C worker takes 400 us to start and 2 ns an operation:
+ * 1010 ns a random sort (505 operations), 2650 ns a sorted one (1325).
+ * Calls: 1 is the runtime probe; the warm-ups follow, random's first. */
+
+static const gb_workers workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
+                                   GB_NODE_PATH, GB_NODE_WORKER_PATH};
+static const char *const command[] = {"greenbench", "run"};
+
+static gb_settings two_orders(unsigned warmups) {
+  gb_settings s;
+  gb_err err;
+  cr_assert_eq(gb_settings_profile("smoke", &s, &err), 0);
+  s.languages = 1u << GB_C;
+  s.algorithms = 1u << GB_QUICK;
+  s.orders = (1u << GB_RANDOM) | (1u << GB_SORTED);
+  s.sizes[0] = 50;
+  s.nsizes = 1;
+  s.runs = 1;
+  s.warmups = warmups;
+  s.target_ms = 2;
+  s.energy = GB_ENERGY_OFF;
+  s.order_seed = 42;
+  return s;
+}
+
+/* Runs the campaign on w's workers and returns its records. */
+static gb_records *calibrated(gb_settings s, worker_script *w) {
+  static char dir[128];
+  char base[] = "/tmp/gb-calibration-XXXXXX";
+  cr_assert_not_null(mkdtemp(base));
+  snprintf(dir, sizeof dir, "%s/records", base);
+  gb_campaign_opts o = {.settings = s,
+                        .out_dir = dir,
+                        .workers = workers,
+                        .spawner = script_spawner(w),
+                        .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
+                        .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
+                        .argc = 2,
+                        .argv = command,
+                        .progress = GB_PROGRESS_QUIET};
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), 0, "%s", err.msg);
+  gb_records *r;
+  cr_assert_eq(gb_records_read(dir, &r, &err), 0, "%s", err.msg);
+  return r;
+}
+
+/* The configuration's warm-ups ran exactly these sorts with these loops,
+ * and its measured runs the sorts given. */
+static void assert_warmups(const gb_records *r, gb_order o, const uint64_t *sorts,
+                           const uint64_t *loops, size_t n, uint64_t measured) {
+  const gb_rec_group *w = gb_rec_table_find_sort(&r->warmups, GB_C, GB_QUICK, o, 50);
+  const gb_rec_group *runs = gb_rec_table_find_sort(&r->runs, GB_C, GB_QUICK, o, 50);
+  cr_assert(w && runs);
+  cr_assert_eq(w->n_rows, n, "%s: %zu warm-ups", gb_order_name(o), w->n_rows);
+  for (size_t i = 0; i < n; i++) {
+    cr_assert_eq(w->rows[i]->sorts, sorts[i], "%s warm-up %zu: %llu sorts", gb_order_name(o), i,
+                 (unsigned long long)w->rows[i]->sorts);
+    cr_assert_eq(w->rows[i]->loop_ns.value, loops[i], "%s warm-up %zu", gb_order_name(o), i);
+  }
+  for (size_t i = 0; i < runs->n_rows; i++)
+    cr_assert_eq(runs->rows[i]->sorts, measured, "%s", gb_order_name(o));
+}
+
+/* random probes with one sort (nothing is calibrated before it), then runs
+ * ceil(2.4 ms / 1010 ns) = 2377 sorts, on target; sorted's one warm-up runs
+ * what random's last one predicts for its heavier sort, on target too. */
+Test(calibration_campaign, the_first_warmup_is_predicted_from_a_calibrated_configuration) {
+  worker_script *w = script_create(&workers);
+  gb_records *r = calibrated(two_orders(1), w);
+  const uint64_t random_sorts[] = {1, 2377}, random_loops[] = {1010, 2400770};
+  assert_warmups(r, GB_RANDOM, random_sorts, random_loops, 2, 2377);
+  cr_assert_eq(gb_predict_sorts(2377, 2400770, 505, 1325, 2 * MS), 906u);
+  const uint64_t sorted_sorts[] = {906}, sorted_loops[] = {906u * 2650u};
+  assert_warmups(r, GB_SORTED, sorted_sorts, sorted_loops, 1, 906);
+  gb_records_free(r);
+  script_destroy(w);
+}
+
+/* The runtime is slow (3 x) in random's second warm-up: 7.2 ms, past the
+ * band; the third, fast again, runs 793 sorts in 0.8 ms, short of it; the
+ * fourth runs 2377 again and lands. The measured runs use what it predicts. */
+Test(calibration_campaign, extends_while_the_loop_misses_then_stops_on_target) {
+  worker_script *w = script_create(&workers);
+  script_at(w, 3, 0, SCRIPT_SLOW, 300);
+  gb_records *r = calibrated(two_orders(1), w);
+  const uint64_t sorts[] = {1, 2377, 793, 2377};
+  const uint64_t loops[] = {1010, 3u * 2400770u, 793u * 1010u, 2400770};
+  assert_warmups(r, GB_RANDOM, sorts, loops, 4, 2377);
+  cr_assert_eq(gb_calibrate_sorts(2377, 3u * 2400770u, 2 * MS), 793u);
+  gb_records_free(r);
+  script_destroy(w);
+}
+
+/* Every other warm-up of random is 3 x slow: each misses, so it stops after
+ * GB_CALIBRATION_EXTRA_WARMUPS more, off target, and is no reference:
+ * sorted's first warm-up probes with one sort. */
+Test(calibration_campaign, a_configuration_that_never_lands_is_no_reference) {
+  worker_script *w = script_create(&workers);
+  script_at(w, 3, 0, SCRIPT_SLOW, 300);
+  script_at(w, 5, 0, SCRIPT_SLOW, 300);
+  script_at(w, 7, 0, SCRIPT_SLOW, 300);
+  gb_records *r = calibrated(two_orders(1), w);
+  const uint64_t random_sorts[] = {1, 2377, 793, 2377, 793, 2377};
+  const uint64_t random_loops[] = {1010,          3u * 2400770u, 793u * 1010u,
+                                   3u * 2400770u, 793u * 1010u,  3u * 2400770u};
+  cr_assert_eq(1 + GB_CALIBRATION_EXTRA_WARMUPS, 6u);
+  assert_warmups(r, GB_RANDOM, random_sorts, random_loops, 6, 793);
+  const uint64_t sorted_sorts[] = {1, 906}, sorted_loops[] = {2650, 906u * 2650u};
+  assert_warmups(r, GB_SORTED, sorted_sorts, sorted_loops, 2, 906);
+  cr_assert_eq(script_call_at(w, 8)->sorts, 1u, "sorted's first warm-up is call 8");
+  gb_records_free(r);
+  script_destroy(w);
+}
+
+/* Three startup warm-ups per group, some slow: the batch is the median of
+ * the group's expected sorting runs (400 us + 2.4 ms) over the median
+ * warm-up launch. random: 0.4, 1.2, 0.4 ms, so 7 launches (a mean would
+ * give 4); sorted: 1.2, 0.8, 0.4 ms, so round(2800900 / 800000) = 4. */
+Test(calibration_campaign, the_startup_batch_is_the_median_run_over_the_median_launch) {
+  worker_script *w = script_create(&workers);
+  /* Calls 2-4 random's warm-ups, 5-7 sorted's, 8-10 and 11-13 the groups'. */
+  script_at(w, 9, 0, SCRIPT_SLOW, 300);
+  script_at(w, 11, 0, SCRIPT_SLOW, 300);
+  script_at(w, 12, 0, SCRIPT_SLOW, 200);
+  gb_records *r = calibrated(two_orders(3), w);
+  cr_assert_eq(script_call_at(w, 8)->startup && script_call_at(w, 13)->startup, true);
+  cr_assert_eq(r->meta.n_startup, 2u);
+  cr_assert_eq(r->meta.startup[0].order, GB_RANDOM);
+  cr_assert_eq(r->meta.startup[0].launches, 7u);
+  cr_assert_eq(r->meta.startup[1].order, GB_SORTED);
+  cr_assert_eq(r->meta.startup[1].launches, 4u);
+  cr_assert_eq(gb_startup_launches(800000, 2800900), 4u);
+  const uint64_t walls[] = {400000, 1200000, 400000, 1200000, 800000, 400000};
+  size_t n = 0;
+  for (size_t i = 0; i < r->warmups.n_rows; i++)
+    if (r->warmups.rows[i].kind == GB_REC_KIND_STARTUP) {
+      cr_assert_lt(n, 6u);
+      cr_assert_eq(r->warmups.rows[i].wall_ns.value, walls[n], "startup warm-up %zu", n);
+      n++;
+    }
+  cr_assert_eq(n, 6u);
+  for (size_t i = 0; i < r->runs.n_rows; i++)
+    if (r->runs.rows[i].kind == GB_REC_KIND_STARTUP)
+      cr_assert_eq(r->runs.rows[i].launches, r->runs.rows[i].order == GB_RANDOM ? 7u : 4u);
+  gb_records_free(r);
+  script_destroy(w);
 }

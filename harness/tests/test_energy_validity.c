@@ -2,8 +2,9 @@
  * (docs/adr/0008-energy-validity.md): counters that stop for good, stop
  * for 150 ms every 2 s, wrap faster than they can be read or go backwards,
  * first under the sampler with windows of exact length in the fake's virtual
- * time, then through whole campaigns with the real C worker, checking the
- * rows they must produce. The sampler runs on the fake's clock throughout,
+ * time, then through whole campaigns, checking the rows they must produce:
+ * with the real C worker, or with a scripted one (helper_script.h) where the
+ * counter must change at an exact run. The sampler runs on the fake's clock throughout,
  * so a starved test process slows the fake hardware down instead of faking a
  * stall, and the bounds hold on a loaded machine. */
 #include <criterion/criterion.h>
@@ -18,6 +19,7 @@
 #include "greenbench/records.h"
 #include "greenbench/sampler.h"
 #include "helper_powercap.h"
+#include "helper_script.h"
 
 #define RANGE_PKG 262143328850u
 #define RANGE_DRAM 65712999613u
@@ -184,6 +186,23 @@ static void campaign_on(energy_campaign *c, powercap_fake *f, const char *out, g
                             .sampler = &c->sampler};
 }
 
+/* The same campaign on a scripted C worker whose launches last their
+ * scripted times (a run of 20 ms sorts for 24 ms), so its energy windows do;
+ * act(ctx, call) runs at the start of each call. Calls: 1 probes the
+ * runtime, 2 to 4 are the sorting warm-ups, 5 and 6 the startup warm-ups,
+ * and measured run i is call 7 + i. */
+#define FIRST_RUN_CALL 7u
+static void scripted_campaign_on(energy_campaign *c, powercap_fake *f, const char *out,
+                                 gb_settings s, worker_script **w,
+                                 void (*act)(void *, unsigned, const script_call *),
+                                 void *ctx) {
+  campaign_on(c, f, out, s);
+  *w = script_create(&c->o.workers);
+  script_sleep(*w, true);
+  script_on_call(*w, act, ctx);
+  c->o.spawner = script_spawner(*w);
+}
+
 static powercap_fake *live_tree(int *pkg) {
   powercap_fake *f = powercap_fake_create();
   *pkg = powercap_fake_package(f, 0, 1000, RANGE_PKG);
@@ -232,11 +251,12 @@ static size_t assert_rows(const gb_records *r, unsigned allowed) {
 #define STALLED (1u << GB_REC_STATUS_ENERGY_STALLED)
 #define JUMPED (1u << GB_REC_STATUS_ENERGY_JUMP)
 
-/* Waits in a thread until runs.csv holds `rows` rows, then acts on the fake
- * and notes the tick. */
+/* Acts on the fake at the start of call `call` (measured run call - 7), or,
+ * in fire_later's thread, once runs.csv holds `rows` rows; notes the tick. */
 typedef struct {
   const char *out;
   size_t rows;
+  unsigned call;
   powercap_fake *f;
   int zone;
   enum { STOP_FOREVER, GO_BACK, NOTE } act;
@@ -256,21 +276,32 @@ static size_t rows_in(const char *out) {
   return lines ? lines - 1 : 0;
 }
 
-static void *fire_later(void *p) {
-  trigger *t = p;
-  while (rows_in(t->out) < t->rows)
-    usleep(1000);
+static void fire(trigger *t) {
   t->tick = powercap_fake_ticks(t->f);
   if (t->act == STOP_FOREVER)
     powercap_fake_stall(t->f, t->zone, t->tick + 1, UINT64_MAX / 2);
   else if (t->act == GO_BACK)
     powercap_fake_set(t->f, t->zone, 1000);
+}
+
+static void *fire_later(void *p) {
+  trigger *t = p;
+  while (rows_in(t->out) < t->rows)
+    usleep(1000);
+  fire(t);
   return NULL;
 }
 
-/* The counter stops for good after 6 rows: every later row is
- * energy_stalled with empty energy columns, never ok with 0 uJ (which a
- * report would turn into 0 W and no carbon). */
+static void fire_at_call(void *p, unsigned call, const script_call *c) {
+  trigger *t = p;
+  (void)c;
+  if (call == t->call)
+    fire(t);
+}
+
+/* The counter stops for good just before measured run 6 starts: that row
+ * and every later one is energy_stalled with empty energy columns, never ok
+ * with 0 uJ (which a report would turn into 0 W and no carbon). */
 Test(energy_campaign, a_counter_that_stops_forever_mid_campaign, .timeout = 120) {
   int pkg;
   powercap_fake *f = live_tree(&pkg);
@@ -278,21 +309,19 @@ Test(energy_campaign, a_counter_that_stops_forever_mid_campaign, .timeout = 120)
   powercap_fake_start(f);
   char *out = new_out();
   energy_campaign c;
-  campaign_on(&c, f, out, settings(20, 5, GB_ENERGY_ON));
-  trigger t = {out, 6, f, pkg, STOP_FOREVER, 0};
-  pthread_t th;
-  pthread_create(&th, NULL, fire_later, &t);
+  trigger t = {
+      .out = out, .call = FIRST_RUN_CALL + 6, .f = f, .zone = pkg, .act = STOP_FOREVER};
+  worker_script *w;
+  scripted_campaign_on(&c, f, out, settings(20, 5, GB_ENERGY_ON), &w, fire_at_call, &t);
   gb_campaign_result res;
   gb_err err;
   cr_assert_eq(gb_campaign_run(&c.o, &res, &err), 0, "%s", err.msg);
-  pthread_join(th, NULL);
   cr_assert(res.completed, "a stalled counter is recorded, the campaign goes on");
+  cr_assert_eq(script_calls(w), FIRST_RUN_CALL - 1 + 20);
   gb_records *r = read_records(out);
   cr_assert_eq(r->runs.n_rows, 20u);
   assert_rows(r, STALLED);
-  /* Row 6 may have been running when the counter stopped; from row 7 on
-   * nothing is measured. */
-  for (size_t i = 7; i < r->runs.n_rows; i++) {
+  for (size_t i = 6; i < r->runs.n_rows; i++) {
     const gb_run_row *row = &r->runs.rows[i];
     cr_assert_eq(row->status, GB_REC_STATUS_ENERGY_STALLED, "row %zu: %s", i, row->message);
     cr_assert(strstr(row->message, "stood still"), "row %zu: %s", i, row->message);
@@ -303,6 +332,7 @@ Test(energy_campaign, a_counter_that_stops_forever_mid_campaign, .timeout = 120)
   cr_assert_gt(ok_rows, 0u, "the counter was live before it stopped");
   gb_records_free(r);
   powercap_fake_destroy(f);
+  script_destroy(w);
 }
 
 /* 150 ms stalls every 2 s of the fake's time under loops of target_ms: every
@@ -316,7 +346,7 @@ static void campaign_under_periodic_stalls(uint32_t target_ms, uint32_t runs) {
   char *out = new_out();
   energy_campaign c;
   campaign_on(&c, f, out, settings(target_ms, runs, GB_ENERGY_ON));
-  trigger t = {out, 1, f, pkg, NOTE, 0};
+  trigger t = {.out = out, .rows = 1, .f = f, .zone = pkg, .act = NOTE};
   pthread_t th;
   pthread_create(&th, NULL, fire_later, &t);
   gb_campaign_result res;
@@ -370,32 +400,38 @@ Test(energy_campaign, a_counter_that_wraps_every_5_ms_is_refused, .timeout = 120
   powercap_fake_start(f);
   char *out = new_out();
   energy_campaign c;
-  campaign_on(&c, f, out, settings(20, 2, GB_ENERGY_ON));
+  worker_script *w;
+  scripted_campaign_on(&c, f, out, settings(20, 2, GB_ENERGY_ON), &w, NULL, NULL);
   gb_err err;
   cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), -ENODEV);
   cr_assert(strstr(err.msg, "energy is unavailable"), "%s", err.msg);
   cr_assert(strstr(err.msg, "max_energy_range_uj 100000 wraps every 100 us at 1000 W"), "%s",
             err.msg);
   cr_assert_eq(access(out, F_OK), -1, "nothing was recorded");
+  cr_assert_eq(script_calls(w), 0u, "no worker was started");
+  script_destroy(w);
 
   out = new_out();
-  campaign_on(&c, f, out, settings(20, 2, GB_ENERGY_AUTO));
+  scripted_campaign_on(&c, f, out, settings(20, 2, GB_ENERGY_AUTO), &w, NULL, NULL);
   cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), 0, "%s", err.msg);
   gb_records *r = read_records(out);
   cr_assert_eq(r->meta.energy.status, GB_REC_ENERGY_UNAVAILABLE);
   cr_assert(strstr(r->meta.energy.reason, "a missed wrap would go unseen"), "%s",
             r->meta.energy.reason);
+  cr_assert_eq(r->runs.n_rows, 8u);
   for (size_t i = 0; i < r->runs.n_rows; i++) {
+    cr_assert_eq(r->runs.rows[i].status, GB_REC_STATUS_OK, "row %zu", i);
     cr_assert_eq(r->runs.rows[i].energy, GB_REC_ENERGY_UNAVAILABLE);
     cr_assert(no_energy(&r->runs.rows[i]), "row %zu: never a figure that missed wraps", i);
   }
   gb_records_free(r);
   powercap_fake_destroy(f);
+  script_destroy(w);
 }
 
-/* The counter goes back to 1000 uJ after 3 rows, as after a reset: the
- * window that sees it, or the next one when it happened between windows,
- * is energy_jump; no row records the wrap-sized rise it looks like. */
+/* The counter goes back to 1000 uJ just before measured run 3 starts, as
+ * after a reset: that run's window is energy_jump, and no row records the
+ * wrap-sized rise it looks like. */
 Test(energy_campaign, a_counter_that_goes_backwards, .timeout = 120) {
   int pkg;
   powercap_fake *f = live_tree(&pkg);
@@ -403,20 +439,20 @@ Test(energy_campaign, a_counter_that_goes_backwards, .timeout = 120) {
   powercap_fake_start(f);
   char *out = new_out();
   energy_campaign c;
-  campaign_on(&c, f, out, settings(20, 3, GB_ENERGY_ON));
-  trigger t = {out, 3, f, pkg, GO_BACK, 0};
-  pthread_t th;
-  pthread_create(&th, NULL, fire_later, &t);
+  trigger t = {.out = out, .call = FIRST_RUN_CALL + 3, .f = f, .zone = pkg, .act = GO_BACK};
+  worker_script *w;
+  scripted_campaign_on(&c, f, out, settings(20, 3, GB_ENERGY_ON), &w, fire_at_call, &t);
   gb_err err;
   cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), 0, "%s", err.msg);
-  pthread_join(th, NULL);
   gb_records *r = read_records(out);
+  cr_assert_eq(r->runs.n_rows, 12u);
   assert_rows(r, STALLED | JUMPED);
   size_t jumps = 0;
   for (size_t i = 0; i < r->runs.n_rows; i++) {
     const gb_run_row *row = &r->runs.rows[i];
     if (row->status == GB_REC_STATUS_ENERGY_JUMP) {
       jumps++;
+      cr_assert_eq(i, 3u, "row %zu: %s", i, row->message);
       cr_assert(strstr(row->message, "counter reset"), "row %zu: %s", i, row->message);
     }
     if (row->pkg_uj.present)
@@ -426,4 +462,5 @@ Test(energy_campaign, a_counter_that_goes_backwards, .timeout = 120) {
   cr_assert_eq(jumps, 1u, "one reset, one energy_jump row");
   gb_records_free(r);
   powercap_fake_destroy(f);
+  script_destroy(w);
 }

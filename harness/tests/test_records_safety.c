@@ -2,13 +2,12 @@
  * link its user planted in the records folder, one folder has one writer,
  * 64-bit seeds survive meta.json, a refused resume changes nothing, and a
  * kill -9 leaves records that resume (or a message saying what to do).
- * These run the built command as a child process. */
+ * These run the built command as a child process; meta.json's checkpoints
+ * are watched in process, on scripted workers. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <inttypes.h>
-#include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
 #include <spawn.h>
@@ -23,6 +22,7 @@
 #include "greenbench/clock.h"
 #include "greenbench/numparse.h"
 #include "greenbench/records.h"
+#include "helper_script.h"
 
 #define TEST_USER "gb-test-user"
 #define SECRET "root only: never to be read or written by greenbench\n"
@@ -478,30 +478,35 @@ Test(records_safety, a_kill_9_during_calibration_says_what_to_do, .timeout = 120
 
 /* ---- runs_done at checkpoints ------------------------------------------------------ */
 
+/* At the start of call `call` (a measured run, the rows before it written),
+ * reads meta.json's runs_done and stops the campaign. */
 typedef struct {
-  const char *out;
+  const fixture *f;
+  unsigned call;
   volatile sig_atomic_t *stop;
-  uint64_t seen; /* meta.json's runs_done once runs.csv had 4 rows */
+  uint64_t seen;
 } watcher;
 
-static void *watch(void *p) {
+static void watch(void *p, unsigned call, const script_call *c) {
   watcher *w = p;
-  fixture f;
-  snprintf(f.out, sizeof f.out, "%s", w->out);
-  while (rows_of(&f) < 4)
-    usleep(1000);
+  (void)c;
+  if (call != w->call)
+    return;
   gb_meta m;
   gb_err err;
-  const char *text = slurp(path_in(&f, "meta.json"));
-  if (gb_meta_parse(text, strlen(text), "meta.json", &m, &err) == 0) {
-    w->seen = m.runs_done;
-    gb_meta_free(&m);
-  }
+  const char *text = slurp(path_in(w->f, "meta.json"));
+  cr_assert_eq(gb_meta_parse(text, strlen(text), "meta.json", &m, &err), 0, "%s", err.msg);
+  w->seen = m.runs_done;
+  gb_meta_free(&m);
   *w->stop = 1;
-  return NULL;
 }
 
-Test(records_safety, runs_done_is_kept_current_at_checkpoints, .timeout = 120) {
+/* C quicksort on random input, 40 runs, scripted: call 1 probes the
+ * runtime, 2 and 3 are the warm-ups (1 and 2377 sorts), 4 the startup
+ * warm-up; measured run i is call 5 + i. Measured run 4 starts with 4 rows
+ * on disk: meta.json says 4 when it is rewritten after every row, and still
+ * 0 (calibration's) when its checkpoint is 30 s away. */
+static uint64_t runs_done_at_run_4(uint64_t checkpoint_ns) {
   fixture f;
   setup(&f, false);
   gb_settings s;
@@ -519,22 +524,33 @@ Test(records_safety, runs_done_is_kept_current_at_checkpoints, .timeout = 120) {
   s.order_seed = 7;
   static const char *const command[] = {"greenbench", "run"};
   volatile sig_atomic_t stop = 0;
+  const gb_workers workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
+                              GB_NODE_PATH, GB_NODE_WORKER_PATH};
+  worker_script *script = script_create(&workers);
+  watcher w = {&f, 5 + 4, &stop, UINT64_MAX};
+  script_on_call(script, watch, &w);
   gb_campaign_opts o = {.settings = s,
                         .out_dir = f.out,
-                        .workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
-                                    GB_NODE_PATH, GB_NODE_WORKER_PATH},
+                        .workers = workers,
+                        .spawner = script_spawner(script),
                         .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
                         .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
                         .argc = 2,
                         .argv = command,
                         .stop = &stop,
                         .progress = GB_PROGRESS_QUIET,
-                        .checkpoint_ns = 1};
-  watcher w = {f.out, &stop, 0};
-  pthread_t t;
-  pthread_create(&t, NULL, watch, &w);
+                        .checkpoint_ns = checkpoint_ns};
   gb_campaign_result res;
   cr_assert_eq(gb_campaign_run(&o, &res, &err), 0, "%s", err.msg);
-  pthread_join(t, NULL);
-  cr_assert_geq(w.seen, 3, "meta.json said runs_done %" PRIu64 " with 4 rows on disk", w.seen);
+  cr_assert(res.interrupted);
+  cr_assert_eq(res.runs_done, 4u, "run 4 was cut short by the stop");
+  cr_assert_eq(script_calls(script), 5u + 4u);
+  cr_assert_eq(rows_of(&f), 4);
+  script_destroy(script);
+  return w.seen;
+}
+
+Test(records_safety, runs_done_is_kept_current_at_checkpoints) {
+  cr_assert_eq(runs_done_at_run_4(1), 4u, "rewritten after every row");
+  cr_assert_eq(runs_done_at_run_4(0), 0u, "the default checkpoint, 30 s, is not due yet");
 }

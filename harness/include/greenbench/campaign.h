@@ -25,6 +25,9 @@ typedef struct {
   const char *out_dir;  /* the records folder */
   bool resume;          /* continue the campaign recorded in out_dir */
   gb_workers workers;
+  /* What starts every worker (runtime probes, warm-ups, measured runs);
+   * NULL: gb_spawn_run, the real processes (tests: scripted workers). */
+  const gb_spawner *spawner;
   const char *cpus;         /* --cpus override, or NULL for the rule */
   const char *topology_xml; /* NULL: this machine (tests: a synthetic topology, no binding) */
   const gb_rapl_opts *rapl; /* NULL: $GREENBENCH_POWERCAP_ROOT or /sys/class/powercap */

@@ -27,8 +27,20 @@ typedef struct {
   const char *node_worker;   /* workers/node/worker.js */
 } gb_workers;
 
+/* What starts the workers: gb_spawn_run, or a stand-in that tests script
+ * (workers that answer from a script, fail or hang on cue). run keeps
+ * gb_spawn_run's contract (spawn.h), called with ctx: o->before and o->after
+ * once each around the launches, o->check on each launch that exited 0, a
+ * stop at the first launch that does not end GB_SPAWN_OK, and *r filled with
+ * its output malloc'd for gb_spawn_result_free; or -errno with *r untouched. */
+typedef struct {
+  int (*run)(void *ctx, const gb_spawn_opts *o, gb_spawn_result *r, gb_err *err);
+  void *ctx;
+} gb_spawner;
+
 typedef struct {
   const gb_workers *workers;
+  const gb_spawner *spawner;   /* NULL: gb_spawn_run, the real processes */
   gb_sampler *sampler;         /* NULL: energy off or unavailable; nothing is read */
   gb_machine_sampler *machine; /* NULL: no frequency or temperature readings */
   const gb_privilege *run_as;  /* NULL: keep the harness's identity */
@@ -61,7 +73,10 @@ typedef struct {
   bool energy_read;    /* a sampler was used: energy and idle_energy are set */
   gb_energy_reading energy;
   gb_energy_reading idle_energy;
-  uint64_t idle_ns; /* 0 when there was no idle window */
+  /* An idle window followed the run: idle_ns (which a sampler's clock that
+   * did not advance leaves 0) and idle_energy are its. */
+  bool idled;
+  uint64_t idle_ns;
   /* *env->stop was set during the run or its idle window: the run is not a
    * result (status says nothing) and must not be recorded. */
   bool interrupted;
@@ -69,6 +84,12 @@ typedef struct {
    * outside the measured interval and before the idle window. */
   gb_machine_sample machine_start, machine_end;
 } gb_measurement;
+
+/* A sorting run of configuration k: `sorts` sorts in one process. */
+gb_job gb_job_sort(const gb_config *k, uint32_t seed, uint64_t sorts);
+/* A startup batch of group g: `launches` startup-only launches (each asked
+ * for GB_STARTUP_ALGORITHM and one sort, which it does not run). */
+gb_job gb_job_startup(const gb_startup_group *g, uint32_t seed, uint64_t launches);
 
 /* Builds the worker's argv for a job into argv (at least 16 slots), with
  * decimal numbers in buf (at least 96 bytes). */
