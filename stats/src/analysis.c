@@ -228,15 +228,6 @@ static size_t collect_runs(const gb_rec_group *g, gb_run *runs, double *wall, do
   return n;
 }
 
-static bool any_nan(const double *x, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    if (isnan(x[i])) {
-      return true;
-    }
-  }
-  return false;
-}
-
 /* Whether c gets a bootstrap: ok runs and a measured startup. */
 static bool bootstrappable(const gb_an_config *c) {
   return c->n_ok > 0 && c->startup && c->startup->measured;
@@ -279,8 +270,8 @@ static int prepare(gb_analysis *a, gb_an_config *c, const gb_rec_group *g, gb_er
     rc = gb_summarize(wall, n, &c->process, err);
   }
   c->coupling = (gb_rho){.defined = false, .rho = NAN};
-  if (rc == 0 && !any_nan(energy, n)) {
-    rc = gb_spearman(wall, energy, n, &c->coupling, err);
+  if (rc == 0) {
+    rc = gb_spearman_nan(wall, energy, n, &c->coupling, err);
   }
   free(runs);
   free(v);
@@ -615,10 +606,8 @@ static int rank_one(gb_analysis *a, gb_an_rank *k, const gb_boot **tmp, gb_err *
   if (!k->computed) {
     return 0;
   }
-  size_t reps =
-      a->opts.rank_resamples < a->opts.resamples ? a->opts.rank_resamples : a->opts.resamples;
-  return gb_spearman_boot(tmp, k->k, GB_EST_TIME_PER_SORT, GB_EST_ENERGY_PER_SORT, reps,
-                          a->opts.level, &k->rho, err);
+  return gb_spearman_boot(tmp, k->k, GB_EST_TIME_PER_SORT, GB_EST_ENERGY_PER_SORT,
+                          a->opts.rank_resamples, a->opts.level, &k->rho, err);
 }
 
 static void add_scopes(gb_analysis *a) {
@@ -787,37 +776,29 @@ static void describe_runs(char *buf, size_t len, size_t ok, uint64_t planned,
   }
 }
 
-static int warn_configs(gb_analysis *a) {
+/* A warning for each configuration, then each startup trial, with fewer ok
+ * runs than planned. */
+static int warn_short(gb_analysis *a) {
   uint64_t planned = a->records->meta.settings.runs;
-  for (size_t i = 0; i < a->n_configs; i++) {
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < a->n_configs; i++) {
     const gb_an_config *c = &a->configs[i];
-    if (c->n_ok >= planned) {
-      continue;
-    }
     char label[96], runs[160];
-    gb_an_config_label(c, label, sizeof label);
-    describe_runs(runs, sizeof runs, c->n_ok, planned, c->by_status);
-    if (warn(a, "%s: %s", label, runs) < 0) {
-      return -ENOMEM;
+    if (c->n_ok < planned) {
+      gb_an_config_label(c, label, sizeof label);
+      describe_runs(runs, sizeof runs, c->n_ok, planned, c->by_status);
+      rc = warn(a, "%s: %s", label, runs);
     }
   }
-  return 0;
-}
-
-static int warn_startups(gb_analysis *a) {
-  uint64_t planned = a->records->meta.settings.runs;
-  for (size_t i = 0; i < a->n_startups; i++) {
+  for (size_t i = 0; rc == 0 && i < a->n_startups; i++) {
     const gb_an_startup *s = &a->startups[i];
-    if (s->n_ok >= planned) {
-      continue;
-    }
-    if (warn(a, "startup %s/%s/%" PRIu64 ": %zu of %" PRIu64 " planned batches ok",
-             gb_language_name(s->language), gb_order_name(s->order), s->size, s->n_ok,
-             planned) < 0) {
-      return -ENOMEM;
+    if (s->n_ok < planned) {
+      rc = warn(a, "startup %s/%s/%" PRIu64 ": %zu of %" PRIu64 " planned batches ok",
+                gb_language_name(s->language), gb_order_name(s->order), s->size, s->n_ok,
+                planned);
     }
   }
-  return 0;
+  return rc;
 }
 
 static int build_warnings(gb_analysis *a, gb_err *err) {
@@ -834,10 +815,7 @@ static int build_warnings(gb_analysis *a, gb_err *err) {
               m->settings.runs, GB_ANALYSIS_MIN_RUNS);
   }
   if (rc == 0) {
-    rc = warn_configs(a);
-  }
-  if (rc == 0) {
-    rc = warn_startups(a);
+    rc = warn_short(a);
   }
   return rc < 0 ? gb_err_set(err, ENOMEM, "analysis: out of memory") : 0;
 }

@@ -147,14 +147,35 @@ static int name_machines(const gb_cmp_input *in, size_t n, gb_comparison *c, gb_
   return 0;
 }
 
+/* Each machine's first machine with the same verdict, and whether all agree. */
+static void group_verdicts(gb_comparison *c) {
+  c->verdicts_agree = true;
+  for (size_t m = 0; m < c->n; m++) {
+    size_t k = 0;
+    while (strcmp(c->machines[k].verdict, c->machines[m].verdict) != 0) {
+      k++;
+    }
+    c->machines[m].same_verdict_as = k;
+    c->verdicts_agree = c->verdicts_agree && k == 0;
+  }
+}
+
 /* ---- Common configurations and ratios ---------------------------------------- */
 
-static int common_configs(gb_comparison *c, gb_err *err) {
+/* Room for the lists: the common configurations and ratios (machine 0's at
+ * most, one more so that none is empty) and every pair of machines. */
+static int alloc_lists(gb_comparison *c, gb_err *err) {
   const gb_analysis *a0 = c->machines[0].a;
-  c->configs = calloc(a0->n_configs ? a0->n_configs : 1, sizeof *c->configs);
-  if (!c->configs) {
-    return gb_err_set(err, ENOMEM, "compare: out of memory");
-  }
+  c->configs = calloc(a0->n_configs + 1, sizeof *c->configs);
+  c->ratios = calloc(a0->n_ratios + 1, sizeof *c->ratios);
+  c->pairs = calloc(c->n * (c->n - 1) / 2, sizeof *c->pairs);
+  return c->configs && c->ratios && c->pairs
+             ? 0
+             : gb_err_set(err, ENOMEM, "compare: out of memory");
+}
+
+static void common_configs(gb_comparison *c) {
+  const gb_analysis *a0 = c->machines[0].a;
   for (size_t i = 0; i < a0->n_configs; i++) {
     const gb_an_config *k = &a0->configs[i];
     gb_cmp_config *out = &c->configs[c->n_configs];
@@ -166,7 +187,6 @@ static int common_configs(gb_comparison *c, gb_err *err) {
     }
     c->n_configs += all;
   }
-  return 0;
 }
 
 static bool same_key(const gb_an_config *x, const gb_an_config *y) {
@@ -186,12 +206,8 @@ static const gb_an_ratio *find_ratio(const gb_analysis *a, const gb_an_ratio *r,
   return NULL;
 }
 
-static int common_ratios(gb_comparison *c, gb_err *err) {
+static void common_ratios(gb_comparison *c) {
   const gb_analysis *a0 = c->machines[0].a;
-  c->ratios = calloc(a0->n_ratios ? a0->n_ratios : 1, sizeof *c->ratios);
-  if (!c->ratios) {
-    return gb_err_set(err, ENOMEM, "compare: out of memory");
-  }
   for (size_t i = 0; i < a0->n_ratios; i++) {
     gb_cmp_ratio *out = &c->ratios[c->n_ratios];
     bool all = true;
@@ -209,22 +225,9 @@ static int common_ratios(gb_comparison *c, gb_err *err) {
       c->n_ratios++;
     }
   }
-  return 0;
 }
 
 /* ---- Rank agreement ------------------------------------------------------------ */
-
-/* rho over x, y [0..k), or NAN-defined=false; NANs make the replicate
- * undefined. */
-static int rho_of(const double *x, const double *y, size_t k, gb_rho *out, gb_err *err) {
-  for (size_t i = 0; i < k; i++) {
-    if (isnan(x[i]) || isnan(y[i])) {
-      *out = (gb_rho){.defined = false, .rho = NAN};
-      return 0;
-    }
-  }
-  return gb_spearman(x, y, k, out, err);
-}
 
 typedef struct {
   const gb_boot **bi, **bj; /* [k] */
@@ -240,7 +243,7 @@ static int pair_replicates(const gb_comparison *c, const rank_work *w, size_t k,
       w->y[q] = gb_boot_replicates(w->bj[q], GB_EST_TIME_PER_SORT)[r];
     }
     gb_rho rho;
-    int rc = rho_of(w->x, w->y, k, &rho, err);
+    int rc = gb_spearman_nan(w->x, w->y, k, &rho, err); /* a NAN: the replicate is undefined */
     if (rc < 0) {
       return rc;
     }
@@ -274,11 +277,9 @@ static int pair_rank(const gb_comparison *c, gb_cmp_pair *p, rank_work *w, gb_er
     }
   }
   p->k = k;
-  int rc = rho_of(w->x, w->y, k, &p->time_rank.point, err);
-  size_t r_n =
-      c->opts.rank_resamples < c->opts.resamples ? c->opts.rank_resamples : c->opts.resamples;
+  int rc = gb_spearman_nan(w->x, w->y, k, &p->time_rank.point, err);
   if (rc == 0 && p->time_rank.point.defined) {
-    rc = pair_replicates(c, w, k, r_n, &p->time_rank, err);
+    rc = pair_replicates(c, w, k, c->opts.rank_resamples, &p->time_rank, err);
   } else if (rc == 0) {
     p->time_rank.lo = p->time_rank.hi = NAN;
     p->time_rank.n_used = 0;
@@ -288,13 +289,12 @@ static int pair_rank(const gb_comparison *c, gb_cmp_pair *p, rank_work *w, gb_er
 
 static int rank_pairs(gb_comparison *c, gb_err *err) {
   size_t n = c->n, r_n = c->opts.resamples;
-  c->pairs = calloc(n * (n - 1) / 2, sizeof *c->pairs);
   rank_work w = {.bi = calloc(c->n_configs + 1, sizeof *w.bi),
                  .bj = calloc(c->n_configs + 1, sizeof *w.bj),
                  .x = calloc(c->n_configs + 1, sizeof *w.x),
                  .y = calloc(c->n_configs + 1, sizeof *w.y),
                  .reps = calloc(r_n + 1, sizeof *w.reps)};
-  int rc = c->pairs && w.bi && w.bj && w.x && w.y && w.reps
+  int rc = w.bi && w.bj && w.x && w.y && w.reps
                ? 0
                : gb_err_set(err, ENOMEM, "compare: out of memory");
   for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -302,7 +302,7 @@ static int rank_pairs(gb_comparison *c, gb_err *err) {
       gb_cmp_pair *p = &c->pairs[c->n_pairs++];
       p->i = i;
       p->j = j;
-      p->verdicts_agree = strcmp(c->machines[i].verdict, c->machines[j].verdict) == 0;
+      p->verdicts_agree = c->machines[i].same_verdict_as == c->machines[j].same_verdict_as;
       rc = pair_rank(c, p, &w, err);
     }
   }
@@ -352,19 +352,10 @@ int gb_compare_build(const gb_cmp_input *in, size_t n, gb_comparison **out, gb_e
   }
   c->n = n;
   c->opts = in[0].analysis->opts;
-  rc = name_machines(in, n, c, err);
-  c->verdicts_agree = true;
-  for (size_t m = 1; rc == 0 && m < n; m++) {
-    c->verdicts_agree =
-        c->verdicts_agree && strcmp(c->machines[m].verdict, c->machines[0].verdict) == 0;
-  }
-  if (rc == 0) {
-    rc = common_configs(c, err);
-  }
-  if (rc == 0) {
-    rc = common_ratios(c, err);
-  }
-  if (rc == 0) {
+  if ((rc = name_machines(in, n, c, err)) == 0 && (rc = alloc_lists(c, err)) == 0) {
+    group_verdicts(c);
+    common_configs(c);
+    common_ratios(c);
     rc = rank_pairs(c, err);
   }
   if (rc < 0) {

@@ -5,13 +5,10 @@
 #include "greenbench/compare.h"
 
 #include "json_out.h"
-#include "textbuf.h"
 
 #include <cjson/cJSON.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 /* Adds remember any failure, checked once at the end (as report_summary.c). */
 typedef struct {
@@ -19,25 +16,7 @@ typedef struct {
   gb_jb jb;
 } cj;
 
-/* {"point", "low", "high", "resamples_used"}, or null when not available. */
-static void put_interval(cj *s, cJSON *parent, const char *key, bool has,
-                         const gb_interval *iv) {
-  if (!has || !iv->available || isnan(iv->point)) {
-    put(s, parent, key, cJSON_CreateNull());
-    return;
-  }
-  cJSON *o = put_obj(s, parent, key);
-  put_num(s, o, "point", iv->point);
-  put_num(s, o, "low", iv->lo);
-  put_num(s, o, "high", iv->hi);
-  put_u64(s, o, "resamples_used", iv->n_used);
-}
-
 /* ---- Machines ----------------------------------------------------------------- */
-
-static void put_tally(cj *s, cJSON *parent, const char *key, const gb_an_tally *t) {
-  gb_jb_tally(&s->jb, parent, key, t);
-}
 
 /* A group of questions 2 and 3: medians and ranges of its point ratios. */
 static void put_group(cj *s, cJSON *arr, const gb_an_group *g) {
@@ -49,10 +28,7 @@ static void put_group(cj *s, cJSON *arr, const gb_an_group *g) {
   put_num(s, o, "power_ratio_median", g->power[0]);
   put_num(s, o, "power_ratio_min", g->power[1]);
   put_num(s, o, "power_ratio_max", g->power[2]);
-  cJSON *r = put_obj(s, o, "power_readings");
-  for (int i = 0; i < 4; i++) {
-    put_u64(s, r, gb_reading_name((gb_reading)i), g->readings[i]);
-  }
+  gb_jb_readings(&s->jb, put_obj(s, o, "power_readings"), g->readings);
 }
 
 static void put_groups(cj *s, cJSON *parent, const char *key, const gb_analysis *a,
@@ -80,10 +56,7 @@ static void put_machine(cj *s, cJSON *arr, const gb_cmp_machine *m) {
   cJSON *q = put_obj(s, o, "question_1");
   put_str(s, q, "verdict", m->verdict);
   put_bool(s, q, "many_inconclusive", a->energy && a->noisy);
-  cJSON *t = put_obj(s, q, "tallies");
-  put_tally(s, t, "all", &a->tally_all);
-  put_tally(s, t, "languages", &a->tally_languages);
-  put_tally(s, t, "orders", &a->tally_orders);
+  gb_jb_tallies(&s->jb, q, a);
   put_groups(s, o, "question_2", a, GB_AN_LANGUAGES);
   put_groups(s, o, "question_3", a, GB_AN_ORDERS);
 }
@@ -97,18 +70,14 @@ static void put_verdicts(cj *s, cJSON *root) {
   put_bool(s, o, "agree", c->verdicts_agree);
   cJSON *arr = put_arr(s, o, "verdicts");
   for (size_t m = 0; m < c->n; m++) {
-    bool seen = false;
-    for (size_t k = 0; k < m; k++) {
-      seen = seen || strcmp(c->machines[k].verdict, c->machines[m].verdict) == 0;
-    }
-    if (seen) {
+    if (c->machines[m].same_verdict_as != m) {
       continue;
     }
     cJSON *v = put_obj(s, arr, NULL);
     put_str(s, v, "verdict", c->machines[m].verdict);
     cJSON *names = put_arr(s, v, "machines");
     for (size_t k = m; k < c->n; k++) {
-      if (strcmp(c->machines[k].verdict, c->machines[m].verdict) == 0) {
+      if (c->machines[k].same_verdict_as == m) {
         put(s, names, NULL, cJSON_CreateString(c->machines[k].name));
       }
     }
@@ -132,26 +101,20 @@ static void put_pair(cj *s, cJSON *arr, const gb_cmp_pair *p) {
 
 /* ---- Configurations and ratios --------------------------------------------------- */
 
-static void put_key(cj *s, cJSON *o, const gb_an_config *k) {
-  put_str(s, o, "language", gb_language_name(k->language));
-  put_str(s, o, "algorithm", gb_algorithm_name(k->algorithm));
-  put_str(s, o, "order", gb_order_name(k->order));
-  put_u64(s, o, "size", k->size);
-}
-
 static void put_config(cj *s, cJSON *arr, const gb_cmp_config *x) {
   const gb_comparison *c = s->c;
   cJSON *o = put_obj(s, arr, NULL);
-  put_key(s, o, x->config[0]);
+  gb_jb_config_key(&s->jb, o, x->config[0]);
   cJSON *ms = put_arr(s, o, "machines");
   for (size_t m = 0; m < c->n; m++) {
     const gb_an_config *k = x->config[m];
     bool e = k->measured && c->machines[m].a->energy;
     cJSON *v = put_obj(s, ms, NULL);
     put_str(s, v, "machine", c->machines[m].name);
-    put_interval(s, v, "time_per_sort_ns", k->measured, &k->boot.est[GB_EST_TIME_PER_SORT]);
-    put_interval(s, v, "energy_per_sort_uj", e, &k->boot.est[GB_EST_ENERGY_PER_SORT]);
-    put_interval(s, v, "net_power_w", e, &k->boot.est[GB_EST_NET_POWER]);
+    gb_jb_interval(&s->jb, v, "time_per_sort_ns", k->measured,
+                   &k->boot.est[GB_EST_TIME_PER_SORT]);
+    gb_jb_interval(&s->jb, v, "energy_per_sort_uj", e, &k->boot.est[GB_EST_ENERGY_PER_SORT]);
+    gb_jb_interval(&s->jb, v, "net_power_w", e, &k->boot.est[GB_EST_NET_POWER]);
   }
 }
 
@@ -170,9 +133,9 @@ static void put_ratio(cj *s, cJSON *arr, const gb_cmp_ratio *x) {
     const gb_an_ratio *r = x->ratio[m];
     cJSON *v = put_obj(s, ms, NULL);
     put_str(s, v, "machine", c->machines[m].name);
-    put_interval(s, v, "time_ratio", r->computed, &r->ratio.time);
-    put_interval(s, v, "energy_ratio", r->computed, &r->ratio.energy);
-    put_interval(s, v, "power_ratio", r->computed, &r->ratio.power);
+    gb_jb_interval(&s->jb, v, "time_ratio", r->computed, &r->ratio.time);
+    gb_jb_interval(&s->jb, v, "energy_ratio", r->computed, &r->ratio.energy);
+    gb_jb_interval(&s->jb, v, "power_ratio", r->computed, &r->ratio.power);
     put_str(s, v, "reading",
             gb_reading_name(r->computed ? r->ratio.reading : GB_READING_UNDEFINED));
   }
@@ -185,39 +148,20 @@ static cJSON *build_root(cj *s) {
   put_u64(s, root, "schema_version", GB_COMPARE_SCHEMA_VERSION);
   cJSON *b = put_obj(s, root, "bootstrap");
   put_u64(s, b, "resamples", c->opts.resamples);
-  put_u64(s, b, "rank_resamples",
-          c->opts.rank_resamples < c->opts.resamples ? c->opts.rank_resamples
-                                                     : c->opts.resamples);
+  put_u64(s, b, "rank_resamples", c->opts.rank_resamples);
   put_u64(s, b, "bootstrap_seed", c->opts.seed);
   put_num(s, b, "level", c->opts.level);
   put_num(s, b, "equivalence_margin", c->opts.margin);
-  cJSON *ms = put_arr(s, root, "machines");
-  for (size_t m = 0; m < c->n; m++) {
-    put_machine(s, ms, &c->machines[m]);
-  }
+  put_list(s, root, "machines", put_machine, c->machines, c->n);
   put_verdicts(s, root);
-  cJSON *ps = put_arr(s, root, "pairs");
-  for (size_t i = 0; i < c->n_pairs; i++) {
-    put_pair(s, ps, &c->pairs[i]);
-  }
-  cJSON *cs = put_arr(s, root, "configurations");
-  for (size_t i = 0; i < c->n_configs; i++) {
-    put_config(s, cs, &c->configs[i]);
-  }
-  cJSON *rs = put_arr(s, root, "ratios");
-  for (size_t i = 0; i < c->n_ratios; i++) {
-    put_ratio(s, rs, &c->ratios[i]);
-  }
+  put_list(s, root, "pairs", put_pair, c->pairs, c->n_pairs);
+  put_list(s, root, "configurations", put_config, c->configs, c->n_configs);
+  put_list(s, root, "ratios", put_ratio, c->ratios, c->n_ratios);
   return root;
 }
 
 int gb_compare_json(const gb_comparison *c, char **out, size_t *len, gb_err *err) {
   cj s = {.c = c, .jb = {true}};
-  gb_tb_numeric loc;
-  gb_tb_c_numeric(&loc); /* cJSON prints doubles with sprintf */
   cJSON *root = build_root(&s);
-  char *text = s.jb.ok ? cJSON_Print(root) : NULL;
-  gb_tb_restore_numeric(&loc);
-  cJSON_Delete(root);
-  return gb_text_file(text, out, len, "compare.json", err);
+  return gb_jb_take(&s.jb, root, "compare.json", out, len, err);
 }

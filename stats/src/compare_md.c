@@ -61,16 +61,12 @@ static void verdicts(gb_textbuf *b, const gb_comparison *c) {
   }
   gb_tb_puts(b, "The verdicts of question 1 **disagree**:\n\n");
   for (size_t m = 0; m < c->n; m++) {
-    bool seen = false;
-    for (size_t k = 0; k < m; k++) {
-      seen = seen || strcmp(c->machines[k].verdict, c->machines[m].verdict) == 0;
-    }
-    if (seen) {
+    if (c->machines[m].same_verdict_as != m) {
       continue;
     }
     gb_tb_printf(b, "- %s:", verdict_words(c->machines[m].verdict));
     for (size_t k = m; k < c->n; k++) {
-      if (strcmp(c->machines[k].verdict, c->machines[m].verdict) == 0) {
+      if (c->machines[k].same_verdict_as == m) {
         gb_tb_printf(b, " %s", c->machines[k].name);
       }
     }

@@ -5,7 +5,7 @@
  * (-EINVAL), never a silent gap. */
 #include "greenbench/report_datapackage.h"
 
-#include "textbuf.h"
+#include "json_out.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -78,33 +78,10 @@ static const char *unit_of(const char *name) {
   return NULL;
 }
 
-/* A failed add frees the item and marks the build failed, so a build is a
- * flat list of adds checked once (as meta_json.c does). */
+/* The builder of json_out.h, for its put_* shorthands. */
 typedef struct {
-  bool ok;
+  gb_jb jb;
 } build;
-
-static cJSON *put(build *b, cJSON *parent, const char *key, cJSON *item) {
-  bool added = item && (key ? cJSON_AddItemToObject(parent, key, item)
-                            : cJSON_AddItemToArray(parent, item));
-  if (!added) {
-    cJSON_Delete(item);
-    b->ok = false;
-    return NULL;
-  }
-  return item;
-}
-
-static void put_str(build *b, cJSON *parent, const char *key, const char *v) {
-  put(b, parent, key, cJSON_CreateString(v));
-}
-
-/* v as exact decimal digits: a JSON double cannot hold 2^64 - 1. */
-static void put_u64(build *b, cJSON *parent, const char *key, uint64_t v) {
-  char digits[24];
-  snprintf(digits, sizeof digits, "%" PRIu64, v);
-  put(b, parent, key, cJSON_CreateRaw(digits));
-}
 
 /* The names of an enum column's value set, in their order. */
 static int value_set(build *b, cJSON *constraints, gb_rec_col c) {
@@ -249,13 +226,12 @@ static int package_of(build *b, cJSON *root, bool has_warmups) {
 }
 
 int gb_report_datapackage(bool has_warmups, char **out, size_t *len, gb_err *err) {
-  build b = {.ok = true};
   cJSON *root = cJSON_CreateObject();
+  build b = {.jb = {root != NULL}};
   int rc = root ? package_of(&b, root, has_warmups) : 0;
-  char *text = rc == 0 && b.ok && root ? cJSON_Print(root) : NULL;
-  cJSON_Delete(root);
   if (rc < 0) {
+    cJSON_Delete(root);
     return gb_err_set(err, EINVAL, "datapackage.json: a records column has no description");
   }
-  return gb_text_file(text, out, len, "datapackage.json", err);
+  return gb_jb_take(&b.jb, root, "datapackage.json", out, len, err);
 }

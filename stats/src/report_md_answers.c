@@ -134,6 +134,26 @@ static void answer_q1(md *d) {
   gb_tb_puts(b, "\n\n");
 }
 
+/* A group's row from its time ratio on: time, energy and, with_power, power
+ * ratio (each "pending" without energy), then the power readings. */
+static void group_cells(md *d, const gb_an_group *g, bool with_power) {
+  gb_textbuf *b = d->b;
+  md_summary_cell(b, g->time, g->used[0], g->n);
+  gb_tb_puts(b, " | ");
+  if (d->a->energy) {
+    md_summary_cell(b, g->energy, g->used[1], g->n);
+    if (with_power) {
+      gb_tb_puts(b, " | ");
+      md_summary_cell(b, g->power, g->used[2], g->n);
+    }
+  } else {
+    gb_tb_puts(b, with_power ? "pending | pending" : "pending");
+  }
+  gb_tb_puts(b, " | ");
+  md_readings_cell(b, g, d->a->energy);
+  gb_tb_puts(b, " |\n");
+}
+
 /* Q2's table: one row per language pair and algorithm. */
 static void language_table(md *d) {
   gb_textbuf *b = d->b;
@@ -143,18 +163,7 @@ static void language_table(md *d) {
     const gb_an_group *g = &d->a->groups[i];
     gb_tb_printf(b, "| %s / %s | %s | %zu | ", md_language_title(g->la),
                  md_language_title(g->lb), gb_algorithm_name(g->algorithm), g->n);
-    md_summary_cell(b, g->time, g->used[0], g->n);
-    gb_tb_puts(b, " | ");
-    if (d->a->energy) {
-      md_summary_cell(b, g->energy, g->used[1], g->n);
-      gb_tb_puts(b, " | ");
-      md_summary_cell(b, g->power, g->used[2], g->n);
-    } else {
-      gb_tb_puts(b, "pending | pending");
-    }
-    gb_tb_puts(b, " | ");
-    md_readings_cell(b, g, d->a->energy);
-    gb_tb_puts(b, " |\n");
+    group_cells(d, g, true);
   }
   gb_tb_puts(b, "\n");
 }
@@ -232,16 +241,7 @@ static void order_row(md *d, const gb_an_group *g) {
                gb_algorithm_name(g->algorithm), gb_order_name(g->order));
   md_range_cell(b, g->comparisons);
   gb_tb_puts(b, " | ");
-  md_summary_cell(b, g->time, g->used[0], g->n);
-  gb_tb_puts(b, " | ");
-  if (d->a->energy) {
-    md_summary_cell(b, g->energy, g->used[1], g->n);
-  } else {
-    gb_tb_puts(b, "pending");
-  }
-  gb_tb_puts(b, " | ");
-  md_readings_cell(b, g, d->a->energy);
-  gb_tb_puts(b, " |\n");
+  group_cells(d, g, false);
 }
 
 static void answer_q3(md *d) {

@@ -135,16 +135,7 @@ const char *md_reading_text(const gb_analysis *a, const gb_an_ratio *r) {
   if (!a->energy) {
     return "pending";
   }
-  switch (r->ratio.reading) {
-  case GB_READING_SAME:
-    return "same power";
-  case GB_READING_DIFFERS:
-    return "differs";
-  case GB_READING_INCONCLUSIVE:
-    return "inconclusive";
-  default:
-    return "undefined";
-  }
+  return r->ratio.reading == GB_READING_SAME ? "same power" : gb_reading_name(r->ratio.reading);
 }
 
 /* ---- Summaries of groups of ratios (gb_an_group) ----------------------------- */

@@ -5,7 +5,6 @@
 #include "greenbench/report_summary.h"
 
 #include "json_out.h"
-#include "textbuf.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -27,29 +26,21 @@ typedef struct {
 
 /* ---- Shared shapes -------------------------------------------------------------- */
 
-/* {"point", "low", "high", "resamples_used", "point_outside_interval"}, the
- * figures multiplied by scale (carbon), or null when `has` is false or the
- * point does not exist. */
+/* gb_jb_interval and "point_outside_interval", the figures converted by
+ * conv(figure, arg) unless conv is NULL (carbon); whether the point lies
+ * outside is judged on the figures as estimated. */
 static void put_interval(sj *s, cJSON *parent, const char *key, bool has, const gb_interval *iv,
                          double (*conv)(double, double), double arg) {
-  if (!has || !iv->available || isnan(iv->point)) {
-    put_null(s, parent, key);
-    return;
+  gb_interval shown = *iv;
+  if (conv) {
+    shown.point = conv(iv->point, arg);
+    shown.lo = conv(iv->lo, arg);
+    shown.hi = conv(iv->hi, arg);
   }
-  cJSON *o = put_obj(s, parent, key);
-  put_num(s, o, "point", conv ? conv(iv->point, arg) : iv->point);
-  put_num(s, o, "low", conv ? conv(iv->lo, arg) : iv->lo);
-  put_num(s, o, "high", conv ? conv(iv->hi, arg) : iv->hi);
-  put_u64(s, o, "resamples_used", iv->n_used);
-  put_bool(s, o, "point_outside_interval", gb_an_point_outside(iv));
-}
-
-static void put_config_key(sj *s, cJSON *o, gb_language l, gb_algorithm g, gb_order r,
-                           uint64_t size) {
-  put_str(s, o, "language", gb_language_name(l));
-  put_str(s, o, "algorithm", gb_algorithm_name(g));
-  put_str(s, o, "order", gb_order_name(r));
-  put_u64(s, o, "size", size);
+  cJSON *o = gb_jb_interval(&s->jb, parent, key, has, &shown);
+  if (o) {
+    put_bool(s, o, "point_outside_interval", gb_an_point_outside(iv));
+  }
 }
 
 static void put_by_status(sj *s, cJSON *parent, const char *key, const size_t *by_status) {
@@ -123,10 +114,6 @@ static void put_options(sj *s, cJSON *root) {
 
 /* ---- Question 1 and the tallies --------------------------------------------------------- */
 
-static void put_tally(sj *s, cJSON *parent, const char *key, const gb_an_tally *t) {
-  gb_jb_tally(&s->jb, parent, key, t);
-}
-
 static void put_question_1(sj *s, cJSON *root) {
   const gb_analysis *a = s->a;
   cJSON *o = put_obj(s, root, "question_1");
@@ -134,10 +121,7 @@ static void put_question_1(sj *s, cJSON *root) {
   put_bool(s, o, "many_inconclusive", a->energy && a->noisy);
   put_u64(s, o, "many_inconclusive_share_numerator", GB_ANALYSIS_NOISY_SHARE_NUM);
   put_u64(s, o, "many_inconclusive_share_denominator", GB_ANALYSIS_NOISY_SHARE_DEN);
-  cJSON *t = put_obj(s, root, "tallies");
-  put_tally(s, t, "all", &a->tally_all);
-  put_tally(s, t, "languages", &a->tally_languages);
-  put_tally(s, t, "orders", &a->tally_orders);
+  gb_jb_tallies(&s->jb, root, a);
 }
 
 /* ---- Configurations ------------------------------------------------------------------- */
@@ -207,7 +191,7 @@ static void put_config(sj *s, cJSON *arr, const gb_an_config *c) {
   cJSON *o = put_obj(s, arr, NULL);
   char label[96];
   gb_an_config_label(c, label, sizeof label);
-  put_config_key(s, o, c->language, c->algorithm, c->order, c->size);
+  gb_jb_config_key(&s->jb, o, c);
   put_str(s, o, "label", label);
   put_u64(s, o, "rows", c->n_rows);
   put_u64(s, o, "ok_runs", c->n_ok);
@@ -249,8 +233,7 @@ static void put_startup(sj *s, cJSON *arr, const gb_an_startup *t) {
  */
 
 static void put_side(sj *s, cJSON *o, const char *key, const gb_an_config *c) {
-  cJSON *x = put_obj(s, o, key);
-  put_config_key(s, x, c->language, c->algorithm, c->order, c->size);
+  gb_jb_config_key(&s->jb, put_obj(s, o, key), c);
 }
 
 static void put_ratio(sj *s, cJSON *arr, const gb_an_ratio *r) {
@@ -378,10 +361,7 @@ static void put_group(sj *s, cJSON *arr, const gb_an_group *g) {
   put_range(s, o, "time_ratio", g->time, g->used[0]);
   put_range(s, o, "energy_ratio", g->energy, g->used[1]);
   put_range(s, o, "power_ratio", g->power, g->used[2]);
-  cJSON *r = put_obj(s, o, "power_readings");
-  for (int i = 0; i < 4; i++) {
-    put_u64(s, r, gb_reading_name((gb_reading)i), g->readings[i]);
-  }
+  gb_jb_readings(&s->jb, put_obj(s, o, "power_readings"), g->readings);
   put_u64(s, o, "differs_above_1", g->above);
   put_u64(s, o, "differs_below_1", g->below);
   put_u64(s, o, "time_intervals_excluding_1", g->time_excluding);
@@ -394,10 +374,7 @@ static void put_group(sj *s, cJSON *arr, const gb_an_group *g) {
 
 static void put_conclusions(sj *s, cJSON *root) {
   const gb_analysis *a = s->a;
-  cJSON *arr = put_arr(s, root, "ratio_groups");
-  for (size_t i = 0; i < a->n_groups; i++) {
-    put_group(s, arr, &a->groups[i]);
-  }
+  put_list(s, root, "ratio_groups", put_group, a->groups, a->n_groups);
   put_range(s, root, "net_power_w", a->net_power, a->net_power_n);
   const gb_an_remedies *r = &a->remedies;
   cJSON *o = put_obj(s, root, "measurement_traps");
@@ -409,32 +386,18 @@ static void put_conclusions(sj *s, cJSON *root) {
   put_u64(s, o, "process_time_low_outliers", r->low_outliers);
 }
 
+static void put_warning(sj *s, cJSON *arr, const gb_an_warning *w) {
+  put_str(s, arr, NULL, w->text);
+}
+
 static void put_lists(sj *s, cJSON *root) {
   const gb_analysis *a = s->a;
-  cJSON *arr = put_arr(s, root, "configurations");
-  for (size_t i = 0; i < a->n_configs; i++) {
-    put_config(s, arr, &a->configs[i]);
-  }
-  arr = put_arr(s, root, "startups");
-  for (size_t i = 0; i < a->n_startups; i++) {
-    put_startup(s, arr, &a->startups[i]);
-  }
-  arr = put_arr(s, root, "ratios");
-  for (size_t i = 0; i < a->n_ratios; i++) {
-    put_ratio(s, arr, &a->ratios[i]);
-  }
-  arr = put_arr(s, root, "rank_agreement");
-  for (size_t i = 0; i < a->n_ranks; i++) {
-    put_rank(s, arr, &a->ranks[i]);
-  }
-  arr = put_arr(s, root, "coupling");
-  for (size_t i = 0; i < a->n_couplings; i++) {
-    put_coupling(s, arr, &a->couplings[i]);
-  }
-  arr = put_arr(s, root, "warnings");
-  for (size_t i = 0; i < a->n_warnings; i++) {
-    put_str(s, arr, NULL, a->warnings[i].text);
-  }
+  put_list(s, root, "configurations", put_config, a->configs, a->n_configs);
+  put_list(s, root, "startups", put_startup, a->startups, a->n_startups);
+  put_list(s, root, "ratios", put_ratio, a->ratios, a->n_ratios);
+  put_list(s, root, "rank_agreement", put_rank, a->ranks, a->n_ranks);
+  put_list(s, root, "coupling", put_coupling, a->couplings, a->n_couplings);
+  put_list(s, root, "warnings", put_warning, a->warnings, a->n_warnings);
 }
 
 static cJSON *build_root(sj *s) {
@@ -461,11 +424,6 @@ int gb_report_summary(const gb_analysis *a, const gb_report_summary_opts *opts, 
                       size_t *len, gb_err *err) {
   static const gb_report_summary_opts none = {0};
   sj s = {.a = a, .o = opts ? opts : &none, .jb = {true}};
-  gb_tb_numeric loc;
-  gb_tb_c_numeric(&loc); /* cJSON prints doubles with sprintf */
   cJSON *root = build_root(&s);
-  char *text = s.jb.ok ? cJSON_Print(root) : NULL;
-  gb_tb_restore_numeric(&loc);
-  cJSON_Delete(root);
-  return gb_text_file(text, out, len, "summary.json", err);
+  return gb_jb_take(&s.jb, root, "summary.json", out, len, err);
 }

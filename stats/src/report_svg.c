@@ -263,6 +263,33 @@ static void empty_chart(gb_textbuf *b, const char *subtitle, const char *why) {
   gb_tb_puts(b, "</svg>\n");
 }
 
+/* A chart's start: the note on what it cannot show whole (collect sorts the
+ * configurations) into why, a failed note failing b, and whether there is
+ * anything to plot (plotted > 0). When there is not, the chart is the empty
+ * one saying `nothing`, and why is freed. */
+static bool chart_start(gb_textbuf *b, gb_textbuf *why, const gb_analysis *a,
+                        void (*collect)(const gb_analysis *, undrawn *), size_t plotted,
+                        const char *nothing) {
+  undrawn u;
+  collect(a, &u);
+  gb_tb_init(why);
+  undrawn_note(&u, why);
+  b->failed |= why->failed;
+  if (plotted > 0) {
+    return true;
+  }
+  empty_chart(b, nothing, why->data);
+  gb_tb_free(why);
+  return false;
+}
+
+/* A chart's end: the note, its first baseline at y, and the closing tag. */
+static void chart_end(gb_textbuf *b, gb_textbuf *why, double y) {
+  note(b, 40, y, why->data);
+  gb_tb_free(why);
+  gb_tb_puts(b, "</svg>\n");
+}
+
 /* ---- Energy against time ---------------------------------------------------- */
 
 static bool plottable(const gb_an_config *c) {
@@ -390,8 +417,10 @@ static void whiskers(gb_textbuf *b, const axis *x, const axis *y, const gb_an_co
   }
 }
 
-/* Sorts each configuration the scatter cannot show whole into u. */
+/* Starts u and sorts into it each configuration the scatter cannot show
+ * whole. */
 static void scatter_undrawn(const gb_analysis *a, undrawn *u) {
+  undrawn_init(u, "its whisker drawn to the plot's edge");
   for (size_t i = 0; i < a->n_configs; i++) {
     const gb_an_config *c = &a->configs[i];
     const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
@@ -442,20 +471,11 @@ static void scatter_body(gb_textbuf *b, const gb_analysis *a, const double r[4])
 }
 
 static void scatter(gb_textbuf *b, const gb_analysis *a) {
-  undrawn u;
-  undrawn_init(&u, "its whisker drawn to the plot's edge");
-  scatter_undrawn(a, &u);
   gb_textbuf why;
-  gb_tb_init(&why);
-  undrawn_note(&u, &why);
-  b->failed |= why.failed;
   double r[4];
-  if (scatter_range(a, r) == 0) {
-    empty_chart(b,
-                "No configuration has a median time and energy per sort above 0: nothing "
-                "to plot",
-                why.data);
-    gb_tb_free(&why);
+  if (!chart_start(b, &why, a, scatter_undrawn, scatter_range(a, r),
+                   "No configuration has a median time and energy per sort above 0: nothing "
+                   "to plot")) {
     return;
   }
   header(b, 680 + (int)note_lines(why.data) * NOTE_LINE,
@@ -463,9 +483,7 @@ static void scatter(gb_textbuf *b, const gb_analysis *a) {
          "Medians with 95% intervals, one mark per configuration; dashed lines: constant net "
          "power above idle (E = P t)");
   scatter_body(b, a, r);
-  note(b, 40, 690, why.data);
-  gb_tb_free(&why);
-  gb_tb_puts(b, "</svg>\n");
+  chart_end(b, &why, 690);
 }
 
 /* ---- Time against size (energy pending) ------------------------------------------ */
@@ -515,8 +533,10 @@ static size_t time_range(const gb_analysis *a, double r[4]) {
   return n;
 }
 
-/* Sorts each configuration the time chart cannot show whole into u. */
+/* Starts u and sorts into it each configuration the time chart cannot show
+ * whole. */
 static void time_undrawn(const gb_analysis *a, undrawn *u) {
+  undrawn_init(u, "its bar drawn to the panel's lower edge with an arrow");
   for (size_t i = 0; i < a->n_configs; i++) {
     const gb_an_config *c = &a->configs[i];
     if (!c->measured) {
@@ -727,18 +747,10 @@ static void time_panels(gb_textbuf *b, const gb_analysis *a, const double r[4]) 
 }
 
 static void time_chart(gb_textbuf *b, const gb_analysis *a) {
-  undrawn u;
-  undrawn_init(&u, "its bar drawn to the panel's lower edge with an arrow");
-  time_undrawn(a, &u);
   gb_textbuf why;
-  gb_tb_init(&why);
-  undrawn_note(&u, &why);
-  b->failed |= why.failed;
   double r[4];
-  if (time_range(a, r) == 0) {
-    empty_chart(b, "No configuration has a median time per sort above 0: nothing to plot",
-                why.data);
-    gb_tb_free(&why);
+  if (!chart_start(b, &why, a, time_undrawn, time_range(a, r),
+                   "No configuration has a median time per sort above 0: nothing to plot")) {
     return;
   }
   size_t rows = (a->records->meta.settings.n_orders + 1) / 2;
@@ -754,9 +766,7 @@ static void time_chart(gb_textbuf *b, const gb_analysis *a) {
                "<text x=\"20\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"14\" " FONT
                " transform=\"rotate(-90 20 %.2f)\">Time per sort (log scale)</text>\n",
                mid, mid);
-  note(b, 40, bottom, why.data);
-  gb_tb_free(&why);
-  gb_tb_puts(b, "</svg>\n");
+  chart_end(b, &why, bottom);
 }
 
 int gb_report_svg(const gb_analysis *a, char **out, size_t *len, gb_err *err) {

@@ -92,13 +92,22 @@ static void rank_into(const double *x, size_t n, double *ranks, keyed *tmp) {
   }
 }
 
-static int check_no_nan(const double *x, size_t n, gb_err *err) {
-  for (size_t i = 0; i < n; i++) {
-    if (isnan(x[i])) {
-      return gb_err_set(err, EINVAL, "rank: value %zu is NaN", i);
-    }
+/* The index of x's first NAN, or n. */
+static size_t first_nan(const double *x, size_t n) {
+  size_t i = 0;
+  while (i < n && !isnan(x[i])) {
+    i++;
   }
-  return 0;
+  return i;
+}
+
+static bool any_nan(const double *x, const double *y, size_t n) {
+  return first_nan(x, n) < n || first_nan(y, n) < n;
+}
+
+static int check_no_nan(const double *x, size_t n, gb_err *err) {
+  size_t i = first_nan(x, n);
+  return i < n ? gb_err_set(err, EINVAL, "rank: value %zu is NaN", i) : 0;
 }
 
 int gb_rank_average(const double *x, size_t n, double *ranks, gb_err *err) {
@@ -163,6 +172,11 @@ static gb_rho rho_of(rank_work *w, size_t n) {
   return pearson_of_ranks(w->rx, w->ry, n);
 }
 
+/* A NAN has no rank: no rho. */
+static gb_rho rho_or_undefined(rank_work *w, size_t n) {
+  return any_nan(w->x, w->y, n) ? (gb_rho){.defined = false, .rho = NAN} : rho_of(w, n);
+}
+
 int gb_spearman(const double *x, const double *y, size_t n, gb_rho *out, gb_err *err) {
   int rc = check_no_nan(x, n, err);
   if (rc == 0) {
@@ -179,6 +193,14 @@ int gb_spearman(const double *x, const double *y, size_t n, gb_rho *out, gb_err 
   *out = rho_of(&w, n);
   work_free(&w);
   return 0;
+}
+
+int gb_spearman_nan(const double *x, const double *y, size_t n, gb_rho *out, gb_err *err) {
+  if (any_nan(x, y, n)) {
+    *out = (gb_rho){.defined = false, .rho = NAN};
+    return 0;
+  }
+  return gb_spearman(x, y, n, out, err);
 }
 
 static int check_boot_args(const gb_boot *const *configs, size_t k, gb_estimate x,
@@ -212,15 +234,6 @@ static bool all_available(const gb_boot *const *configs, size_t k, gb_estimate x
   return true;
 }
 
-static bool any_nan(const double *v, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    if (isnan(v[i])) {
-      return true;
-    }
-  }
-  return false;
-}
-
 /* Replicate rhos into rhos[0..replicates-1], NAN where undefined. */
 static void replicate_rhos(rank_work *w, const gb_boot *const *configs, size_t k, gb_estimate x,
                            gb_estimate y, size_t replicates, double *rhos) {
@@ -229,7 +242,7 @@ static void replicate_rhos(rank_work *w, const gb_boot *const *configs, size_t k
       w->x[c] = gb_boot_replicates(configs[c], x)[r];
       w->y[c] = gb_boot_replicates(configs[c], y)[r];
     }
-    rhos[r] = any_nan(w->x, k) || any_nan(w->y, k) ? NAN : rho_of(w, k).rho;
+    rhos[r] = rho_or_undefined(w, k).rho;
   }
 }
 
@@ -240,9 +253,8 @@ static int boot_with(rank_work *w, const gb_boot *const *configs, size_t k, gb_e
     w->x[c] = configs[c]->est[x].point;
     w->y[c] = configs[c]->est[y].point;
   }
-  /* A point can be NAN (net power with time <= 0): no rank, no rho. */
-  bool usable = !any_nan(w->x, k) && !any_nan(w->y, k);
-  res->point = usable ? rho_of(w, k) : (gb_rho){.defined = false, .rho = NAN};
+  /* A point can be NAN (net power with time <= 0). */
+  res->point = rho_or_undefined(w, k);
   double *rhos = malloc(2 * replicates * sizeof *rhos);
   if (!rhos) {
     return gb_err_set(err, ENOMEM, "spearman: out of memory for %zu replicates", replicates);

@@ -101,19 +101,32 @@ static int check_sample(const double *x, size_t n, gb_err *err) {
   return 0;
 }
 
-int gb_quantile(const double *x, size_t n, double p, double *out, gb_err *err) {
-  if (!(p >= 0.0 && p <= 1.0)) {
-    return gb_err_set(err, EINVAL, "quantile: p = %g is outside [0, 1]", p);
-  }
+/* A checked (check_sample) copy of x, malloc'd; `what` names the caller in
+ * the out-of-memory message. */
+static int checked_copy(const double *x, size_t n, const char *what, double **out,
+                        gb_err *err) {
   int rc = check_sample(x, n, err);
   if (rc < 0) {
     return rc;
   }
   double *copy = malloc(n * sizeof *copy);
   if (!copy) {
-    return gb_err_set(err, ENOMEM, "quantile: out of memory for %zu values", n);
+    return gb_err_set(err, ENOMEM, "%s: out of memory for %zu values", what, n);
   }
   memcpy(copy, x, n * sizeof *copy);
+  *out = copy;
+  return 0;
+}
+
+int gb_quantile(const double *x, size_t n, double p, double *out, gb_err *err) {
+  if (!(p >= 0.0 && p <= 1.0)) {
+    return gb_err_set(err, EINVAL, "quantile: p = %g is outside [0, 1]", p);
+  }
+  double *copy = NULL;
+  int rc = checked_copy(x, n, "quantile", &copy, err);
+  if (rc < 0) {
+    return rc;
+  }
   *out = gb_quantile_select(copy, n, p);
   free(copy);
   return 0;
@@ -128,27 +141,13 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static int sorted_copy(const double *x, size_t n, double **out, gb_err *err) {
-  int rc = check_sample(x, n, err);
-  if (rc < 0) {
-    return rc;
-  }
-  double *copy = malloc(n * sizeof *copy);
-  if (!copy) {
-    return gb_err_set(err, ENOMEM, "summary: out of memory for %zu values", n);
-  }
-  memcpy(copy, x, n * sizeof *copy);
-  qsort(copy, n, sizeof *copy, cmp_double);
-  *out = copy;
-  return 0;
-}
-
 int gb_summarize(const double *x, size_t n, gb_summary *out, gb_err *err) {
   double *s = NULL;
-  int rc = sorted_copy(x, n, &s, err);
+  int rc = checked_copy(x, n, "summary", &s, err);
   if (rc < 0) {
     return rc;
   }
+  qsort(s, n, sizeof *s, cmp_double);
   gb_summary r = {.n = n, .min = s[0], .max = s[n - 1]};
   r.q1 = gb_quantile_sorted(s, n, 0.25);
   r.median = gb_quantile_sorted(s, n, 0.5);

@@ -46,17 +46,32 @@ static void add_bool(builder *b, const char *key, bool v) {
   add_item(b, key, cJSON_CreateBool(v));
 }
 
-static cJSON *uint_array(const uint64_t *v, size_t n) {
+/* Appends x to arr; false, x freed, when x is NULL or the append fails. */
+static bool append(cJSON *arr, cJSON *x) {
+  if (x && cJSON_AddItemToArray(arr, x))
+    return true;
+  cJSON_Delete(x);
+  return false;
+}
+
+/* An array of n entries made by make(base + i * size). */
+static cJSON *entries(const void *base, size_t n, size_t size, cJSON *(*make)(const void *)) {
   cJSON *a = cJSON_CreateArray();
   for (size_t i = 0; a && i < n; i++) {
-    cJSON *x = exact_uint(v[i]);
-    if (!x || !cJSON_AddItemToArray(a, x)) {
-      cJSON_Delete(x);
+    if (!append(a, make((const char *)base + i * size))) {
       cJSON_Delete(a);
       return NULL;
     }
   }
   return a;
+}
+
+static cJSON *make_uint(const void *p) {
+  return exact_uint(*(const uint64_t *)p);
+}
+
+static cJSON *uint_array(const uint64_t *v, size_t n) {
+  return entries(v, n, sizeof *v, make_uint);
 }
 
 /* names[0..n) as a JSON array; NULL for a name out of range (NULL) or a
@@ -77,13 +92,23 @@ static builder begin(void) {
   return b;
 }
 
+/* The object built, or NULL (freed) when an add failed. */
+static cJSON *done(builder *b) {
+  if (b->ok)
+    return b->o;
+  cJSON_Delete(b->o);
+  return NULL;
+}
+
 static void end(builder *parent, const char *key, builder *child) {
-  if (!child->ok) {
-    cJSON_Delete(child->o);
-    parent->ok = false;
-    return;
-  }
-  add_item(parent, key, child->o);
+  add_item(parent, key, done(child));
+}
+
+static void add_config(builder *b, gb_language l, gb_algorithm a, gb_order o, uint64_t size) {
+  add_str(b, "language", gb_language_name(l));
+  add_str(b, "algorithm", gb_algorithm_name(a));
+  add_str(b, "order", gb_order_name(o));
+  add_uint(b, "size", size);
 }
 
 /* settings.omit: one object per omitted configuration, in canonical order;
@@ -101,12 +126,8 @@ static void add_omit(builder *settings, const gb_meta_settings *s) {
             return;
           }
           builder e = begin();
-          add_str(&e, "language", gb_language_name((gb_language)l));
-          add_str(&e, "algorithm", gb_algorithm_name((gb_algorithm)a));
-          add_str(&e, "order", gb_order_name((gb_order)o));
-          add_uint(&e, "size", s->sizes[z]);
-          if (!e.ok || !cJSON_AddItemToArray(arr, e.o)) {
-            cJSON_Delete(e.o);
+          add_config(&e, (gb_language)l, (gb_algorithm)a, (gb_order)o, s->sizes[z]);
+          if (!append(arr, done(&e))) {
             cJSON_Delete(arr);
             settings->ok = false;
             return;
@@ -154,19 +175,13 @@ static void add_plan(builder *root, const gb_meta_plan *p) {
 
 static cJSON *calibration_entry(const gb_meta_calibration *c) {
   builder b = begin();
-  add_str(&b, "language", gb_language_name(c->language));
-  add_str(&b, "algorithm", gb_algorithm_name(c->algorithm));
-  add_str(&b, "order", gb_order_name(c->order));
-  add_uint(&b, "size", c->size);
+  add_config(&b, c->language, c->algorithm, c->order, c->size);
   add_uint(&b, "sorts", c->sorts);
   add_item(&b, "warmup_loop_ns",
            c->n_warmup_loop_ns <= GB_META_MAX_WARMUPS
                ? uint_array(c->warmup_loop_ns, c->n_warmup_loop_ns)
                : NULL);
-  if (b.ok)
-    return b.o;
-  cJSON_Delete(b.o);
-  return NULL;
+  return done(&b);
 }
 
 static cJSON *startup_entry(const gb_meta_startup *s) {
@@ -175,10 +190,7 @@ static cJSON *startup_entry(const gb_meta_startup *s) {
   add_str(&b, "order", gb_order_name(s->order));
   add_uint(&b, "size", s->size);
   add_uint(&b, "launches", s->launches);
-  if (b.ok)
-    return b.o;
-  cJSON_Delete(b.o);
-  return NULL;
+  return done(&b);
 }
 
 static cJSON *zone_entry(const gb_meta_zone *z) {
@@ -188,24 +200,7 @@ static cJSON *zone_entry(const gb_meta_zone *z) {
   add_str(&b, "kind", gb_meta_zone_kind_name(z->kind));
   add_uint(&b, "socket", z->socket);
   add_uint(&b, "max_energy_range_uj", z->max_energy_range_uj);
-  if (b.ok)
-    return b.o;
-  cJSON_Delete(b.o);
-  return NULL;
-}
-
-/* An array of n entries made by make(base + i * size). */
-static cJSON *entries(const void *base, size_t n, size_t size, cJSON *(*make)(const void *)) {
-  cJSON *a = cJSON_CreateArray();
-  for (size_t i = 0; a && i < n; i++) {
-    cJSON *x = make((const char *)base + i * size);
-    if (!x || !cJSON_AddItemToArray(a, x)) {
-      cJSON_Delete(x);
-      cJSON_Delete(a);
-      return NULL;
-    }
-  }
-  return a;
+  return done(&b);
 }
 
 static cJSON *make_calibration(const void *p) {
@@ -301,8 +296,5 @@ cJSON *gb_meta_to_json(const gb_meta *m) {
   add_str_null(&b, "finished_at", m->has_finished_at, m->finished_at);
   add_bool(&b, "completed", m->completed);
   add_uint(&b, "runs_done", m->runs_done);
-  if (b.ok)
-    return b.o;
-  cJSON_Delete(b.o);
-  return NULL;
+  return done(&b);
 }

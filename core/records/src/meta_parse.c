@@ -197,39 +197,31 @@ PARSER(gb_meta_profile_parse, gb_meta_profile)
 PARSER(gb_meta_energy_mode_parse, gb_meta_energy_mode)
 PARSER(gb_meta_zone_kind_parse, gb_meta_zone_kind)
 
-/* A JSON array of names into out[0..max), *n set. */
-static int get_names(jctx *j, const cJSON *obj, const char *at, const char *key,
-                     name_parse parse, int *out, size_t max, size_t *n) {
+/* A JSON array of at most max values, *n set: names read by parse into
+ * names[0..), or, with parse NULL, integers into uints[0..). */
+static int get_values(jctx *j, const cJSON *obj, const char *at, const char *key,
+                      name_parse parse, int *names, uint64_t *uints, size_t max, size_t *n) {
   const cJSON *arr = NULL, *v;
   int rc = get_array(j, obj, at, key, &arr);
-  if (rc < 0)
-    return rc;
   size_t k = 0;
-  cJSON_ArrayForEach(v, arr) {
+  for (v = arr ? arr->child : NULL; rc == 0 && v; v = v->next, k++) {
     if (k == max)
       return bad_value(j, at, key, "too many entries");
-    if ((rc = to_name(j, v, at, key, parse, &out[k++])) < 0)
-      return rc;
+    rc = parse ? to_name(j, v, at, key, parse, &names[k]) : to_uint(j, v, at, key, &uints[k]);
   }
-  *n = k;
-  return 0;
+  if (rc == 0)
+    *n = k;
+  return rc;
+}
+
+static int get_names(jctx *j, const cJSON *obj, const char *at, const char *key,
+                     name_parse parse, int *out, size_t max, size_t *n) {
+  return get_values(j, obj, at, key, parse, out, NULL, max, n);
 }
 
 static int get_uints(jctx *j, const cJSON *obj, const char *at, const char *key, uint64_t *out,
                      size_t max, size_t *n) {
-  const cJSON *arr = NULL, *v;
-  int rc = get_array(j, obj, at, key, &arr);
-  if (rc < 0)
-    return rc;
-  size_t k = 0;
-  cJSON_ArrayForEach(v, arr) {
-    if (k == max)
-      return bad_value(j, at, key, "too many entries");
-    if ((rc = to_uint(j, v, at, key, &out[k++])) < 0)
-      return rc;
-  }
-  *n = k;
-  return 0;
+  return get_values(j, obj, at, key, NULL, NULL, out, max, n);
 }
 
 /* ---- Sections --------------------------------------------------------- */
@@ -277,48 +269,49 @@ static int parse_lists(jctx *j, const cJSON *s, gb_meta_settings *st) {
   return get_uints(j, s, "settings", "sizes", st->sizes, GB_META_MAX_SIZES, &st->n_sizes);
 }
 
-/* settings.omit, optional: objects naming a configuration of the lists,
- * each once. */
-static int parse_omit(jctx *j, const cJSON *s, gb_meta_settings *st) {
-  if (!cJSON_GetObjectItemCaseSensitive(s, "omit"))
-    return 0;
+/* Reads the entry v of a list, named at ("calibration[3]"), into m. */
+typedef int (*entry_parse)(jctx *j, const cJSON *v, const char *at, gb_meta *m);
+
+/* Each entry of the array obj[key] (obj itself at `at`) through one. */
+static int parse_list(jctx *j, const cJSON *obj, const char *at, const char *key, gb_meta *m,
+                      entry_parse one) {
   const cJSON *arr = NULL, *v;
-  int rc = get_array(j, s, "settings", "omit", &arr);
-  if (rc < 0)
-    return rc;
+  int rc = get_array(j, obj, at, key, &arr);
   size_t i = 0;
-  cJSON_ArrayForEach(v, arr) {
-    char at[48];
-    int l = 0, a = 0, o = 0;
-    uint64_t size = 0;
-    snprintf(at, sizeof at, "settings.omit[%zu]", i++);
-    if (!cJSON_IsObject(v))
-      return bad(j, at, "", "an object", v);
-    if ((rc = get_name(j, v, at, "language", gb_language_parse_int, &l)) < 0 ||
-        (rc = get_name(j, v, at, "algorithm", gb_algorithm_parse_int, &a)) < 0 ||
-        (rc = get_name(j, v, at, "order", gb_order_parse_int, &o)) < 0 ||
-        (rc = get_uint(j, v, at, "size", &size)) < 0)
-      return rc;
-    size_t z = 0;
-    while (z < st->n_sizes && st->sizes[z] != size)
-      z++;
-    bool has_l = false, has_a = false, has_o = false;
-    for (size_t k = 0; k < st->n_languages; k++)
-      has_l = has_l || st->languages[k] == (gb_language)l;
-    for (size_t k = 0; k < st->n_algorithms; k++)
-      has_a = has_a || st->algorithms[k] == (gb_algorithm)a;
-    for (size_t k = 0; k < st->n_orders; k++)
-      has_o = has_o || st->orders[k] == (gb_order)o;
-    if (z == st->n_sizes || !has_l || !has_a || !has_o)
-      return bad_value(j, at, "", "a configuration not in the settings' lists");
-    if (st->omit[l][a][o] >> z & 1u)
-      return bad_value(j, at, "", "the same configuration as an earlier entry");
-    st->omit[l][a][o] |= 1u << z;
+  for (v = arr ? arr->child : NULL; rc == 0 && v; v = v->next) {
+    char k[64], entry[96];
+    snprintf(entry, sizeof entry, "%s[%zu]", key_path(k, sizeof k, at, key), i++);
+    rc = one(j, v, entry, m);
   }
   return rc;
 }
 
-static int parse_settings(jctx *j, const cJSON *root, gb_meta_settings *st) {
+/* An entry of settings.omit: a configuration of the lists, each once. */
+static int parse_omit(jctx *j, const cJSON *v, const char *at, gb_meta *m) {
+  gb_meta_settings *st = &m->settings;
+  int l = 0, a = 0, o = 0, rc;
+  uint64_t size = 0;
+  if (!cJSON_IsObject(v))
+    return bad(j, at, "", "an object", v);
+  if ((rc = get_name(j, v, at, "language", gb_language_parse_int, &l)) < 0 ||
+      (rc = get_name(j, v, at, "algorithm", gb_algorithm_parse_int, &a)) < 0 ||
+      (rc = get_name(j, v, at, "order", gb_order_parse_int, &o)) < 0 ||
+      (rc = get_uint(j, v, at, "size", &size)) < 0)
+    return rc;
+  size_t z = 0;
+  while (z < st->n_sizes && st->sizes[z] != size)
+    z++;
+  if (z == st->n_sizes || !gb_meta_has_language(m, (gb_language)l) ||
+      !gb_meta_has_algorithm(m, (gb_algorithm)a) || !gb_meta_has_order(m, (gb_order)o))
+    return bad_value(j, at, "", "a configuration not in the settings' lists");
+  if (st->omit[l][a][o] >> z & 1u)
+    return bad_value(j, at, "", "the same configuration as an earlier entry");
+  st->omit[l][a][o] |= 1u << z;
+  return 0;
+}
+
+static int parse_settings(jctx *j, const cJSON *root, gb_meta *m) {
+  gb_meta_settings *st = &m->settings;
   const cJSON *s = NULL;
   int rc, mode = 0;
   if ((rc = get_object(j, root, "", "settings", &s)) < 0 || (rc = parse_lists(j, s, st)) < 0 ||
@@ -331,7 +324,9 @@ static int parse_settings(jctx *j, const cJSON *root, gb_meta_settings *st) {
       (rc = get_str(j, s, "settings", "python", st->python, sizeof st->python)) < 0 ||
       (rc = get_str(j, s, "settings", "node", st->node, sizeof st->node)) < 0 ||
       (rc = get_uint(j, s, "settings", "timeout_s", &st->timeout_s)) < 0 ||
-      (rc = parse_omit(j, s, st)) < 0)
+      /* optional: records before it have none */
+      (cJSON_GetObjectItemCaseSensitive(s, "omit") &&
+       (rc = parse_list(j, s, "settings", "omit", m, parse_omit)) < 0))
     return rc;
   st->energy = (gb_meta_energy_mode)mode;
   return 0;
@@ -348,74 +343,44 @@ static int parse_plan(jctx *j, const cJSON *root, gb_meta_plan *p) {
   return get_uint(j, o, "plan", "measured_runs", &p->measured_runs);
 }
 
-static int parse_one_calibration(jctx *j, const cJSON *o, const char *at,
-                                 gb_meta_calibration *c) {
+static int parse_calibration(jctx *j, const cJSON *o, const char *at, gb_meta *m) {
+  gb_meta_calibration c = {0};
   int l = 0, a = 0, ord = 0, rc;
   if (!cJSON_IsObject(o))
     return bad(j, at, "", "an object", o);
   if ((rc = get_name(j, o, at, "language", gb_language_parse_int, &l)) < 0 ||
       (rc = get_name(j, o, at, "algorithm", gb_algorithm_parse_int, &a)) < 0 ||
       (rc = get_name(j, o, at, "order", gb_order_parse_int, &ord)) < 0 ||
-      (rc = get_uint(j, o, at, "size", &c->size)) < 0 ||
-      (rc = get_uint(j, o, at, "sorts", &c->sorts)) < 0 ||
-      (rc = get_uints(j, o, at, "warmup_loop_ns", c->warmup_loop_ns, GB_META_MAX_WARMUPS,
-                      &c->n_warmup_loop_ns)) < 0)
+      (rc = get_uint(j, o, at, "size", &c.size)) < 0 ||
+      (rc = get_uint(j, o, at, "sorts", &c.sorts)) < 0 ||
+      (rc = get_uints(j, o, at, "warmup_loop_ns", c.warmup_loop_ns, GB_META_MAX_WARMUPS,
+                      &c.n_warmup_loop_ns)) < 0)
     return rc;
-  c->language = (gb_language)l;
-  c->algorithm = (gb_algorithm)a;
-  c->order = (gb_order)ord;
-  return 0;
+  c.language = (gb_language)l;
+  c.algorithm = (gb_algorithm)a;
+  c.order = (gb_order)ord;
+  return gb_meta_add_calibration(m, &c, j->err);
 }
 
-static int parse_one_startup(jctx *j, const cJSON *o, const char *at, gb_meta_startup *s) {
+static int parse_startup(jctx *j, const cJSON *o, const char *at, gb_meta *m) {
+  gb_meta_startup s = {0};
   int l = 0, ord = 0, rc;
   if (!cJSON_IsObject(o))
     return bad(j, at, "", "an object", o);
   if ((rc = get_name(j, o, at, "language", gb_language_parse_int, &l)) < 0 ||
       (rc = get_name(j, o, at, "order", gb_order_parse_int, &ord)) < 0 ||
-      (rc = get_uint(j, o, at, "size", &s->size)) < 0 ||
-      (rc = get_uint(j, o, at, "launches", &s->launches)) < 0)
+      (rc = get_uint(j, o, at, "size", &s.size)) < 0 ||
+      (rc = get_uint(j, o, at, "launches", &s.launches)) < 0)
     return rc;
-  s->language = (gb_language)l;
-  s->order = (gb_order)ord;
-  return 0;
+  s.language = (gb_language)l;
+  s.order = (gb_order)ord;
+  return gb_meta_add_startup(m, &s, j->err);
 }
 
-static int parse_calibration(jctx *j, const cJSON *root, gb_meta *m) {
-  const cJSON *arr = NULL, *v;
-  int rc = get_array(j, root, "", "calibration", &arr);
-  if (rc < 0)
-    return rc;
-  size_t i = 0;
-  cJSON_ArrayForEach(v, arr) {
-    char at[48];
-    gb_meta_calibration c = {0};
-    snprintf(at, sizeof at, "calibration[%zu]", i++);
-    if ((rc = parse_one_calibration(j, v, at, &c)) < 0 ||
-        (rc = gb_meta_add_calibration(m, &c, j->err)) < 0)
-      return rc;
-  }
-  return rc;
-}
-
-static int parse_startup(jctx *j, const cJSON *root, gb_meta *m) {
-  const cJSON *arr = NULL, *v;
-  int rc = get_array(j, root, "", "startup", &arr);
-  if (rc < 0)
-    return rc;
-  size_t i = 0;
-  cJSON_ArrayForEach(v, arr) {
-    char at[48];
-    gb_meta_startup s = {0};
-    snprintf(at, sizeof at, "startup[%zu]", i++);
-    if ((rc = parse_one_startup(j, v, at, &s)) < 0 ||
-        (rc = gb_meta_add_startup(m, &s, j->err)) < 0)
-      return rc;
-  }
-  return rc;
-}
-
-static int parse_zone(jctx *j, const cJSON *o, const char *at, gb_meta_zone *z) {
+static int parse_zone(jctx *j, const cJSON *o, const char *at, gb_meta *m) {
+  if (m->energy.n_zones == GB_META_MAX_ZONES)
+    return bad_value(j, "energy", "zones", "too many entries");
+  gb_meta_zone *z = &m->energy.zones[m->energy.n_zones++];
   int kind = 0, rc;
   if (!cJSON_IsObject(o))
     return bad(j, at, "", "an object", o);
@@ -430,23 +395,14 @@ static int parse_zone(jctx *j, const cJSON *o, const char *at, gb_meta_zone *z) 
 }
 
 static int parse_energy(jctx *j, const cJSON *root, gb_meta *m) {
-  const cJSON *e = NULL, *zones = NULL, *v;
+  const cJSON *e = NULL;
   int rc, status = 0;
   if ((rc = get_object(j, root, "", "energy", &e)) < 0 ||
       (rc = get_name(j, e, "energy", "status", gb_rec_energy_parse_int, &status)) < 0 ||
-      (rc = get_str(j, e, "energy", "reason", m->energy.reason, sizeof m->energy.reason)) < 0 ||
-      (rc = get_array(j, e, "energy", "zones", &zones)) < 0)
+      (rc = get_str(j, e, "energy", "reason", m->energy.reason, sizeof m->energy.reason)) < 0)
     return rc;
   m->energy.status = (gb_rec_energy)status;
-  cJSON_ArrayForEach(v, zones) {
-    char at[48];
-    if (m->energy.n_zones == GB_META_MAX_ZONES)
-      return bad_value(j, "energy", "zones", "too many entries");
-    snprintf(at, sizeof at, "energy.zones[%zu]", m->energy.n_zones);
-    if ((rc = parse_zone(j, v, at, &m->energy.zones[m->energy.n_zones++])) < 0)
-      return rc;
-  }
-  return 0;
+  return parse_list(j, e, "energy", "zones", m, parse_zone);
 }
 
 static int parse_machine(jctx *j, const cJSON *root, gb_meta *m) {
@@ -562,12 +518,14 @@ static int parse_root(jctx *j, const cJSON *root, gb_meta *m) {
   if (!cJSON_IsObject(root))
     return gb_err_set(j->err, EINVAL, "%s: expected a JSON object, got %s", j->path,
                       type_name(root));
-  if ((rc = parse_header(j, root, m)) < 0 || (rc = parse_settings(j, root, &m->settings)) < 0 ||
-      (rc = parse_plan(j, root, &m->plan)) < 0 || (rc = parse_calibration(j, root, m)) < 0 ||
-      (rc = parse_startup(j, root, m)) < 0 || (rc = parse_energy(j, root, m)) < 0 ||
-      (rc = parse_machine(j, root, m)) < 0 || (rc = parse_pinning(j, root, m)) < 0 ||
-      (rc = parse_runtimes(j, root, m)) < 0 || (rc = parse_harness_env(j, root, m)) < 0 ||
-      (rc = parse_access(j, root, m)) < 0 || (rc = parse_progress(j, root, m)) < 0)
+  if ((rc = parse_header(j, root, m)) < 0 || (rc = parse_settings(j, root, m)) < 0 ||
+      (rc = parse_plan(j, root, &m->plan)) < 0 ||
+      (rc = parse_list(j, root, "", "calibration", m, parse_calibration)) < 0 ||
+      (rc = parse_list(j, root, "", "startup", m, parse_startup)) < 0 ||
+      (rc = parse_energy(j, root, m)) < 0 || (rc = parse_machine(j, root, m)) < 0 ||
+      (rc = parse_pinning(j, root, m)) < 0 || (rc = parse_runtimes(j, root, m)) < 0 ||
+      (rc = parse_harness_env(j, root, m)) < 0 || (rc = parse_access(j, root, m)) < 0 ||
+      (rc = parse_progress(j, root, m)) < 0)
     return rc;
   return gb_meta_check(m, j->path, j->err);
 }

@@ -2,6 +2,7 @@
  * of one field: everything both the writer and the reader must agree on. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -121,43 +122,38 @@ int gb_records_column_bounds(gb_rec_col c, uint64_t *min, uint64_t *max) {
 }
 
 /* Enum columns are read and set by name, not through an offset, because the
- * C standard leaves the size of an enum type to the compiler. */
+ * C standard leaves the size of an enum type to the compiler: X(column,
+ * field, type) for each. */
+#define ENUM_COLUMNS(X)                                                                        \
+  X(GB_REC_COL_KIND, kind, gb_rec_kind)                                                        \
+  X(GB_REC_COL_LANGUAGE, language, gb_language)                                                \
+  X(GB_REC_COL_ALGORITHM, algorithm, gb_algorithm)                                             \
+  X(GB_REC_COL_ORDER, order, gb_order)                                                         \
+  X(GB_REC_COL_STATUS, status, gb_rec_status)                                                  \
+  X(GB_REC_COL_ENERGY, energy, gb_rec_energy)
+
 static unsigned enum_get(const gb_run_row *r, gb_rec_col c) {
   switch (c) {
-  case GB_REC_COL_KIND:
-    return (unsigned)r->kind;
-  case GB_REC_COL_LANGUAGE:
-    return (unsigned)r->language;
-  case GB_REC_COL_ALGORITHM:
-    return (unsigned)r->algorithm;
-  case GB_REC_COL_ORDER:
-    return (unsigned)r->order;
-  case GB_REC_COL_STATUS:
-    return (unsigned)r->status;
+#define GET(col, field, type)                                                                  \
+  case col:                                                                                    \
+    return (unsigned)r->field;
+    ENUM_COLUMNS(GET)
+#undef GET
   default:
-    return (unsigned)r->energy;
+    return UINT_MAX; /* not an enum column: in no value set */
   }
 }
 
 static void enum_set(gb_run_row *r, gb_rec_col c, int v) {
   switch (c) {
-  case GB_REC_COL_KIND:
-    r->kind = (gb_rec_kind)v;
+#define SET(col, field, type)                                                                  \
+  case col:                                                                                    \
+    r->field = (type)v;                                                                        \
     break;
-  case GB_REC_COL_LANGUAGE:
-    r->language = (gb_language)v;
-    break;
-  case GB_REC_COL_ALGORITHM:
-    r->algorithm = (gb_algorithm)v;
-    break;
-  case GB_REC_COL_ORDER:
-    r->order = (gb_order)v;
-    break;
-  case GB_REC_COL_STATUS:
-    r->status = (gb_rec_status)v;
-    break;
+    ENUM_COLUMNS(SET)
+#undef SET
   default:
-    r->energy = (gb_rec_energy)v;
+    break;
   }
 }
 

@@ -24,6 +24,10 @@ int gb_rank_average(const double *x, size_t n, double *ranks, gb_err *err);
  * exist there, which is a result, not an error. Errors: -EINVAL on a NaN,
  * -ENOMEM. *out is set only on success. */
 int gb_spearman(const double *x, const double *y, size_t n, gb_rho *out, gb_err *err);
+/* The same, but a NaN on either side (a figure that does not exist) gives
+ * defined = false and rho = NAN with return 0: it has no rank. Errors:
+ * -ENOMEM. */
+int gb_spearman_nan(const double *x, const double *y, size_t n, gb_rho *out, gb_err *err);
 
 /* Rank agreement across configurations with a percentile-bootstrap
  * interval (study.md, Analysis). */
