@@ -310,9 +310,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   gb_workers w = {.worker_c = o.worker};
-  bench_ctx c = {
-      .env = {.workers = &w, .timeout_ns = 60000000000u},
-      .job = {GB_RUN_SORT, GB_C, GB_QUICK, GB_RANDOM, (uint32_t)o.size, GB_DEFAULT_SEED, 1, 1}};
+  bench_ctx c = {.env = {.workers = &w, .timeout_ns = 60000000000u},
+                 .job = gb_job_sort(&(gb_config){.language = GB_C,
+                                                 .algorithm = GB_QUICK,
+                                                 .order = GB_RANDOM,
+                                                 .size = (uint32_t)o.size},
+                                    GB_DEFAULT_SEED, 1)};
   powercap_fake *f = make_tree();
   static bench_result res;
   int rc = setup(&o, f, &c);

@@ -1,6 +1,7 @@
 #include "args.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,24 +34,6 @@ static const struct {
     {"--dump-xorshift", OPT_DUMP_XORSHIFT, true},
 };
 
-/* Decimal digits only (no sign, space or exponent), within [1, max]. */
-static bool parse_bounded(const char *s, uint64_t max, uint64_t *out) {
-  uint64_t v = 0;
-  if (*s == '\0')
-    return false;
-  for (; *s; s++) {
-    if (*s < '0' || *s > '9')
-      return false;
-    v = v * 10 + (uint64_t)(*s - '0');
-    if (v > max)
-      return false;
-  }
-  if (v == 0)
-    return false;
-  *out = v;
-  return true;
-}
-
 __attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t len, const char *fmt,
                                                       ...) {
   va_list ap;
@@ -60,9 +43,28 @@ __attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t len, con
   return -EINVAL;
 }
 
+/* The value of option name: decimal digits only (no sign, space or
+ * exponent), within [1, max]. Returns 0, or -EINVAL with the message. */
+static int parse_count(const char *name, const char *s, uint64_t max, uint64_t *out, char *msg,
+                       size_t len) {
+  uint64_t v = 0;
+  bool ok = *s != '\0';
+  for (const char *p = s; ok && *p; p++) {
+    ok = *p >= '0' && *p <= '9';
+    v = v * 10 + (uint64_t)(*p - '0');
+    ok = ok && v <= max;
+  }
+  if (!ok || v == 0)
+    return fail(msg, len, "%s must be an integer from 1 to %" PRIu64 ", got '%s'", name, max,
+                s);
+  *out = v;
+  return 0;
+}
+
 static int set_value(gb_worker_args *o, int bit, const char *name, const char *v, char *msg,
                      size_t len) {
-  uint64_t n;
+  uint64_t n = 0;
+  int rc;
   switch (bit) {
   case OPT_ALGORITHM:
     if (gb_algorithm_parse(v, &o->algorithm) < 0)
@@ -74,25 +76,21 @@ static int set_value(gb_worker_args *o, int bit, const char *name, const char *v
                   v);
     return 0;
   case OPT_SIZE:
-    if (!parse_bounded(v, GB_MAX_SIZE, &n))
-      return fail(msg, len, "%s must be an integer from 1 to 10000000, got '%s'", name, v);
-    o->size = (size_t)n;
-    return 0;
+    if ((rc = parse_count(name, v, GB_MAX_SIZE, &n, msg, len)) == 0)
+      o->size = (size_t)n;
+    return rc;
   case OPT_SORTS:
-    if (!parse_bounded(v, GB_MAX_SORTS, &n))
-      return fail(msg, len, "%s must be an integer from 1 to 1000000000, got '%s'", name, v);
-    o->sorts = n;
-    return 0;
+    if ((rc = parse_count(name, v, GB_MAX_SORTS, &n, msg, len)) == 0)
+      o->sorts = n;
+    return rc;
   case OPT_SEED:
-    if (!parse_bounded(v, UINT32_MAX, &n))
-      return fail(msg, len, "%s must be an integer from 1 to 4294967295, got '%s'", name, v);
-    o->seed = (uint32_t)n;
-    return 0;
+    if ((rc = parse_count(name, v, UINT32_MAX, &n, msg, len)) == 0)
+      o->seed = (uint32_t)n;
+    return rc;
   default: /* OPT_DUMP_XORSHIFT */
-    if (!parse_bounded(v, GB_MAX_SIZE, &n))
-      return fail(msg, len, "%s must be an integer from 1 to 10000000, got '%s'", name, v);
-    o->dump_count = n;
-    return 0;
+    if ((rc = parse_count(name, v, GB_MAX_SIZE, &n, msg, len)) == 0)
+      o->dump_count = n;
+    return rc;
   }
 }
 

@@ -239,23 +239,22 @@ const OPTIONS = new Map([
   ['--dump-xorshift', true],
 ]);
 
-// Decimal ASCII digits only (no sign, space or exponent), within [1, max];
-// null otherwise.
-function parseBounded(s, max) {
-  if (s === '') return null;
+// The value of option name: decimal ASCII digits only (no sign, space or
+// exponent), within [1, max]; ArgsError otherwise.
+function parseCount(name, s, max) {
   let v = 0;
-  for (let k = 0; k < s.length; k++) {
+  let ok = s !== '';
+  for (let k = 0; ok && k < s.length; k++) {
     const d = s.charCodeAt(k) - 48;
-    if (d < 0 || d > 9) return null;
+    ok = d >= 0 && d <= 9;
     v = v * 10 + d;
-    if (v > max) return null;
+    ok = ok && v <= max;
   }
-  if (v === 0) return null;
+  if (!ok || v === 0) throw new ArgsError(`${name} must be an integer from 1 to ${max}, got '${s}'`);
   return v;
 }
 
 function setValue(o, name, v) {
-  let n;
   switch (name) {
     case '--algorithm':
       if (!ALGORITHMS.includes(v))
@@ -268,24 +267,16 @@ function setValue(o, name, v) {
       o.order = v;
       return;
     case '--size':
-      if ((n = parseBounded(v, MAX_SIZE)) === null)
-        throw new ArgsError(`${name} must be an integer from 1 to 10000000, got '${v}'`);
-      o.size = n;
+      o.size = parseCount(name, v, MAX_SIZE);
       return;
     case '--sorts':
-      if ((n = parseBounded(v, MAX_SORTS)) === null)
-        throw new ArgsError(`${name} must be an integer from 1 to 1000000000, got '${v}'`);
-      o.sorts = n;
+      o.sorts = parseCount(name, v, MAX_SORTS);
       return;
     case '--seed':
-      if ((n = parseBounded(v, UINT32_MAX)) === null)
-        throw new ArgsError(`${name} must be an integer from 1 to 4294967295, got '${v}'`);
-      o.seed = n;
+      o.seed = parseCount(name, v, UINT32_MAX);
       return;
     default: // --dump-xorshift
-      if ((n = parseBounded(v, MAX_SIZE)) === null)
-        throw new ArgsError(`${name} must be an integer from 1 to 10000000, got '${v}'`);
-      o.dumpCount = n;
+      o.dumpCount = parseCount(name, v, MAX_SIZE);
       return;
   }
 }

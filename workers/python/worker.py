@@ -257,20 +257,19 @@ TAKES_VALUE = dict(OPTIONS)
 DIGITS = "0123456789"
 
 
-def parse_bounded(s, maximum):
-    """Decimal ASCII digits only (no sign, space or exponent), within
-    [1, maximum]; None otherwise."""
-    if s == "":
-        return None
+def parse_count(name, s, maximum):
+    """The value of option name: decimal ASCII digits only (no sign, space or
+    exponent), within [1, maximum]; ArgsError otherwise."""
     v = 0
+    ok = s != ""
     for ch in s:
-        if ch not in DIGITS:
-            return None
+        if not ok:
+            break
+        ok = ch in DIGITS
         v = v * 10 + (ord(ch) - ord("0"))
-        if v > maximum:
-            return None
-    if v == 0:
-        return None
+        ok = ok and v <= maximum
+    if not ok or v == 0:
+        raise ArgsError(f"{name} must be an integer from 1 to {maximum}, got '{s}'")
     return v
 
 
@@ -286,25 +285,13 @@ def set_value(o, name, v):
             )
         o.order = v
     elif name == "--size":
-        n = parse_bounded(v, MAX_SIZE)
-        if n is None:
-            raise ArgsError(f"{name} must be an integer from 1 to 10000000, got '{v}'")
-        o.size = n
+        o.size = parse_count(name, v, MAX_SIZE)
     elif name == "--sorts":
-        n = parse_bounded(v, MAX_SORTS)
-        if n is None:
-            raise ArgsError(f"{name} must be an integer from 1 to 1000000000, got '{v}'")
-        o.sorts = n
+        o.sorts = parse_count(name, v, MAX_SORTS)
     elif name == "--seed":
-        n = parse_bounded(v, UINT32_MAX)
-        if n is None:
-            raise ArgsError(f"{name} must be an integer from 1 to 4294967295, got '{v}'")
-        o.seed = n
+        o.seed = parse_count(name, v, UINT32_MAX)
     else:  # --dump-xorshift
-        n = parse_bounded(v, MAX_SIZE)
-        if n is None:
-            raise ArgsError(f"{name} must be an integer from 1 to 10000000, got '{v}'")
-        o.dump_count = n
+        o.dump_count = parse_count(name, v, MAX_SIZE)
 
 
 def check_required(o, seen):
