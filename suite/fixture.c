@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/files.h"
 #include "greenbench/machine.h"
 #include "greenbench/numparse.h"
 #include "greenbench/paths.h"
@@ -26,6 +27,7 @@
 #include "greenbench/report_junit.h"
 #include "greenbench/select.h"
 #include "greenbench/text.h"
+#include "greenbench/timefmt.h"
 #include "greenbench/validate.h"
 
 #define STATE_HEADER "greenbench-suite campaign state 1"
@@ -41,14 +43,11 @@
  * line is in parentheses and may hold anything, so the fields are read
  * after its last ')'. */
 static pid_t parent_of(pid_t pid) {
-  char path[64], line[1024];
+  char path[64], line[4096];
+  size_t n;
   snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  FILE *f = fopen(path, "re");
-  if (!f)
+  if (gb_read_small_file(path, line, sizeof line, &n, NULL) < 0)
     return 0;
-  size_t n = fread(line, 1, sizeof line - 1, f);
-  fclose(f);
-  line[n] = '\0';
   /* "pid (comm) S ppid ...": the state, then the parent's pid. */
   const char *end = strrchr(line, ')');
   uint64_t ppid;
@@ -551,7 +550,8 @@ static void choose_cases(const gb_fixture_opts *o, case_set *set, state *st, cha
 
 static void note_selection(const char *records, const char *how, const char *expr) {
   char path[PATH_MAX + 32];
-  snprintf(path, sizeof path, "%s/ctest-selection.txt", records);
+  if (gb_path_join(path, sizeof path, records, "ctest-selection.txt", NULL) < 0)
+    return;
   FILE *f = fopen(path, "we");
   if (!f)
     return;
@@ -595,9 +595,8 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
     return 1;
   }
   /* A fresh records folder for each invocation, named by time and pid. */
-  char stamp[32];
-  time_t now = time(NULL);
-  strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
+  char stamp[GB_UTC_STAMP_SIZE];
+  gb_utc_stamp((int64_t)time(NULL), stamp, sizeof stamp);
   snprintf(st.records, sizeof st.records, "%s/%s-%s-%d", o->results, s.profile, stamp,
            (int)getpid());
   gb_str_copy(st.status, sizeof st.status, "running");

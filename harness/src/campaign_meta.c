@@ -14,6 +14,7 @@
 #include "greenbench/machine.h"
 #include "greenbench/spawn.h"
 #include "greenbench/text.h"
+#include "greenbench/timefmt.h"
 #include "greenbench/workerenv.h"
 
 #ifndef GB_VERSION
@@ -88,10 +89,7 @@ void gb_campaign_git_commit(const char *source_dir, const gb_privilege *as, char
 }
 
 static void utc_now(char *buf, size_t len) {
-  time_t t = (time_t)(gb_realtime_ns() / 1000000000u);
-  struct tm tm;
-  gmtime_r(&t, &tm);
-  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  gb_utc_iso8601((int64_t)(gb_realtime_ns() / 1000000000u), buf, len);
 }
 
 static gb_meta_profile profile_of(const char *name) {

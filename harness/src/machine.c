@@ -1,5 +1,7 @@
 #include "greenbench/machine.h"
+#include "greenbench/files.h"
 #include "greenbench/numparse.h"
+#include "greenbench/paths.h"
 #include "greenbench/records.h"
 #include "greenbench/text.h"
 
@@ -34,38 +36,20 @@ static const char *const temp_hwmons[] = {"coretemp", "k10temp", "zenpower"};
 static const char *const temp_zones[] = {"x86_pkg_temp", "cpu-thermal", "cpu_thermal",
                                          "soc_thermal"};
 
-static int mkpath(char *buf, size_t len, const char *root, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int mkpath(char *buf, size_t len, const char *root, const char *fmt, ...) {
-  int n = snprintf(buf, len, "%s/", root);
-  if (n < 0 || (size_t)n >= len)
-    return -ENAMETOOLONG;
-  va_list ap;
-  va_start(ap, fmt);
-  int m = vsnprintf(buf + n, len - (size_t)n, fmt, ap);
-  va_end(ap);
-  return m < 0 || (size_t)m >= len - (size_t)n ? -ENAMETOOLONG : 0;
-}
-
 static void chomp(char *s) {
   size_t n = strlen(s);
   while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
     s[--n] = '\0';
 }
 
-/* Reads a small text file whole, without its trailing newline. 0 or -errno. */
+/* Reads a small text file whole, without its trailing newline. 0 or -errno
+ * (-EFBIG when it does not fit). */
 static int read_text(const char *path, char *buf, size_t len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -errno;
-  ssize_t n = read(fd, buf, len - 1);
-  int e = errno;
-  close(fd);
-  if (n < 0)
-    return -e;
-  buf[n] = '\0';
-  chomp(buf);
-  return 0;
+  size_t n;
+  int rc = gb_read_small_file(path, buf, len, &n, NULL);
+  if (rc == 0)
+    chomp(buf);
+  return rc;
 }
 
 /* root joined with a printf-formatted relative path; -ENAMETOOLONG if long. */
@@ -74,9 +58,24 @@ static int vpath_at(char path[PATH_MAX], const char *root, const char *fmt, va_l
 static int vpath_at(char path[PATH_MAX], const char *root, const char *fmt, va_list ap) {
   char rel[PATH_MAX];
   int n = vsnprintf(rel, sizeof rel, fmt, ap);
-  if (n < 0 || (size_t)n >= sizeof rel || mkpath(path, PATH_MAX, root, "%s", rel) < 0)
+  if (n < 0 || (size_t)n >= sizeof rel)
     return -ENAMETOOLONG;
-  return 0;
+  return gb_path_join(path, PATH_MAX, root, rel, NULL);
+}
+
+/* The value of the next /proc/cpuinfo line of f that starts with key
+ * ("model name\t: Intel(R) ..."), without its spaces; NULL at the end. The
+ * value lives in *line (getline's buffer). */
+static char *cpuinfo_value(FILE *f, const char *key, char **line, size_t *cap) {
+  while (getline(line, cap, f) > 0) {
+    char *colon = strchr(*line, ':');
+    if (strncmp(*line, key, strlen(key)) != 0 || !colon)
+      continue;
+    char *v = colon + 1 + strspn(colon + 1, " \t");
+    chomp(v);
+    return v;
+  }
+  return NULL;
 }
 
 static int read_at(char *buf, size_t len, const char *root, const char *fmt, ...)
@@ -117,22 +116,17 @@ static const char *root_or_default(const char *root) {
 
 static void read_cpu_model(const char *root, gb_machine_info *info) {
   char path[PATH_MAX];
-  if (mkpath(path, sizeof path, root, "proc/cpuinfo") < 0)
+  if (gb_path_join(path, sizeof path, root, "proc/cpuinfo", NULL) < 0)
     return;
   FILE *f = fopen(path, "re");
   if (!f)
     return;
   char *line = NULL;
   size_t cap = 0;
-  while (getline(&line, &cap, f) > 0) {
-    char *colon = strchr(line, ':');
-    if (strncmp(line, "model name", 10) != 0 || !colon)
-      continue;
-    char *v = colon + 1 + strspn(colon + 1, " \t");
-    chomp(v);
+  const char *v = cpuinfo_value(f, "model name", &line, &cap);
+  if (v) {
     gb_str_append(info->cpu_model, sizeof info->cpu_model, "%s", v);
     info->has_cpu_model = v[0] != '\0';
-    break;
   }
   free(line);
   fclose(f);
@@ -311,7 +305,7 @@ static bool scan(gb_machine_sampler *s, const char *root, const char *rel,
                  int (*filter)(const struct dirent *), resolve_fn fn, const char *wanted) {
   char path[PATH_MAX];
   struct dirent **ents;
-  if (mkpath(path, sizeof path, root, "%s", rel) < 0)
+  if (gb_path_join(path, sizeof path, root, rel, NULL) < 0)
     return false;
   /* versionsort: hwmon2 before hwmon10, so "first" means lowest number. */
   int n = scandir(path, &ents, filter, versionsort);
@@ -419,8 +413,8 @@ int gb_machine_sampler_describe(const gb_machine_sampler *s, char *buf, size_t l
 /* "name: value\n" from a file below root, or "name: unavailable: why (path)". */
 static void fact_file(char *buf, size_t len, const char *name, const char *root,
                       const char *rel) {
-  char v[1024], path[PATH_MAX];
-  if (mkpath(path, sizeof path, root, "%s", rel) < 0) {
+  char v[4096 + 2], path[PATH_MAX]; /* a kernel command line (4 kB at most), "\n", NUL */
+  if (gb_path_join(path, sizeof path, root, rel, NULL) < 0) {
     gb_str_append(buf, len, "%s: unavailable: path too long\n", name);
     return;
   }
@@ -436,20 +430,16 @@ static void fact_file(char *buf, size_t len, const char *name, const char *root,
 /* The distinct "microcode" values of /proc/cpuinfo, in order of appearance. */
 static void fact_microcode(char *buf, size_t len, const char *root) {
   char path[PATH_MAX], seen[256] = "";
-  FILE *f = mkpath(path, sizeof path, root, "proc/cpuinfo") < 0 ? NULL : fopen(path, "re");
+  FILE *f = gb_path_join(path, sizeof path, root, "proc/cpuinfo", NULL) < 0 ? NULL
+                                                                            : fopen(path, "re");
   if (!f) {
     gb_str_append(buf, len, "microcode: unavailable: cannot read %s: %s\n", path,
                   strerror(errno));
     return;
   }
-  char *line = NULL;
+  char *line = NULL, *v;
   size_t cap = 0;
-  while (getline(&line, &cap, f) > 0) {
-    char *colon = strchr(line, ':');
-    if (strncmp(line, "microcode", 9) != 0 || !colon)
-      continue;
-    char *v = colon + 1 + strspn(colon + 1, " \t");
-    chomp(v);
+  while ((v = cpuinfo_value(f, "microcode", &line, &cap))) {
     char quoted[80];
     snprintf(quoted, sizeof quoted, " %s ", v);
     char padded[sizeof seen + 2];
@@ -528,7 +518,7 @@ int gb_machine_facts_describe(const char *root, const char *powercap, unsigned c
   char pc[PATH_MAX];
   if (powercap)
     gb_str_copy(pc, sizeof pc, powercap);
-  else if (mkpath(pc, sizeof pc, root, "sys/class/powercap") < 0)
+  else if (gb_path_join(pc, sizeof pc, root, "sys/class/powercap", NULL) < 0)
     pc[0] = '\0';
   fact_power_limits(buf, len, pc);
   return strlen(buf) + 1 >= len ? -ENOSPC : 0;

@@ -1,6 +1,8 @@
 #include "greenbench/rapl.h"
 
+#include "greenbench/files.h"
 #include "greenbench/numparse.h"
+#include "greenbench/paths.h"
 #include "greenbench/text.h"
 
 #include <dirent.h>
@@ -13,7 +15,6 @@
 #include <unistd.h>
 
 #include "greenbench/clock.h"
-#include "greenbench/text.h"
 
 #define ZONE_PREFIX "intel-rapl:"
 /* Intel Xeon 6 registers its packages through TPMI as well: not read. */
@@ -83,31 +84,13 @@ static bool is_zone_id(const char *id, const unsigned *parent) {
   return p && *p == '\0';
 }
 
-static int join(char *out, size_t cap, const char *dir, const char *leaf, gb_err *err) {
-  int len = snprintf(out, cap, "%s/%s", dir, leaf);
-  if (len < 0 || (size_t)len >= cap)
-    return gb_err_set(err, ENAMETOOLONG, "path too long: %s/%s", dir, leaf);
-  return 0;
-}
-
-/* Reads a small sysfs file whole; *len excludes the NUL added at the end. */
+/* Reads the small sysfs file dir/leaf whole; *len excludes the NUL added at
+ * the end. */
 static int read_text(const char *dir, const char *leaf, char *buf, size_t cap, size_t *len,
                      gb_err *err) {
   char path[GB_RAPL_PATH_MAX + 32];
-  int rc = join(path, sizeof path, dir, leaf, err);
-  if (rc < 0)
-    return rc;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return gb_err_set(err, errno, "cannot open %s: %s", path, strerror(errno));
-  ssize_t got = read(fd, buf, cap - 1);
-  int saved = errno;
-  close(fd);
-  if (got < 0)
-    return gb_err_set(err, saved, "cannot read %s: %s", path, strerror(saved));
-  buf[got] = '\0';
-  *len = (size_t)got;
-  return 0;
+  int rc = gb_path_join(path, sizeof path, dir, leaf, err);
+  return rc < 0 ? rc : gb_read_small_file(path, buf, cap, len, err);
 }
 
 static int read_name(const char *zone_dir, char *name, size_t cap, gb_err *err) {
@@ -145,9 +128,11 @@ static int consider(gb_rapl *r, const char *dir, const char *id, const gb_rapl_z
                     gb_err *err) {
   char path[GB_RAPL_PATH_MAX], name[sizeof r->zone[0].name];
   unsigned socket;
-  int rc = join(path, sizeof path, dir, id, err);
+  int rc = gb_path_join(path, sizeof path, dir, id, err);
   if (rc == 0)
     rc = read_name(path, name, sizeof name, err);
+  if (rc == -EFBIG)
+    return 0; /* longer than any name counted below */
   if (rc < 0)
     return rc;
   if (!parent && parse_package_name(name, &socket))
@@ -260,7 +245,7 @@ static int no_access(const gb_rapl_zone *z, gb_err *err) {
 static int open_energy(gb_rapl *r, size_t i, gb_err *err) {
   char path[GB_RAPL_PATH_MAX + 32];
   const gb_rapl_zone *z = &r->zone[i];
-  int rc = join(path, sizeof path, z->path, "energy_uj", err);
+  int rc = gb_path_join(path, sizeof path, z->path, "energy_uj", err);
   if (rc < 0)
     return rc;
   r->fd[i] = open(path, O_RDONLY | O_CLOEXEC);
@@ -487,10 +472,11 @@ int gb_rapl_tpmi_zones(const char *root, char *buf, size_t len) {
   if (n < 0)
     return 0;
   for (int i = 0; i < n; i++) {
-    char path[GB_RAPL_PATH_MAX], name[64] = "?";
+    char path[GB_RAPL_PATH_MAX], name[64];
     gb_err ignored;
-    if (join(path, sizeof path, dir, ents[i]->d_name, &ignored) == 0)
-      read_name(path, name, sizeof name, &ignored);
+    if (gb_path_join(path, sizeof path, dir, ents[i]->d_name, &ignored) < 0 ||
+        read_name(path, name, sizeof name, &ignored) < 0)
+      gb_str_copy(name, sizeof name, "?");
     if (buf && len)
       gb_str_append(buf, len, "%s%s (%s)", i ? ", " : "", ents[i]->d_name, name);
     free(ents[i]);

@@ -1,6 +1,8 @@
 #include "greenbench/recorder.h"
 
+#include "greenbench/files.h"
 #include "greenbench/numparse.h"
+#include "greenbench/paths.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -37,22 +39,8 @@ struct gb_recorder {
 
 static const char *const file_names[2] = {"runs.csv", "warmups.csv"};
 
-static ssize_t plain_write(int fd, const void *buf, size_t len, void *ctx) {
-  (void)ctx;
-  return write(fd, buf, len);
-}
-
 static int write_all(gb_recorder *r, int fd, const char *buf, size_t len) {
-  while (len > 0) {
-    ssize_t n = r->write(fd, buf, len, r->write_ctx);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return n < 0 ? -errno : -EIO;
-    buf += n;
-    len -= (size_t)n;
-  }
-  return 0;
+  return gb_write_all_with(r->write, r->write_ctx, fd, buf, len);
 }
 
 /* mkdir -p, giving each created folder to the owner. */
@@ -307,7 +295,7 @@ int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, gb_err *err) 
   r->give = o->owner && gb_privilege_drops(o->owner);
   r->uid = r->give ? o->owner->uid : (uid_t)-1;
   r->gid = r->give ? o->owner->gid : (gid_t)-1;
-  r->write = o->write ? o->write : plain_write;
+  r->write = o->write;
   r->write_ctx = o->write_ctx;
   int rc = open_in(r, o, err);
   if (rc < 0) {
@@ -398,50 +386,28 @@ int gb_recorder_append(gb_recorder *r, gb_rec_file which, const gb_run_row *row,
   return 0;
 }
 
-/* A fresh temporary file: whatever has its name (a leftover of a crash, or
- * a link someone planted) is removed, never followed, then O_EXCL. */
-static int create_temp(gb_recorder *r, const char *tmp, gb_err *err) {
-  if (unlinkat(r->dirfd, tmp, 0) < 0 && errno != ENOENT)
-    return gb_err_set(err, errno, "cannot remove %s/%s: %s", r->dir, tmp, strerror(errno));
-  int fd = openat(r->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | IN_FOLDER, 0644);
-  if (fd < 0)
-    return gb_err_set(err, errno, "cannot write %s/%s: %s", r->dir, tmp, strerror(errno));
-  int rc = give(r, fd, tmp, err);
-  if (rc < 0) {
-    close(fd);
-    return rc;
-  }
-  return fd;
-}
-
-/* Writes name whole or not at all: a temporary file, fsync, rename, and the
- * folder flushed so the rename survives a crash. */
+/* Writes name whole or not at all (gb_replace): a fresh name.tmp, whatever
+ * had that name (a leftover of a crash, or a link someone planted) removed,
+ * never followed; given to the owner; fsync, rename, and the folder flushed
+ * so the rename survives a crash. The folder is locked: no other writer. */
 static int replace_file(gb_recorder *r, const char *name, const char *text, gb_err *err) {
-  char tmp[NAME_MAX + 1];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp", name) >= (int)sizeof tmp)
-    return gb_err_set(err, ENAMETOOLONG, "file name too long: %s.tmp", name);
-  int fd = create_temp(r, tmp, err);
-  if (fd < 0)
-    return fd;
-  int rc = write_all(r, fd, text, strlen(text));
-  if (rc == 0 && fsync(fd) < 0)
-    rc = -errno;
-  close(fd);
-  if (rc == 0 && renameat(r->dirfd, tmp, r->dirfd, name) < 0)
-    rc = -errno;
-  if (rc == 0 && fsync(r->dirfd) < 0)
-    rc = -errno;
-  if (rc < 0) {
-    unlinkat(r->dirfd, tmp, 0);
-    return gb_err_set(err, -rc, "cannot write %s/%s: %s", r->dir, name, strerror(-rc));
-  }
-  return 0;
+  gb_replace w;
+  int rc = gb_replace_begin(&w, r->dirfd, r->dir, name, 0644, GB_REPLACE_OWN_FOLDER, err);
+  if (rc == 0)
+    rc = give(r, w.fd, w.tmp, err);
+  if (rc == 0 && (rc = write_all(r, w.fd, text, strlen(text))) < 0)
+    rc = gb_err_set(err, -rc, "cannot write %s/%s: %s", r->dir, name, strerror(-rc));
+  if (rc == 0)
+    return gb_replace_commit(&w, err);
+  gb_replace_abort(&w);
+  return rc;
 }
 
 int gb_recorder_write_meta(gb_recorder *r, const gb_meta *m, gb_err *err) {
   char path[PATH_MAX + 16];
-  snprintf(path, sizeof path, "%s/meta.json", r->dir);
-  int rc = gb_meta_check(m, path, err);
+  int rc = gb_path_join(path, sizeof path, r->dir, "meta.json", err);
+  if (rc == 0)
+    rc = gb_meta_check(m, path, err);
   if (rc < 0)
     return rc;
   cJSON *json = gb_meta_to_json(m);

@@ -1,4 +1,5 @@
 #include "greenbench/sampler.h"
+#include "greenbench/text.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -43,17 +44,13 @@ struct gb_sampler {
 };
 
 const char *gb_energy_status_name(gb_energy_status s) {
-  switch (s) {
-  case GB_ENERGY_OK:
-    return "ok";
-  case GB_ENERGY_STALLED:
-    return "stalled";
-  case GB_ENERGY_JUMP:
-    return "jump";
-  case GB_ENERGY_VANISHED:
-    return "vanished";
-  }
-  return "unknown";
+  static const char *const names[] = {
+      [GB_ENERGY_OK] = "ok",
+      [GB_ENERGY_STALLED] = "stalled",
+      [GB_ENERGY_JUMP] = "jump",
+      [GB_ENERGY_VANISHED] = "vanished",
+  };
+  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 
 static uint64_t now(const gb_sampler *s) {
@@ -174,16 +171,6 @@ static void account(gb_sampler *s, size_t i, uint64_t v, uint64_t lo, uint64_t h
   s->last[i] = v;
 }
 
-/* Between windows only the standstill is followed. */
-/* vsnprintf: messages are cut to their buffer, as every reason here. */
-__attribute__((format(printf, 3, 4))) static void put_text(char *buf, size_t len,
-                                                           const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, len, fmt, ap);
-  va_end(ap);
-}
-
 /* Between windows only the standstill is followed, and a counter that
  * jumped or went backwards (a reset) is remembered for the next window:
  * counters that reset are not to be trusted, whenever they did it. span is
@@ -195,11 +182,11 @@ static void track(gb_sampler *s, const uint64_t *v, uint64_t hi, uint64_t span) 
     if (d != 0)
       s->changed_hi[i] = hi;
     if (d != 0 && !s->pending[0] && too_fast(s, d, span))
-      put_text(s->pending, sizeof s->pending,
-               "%s (%s/energy_uj) went from %llu to %llu uJ between windows, faster than "
-               "%llu W (counter reset, e.g. by a suspend?)",
-               z->name, z->path, (unsigned long long)s->last[i], (unsigned long long)v[i],
-               (unsigned long long)s->opts.max_power_w);
+      gb_str_append(s->pending, sizeof s->pending, /* empty: this sets it */
+                    "%s (%s/energy_uj) went from %llu to %llu uJ between windows, faster "
+                    "than %llu W (counter reset, e.g. by a suspend?)",
+                    z->name, z->path, (unsigned long long)s->last[i], (unsigned long long)v[i],
+                    (unsigned long long)s->opts.max_power_w);
     s->last[i] = v[i];
   }
 }
@@ -555,26 +542,20 @@ static size_t unchanged_since(const gb_sampler *s, uint64_t after) {
   return s->n;
 }
 
-__attribute__((format(printf, 2, 3))) static void set_reason(gb_energy_reading *r,
-                                                             const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(r->reason, sizeof r->reason, fmt, ap);
-  va_end(ap);
-  r->status = GB_ENERGY_STALLED;
-}
-
 static void settled_stalled(const gb_sampler *s, size_t i, uint64_t still, bool late,
                             gb_energy_reading *r) {
   const gb_rapl_zone *z = gb_rapl_zone_at(s->rapl, i);
+  r->status = GB_ENERGY_STALLED;
+  r->reason[0] = '\0';
   if (late)
-    set_reason(r, "%s (%s/energy_uj) did not change within %llu ms after the window ended",
-               z->name, z->path, ms_of(GB_SAMPLER_SETTLE_MAX_NS));
+    gb_str_append(r->reason, sizeof r->reason,
+                  "%s (%s/energy_uj) did not change within %llu ms after the window ended",
+                  z->name, z->path, ms_of(GB_SAMPLER_SETTLE_MAX_NS));
   else
-    set_reason(r,
-               "%s (%s/energy_uj) stood still at %llu uJ for %llu ms across the end of the "
-               "window (a window must not end in a standstill)",
-               z->name, z->path, (unsigned long long)s->last[i], ms_of(still));
+    gb_str_append(r->reason, sizeof r->reason,
+                  "%s (%s/energy_uj) stood still at %llu uJ for %llu ms across the end of "
+                  "the window (a window must not end in a standstill)",
+                  z->name, z->path, (unsigned long long)s->last[i], ms_of(still));
 }
 
 int gb_sampler_settle(gb_sampler *s, gb_energy_reading *r) {

@@ -1,4 +1,5 @@
 #include "greenbench/workerline.h"
+#include "greenbench/text.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -60,18 +61,10 @@ __attribute__((format(printf, 2, 3))) static int bad(gb_err *err, const char *fm
 }
 
 /* s[0..n) in double quotes, cut at QUOTE_MAX bytes, anything but printable
- * ASCII escaped, so a huge or binary line still gives a one-line message. */
+ * ASCII escaped (gb_str_quote), so a huge or binary line still gives a
+ * one-line message. */
 static const char *quote(const char *s, size_t n, char out[QUOTED_SIZE]) {
-  size_t o = 0, shown = n < QUOTE_MAX ? n : QUOTE_MAX;
-  out[o++] = '"';
-  for (size_t i = 0; i < shown; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-      out[o++] = (char)c;
-    else
-      o += (size_t)snprintf(out + o, QUOTED_SIZE - o, "\\x%02x", c);
-  }
-  snprintf(out + o, QUOTED_SIZE - o, "\"%s", shown < n ? "..." : "");
+  gb_str_quote(s, n, QUOTE_MAX, out, QUOTED_SIZE);
   return out;
 }
 

@@ -19,7 +19,10 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "greenbench/files.h"
+#include "greenbench/paths.h"
 #include "greenbench/text.h"
+#include "greenbench/timefmt.h"
 #include "records_pack_internal.h"
 
 const gb_pack_limits gb_pack_default_limits = {
@@ -208,12 +211,11 @@ static int make_manifest(pack_plan *p, gb_err *err) {
   return rc;
 }
 
-/* "YYYY-MM-DDTHH:MM:SSZ" as seconds since the epoch; 0 when it is not one. */
+/* "YYYY-MM-DDTHH:MM:SSZ" as seconds since the epoch; 0 when it is not one,
+ * or is before 1970. */
 static time_t parse_utc(const char *s) {
-  struct tm tm = {0};
-  const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  time_t t = end && !*end ? timegm(&tm) : (time_t)-1;
-  return t < 0 ? 0 : t;
+  int64_t t;
+  return gb_utc_parse(s, &t) == 0 && t >= 0 ? (time_t)t : 0;
 }
 
 /* The folder must be records the reader accepts; the campaign's end (or
@@ -306,14 +308,6 @@ static int write_archive(const pack_plan *p, int fd, gb_err *err) {
 
 /* ---- The output file ---------------------------------------------------------- */
 
-static void dir_of(const char *path, char *buf, size_t len) {
-  const char *slash = strrchr(path, '/');
-  if (!slash)
-    snprintf(buf, len, ".");
-  else
-    snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-}
-
 /* out is not a folder and not in dir (where it would be written over the
  * records or packed with them next time). */
 static int check_out(const char *dir, int dir_fd, const char *out, gb_err *err) {
@@ -323,7 +317,7 @@ static int check_out(const char *dir, int dir_fd, const char *out, gb_err *err) 
     return gb_err_set(err, ENAMETOOLONG, "pack: --out: path too long");
   if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
     return gb_err_set(err, EINVAL, "pack: --out %s is a folder", SHOWN(out));
-  dir_of(out, folder, sizeof folder);
+  gb_path_dir(folder, sizeof folder, out);
   if (stat(folder, &st) < 0)
     return gb_err_set(err, EINVAL, "pack: --out %s: %s: %s", SHOWN(out), SHOWN(folder),
                       strerror(errno));
@@ -334,34 +328,22 @@ static int check_out(const char *dir, int dir_fd, const char *out, gb_err *err) 
   return 0;
 }
 
-/* The archive into a temporary file beside out, fsynced, then renamed. */
+/* The archive into a temporary file beside out (gb_replace), fsynced, then
+ * renamed over out and the folder flushed. */
 static int write_out(const pack_plan *p, const char *out, gb_err *err) {
-  char tmp[PATH_MAX], folder[PATH_MAX];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", out) >= (int)sizeof tmp)
+  gb_replace w;
+  int rc = gb_replace_begin(&w, AT_FDCWD, NULL, out, 0644, 0, NULL);
+  if (rc == -ENAMETOOLONG)
     return gb_err_set(err, ENAMETOOLONG, "pack: %s: path too long", SHOWN(out));
-  int fd = mkstemp(tmp), rc = 0;
-  if (fd < 0)
-    return gb_err_set(err, errno, "pack: cannot create %s: %s", SHOWN(tmp), strerror(errno));
-  if (fchmod(fd, 0644) < 0)
-    rc = gb_err_set(err, errno, "pack: %s: %s", SHOWN(tmp), strerror(errno));
-  if (rc == 0)
-    rc = write_archive(p, fd, err);
-  if (rc == 0 && fsync(fd) < 0)
-    rc = gb_err_set(err, errno, "pack: %s: %s", SHOWN(tmp), strerror(errno));
-  if (close(fd) < 0 && rc == 0)
-    rc = gb_err_set(err, errno, "pack: %s: %s", SHOWN(tmp), strerror(errno));
-  if (rc == 0 && rename(tmp, out) < 0)
-    rc = gb_err_set(err, errno, "pack: cannot write %s: %s", SHOWN(out), strerror(errno));
-  if (rc < 0) {
-    unlink(tmp);
-    return rc;
-  }
-  dir_of(out, folder, sizeof folder);
-  if ((fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-    fsync(fd);
-    close(fd);
-  }
-  return 0;
+  if (rc < 0)
+    return gb_err_set(err, -rc, "pack: cannot create %s: %s", SHOWN(w.tmp), strerror(-rc));
+  rc = write_archive(p, w.fd, err);
+  if (rc == 0 && (rc = gb_replace_flush(&w, NULL)) < 0)
+    rc = gb_err_set(err, -rc, "pack: %s: %s", SHOWN(w.tmp), strerror(-rc));
+  if (rc == 0 && (rc = gb_replace_commit(&w, NULL)) < 0)
+    rc = gb_err_set(err, -rc, "pack: cannot write %s: %s", SHOWN(out), strerror(-rc));
+  gb_replace_abort(&w); /* nothing left to remove after the commit */
+  return rc;
 }
 
 /* dir without trailing slashes, and its base name. */

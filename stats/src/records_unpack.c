@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "greenbench/files.h"
 #include "greenbench/records_pack.h"
 #include "greenbench/text.h"
 #include "records_pack_internal.h"
@@ -149,19 +150,6 @@ static int keep_manifest(unpack *u, const char *data, size_t len, gb_err *err) {
   return 0;
 }
 
-static int write_all(int fd, const char *data, size_t len) {
-  while (len > 0) {
-    ssize_t n = write(fd, data, len);
-    if (n < 0 && errno != EINTR)
-      return -errno;
-    if (n > 0) {
-      data += n;
-      len -= (size_t)n;
-    }
-  }
-  return 0;
-}
-
 /* The member's data into fd (or, fd < 0, the manifest's text), hashed. */
 static int copy_data(unpack *u, struct archive *a, int fd, const char *name, XXH3_state_t *st,
                      char *buf, gb_err *err) {
@@ -177,7 +165,7 @@ static int copy_data(unpack *u, struct archive *a, int fd, const char *name, XXH
     XXH3_128bits_update(st, buf, (size_t)n);
     if (fd < 0)
       rc = keep_manifest(u, buf, (size_t)n, err);
-    else if ((rc = write_all(fd, buf, (size_t)n)) < 0)
+    else if ((rc = gb_write_all(fd, buf, (size_t)n)) < 0)
       rc = gb_err_set(err, -rc, "%s: cannot extract %s/%s: %s", u->path, u->top, SHOWN(name),
                       strerror(-rc));
   }

@@ -23,6 +23,28 @@
 /* At most: the override, or the installed folder and two of the build tree. */
 #define MAX_PLACES 3
 
+int gb_path_join(char *buf, size_t len, const char *dir, const char *name, gb_err *err) {
+  size_t n = strlen(dir);
+  const char *sep = n > 0 && dir[n - 1] == '/' ? "" : "/";
+  int w = snprintf(buf, len, "%s%s%s", dir, sep, name);
+  if (w >= 0 && (size_t)w < len)
+    return 0;
+  if (len > 0)
+    buf[0] = '\0';
+  return gb_err_set(err, ENAMETOOLONG, "%s%s%s: path too long", dir, sep, name);
+}
+
+int gb_path_dir(char *buf, size_t len, const char *path) {
+  const char *slash = strrchr(path, '/');
+  int n = !slash ? snprintf(buf, len, ".")
+                 : snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+  if (n >= 0 && (size_t)n < len)
+    return 0;
+  if (len > 0)
+    buf[0] = '\0';
+  return -ENAMETOOLONG;
+}
+
 /* dir + "/" + rel into buf, each leading "../" of rel taking one component
  * off dir, so messages and records name plain paths. */
 static int join(const char *dir, const char *rel, char *buf, size_t len) {
@@ -35,9 +57,7 @@ static int join(const char *dir, const char *rel, char *buf, size_t len) {
       *(slash == tmp ? slash + 1 : slash) = '\0';
     rel += 3;
   }
-  const char *sep = tmp[0] && tmp[strlen(tmp) - 1] == '/' ? "" : "/";
-  int n = snprintf(buf, len, "%s%s%s", tmp, sep, rel);
-  return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+  return gb_path_join(buf, len, tmp, rel, NULL);
 }
 
 /* The running executable's folder, from /proc/self/exe. */

@@ -32,26 +32,34 @@ static size_t control_at(const unsigned char *p, size_t n) {
   return n >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
 }
 
-/* Bytes of text[i..len) escaped as \xHH: every byte that is not printable
- * ASCII, '"' or '\' (quoted), or only the controls (not quoted). */
-static size_t escaped_at(const char *text, size_t i, size_t len, bool quoted) {
+/* What escape() turns into \xHH: every byte that is not printable ASCII,
+ * '"' and '\' (EXCERPT: but a newline is \n; BYTES: all of them), or only
+ * the controls (CONTROLS). */
+typedef enum { EXCERPT, BYTES, CONTROLS } escaping;
+
+/* Bytes of text[i..len) escaped as \xHH. */
+static size_t escaped_at(const char *text, size_t i, size_t len, escaping how) {
   unsigned char c = (unsigned char)text[i];
-  if (quoted)
+  if (how != CONTROLS)
     return c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
   return control_at((const unsigned char *)text + i, len - i);
 }
 
-/* The escaping behind gb_str_excerpt and gb_str_escape_controls. */
-static void escape(const char *text, size_t len, size_t max, bool quoted, char *out,
-                   size_t cap) {
+/* The escaping behind the functions below: the first max bytes of
+ * text[0..len) escaped into out[cap], leaving room for `keep` bytes and
+ * the NUL, never cutting an escape in half. Returns the bytes of text
+ * consumed, so the caller can mark a cut. */
+static size_t escape(const char *text, size_t len, size_t max, escaping how, char *out,
+                     size_t cap, size_t keep) {
   size_t o = 0, i = 0;
   while (i < len && i < max) {
     unsigned char c = (unsigned char)text[i];
-    size_t esc = c == '\n' && quoted ? 0 : escaped_at(text, i, len, quoted);
-    size_t need = c == '\n' && quoted ? 2 : esc ? 4 * esc : 1;
-    if (o + need + 1 > cap)
+    bool nl = c == '\n' && how == EXCERPT;
+    size_t esc = nl ? 0 : escaped_at(text, i, len, how);
+    size_t need = nl ? 2 : esc ? 4 * esc : 1;
+    if (o + need + keep + 1 > cap)
       break;
-    if (c == '\n' && quoted)
+    if (nl)
       memcpy(out + o, "\\n", 2);
     for (size_t k = 0; k < esc; k++)
       snprintf(out + o + 4 * k, cap - o - 4 * k, "\\x%02x", (unsigned char)text[i + k]);
@@ -60,19 +68,37 @@ static void escape(const char *text, size_t len, size_t max, bool quoted, char *
     o += need;
     i += esc ? esc : 1;
   }
-  if (i < len && o + 4 <= cap) {
-    memcpy(out + o, "...", 3);
-    o += 3;
-  }
   out[o] = '\0';
+  return i;
+}
+
+/* Appends "..." to the string in out[cap] when text was cut at `used` of
+ * len bytes and it fits. */
+static void mark_cut(size_t used, size_t len, char *out, size_t cap) {
+  size_t o = strlen(out);
+  if (used < len && o + 4 <= cap)
+    memcpy(out + o, "...", 4);
 }
 
 void gb_str_excerpt(const char *text, size_t len, size_t max, char *out, size_t cap) {
-  escape(text, len, max, true, out, cap);
+  mark_cut(escape(text, len, max, EXCERPT, out, cap, 0), len, out, cap);
 }
 
 void gb_str_escape_controls(const char *text, size_t len, char *out, size_t cap) {
-  escape(text, len, len, false, out, cap);
+  mark_cut(escape(text, len, len, CONTROLS, out, cap, 0), len, out, cap);
+}
+
+void gb_str_quote(const char *text, size_t len, size_t max, char *out, size_t cap) {
+  if (cap < 3) {
+    out[0] = '\0';
+    return;
+  }
+  out[0] = '"';
+  size_t used = escape(text, len, max, BYTES, out + 1, cap - 1, 1);
+  size_t o = strlen(out);
+  out[o++] = '"';
+  out[o] = '\0';
+  mark_cut(used, len, out, cap);
 }
 
 const char *gb_excerpt(gb_excerpt_buf *buf, const char *s) {

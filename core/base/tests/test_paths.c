@@ -230,3 +230,44 @@ Test(paths, the_data_override_finds_the_shipped_table) {
       0, "%s", err.msg);
   cr_assert_str_eq(got, GB_TEST_SHARE_DIR "/data/grid-carbon-intensity.csv");
 }
+
+Test(path, joins_with_one_slash) {
+  char buf[32];
+  gb_err err;
+  cr_assert_eq(gb_path_join(buf, sizeof buf, "powercap", "intel-rapl:0", &err), 0);
+  cr_assert_str_eq(buf, "powercap/intel-rapl:0");
+  cr_assert_eq(gb_path_join(buf, sizeof buf, "out/", "meta.json", &err), 0);
+  cr_assert_str_eq(buf, "out/meta.json", "no second slash after a folder that ends in one");
+  cr_assert_eq(gb_path_join(buf, sizeof buf, "/", "x", &err), 0);
+  cr_assert_str_eq(buf, "/x");
+  cr_assert_eq(gb_path_join(buf, sizeof buf, "", "sys", &err), 0);
+  cr_assert_str_eq(buf, "/sys", "an empty folder stands for the root");
+  cr_assert_eq(gb_path_join(buf, sizeof buf, "a", "", &err), 0);
+  cr_assert_str_eq(buf, "a/");
+}
+
+Test(path, refuses_a_path_that_does_not_fit) {
+  char buf[8];
+  gb_err err;
+  cr_assert_eq(gb_path_join(buf, sizeof buf, "abc", "def", &err), 0, "7 bytes and the NUL fit");
+  cr_assert_str_eq(buf, "abc/def");
+  cr_assert_eq(gb_path_join(buf, sizeof buf, "abc", "defg", &err), -ENAMETOOLONG);
+  cr_assert_str_eq(buf, "", "never a path cut short");
+  cr_assert_str_eq(err.msg, "abc/defg: path too long");
+  cr_assert_eq(gb_path_join(buf, sizeof buf, "abcd/", "efgh", NULL), -ENAMETOOLONG);
+  cr_assert_eq(gb_path_join(buf, 0, "a", "b", NULL), -ENAMETOOLONG, "no room at all");
+}
+
+Test(path, the_folder_of_a_path) {
+  char buf[8];
+  cr_assert_eq(gb_path_dir(buf, sizeof buf, "out/results.md"), 0);
+  cr_assert_str_eq(buf, "out");
+  cr_assert_eq(gb_path_dir(buf, sizeof buf, "a/b/c"), 0);
+  cr_assert_str_eq(buf, "a/b");
+  cr_assert_eq(gb_path_dir(buf, sizeof buf, "/x"), 0);
+  cr_assert_str_eq(buf, "/");
+  cr_assert_eq(gb_path_dir(buf, sizeof buf, "results.md"), 0);
+  cr_assert_str_eq(buf, ".");
+  cr_assert_eq(gb_path_dir(buf, sizeof buf, "12345678/x"), -ENAMETOOLONG);
+  cr_assert_str_eq(buf, "");
+}

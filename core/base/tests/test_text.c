@@ -45,6 +45,25 @@ Test(text, controls_only_keeps_quotes_and_utf8) {
   cr_assert_str_eq(out, "killed \"hard\" \xc2\xb5s \\x1b[2J \\xc2\\x9b");
 }
 
+Test(text, a_quote_shows_every_byte_as_it_came) {
+  char out[64];
+  gb_str_quote("debug: done\n", 12, 40, out, sizeof out);
+  cr_assert_str_eq(out, "\"debug: done\\x0a\"", "a newline is a byte like any other");
+  gb_str_quote("a\"b\\\xc3\xa9\0z", 8, 40, out, sizeof out);
+  cr_assert_str_eq(out, "\"a\\x22b\\x5c\\xc3\\xa9\\x00z\"");
+  gb_str_quote("abcdef", 6, 3, out, sizeof out);
+  cr_assert_str_eq(out, "\"abc\"...", "the cut is marked after the closing quote");
+  gb_str_quote("", 0, 40, out, sizeof out);
+  cr_assert_str_eq(out, "\"\"");
+  /* A small buffer keeps the closing quote and cuts between escapes. */
+  char small[9];
+  gb_str_quote("\033\033\033", 3, 40, small, sizeof small);
+  cr_assert_str_eq(small, "\"\\x1b\"", "one escape, and no room left for ...");
+  char tiny[2] = "x";
+  gb_str_quote("abc", 3, 40, tiny, sizeof tiny);
+  cr_assert_str_eq(tiny, "");
+}
+
 Test(text, a_line_reaches_the_terminal_without_controls) {
   char buf[256] = "";
   FILE *f = fmemopen(buf, sizeof buf, "w");

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "greenbench/numparse.h"
 #include "greenbench/records.h"
+#include "greenbench/timefmt.h"
 #include "records_row.h"
 
 static const char *const profile_names[] = {"smoke", "study", "custom"};
@@ -305,33 +305,18 @@ static int check_plan(vctx *v, const gb_meta_plan *p) {
   return 0;
 }
 
-bool gb_meta_has_language(const gb_meta *m, gb_language l) {
-  for (size_t i = 0; i < m->settings.n_languages; i++)
-    if (m->settings.languages[i] == l)
-      return true;
-  return false;
-}
+/* gb_meta_has_<what>(m, v): whether v is in the settings' list. */
+#define GB_META_HAS(what, type, list)                                                          \
+  bool gb_meta_has_##what(const gb_meta *m, type v) {                                          \
+    for (size_t i = 0; i < m->settings.n_##list; i++)                                          \
+      if (m->settings.list[i] == v)                                                            \
+        return true;                                                                           \
+    return false;                                                                              \
+  }
 
-bool gb_meta_has_algorithm(const gb_meta *m, gb_algorithm a) {
-  for (size_t i = 0; i < m->settings.n_algorithms; i++)
-    if (m->settings.algorithms[i] == a)
-      return true;
-  return false;
-}
-
-bool gb_meta_has_order(const gb_meta *m, gb_order o) {
-  for (size_t i = 0; i < m->settings.n_orders; i++)
-    if (m->settings.orders[i] == o)
-      return true;
-  return false;
-}
-
-bool gb_meta_has_size(const gb_meta *m, uint64_t size) {
-  for (size_t i = 0; i < m->settings.n_sizes; i++)
-    if (m->settings.sizes[i] == size)
-      return true;
-  return false;
-}
+GB_META_HAS(language, gb_language, languages)
+GB_META_HAS(algorithm, gb_algorithm, algorithms)
+GB_META_HAS(order, gb_order, orders)
 
 /* The index of size in the settings' sizes, or n_sizes. */
 static size_t size_index(const gb_meta_settings *s, uint64_t size) {
@@ -339,6 +324,10 @@ static size_t size_index(const gb_meta_settings *s, uint64_t size) {
   while (i < s->n_sizes && s->sizes[i] != size)
     i++;
   return i;
+}
+
+bool gb_meta_has_size(const gb_meta *m, uint64_t size) {
+  return size_index(&m->settings, size) < m->settings.n_sizes;
 }
 
 bool gb_meta_plans(const gb_meta *m, gb_language l, gb_algorithm a, gb_order o, uint64_t size) {
@@ -462,24 +451,10 @@ static int check_energy(vctx *v, const gb_meta *m) {
   return check_zones(v, m);
 }
 
-/* "YYYY-MM-DDTHH:MM:SSZ", UTC. */
+/* "YYYY-MM-DDTHH:MM:SSZ", UTC, a real date (gb_utc_parse). */
 static bool is_utc_time(const char *s) {
-  static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
-  if (strlen(s) != sizeof shape - 1)
-    return false;
-  for (size_t i = 0; shape[i]; i++)
-    if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i])
-      return false;
-  /* Month, day, hour, minute, second: two digits each, from offset 5. */
-  static const struct {
-    size_t at;
-    uint64_t min, max;
-  } part[] = {{5, 1, 12}, {8, 1, 31}, {11, 0, 23}, {14, 0, 59}, {17, 0, 60}};
-  uint64_t v;
-  for (size_t i = 0; i < sizeof part / sizeof part[0]; i++)
-    if (gb_parse_u64_n(s + part[i].at, 2, part[i].min, part[i].max, &v) < 0)
-      return false;
-  return true;
+  int64_t t;
+  return gb_utc_parse(s, &t) == 0;
 }
 
 static int check_progress(vctx *v, const gb_meta *m) {

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "greenbench/paths.h"
 #include "greenbench/records.h"
 #include "records_rules.h"
 
@@ -66,18 +67,11 @@ static int read_all(int fd, const char *path, char **out, size_t *out_len, gb_er
   return 0;
 }
 
-static int join(char *buf, size_t len, const char *dir, const char *file, gb_err *err) {
-  int n = snprintf(buf, len, "%s/%s", dir, file);
-  if (n < 0 || (size_t)n >= len)
-    return gb_err_set(err, ENAMETOOLONG, "%s/%s: path too long", dir, file);
-  return 0;
-}
-
 static int read_meta(const gb_records_files *f, gb_meta *meta, gb_err *err) {
   char path[4096], *buf;
   size_t len;
   int rc;
-  if ((rc = join(path, sizeof path, f->dir, "meta.json", err)) < 0 ||
+  if ((rc = gb_path_join(path, sizeof path, f->dir, "meta.json", err)) < 0 ||
       (rc = read_all(f->meta_fd, path, &buf, &len, err)) < 0)
     return rc;
   rc = gb_meta_parse(buf, len, path, meta, err);
@@ -97,7 +91,7 @@ static int read_csv(const gb_records_files *f, int fd, const char *file, gb_rec_
   *keep = 0;
   if (fd < 0)
     return 0;
-  if ((rc = join(path, sizeof path, f->dir, file, err)) < 0 ||
+  if ((rc = gb_path_join(path, sizeof path, f->dir, file, err)) < 0 ||
       (rc = read_all(fd, path, &buf, &len, err)) < 0)
     return rc;
   if (f->cut_last_line)
@@ -114,7 +108,7 @@ static int read_csv(const gb_records_files *f, int fd, const char *file, gb_rec_
  * computed once per configuration for the folder. */
 static int new_rules(const char *dir, const gb_meta *meta, gb_rec_rules **out, gb_err *err) {
   char path[4096];
-  int rc = join(path, sizeof path, dir, "meta.json", err);
+  int rc = gb_path_join(path, sizeof path, dir, "meta.json", err);
   return rc < 0 ? rc : gb_rec_rules_new(meta, path, out, err);
 }
 
@@ -147,7 +141,7 @@ int gb_records_read_files(const gb_records_files *f, gb_records **out, uint64_t 
 /* Opens dir/file for reading; -ENOENT (message set) when it does not exist. */
 static int open_in(const char *dir, const char *file, int *fd, gb_err *err) {
   char path[4096];
-  int rc = join(path, sizeof path, dir, file, err);
+  int rc = gb_path_join(path, sizeof path, dir, file, err);
   if (rc < 0)
     return rc;
   if ((*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)

@@ -10,11 +10,9 @@
 #include <sys/types.h>
 
 #include "greenbench/error.h"
+#include "greenbench/files.h" /* gb_write_fn: tests inject short writes and ENOSPC */
 #include "greenbench/privilege.h"
 #include "greenbench/records.h"
-
-/* write(2) as the recorder calls it; tests inject short writes and ENOSPC. */
-typedef ssize_t (*gb_write_fn)(int fd, const void *buf, size_t len, void *ctx);
 
 typedef struct {
   const char *dir;           /* the campaign folder; created if missing */

@@ -1,8 +1,8 @@
-/* Where greenbench finds its own files at run time (ADR 0010): relative to
- * the running executable, or where an environment variable says; never a
- * path of the source or build tree compiled in, so that an installed or
- * copied tree works wherever it is. Part of the gb_error library, which the
- * harness and stats/ both link.
+/* Paths: joining a folder and a name, and where greenbench finds its own
+ * files at run time (ADR 0010): relative to the running executable, or
+ * where an environment variable says; never a path of the source or build
+ * tree compiled in, so that an installed or copied tree works wherever it
+ * is. Part of gb_base, which every other library links.
  *
  * A file is named by its path under its folder in the installed layout:
  * programs under libexec/greenbench ("worker-c", "python/worker.py",
@@ -25,6 +25,18 @@
 #include <stddef.h>
 
 #include "greenbench/error.h"
+
+/* dir, '/' and name into buf[len]: "powercap/intel-rapl:0". No second '/'
+ * when dir ends in one, so "/" and "x" give "/x"; an empty dir stands for
+ * "/" ("" and "sys" give "/sys"). Returns 0, or -ENAMETOOLONG with
+ * "<dir>/<name>: path too long" in err when the path and its NUL do not fit
+ * (buf then holds "" when len >= 1). */
+int gb_path_join(char *buf, size_t len, const char *dir, const char *name, gb_err *err);
+
+/* The folder part of path into buf[len]: "out" for "out/results.md", "/"
+ * for "/x", "." for "results.md" (no '/'). Returns 0, or -ENAMETOOLONG
+ * (buf then holds "" when len >= 1). */
+int gb_path_dir(char *buf, size_t len, const char *path);
 
 #define GB_LIBEXEC_ENV "GREENBENCH_LIBEXEC_DIR"
 #define GB_DATA_ENV "GREENBENCH_DATA_DIR"

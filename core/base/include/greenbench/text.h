@@ -1,6 +1,6 @@
 /* Bounded string copies for the fixed-size text fields of records and
- * messages, and the escaping of text echoed to a terminal. Part of the
- * gb_error library, which the harness and stats/ both link. */
+ * messages, and the escaping of text echoed to a terminal. Part of gb_base,
+ * which every other library links. */
 #ifndef GREENBENCH_TEXT_H
 #define GREENBENCH_TEXT_H
 
@@ -33,6 +33,15 @@ typedef struct {
  * \xHH; text longer than max ends in "...". Writes at most cap bytes (cap
  * >= 1), always terminated, never cutting an escape in half. */
 void gb_str_excerpt(const char *text, size_t len, size_t max, char *out, size_t cap);
+
+/* The first max bytes of text[0..len) in double quotes, for a message about
+ * bytes that must be shown as they came (a worker's output line): every
+ * byte that is not printable ASCII, the newline included, '"' and '\' as
+ * \xHH, and "..." after the closing quote when text is longer than max:
+ * "\"debug: done\x0a\"". Writes at most cap bytes, always terminated ("" when
+ * cap < 3), never cutting an escape in half nor leaving out the closing
+ * quote. */
+void gb_str_quote(const char *text, size_t len, size_t max, char *out, size_t cap);
 
 /* Writes text[0..len) into out[cap] (cap >= 1) with only the controls
  * escaped as \xHH (C0 bytes, newline included, DEL, and UTF-8 C1 controls
