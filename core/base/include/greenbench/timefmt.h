@@ -1,7 +1,7 @@
 /* Time as text: UTC instants as ISO 8601 and as compact stamps for folder
  * names, the one parser of the records' times, and durations for a person.
- * Integer arithmetic on the proleptic Gregorian calendar, so the text is
- * the same in every locale and time zone. Part of gb_base. */
+ * The C library's UTC calendar (gmtime_r, timegm), printed digit by digit,
+ * so the text is the same in every locale and time zone. Part of gb_base. */
 #ifndef GREENBENCH_TIMEFMT_H
 #define GREENBENCH_TIMEFMT_H
 
