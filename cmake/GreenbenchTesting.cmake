@@ -39,24 +39,37 @@ function(gb_add_criterion_tests target)
 endfunction()
 
 # gb_add_test_binaries(<prefix> LINK <library>... [LABELS <label>...]
-#                      [DEFINITIONS <NAME=value>...] [DEPENDS <target>...])
+#                      [DEFINITIONS <NAME=value>...] [DEPENDS <target>...]
+#                      [TESTS <test_x.c>...] [HELPERS <helper.c>...])
 #
 # One Criterion binary <prefix>_test_<x> for each tests/test_<x>.c of the
-# calling folder, built with every tests/helper_*.c beside it, the folder's
-# src/ and tests/ on its include path and the project's warnings, and
-# registered test by test with gb_add_criterion_tests.
+# calling folder (or each one named in TESTS), built with every
+# tests/helper_*.c beside it and the HELPERS (another folder's test helpers,
+# whose folders go on the include path too), the folder's src/ and tests/ on
+# its include path and the project's warnings, and registered test by test
+# with gb_add_criterion_tests.
 function(gb_add_test_binaries prefix)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "LINK;LABELS;DEFINITIONS;DEPENDS")
-  file(GLOB tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/test_*.c)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "LINK;LABELS;DEFINITIONS;DEPENDS;TESTS;HELPERS")
+  if(arg_TESTS)
+    list(TRANSFORM arg_TESTS PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/tests/ OUTPUT_VARIABLE tests)
+  else()
+    file(GLOB tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/test_*.c)
+  endif()
   file(GLOB helpers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/helper_*.c)
+  set(helper_dirs "")
+  foreach(helper IN LISTS arg_HELPERS)
+    get_filename_component(dir ${helper} DIRECTORY)
+    list(APPEND helper_dirs ${dir})
+  endforeach()
+  list(REMOVE_DUPLICATES helper_dirs)
   if(NOT tests)
     message(FATAL_ERROR "gb_add_test_binaries: no tests/test_*.c in ${CMAKE_CURRENT_SOURCE_DIR}")
   endif()
   foreach(src IN LISTS tests)
     get_filename_component(name ${src} NAME_WE)
     set(target ${prefix}_${name})
-    add_executable(${target} ${src} ${helpers})
-    target_include_directories(${target} PRIVATE src tests)
+    add_executable(${target} ${src} ${helpers} ${arg_HELPERS})
+    target_include_directories(${target} PRIVATE src tests ${helper_dirs})
     target_link_libraries(${target} PRIVATE ${arg_LINK} PkgConfig::CRITERION)
     target_compile_options(${target} PRIVATE ${GB_WARNINGS})
     target_compile_definitions(${target} PRIVATE ${arg_DEFINITIONS})

@@ -6,8 +6,9 @@
  * sort between every pair of machines.
  *
  * gb_compare_build is pure (analyses in, comparison out); the writers are
- * pure (comparison in, bytes out); gb_compare_main reads the folders and
- * writes the files. Units: time in ns, energy in uJ, power in W. */
+ * pure (comparison in, bytes out); gb_cli_compare (greenbench/cli.h, the
+ * commands layer) reads the folders and writes the files. Units: time in
+ * ns, energy in uJ, power in W. */
 #ifndef GREENBENCH_COMPARE_H
 #define GREENBENCH_COMPARE_H
 
@@ -43,6 +44,9 @@ typedef struct {
   const char *path;
   const gb_analysis *a;
   const char *verdict; /* gb_analysis_verdict_name of its analysis */
+  /* The first machine with this verdict (m itself for the first): the
+   * writers list the verdicts by first appearance, each with its machines. */
+  size_t same_verdict_as;
 } gb_cmp_machine;
 
 /* One ratio of the study that every machine holds (same family and the
@@ -111,15 +115,5 @@ void gb_compare_free(gb_comparison *c);
 int gb_compare_json(const gb_comparison *c, char **out, size_t *len, gb_err *err);
 int gb_compare_md(const gb_comparison *c, char **out, size_t *len, gb_err *err);
 int gb_compare_svg(const gb_comparison *c, char **out, size_t *len, gb_err *err);
-
-/* The command line: argv[0] is "compare", then
- *   [--out DIR] [--resamples N] [--seed S] [--equivalence-margin M]
- *   [--allow-partial] [--help] [--version] PATH PATH...
- * (at least two records folders). Writes DIR/compare.md, DIR/compare.svg
- * and DIR/compare.json (DIR default "compare", made when missing) as a
- * set. Returns the exit status: 0 done, 1 bad records, a refusal or an I/O
- * error, 2 bad arguments; every error is one line "greenbench: error: ..."
- * on stderr. */
-int gb_compare_main(int argc, char **argv);
 
 #endif

@@ -35,10 +35,4 @@ int gb_records_pack_check_out(const char *dir, const char *out, gb_err *err);
  * packed records folder. */
 bool gb_records_is_packed(const char *path);
 
-/* `greenbench pack DIR [--out FILE]`, argv[0] being "pack". Default FILE:
- * DIR (without trailing slashes) with ".tar.gz" appended. Returns the exit
- * status: 0 done, 1 refused or failed, 2 bad arguments; every error is one
- * "greenbench: error: ..." line on stderr. */
-int gb_pack_main(int argc, char **argv);
-
 #endif

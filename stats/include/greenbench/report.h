@@ -1,8 +1,8 @@
 /* `greenbench report DIR`: a campaign's records folder in, results.md, the
  * chart (SVG), JUnit XML, summary.json and the records' datapackage.json
- * out. gb_report_write is the struct-based entry
- * point (the Criterion suite calls it after a campaign); gb_report_main is
- * the command line over it, which the `greenbench` command dispatches to. */
+ * out. gb_report_write is the struct-based entry point; the Criterion suite
+ * calls it after a campaign, and gb_cli_report (greenbench/cli.h, the
+ * commands layer) is the command line over it. */
 #ifndef GREENBENCH_REPORT_H
 #define GREENBENCH_REPORT_H
 
@@ -19,11 +19,6 @@
  * group's ratios are computed, so a study's group of 12 configurations at
  * this bound holds ~0.2 GB. */
 #define GB_REPORT_MAX_RESAMPLES 1000000
-
-/* --equivalence-margin's value, as report and compare read it: a plain
- * decimal (gb_parse_decimal) above 0 and at most 10. Returns 0, or -EINVAL
- * with a message that quotes s. */
-int gb_report_parse_margin(const char *s, double *out, gb_err *err);
 
 typedef struct {
   const char *dir;          /* the records folder (meta.json, runs.csv, warmups.csv) */
@@ -80,17 +75,20 @@ int gb_report_write_file(const char *path, const char *data, size_t len, gb_err 
 int gb_report_write_set(const char *const *paths, const char *const *data, const size_t *lens,
                         int n, gb_err *err);
 
-/* The command line: argv[0] is "report", then
- *   DIR [--out FILE] [--junit FILE] [--chart FILE] [--summary FILE]
- *   [--no-datapackage] [--resamples N] [--seed S]
- *   [--equivalence-margin M] [--allow-partial] [--carbon REGION,...]
- *   [--carbon-intensity NAME=G]... [--help]
- * (an option's value also as --out=FILE). --carbon replaces the default
- * regions (a name, an ISO 3166-1 alpha-3 code, or UAE / UK);
- * --carbon-intensity adds a custom intensity in g CO2e/kWh. Prints
- * warnings to stderr. Returns the exit status: 0 done (or --help), 1 bad
- * records, a refusal or an I/O error, 2 bad arguments; every error is one
- * line "greenbench: error: ..." on stderr. */
-int gb_report_main(int argc, char **argv);
+/* The check gb_report_write makes of its outputs, on its own, so that a
+ * command line can refuse them as bad arguments before reading anything
+ * else: -EINVAL, naming both, when an output is the same file as one of
+ * DIR's records or as another output (compared by device and inode, and by
+ * resolved path for a file not yet written); -ENAMETOOLONG for an output
+ * path beyond PATH_MAX; -ENOMEM. */
+int gb_report_check_outputs(const gb_report_opts *opts, gb_err *err);
+
+/* Sets opts for a packed records folder as opts->dir (gb_records_is_packed,
+ * greenbench/records_pack.h): each output not named goes into the current
+ * folder under its default name (results.md, junit.xml, chart.svg,
+ * summary.json) and no data package is written (there are no CSV files to
+ * put it beside, and the archive is never changed). -EINVAL, naming both,
+ * when an output is the archive itself. */
+int gb_report_packed_outputs(gb_report_opts *opts, gb_err *err);
 
 #endif

@@ -20,7 +20,8 @@
 #include "greenbench/records.h"
 #include "greenbench/select.h"
 #include "greenbench/text.h"
-#include "greenbench/version.h"
+
+#include "cli_args.h"
 
 /* meta.json records every integer as its exact digits: any 64-bit seed. */
 #define ORDER_SEED_MAX UINT64_MAX
@@ -65,12 +66,12 @@ typedef struct {
   const char *profile, *languages, *algorithms, *orders, *sizes, *runs, *warmups, *target_ms,
       *energy, *cpus, *machine_label, *seed, *order_seed, *timeout_s, *python, *node, *out,
       *resume;
-  bool dry_run, quiet, help, version;
+  bool dry_run, quiet;
 } run_args;
 
 /* A value option's id is the offset of its const char * in run_args; the
  * flags' ids lie beyond every offset. */
-enum { DRY_RUN = 10000, QUIET, HELP, VERSION };
+enum { DRY_RUN = 10000, QUIET };
 static const gb_opt options[] = {
 #define V(n, f)                                                                                \
   { n, NULL, GB_OPT_VALUE, (int)offsetof(run_args, f) }
@@ -95,8 +96,6 @@ static const gb_opt options[] = {
 #undef V
     {"--dry-run", NULL, 0, DRY_RUN},
     {"--quiet", NULL, 0, QUIET},
-    {"--help", "-h", 0, HELP},
-    {"--version", NULL, 0, VERSION},
     {NULL, NULL, 0, 0},
 };
 
@@ -117,30 +116,21 @@ static int bad(const gb_cli_env *env, const char *fmt, const char *a) {
   return bad_msg(env, msg);
 }
 
-/* The options (greenbench/options.h); no positional argument. */
-static int parse_args(int argc, char **argv, run_args *a, const gb_cli_env *env) {
-  gb_opt_state st;
-  gb_opt_start(&st, 1);
-  const char *value;
-  gb_err err;
-  for (int id; (id = gb_opt_next(options, &st, argc, argv, &value, &err)) != GB_OPT_END;) {
-    if (id == GB_OPT_ARG)
-      return bad(env, "unexpected argument '%s'", value);
-    if (id < 0)
-      return bad_msg(env, err.msg);
-    if (id == DRY_RUN)
-      a->dry_run = true;
-    else if (id == QUIET)
-      a->quiet = true;
-    else if (id == HELP)
-      a->help = true;
-    else if (id == VERSION)
-      a->version = true;
-    else
-      *(const char **)((char *)a + id) = value;
-  }
+/* One option: a flag, or a value kept at its offset in run_args. */
+static int set_option(void *ctx, int id, const char *value, gb_err *err) {
+  run_args *a = ctx;
+  (void)err;
+  if (id == DRY_RUN)
+    a->dry_run = true;
+  else if (id == QUIET)
+    a->quiet = true;
+  else
+    *(const char **)((char *)a + id) = value;
   return 0;
 }
+
+/* The options (greenbench/options.h); no positional argument. */
+static const cli_command command = {"run", "", usage, options, set_option, NULL};
 
 static int number(const gb_cli_env *env, const char *name, const char *v, uint64_t min,
                   uint64_t max, uint64_t *out) {
@@ -370,15 +360,9 @@ static int run_campaign(const run_args *a, const gb_settings *s, int argc, char 
 
 int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
   run_args a = {0};
-  int rc = parse_args(argc, argv, &a, env);
-  if (rc)
+  int rc = cli_start(&command, &a, argc, argv, env->out, env->err);
+  if (rc >= 0)
     return rc;
-  if (a.help) {
-    fputs(usage, env->out);
-    return 0;
-  }
-  if (a.version)
-    return gb_version_print(env->out) < 0 ? 1 : 0;
   if (a.resume && a.out && strcmp(a.resume, a.out))
     return bad(env, "--out and --resume name different folders ('%s')", a.out);
   if (a.resume && a.dry_run)

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -15,7 +14,8 @@
 #include "greenbench/rapl.h"
 #include "greenbench/sampler.h"
 #include "greenbench/text.h"
-#include "greenbench/version.h"
+
+#include "cli_args.h"
 
 /* Long enough for a package counter to move several times (it updates about
  * once a millisecond), short enough to run often; read every millisecond so
@@ -25,7 +25,6 @@
 
 typedef struct {
   const char *cpus, *python, *node;
-  bool help, version;
 } check_args;
 
 static const char usage[] =
@@ -50,37 +49,23 @@ static int bad_msg(FILE *err, const char *msg) {
   return 2;
 }
 
-enum { CPUS, PYTHON, NODE, HELP, VERSION };
+enum { CPUS, PYTHON, NODE };
 static const gb_opt options[] = {
-    {"--cpus", NULL, GB_OPT_VALUE, CPUS}, {"--python", NULL, GB_OPT_VALUE, PYTHON},
-    {"--node", NULL, GB_OPT_VALUE, NODE}, {"--help", "-h", 0, HELP},
-    {"--version", NULL, 0, VERSION},      {NULL, NULL, 0, 0},
+    {"--cpus", NULL, GB_OPT_VALUE, CPUS},
+    {"--python", NULL, GB_OPT_VALUE, PYTHON},
+    {"--node", NULL, GB_OPT_VALUE, NODE},
+    {NULL, NULL, 0, 0},
 };
 
-/* The options (greenbench/options.h); no positional argument. */
-static int parse(int argc, char **argv, check_args *a, FILE *err) {
-  char msg[sizeof(gb_err) + 64];
-  gb_excerpt_buf shown;
-  gb_opt_state st;
-  gb_opt_start(&st, 1);
-  const char *value;
-  gb_err e;
-  for (int id; (id = gb_opt_next(options, &st, argc, argv, &value, &e)) != GB_OPT_END;) {
-    if (id == GB_OPT_ARG || id < 0) {
-      if (id == GB_OPT_ARG)
-        snprintf(e.msg, sizeof e.msg, "unexpected argument '%s'", gb_excerpt(&shown, value));
-      snprintf(msg, sizeof msg, "%s (see greenbench check --help)", e.msg);
-      return bad_msg(err, msg);
-    }
-    if (id == HELP)
-      a->help = true;
-    else if (id == VERSION)
-      a->version = true;
-    else
-      *(id == CPUS ? &a->cpus : id == PYTHON ? &a->python : &a->node) = value;
-  }
+static int set_option(void *ctx, int id, const char *value, gb_err *err) {
+  check_args *a = ctx;
+  (void)err;
+  *(id == CPUS ? &a->cpus : id == PYTHON ? &a->python : &a->node) = value;
   return 0;
 }
+
+/* The options (greenbench/options.h); no positional argument. */
+static const cli_command command = {"check", "", usage, options, set_option, NULL};
 
 /* Every value checked before anything is probed: a bad one exits 2, a
  * topology that cannot be read (to check --cpus against) exits 1. */
@@ -134,15 +119,6 @@ static void print_zone(FILE *out, const gb_rapl_zone *z, const gb_rapl_watched *
           GB_SAMPLER_DEFAULT_MAX_POWER_W, w->moved ? "moved" : "did not move", still);
 }
 
-/* Sets the verdict's reason (cut to len, like every message here). */
-__attribute__((format(printf, 3, 4))) static void set_why(char *why, size_t len,
-                                                          const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, len, fmt, ap);
-  va_end(ap);
-}
-
 /* The first package zone that did not move (still false) or stood still for
  * the study's stall limit (still true), or -1. */
 static int first_package(const gb_rapl *r, const gb_rapl_watched *w, bool still) {
@@ -154,16 +130,19 @@ static int first_package(const gb_rapl *r, const gb_rapl_watched *w, bool still)
 }
 
 /* What the probe says of the study's chances: frozen, standing still, or a
- * range the sampler cannot follow. Returns false with the reason in why. */
+ * range the sampler cannot follow. Returns false with the reason in why
+ * (written into the emptied why, cut to len like every message here). */
 static bool judge(FILE *out, gb_rapl *r, const gb_rapl_watched *w, char *why, size_t len) {
   int frozen = first_package(r, w, false), still = first_package(r, w, true);
   uint64_t period;
   gb_err err;
+  why[0] = '\0';
   if (frozen >= 0)
-    set_why(why, len,
-            "energy unavailable: %s (%s/energy_uj) did not change in 500 ms; the RAPL counters "
-            "are frozen (usual in virtual machines)",
-            gb_rapl_zone_at(r, (size_t)frozen)->name, gb_rapl_zone_at(r, (size_t)frozen)->path);
+    gb_str_append(
+        why, len,
+        "energy unavailable: %s (%s/energy_uj) did not change in 500 ms; the RAPL counters "
+        "are frozen (usual in virtual machines)",
+        gb_rapl_zone_at(r, (size_t)frozen)->name, gb_rapl_zone_at(r, (size_t)frozen)->path);
   fprintf(out, "  counters over 0.5 s: %s\n", frozen >= 0 ? why : "moving");
   bool fit = gb_sampler_fit(r, NULL, &period, &err) == 0;
   char every[32];
@@ -174,11 +153,12 @@ static bool judge(FILE *out, gb_rapl *r, const gb_rapl_watched *w, char *why, si
   else
     fprintf(out, "  sampling: refused: %s\n", err.msg);
   if (frozen < 0 && still >= 0)
-    set_why(why, len,
-            "%s (%s/energy_uj) stood still for %" PRIu64 " ms during the probe; the study "
-            "marks every window touching a standstill of %u ms energy_stalled",
-            gb_rapl_zone_at(r, (size_t)still)->name, gb_rapl_zone_at(r, (size_t)still)->path,
-            w[still].longest_still_ns / 1000000u, GB_SAMPLER_DEFAULT_STALL_NS / 1000000u);
+    gb_str_append(
+        why, len,
+        "%s (%s/energy_uj) stood still for %" PRIu64 " ms during the probe; the study "
+        "marks every window touching a standstill of %u ms energy_stalled",
+        gb_rapl_zone_at(r, (size_t)still)->name, gb_rapl_zone_at(r, (size_t)still)->path,
+        w[still].longest_still_ns / 1000000u, GB_SAMPLER_DEFAULT_STALL_NS / 1000000u);
   if (frozen < 0 && still >= 0)
     fprintf(out, "  standstill: %s\n", why);
   if (frozen < 0 && still < 0 && !fit)
@@ -315,15 +295,9 @@ static bool check_runtimes(const gb_workers *w, FILE *out, char *why, size_t len
 
 int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
   check_args a = {0};
-  int rc = parse(argc, argv, &a, env->err);
-  if (rc)
+  int rc = cli_start(&command, &a, argc, argv, env->out, env->err);
+  if (rc >= 0)
     return rc;
-  if (a.help) {
-    fputs(usage, env->out);
-    return 0;
-  }
-  if (a.version)
-    return gb_version_print(env->out) < 0 ? 1 : 0;
   if ((rc = validate(&a, env->err)))
     return rc;
   if (env->workers_missing) {

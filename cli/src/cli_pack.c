@@ -1,14 +1,18 @@
-/* `greenbench pack DIR [--out FILE]`: the command line over gb_records_pack. */
+/* `greenbench pack DIR [--out FILE]`: the command line over gb_records_pack
+ * (greenbench/records_pack.h). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "greenbench/cli.h"
 #include "greenbench/options.h"
 #include "greenbench/records_pack.h"
 #include "greenbench/text.h"
 #include "greenbench/version.h"
+
+#include "cli_args.h"
 
 static const char usage[] =
     "usage: greenbench pack DIR [--out FILE]\n"
@@ -29,43 +33,32 @@ static const char usage[] =
 
 typedef struct {
   const char *dir, *out;
-  bool help, version;
 } pack_cli;
 
-#define SHOWN(s) gb_excerpt(&(gb_excerpt_buf){{0}}, (s))
-
-enum { OUT, HELP, VERSION };
+enum { OUT };
 static const gb_opt options[] = {
     {"--out", NULL, GB_OPT_VALUE, OUT},
-    {"--help", "-h", 0, HELP},
-    {"--version", NULL, 0, VERSION},
     {NULL, NULL, 0, 0},
 };
 
-/* The options (greenbench/options.h) and one records folder. */
-static int parse_args(pack_cli *c, int argc, char **argv, gb_err *err) {
-  gb_opt_state st;
-  gb_opt_start(&st, 1);
-  const char *arg;
-  gb_err e;
-  for (int id; (id = gb_opt_next(options, &st, argc, argv, &arg, &e)) != GB_OPT_END;) {
-    if (id == GB_OPT_ARG && c->dir)
-      return gb_err_set(err, EINVAL, "pack: one records folder expected, got '%s' and '%s'",
-                        SHOWN(c->dir), SHOWN(arg));
-    if (id == GB_OPT_ARG)
-      c->dir = arg;
-    else if (id < 0)
-      return gb_err_set(err, EINVAL, "pack: %s (see greenbench pack --help)", e.msg);
-    else if (id == OUT)
-      c->out = arg;
-    else
-      *(id == HELP ? &c->help : &c->version) = true;
-  }
-  if (!c->help && !c->version && !c->dir)
-    return gb_err_set(err, EINVAL,
-                      "pack: no records folder given (see greenbench pack --help)");
+static int set_option(void *ctx, int id, const char *value, gb_err *err) {
+  (void)id;
+  (void)err;
+  ((pack_cli *)ctx)->out = value;
   return 0;
 }
+
+static int set_dir(void *ctx, const char *arg, gb_err *err) {
+  pack_cli *c = ctx;
+  if (c->dir)
+    return gb_err_set(err, EINVAL, "pack: one records folder expected, got '%s' and '%s'",
+                      SHOWN(c->dir), SHOWN(arg));
+  c->dir = arg;
+  return 0;
+}
+
+/* The options (greenbench/options.h) and one records folder. */
+static const cli_command command = {"pack", "pack: ", usage, options, set_option, set_dir};
 
 /* DIR without trailing slashes, then ".tar.gz". */
 static int default_out(const char *dir, char *buf, size_t len, gb_err *err) {
@@ -77,26 +70,32 @@ static int default_out(const char *dir, char *buf, size_t len, gb_err *err) {
   return 0;
 }
 
-static int run(pack_cli *c, gb_err *err) {
-  char out[PATH_MAX];
-  if (c->help)
-    return fputs(usage, stdout) < 0 ? 1 : 0;
-  if (c->version)
-    return gb_version_print(stdout) < 0 ? (gb_err_set(err, EIO, "pack: cannot write"), 1) : 0;
-  if (!c->out && default_out(c->dir, out, sizeof out, err) < 0)
+/* The exit status of parsed arguments; asked: cli_parse's answer. */
+static int run(pack_cli *c, int asked, FILE *out, gb_err *err) {
+  char path[PATH_MAX];
+  if (asked == CLI_HELP)
+    return fputs(usage, out) < 0 ? 1 : 0;
+  if (asked == CLI_VERSION)
+    return gb_version_print(out) < 0 ? (gb_err_set(err, EIO, "pack: cannot write"), 1) : 0;
+  if (!c->dir) {
+    gb_err_set(err, EINVAL, "pack: no records folder given (see greenbench pack --help)");
     return 2;
-  const char *target = c->out ? c->out : out;
+  }
+  if (!c->out && default_out(c->dir, path, sizeof path, err) < 0)
+    return 2;
+  const char *target = c->out ? c->out : path;
   int rc = gb_records_pack_check_out(c->dir, target, err);
   if (rc < 0)
     return rc == -EINVAL || rc == -ENAMETOOLONG ? 2 : 1;
   return gb_records_pack(c->dir, target, err) < 0 ? 1 : 0;
 }
 
-int gb_pack_main(int argc, char **argv) {
+int gb_cli_pack(int argc, char **argv, const gb_cli_env *env) {
   pack_cli c = {0};
   gb_err err = {{0}};
-  int status = parse_args(&c, argc, argv, &err) < 0 ? 2 : run(&c, &err);
+  int asked = cli_parse(&command, &c, argc, argv, &err);
+  int status = asked < 0 ? 2 : run(&c, asked, env->out, &err);
   if (status != 0)
-    gb_str_put_line(stderr, "greenbench: error: ", err.msg);
+    gb_str_put_line(env->err, "greenbench: error: ", err.msg);
   return status;
 }

@@ -1,9 +1,9 @@
-/* `greenbench report`: the files around the pure writers. Arguments are
- * parsed here (strictly, with bounds), then gb_report_write reads the
+/* The report: the files around the pure writers. gb_report_write reads the
  * records, applies the refusals of study.md (an unfinished campaign, energy
  * readings all zero), analyses, and writes the files as one atomic set:
  * results.md, the chart, JUnit XML, summary.json and the records'
- * datapackage.json. */
+ * datapackage.json. `greenbench report` is its command line
+ * (cli/src/cli_report.c). */
 #include "greenbench/report.h"
 
 #include <errno.h>
@@ -13,22 +13,17 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "greenbench/analysis.h"
-#include "greenbench/numparse.h"
-#include "greenbench/options.h"
 #include "greenbench/records.h"
-#include "greenbench/records_pack.h"
 #include "greenbench/report_datapackage.h"
 #include "greenbench/report_junit.h"
 #include "greenbench/report_md.h"
 #include "greenbench/report_summary.h"
 #include "greenbench/report_svg.h"
 #include "greenbench/text.h"
-#include "greenbench/version.h"
 
 gb_report_opts gb_report_opts_default(void) {
   return (gb_report_opts){.resamples = GB_ANALYSIS_RESAMPLES_DEFAULT,
@@ -340,9 +335,7 @@ static int compare_files(const gb_report_opts *o, io_files *f, gb_err *err) {
   return 0;
 }
 
-/* Refuses an output that is the same file as one of the records or as
- * another output: -EINVAL naming both. */
-static int check_distinct(const gb_report_opts *o, gb_err *err) {
+int gb_report_check_outputs(const gb_report_opts *o, gb_err *err) {
   io_files *f = calloc(1, sizeof *f);
   if (!f) {
     return gb_err_set(err, ENOMEM, "report: out of memory");
@@ -465,7 +458,7 @@ int gb_report_write(const gb_report_opts *o, gb_err *err) {
     rc = refuse(r, o, err);
   }
   if (rc == 0) {
-    rc = check_distinct(o, err);
+    rc = gb_report_check_outputs(o, err);
   }
   if (rc == 0) {
     rc = resolve_paths(o, p, err);
@@ -484,281 +477,9 @@ int gb_report_write(const gb_report_opts *o, gb_err *err) {
   return rc;
 }
 
-/* ---- The command line ---------------------------------------------------------------- */
-
-static const char usage[] =
-    "usage: greenbench report DIR [options]\n"
-    "\n"
-    "Turns a campaign's records (DIR/meta.json, runs.csv, warmups.csv) into results.md,\n"
-    "a chart (SVG), JUnit XML and summary.json (every figure as JSON), with 95%\n"
-    "percentile-bootstrap intervals, and describes the records for pandas, R and\n"
-    "Frictionless tools in DIR/datapackage.json (always in DIR, beside the CSV files).\n"
-    "DIR may be a packed records folder (greenbench pack), checked against its manifest:\n"
-    "the outputs not named then go into the current folder (results.md, junit.xml,\n"
-    "chart.svg, summary.json) and no datapackage.json is written (the archive holds\n"
-    "the records and is never changed).\n"
-    "\n"
-    "  --out FILE                 results.md to write (default DIR/results.md)\n"
-    "  --junit FILE               JUnit XML to write (default DIR/junit.xml)\n"
-    "  --chart FILE               chart to write (default DIR/chart.svg)\n"
-    "  --summary FILE             summary.json to write (default DIR/summary.json)\n"
-    "  --no-datapackage           do not write DIR/datapackage.json\n"
-    "                             (the files are written as a set, all or none, and\n"
-    "                             never over DIR's records or each other)\n"
-    "  --resamples N              bootstrap resamples per configuration (default 10000)\n"
-    "  --seed S                   bootstrap seed (default 2463534242)\n"
-    "  --equivalence-margin M     margin of the power-ratio readings (default 0.10)\n"
-    "  --allow-partial            report a campaign that did not complete\n"
-    "  --carbon REGION,...        grid regions by name or ISO 3166-1 alpha-3 code, or\n"
-    "                             UAE / UK (default UAE,UK)\n"
-    "  --carbon-intensity NAME=G  add a custom intensity in g CO2e/kWh (repeatable)\n"
-    "  --version                  print greenbench's version and git commit\n"
-    "  --help                     show this help\n"
-    "\n"
-    "Environment: GREENBENCH_DATA_DIR=DIR, greenbench's data folder, which holds\n"
-    "data/grid-carbon-intensity.csv (default: ../share/greenbench from the command's\n"
-    "own place, or the source tree of a build tree).\n"
-    "Exit status: 0 done, 1 bad records or refused, 2 bad arguments.\n";
-
-#define MAX_INTENSITIES 64
-/* The longest records folder: DIR/environment.txt must fit PATH_MAX. */
-#define DIR_MAX (PATH_MAX - 32)
-
-typedef struct {
-  gb_report_opts o;
-  const char *regions; /* --carbon's list, NULL when not given */
-  gb_intensity custom[MAX_INTENSITIES];
-  size_t n_custom;
-  gb_intensity all[MAX_INTENSITIES];
-  bool help, version;
-} cli;
-
-/* A user's text quoted in a message: escaped and cut (gb_excerpt). */
-#define SHOWN(s) gb_excerpt(&(gb_excerpt_buf){{0}}, (s))
-
-static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
-                     gb_err *err) {
-  if (s[0] < '0' || s[0] > '9' || s[strspn(s, "0123456789")] != '\0') {
-    return gb_err_set(err, EINVAL, "%s: '%s' is not a whole number", opt, SHOWN(s));
-  }
-  if (gb_parse_u64(s, 0, UINT64_MAX, out) < 0) {
-    return gb_err_set(err, EINVAL, "%s: '%s' is too large", opt, SHOWN(s));
-  }
-  if (*out < min || *out > max) {
-    return gb_err_set(err, EINVAL, "%s: %s is out of range %" PRIu64 "..%" PRIu64, opt, s, min,
-                      max);
-  }
-  return 0;
-}
-
-/* A plain decimal ("0.1"; no sign, exponent or spaces), read in the "C"
- * locale whatever the process locale. */
-int gb_report_parse_margin(const char *s, double *out, gb_err *err) {
-  double v;
-  if (gb_parse_decimal(s, 0, &v) < 0 || !(v > 0.0 && v <= 10.0)) {
-    return gb_err_set(err, EINVAL,
-                      "--equivalence-margin: '%s' is not a decimal number above 0 and at most "
-                      "10",
-                      SHOWN(s));
-  }
-  *out = v;
-  return 0;
-}
-
-static int add_custom(cli *c, const char *arg, gb_err *err) {
-  if (c->n_custom == MAX_INTENSITIES) {
-    return gb_err_set(err, EINVAL, "--carbon-intensity: more than %d given", MAX_INTENSITIES);
-  }
-  gb_err inner;
-  if (gb_carbon_parse_custom(arg, &c->custom[c->n_custom], &inner) < 0) {
-    return gb_err_set(err, EINVAL, "--carbon-intensity: %s", inner.msg);
-  }
-  c->n_custom++;
-  return 0;
-}
-
-/* An output path fits PATH_MAX, whole: -EINVAL naming the option if not. */
-static int check_length(const char *name, const char *value, gb_err *err) {
-  if (strnlen(value, PATH_MAX) >= PATH_MAX) {
-    return gb_err_set(err, EINVAL, "report: %s: path longer than PATH_MAX (%d bytes)", name,
-                      PATH_MAX - 1);
-  }
-  return 0;
-}
-
-enum {
-  OUT,
-  JUNIT,
-  CHART,
-  SUMMARY,
-  RESAMPLES,
-  SEED,
-  MARGIN,
-  CARBON,
-  CARBON_INTENSITY,
-  ALLOW_PARTIAL,
-  NO_DATAPACKAGE,
-  HELP,
-  VERSION
-};
-static const gb_opt options[] = {
-    {"--out", NULL, GB_OPT_VALUE, OUT},
-    {"--junit", NULL, GB_OPT_VALUE, JUNIT},
-    {"--chart", NULL, GB_OPT_VALUE, CHART},
-    {"--summary", NULL, GB_OPT_VALUE, SUMMARY},
-    {"--resamples", NULL, GB_OPT_VALUE, RESAMPLES},
-    {"--seed", NULL, GB_OPT_VALUE, SEED},
-    {"--equivalence-margin", NULL, GB_OPT_VALUE, MARGIN},
-    {"--carbon", NULL, GB_OPT_VALUE, CARBON},
-    {"--carbon-intensity", NULL, GB_OPT_VALUE | GB_OPT_MANY, CARBON_INTENSITY},
-    {"--allow-partial", NULL, 0, ALLOW_PARTIAL},
-    {"--no-datapackage", NULL, 0, NO_DATAPACKAGE},
-    {"--help", "-h", 0, HELP},
-    {"--version", NULL, 0, VERSION},
-    {NULL, NULL, 0, 0},
-};
-
-/* One option (with its value, if it takes one): 0, or -EINVAL with a
- * message. */
-static int set_option(cli *c, int id, const char *value, gb_err *err) {
-  static const char *const path_names[] = {"--out", "--junit", "--chart", "--summary"};
-  const char **paths[] = {&c->o.md_path, &c->o.junit_path, &c->o.chart_path,
-                          &c->o.summary_path};
-  uint64_t v;
-  int rc = 0;
-  switch (id) {
-  case OUT:
-  case JUNIT:
-  case CHART:
-  case SUMMARY:
-    if ((rc = check_length(path_names[id], value, err)) == 0) {
-      *paths[id] = value;
-    }
-    break;
-  case RESAMPLES:
-    rc = parse_u64("--resamples", value, 1, GB_REPORT_MAX_RESAMPLES, &v, err);
-    c->o.resamples = rc == 0 ? (size_t)v : c->o.resamples;
-    break;
-  case SEED:
-    rc = parse_u64("--seed", value, 0, UINT64_MAX, &c->o.seed, err);
-    break;
-  case MARGIN:
-    rc = gb_report_parse_margin(value, &c->o.margin, err);
-    break;
-  case CARBON:
-    c->regions = value;
-    break;
-  case CARBON_INTENSITY:
-    rc = add_custom(c, value, err);
-    break;
-  case ALLOW_PARTIAL:
-    c->o.allow_partial = true;
-    break;
-  case NO_DATAPACKAGE:
-    c->o.no_datapackage = true;
-    break;
-  case HELP:
-    c->help = true;
-    break;
-  default:
-    c->version = true;
-  }
-  return rc;
-}
-
-/* The options (greenbench/options.h) and one records folder. */
-static int parse_args(cli *c, int argc, char **argv, gb_err *err) {
-  gb_opt_state st;
-  gb_opt_start(&st, 1);
-  const char *arg;
-  gb_err e;
-  for (int id; (id = gb_opt_next(options, &st, argc, argv, &arg, &e)) != GB_OPT_END;) {
-    int rc = 0;
-    if (id != GB_OPT_ARG && id < 0) {
-      rc = gb_err_set(err, EINVAL, "report: %s (see greenbench report --help)", e.msg);
-    } else if (id != GB_OPT_ARG) {
-      rc = set_option(c, id, arg, err);
-    } else if (c->o.dir) {
-      gb_excerpt_buf first;
-      rc = gb_err_set(err, EINVAL, "report: one records folder expected, got '%s' and '%s'",
-                      gb_excerpt(&first, c->o.dir), SHOWN(arg));
-    } else if (strnlen(arg, DIR_MAX + 1) > DIR_MAX) {
-      rc = gb_err_set(err, EINVAL,
-                      "report: DIR: path longer than %d bytes (PATH_MAX less room for the "
-                      "names of the files in it)",
-                      DIR_MAX);
-    } else {
-      c->o.dir = arg;
-    }
-    if (rc < 0) {
-      return rc;
-    }
-  }
-  if (!c->help && !c->version && !c->o.dir) {
-    return gb_err_set(err, EINVAL,
-                      "report: no records folder given (see greenbench report "
-                      "--help)");
-  }
-  return 0;
-}
-
-/* "UAE" and "UK" as the study names them; other names go to the table. */
-static const char *region_code(const char *name) {
-  if (strcasecmp(name, "uae") == 0) {
-    return "ARE";
-  }
-  return strcasecmp(name, "uk") == 0 ? "GBR" : name;
-}
-
-static int add_regions(cli *c, const gb_carbon_table *t, size_t *n, gb_err *err) {
-  char list[1024];
-  if (snprintf(list, sizeof list, "%s", c->regions ? c->regions : "ARE,GBR") >=
-      (int)sizeof list) {
-    return gb_err_set(err, EINVAL, "--carbon: list longer than %zu bytes", sizeof list - 1);
-  }
-  char *save = NULL;
-  for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    gb_err inner;
-    if (*n == MAX_INTENSITIES) {
-      return gb_err_set(err, EINVAL, "--carbon: more than %d regions", MAX_INTENSITIES);
-    }
-    if (gb_carbon_find(t, region_code(tok), &c->all[*n], &inner) < 0) {
-      return gb_err_set(err, EINVAL, "--carbon: %s", inner.msg);
-    }
-    ++*n;
-  }
-  return 0;
-}
-
-/* The intensities to report: --carbon's regions (or the defaults), then
- * each --carbon-intensity. */
-static int resolve_carbon(cli *c, int *status, gb_err *err) {
-  gb_carbon_table t = {0};
-  size_t n = 0;
-  char path[PATH_MAX];
-  int rc = gb_carbon_default_path(path, sizeof path, err);
-  if (rc == 0)
-    rc = gb_carbon_load(path, &t, err);
-  *status = rc < 0 ? 1 : 2; /* a missing table is no argument's fault */
-  if (rc == 0) {
-    rc = add_regions(c, &t, &n, err);
-  }
-  gb_carbon_free(&t);
-  for (size_t i = 0; rc == 0 && i < c->n_custom; i++) {
-    if (n == MAX_INTENSITIES) {
-      return gb_err_set(err, EINVAL, "--carbon-intensity: too many intensities");
-    }
-    c->all[n++] = c->custom[i];
-  }
-  c->o.intensities = c->all;
-  c->o.n_intensities = n;
-  return rc;
-}
-
-/* A packed records folder as DIR: the outputs not named go into the
- * current folder, no data package (there are no CSV files to put it
- * beside), and no output may be the archive itself. */
-static int packed_outputs(gb_report_opts *o, gb_err *err) {
+/* A packed records folder as DIR: there are no CSV files to put a data
+ * package beside, and the archive is never changed. */
+int gb_report_packed_outputs(gb_report_opts *o, gb_err *err) {
   const char **paths[] = {&o->md_path, &o->junit_path, &o->chart_path, &o->summary_path};
   file_id archive, out;
   o->no_datapackage = true;
@@ -769,45 +490,13 @@ static int packed_outputs(gb_report_opts *o, gb_err *err) {
     }
     identify(*paths[i], &out);
     if (same_file(&out, &archive)) {
+      gb_excerpt_buf shown_out, shown_dir;
       return gb_err_set(err, EINVAL,
                         "report: %s '%s' is the packed records %s; refusing to "
                         "overwrite an input",
-                        output_options[i], SHOWN(*paths[i]), SHOWN(o->dir));
+                        output_options[i], gb_excerpt(&shown_out, *paths[i]),
+                        gb_excerpt(&shown_dir, o->dir));
     }
   }
   return 0;
-}
-
-int gb_report_main(int argc, char **argv) {
-  cli *c = calloc(1, sizeof *c);
-  if (!c) {
-    fprintf(stderr, "greenbench: error: report: out of memory\n");
-    return 1;
-  }
-  gb_err err;
-  c->o = gb_report_opts_default();
-  int status = 0;
-  if (parse_args(c, argc, argv, &err) < 0) {
-    status = 2;
-  } else if (c->help) {
-    fputs(usage, stdout);
-  } else if (c->version) {
-    if (gb_version_print(stdout) < 0) {
-      status = 1;
-      gb_err_set(&err, EIO, "report: cannot write the version");
-    }
-  } else if (gb_records_is_packed(c->o.dir) && packed_outputs(&c->o, &err) < 0) {
-    status = 2; /* an output that would overwrite the archive */
-  } else if (check_distinct(&c->o, &err) < 0) {
-    status = 2; /* an output that would overwrite an input or another output */
-  } else if (resolve_carbon(c, &status, &err) < 0) {
-    /* status set by resolve_carbon */
-  } else {
-    status = gb_report_write(&c->o, &err) < 0 ? 1 : 0;
-  }
-  if (status != 0) {
-    gb_str_put_line(stderr, "greenbench: error: ", err.msg);
-  }
-  free(c);
-  return status;
 }

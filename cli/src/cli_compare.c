@@ -1,9 +1,7 @@
-/* `greenbench compare`: the files around gb_compare_build and its writers.
- * Arguments are parsed strictly; each campaign is read (in one place,
- * read_campaign) and analysed with the same options; the comparison is
- * built and its three files are written as one set. */
-#include "greenbench/compare.h"
-
+/* `greenbench compare`: the files around gb_compare_build and its writers
+ * (greenbench/compare.h). Arguments are parsed strictly; each campaign is
+ * read (in one place, read_campaign) and analysed with the same options;
+ * the comparison is built and its three files are written as one set. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -13,11 +11,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "greenbench/cli.h"
+#include "greenbench/compare.h"
 #include "greenbench/numparse.h"
 #include "greenbench/options.h"
 #include "greenbench/report.h"
 #include "greenbench/text.h"
-#include "greenbench/version.h"
+
+#include "cli_args.h"
 
 static const char usage[] =
     "usage: greenbench compare [options] PATH PATH...\n"
@@ -48,10 +49,8 @@ typedef struct {
   const char *paths[GB_COMPARE_MAX];
   size_t n;
   gb_analysis_opts ao;
-  bool allow_partial, help, version;
+  bool allow_partial;
 } cli;
-
-#define SHOWN(s) gb_excerpt(&(gb_excerpt_buf){{0}}, (s))
 
 static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
                      gb_err *err) {
@@ -65,19 +64,18 @@ static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
   return 0;
 }
 
-enum { OUT, RESAMPLES, SEED, MARGIN, ALLOW_PARTIAL, HELP, VERSION };
+enum { OUT, RESAMPLES, SEED, MARGIN, ALLOW_PARTIAL };
 static const gb_opt options[] = {
     {"--out", NULL, GB_OPT_VALUE, OUT},
     {"--resamples", NULL, GB_OPT_VALUE, RESAMPLES},
     {"--seed", NULL, GB_OPT_VALUE, SEED},
     {"--equivalence-margin", NULL, GB_OPT_VALUE, MARGIN},
     {"--allow-partial", NULL, 0, ALLOW_PARTIAL},
-    {"--help", "-h", 0, HELP},
-    {"--version", NULL, 0, VERSION},
     {NULL, NULL, 0, 0},
 };
 
-static int set_option(cli *c, int id, const char *value, gb_err *err) {
+static int set_option(void *ctx, int id, const char *value, gb_err *err) {
+  cli *c = ctx;
   uint64_t v = 0;
   int rc = 0;
   switch (id) {
@@ -93,54 +91,34 @@ static int set_option(cli *c, int id, const char *value, gb_err *err) {
     break;
   case MARGIN: {
     gb_err inner;
-    if ((rc = gb_report_parse_margin(value, &c->ao.margin, &inner)) < 0) {
+    if ((rc = cli_parse_margin(value, &c->ao.margin, &inner)) < 0) {
       rc = gb_err_set(err, EINVAL, "compare: %s", inner.msg);
     }
     break;
   }
-  case ALLOW_PARTIAL:
-    c->allow_partial = true;
-    break;
-  case HELP:
-    c->help = true;
-    break;
   default:
-    c->version = true;
+    c->allow_partial = true;
   }
   return rc;
 }
 
-/* The options (greenbench/options.h), then two or more paths. */
-static int parse_args(cli *c, int argc, char **argv, gb_err *err) {
-  gb_opt_state st;
-  gb_opt_start(&st, 1);
-  const char *arg;
-  gb_err e;
-  for (int id; (id = gb_opt_next(options, &st, argc, argv, &arg, &e)) != GB_OPT_END;) {
-    int rc = 0;
-    if (id != GB_OPT_ARG && id < 0) {
-      rc = gb_err_set(err, EINVAL, "compare: %s (see greenbench compare --help)", e.msg);
-    } else if (id != GB_OPT_ARG) {
-      rc = set_option(c, id, arg, err);
-    } else if (c->n == GB_COMPARE_MAX) {
-      rc = gb_err_set(err, EINVAL, "compare: more than %d campaigns given", GB_COMPARE_MAX);
-    } else if (strnlen(arg, PATH_MAX - 32) >= PATH_MAX - 32) {
-      rc = gb_err_set(err, EINVAL, "compare: path too long: '%s'", SHOWN(arg));
-    } else {
-      c->paths[c->n++] = arg;
-    }
-    if (rc < 0) {
-      return rc;
-    }
+/* One more campaign, up to GB_COMPARE_MAX, its path bounded so that the
+ * names of its files fit. */
+static int add_path(void *ctx, const char *arg, gb_err *err) {
+  cli *c = ctx;
+  if (c->n == GB_COMPARE_MAX) {
+    return gb_err_set(err, EINVAL, "compare: more than %d campaigns given", GB_COMPARE_MAX);
   }
-  if (!c->help && !c->version && c->n < 2) {
-    return gb_err_set(err, EINVAL,
-                      "compare: at least two records folders expected, got %zu (see greenbench "
-                      "compare --help)",
-                      c->n);
+  if (strnlen(arg, PATH_MAX - 32) >= PATH_MAX - 32) {
+    return gb_err_set(err, EINVAL, "compare: path too long: '%s'", SHOWN(arg));
   }
+  c->paths[c->n++] = arg;
   return 0;
 }
+
+/* The options (greenbench/options.h), then two or more paths. */
+static const cli_command command = {"compare", "compare: ", usage,
+                                    options,   set_option,  add_path};
 
 /* ---- Reading and analysing ------------------------------------------------------ */
 
@@ -181,7 +159,7 @@ static int same_as(const cli *c, size_t m) {
   return -1;
 }
 
-static int load_one(const cli *c, size_t m, campaigns *cs, gb_err *err) {
+static int load_one(const cli *c, size_t m, campaigns *cs, FILE *warnings, gb_err *err) {
   int rc = read_campaign(c->paths[m], &cs->r[m], err);
   if (rc < 0) {
     return rc;
@@ -196,8 +174,8 @@ static int load_one(const cli *c, size_t m, campaigns *cs, gb_err *err) {
   }
   rc = gb_analysis_run(cs->r[m], &c->ao, &cs->a[m], err);
   for (size_t i = 0; rc == 0 && i < cs->a[m]->n_warnings; i++) {
-    fprintf(stderr, "greenbench: warning: %s: ", c->paths[m]);
-    gb_str_put_line(stderr, "", cs->a[m]->warnings[i].text);
+    fprintf(warnings, "greenbench: warning: %s: ", c->paths[m]);
+    gb_str_put_line(warnings, "", cs->a[m]->warnings[i].text);
   }
   cs->in[m] =
       (gb_cmp_input){.path = c->paths[m], .same_as = same_as(c, m), .analysis = cs->a[m]};
@@ -245,14 +223,14 @@ static int write_outputs(const char *dir, const gb_comparison *cmp, gb_err *err)
   return rc;
 }
 
-static int run(const cli *c, gb_err *err) {
+static int run(const cli *c, FILE *warnings, gb_err *err) {
   campaigns *cs = calloc(1, sizeof *cs);
   if (!cs) {
     return gb_err_set(err, ENOMEM, "compare: out of memory");
   }
   int rc = 0;
   for (size_t m = 0; rc == 0 && m < c->n; m++) {
-    rc = load_one(c, m, cs, err);
+    rc = load_one(c, m, cs, warnings, err);
   }
   gb_comparison *cmp = NULL;
   if (rc == 0) {
@@ -267,22 +245,26 @@ static int run(const cli *c, gb_err *err) {
   return rc;
 }
 
-int gb_compare_main(int argc, char **argv) {
+int gb_cli_compare(int argc, char **argv, const gb_cli_env *env) {
   cli c = {.out = "compare", .ao = GB_ANALYSIS_OPTS_DEFAULT};
   gb_err err;
-  int status = 0;
-  if (parse_args(&c, argc, argv, &err) < 0) {
+  int status = 0, asked = cli_parse(&command, &c, argc, argv, &err);
+  if (asked < 0) {
     status = 2;
-  } else if (c.help) {
-    fputs(usage, stdout);
-  } else if (c.version) {
-    status = gb_version_print(stdout) < 0 ? 1 : 0;
+  } else if (asked) {
+    status = cli_answer(&command, asked, env->out);
     gb_err_set(&err, EIO, "compare: cannot write the version");
+  } else if (c.n < 2) {
+    status = 2;
+    gb_err_set(&err, EINVAL,
+               "compare: at least two records folders expected, got %zu (see greenbench "
+               "compare --help)",
+               c.n);
   } else {
-    status = run(&c, &err) < 0 ? 1 : 0;
+    status = run(&c, env->err, &err) < 0 ? 1 : 0;
   }
   if (status != 0) {
-    gb_str_put_line(stderr, "greenbench: error: ", err.msg);
+    gb_str_put_line(env->err, "greenbench: error: ", err.msg);
   }
   return status;
 }

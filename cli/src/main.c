@@ -1,4 +1,6 @@
-/* greenbench: the study's command line. Subcommands: check, run, report, pack. */
+/* greenbench: the study's command line. Subcommands: check, run, report,
+ * compare, pack (gb_cli, greenbench/cli.h); this file gives them the
+ * process's streams, the workers it finds and its signal handlers. */
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -6,10 +8,7 @@
 #include <unistd.h>
 
 #include "greenbench/cli.h"
-#include "greenbench/compare.h"
 #include "greenbench/paths.h"
-#include "greenbench/records_pack.h"
-#include "greenbench/report.h"
 #include "greenbench/text.h"
 #include "greenbench/version.h"
 
@@ -59,6 +58,15 @@ static const char usage[] =
     "  --version  print greenbench's version and git commit\n"
     "Run greenbench <command> --help for its options.\n";
 
+static const struct {
+  const char *name;
+  int (*fn)(int argc, char **argv, const gb_cli_env *env);
+} commands[] = {{"run", gb_cli_run},
+                {"check", gb_cli_check},
+                {"report", gb_cli_report},
+                {"pack", gb_cli_pack},
+                {"compare", gb_cli_compare}};
+
 int main(int argc, char **argv) {
   /* The workers, found relative to this executable (greenbench/paths.h);
    * run and check report a missing one, report needs none. */
@@ -84,16 +92,10 @@ int main(int argc, char **argv) {
     return gb_version_print(stdout) < 0 ? 1 : 0;
   }
   install_handlers();
-  if (!strcmp(argv[1], "run"))
-    return gb_cli_run(argc - 1, argv + 1, &env);
-  if (!strcmp(argv[1], "check"))
-    return gb_cli_check(argc - 1, argv + 1, &env);
-  if (!strcmp(argv[1], "report"))
-    return gb_report_main(argc - 1, argv + 1);
-  if (!strcmp(argv[1], "pack"))
-    return gb_pack_main(argc - 1, argv + 1);
-  if (!strcmp(argv[1], "compare"))
-    return gb_compare_main(argc - 1, argv + 1);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    if (!strcmp(argv[1], commands[i].name))
+      return commands[i].fn(argc - 1, argv + 1, &env);
+  }
   gb_excerpt_buf shown;
   fprintf(stderr,
           "greenbench: error: unknown command '%s' (expected check, run, report, compare or "
