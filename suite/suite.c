@@ -35,6 +35,7 @@
 #include "greenbench/report.h"
 #include "greenbench/select.h"
 #include "greenbench/text.h"
+#include "greenbench/timefmt.h"
 #include "greenbench/validate.h"
 #include "greenbench/version.h"
 
@@ -454,17 +455,17 @@ static int configure(int *argc, char **argv) {
   suite.energy_required = suite.settings.energy == GB_ENERGY_ON;
   static char out[512];
   if (!suite.out) {
-    char stamp[32];
-    time_t t = time(NULL);
-    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&t));
+    char stamp[GB_UTC_STAMP_SIZE];
+    gb_utc_stamp((int64_t)time(NULL), stamp, sizeof stamp);
     snprintf(out, sizeof out, "results/suite-%s-%s", suite.settings.profile, stamp);
     suite.out = out;
   }
   if (!suite.junit) {
-    char *junit = malloc(strlen(suite.out) + sizeof "/junit.xml");
+    size_t len = strlen(suite.out) + sizeof "/junit.xml";
+    char *junit = malloc(len);
     if (!junit)
       return -1;
-    sprintf(junit, "%s/junit.xml", suite.out);
+    gb_path_join(junit, len, suite.out, "junit.xml", NULL); /* fits */
     suite.junit = junit;
   }
   return 0;
@@ -526,10 +527,11 @@ static const char *moved(const char *path) {
     return path;
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
-  char *p = malloc(strlen(dir) + strlen(base) + 2);
+  size_t len = strlen(dir) + strlen(base) + 2;
+  char *p = malloc(len);
   if (!p)
     return path;
-  sprintf(p, "%s/%s", dir, base);
+  gb_path_join(p, len, dir, base, NULL); /* fits: room for both and a '/' */
   return p;
 }
 
