@@ -22,7 +22,7 @@
 #include "greenbench/machine.h"
 #include "greenbench/numparse.h"
 #include "greenbench/paths.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "greenbench/report.h"
 #include "greenbench/report_junit.h"
 #include "greenbench/select.h"

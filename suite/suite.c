@@ -31,7 +31,7 @@
 #include "greenbench/campaign.h"
 #include "greenbench/options.h"
 #include "greenbench/paths.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "greenbench/report.h"
 #include "greenbench/select.h"
 #include "greenbench/text.h"

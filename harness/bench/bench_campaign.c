@@ -48,7 +48,7 @@
 #include "greenbench/clock.h"
 #include "greenbench/numparse.h"
 #include "greenbench/quantile.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 
 typedef struct {
   const char *records, *label;

@@ -1,4 +1,5 @@
 #include "greenbench/calibration.h"
+#include "greenbench/meta.h"
 
 typedef unsigned __int128 u128;
 #define U128_MAX (~(u128)0)

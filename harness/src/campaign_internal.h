@@ -9,6 +9,7 @@
 #include "greenbench/campaign.h"
 #include "greenbench/estimate.h"
 #include "greenbench/machine.h"
+#include "greenbench/meta.h"
 #include "greenbench/pin.h"
 #include "greenbench/rapl.h"
 #include "greenbench/recorder.h"

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "greenbench/records.h"
+#include "greenbench/meta.h"
 
 static const uint64_t start_ns[GB_LANGUAGE_COUNT] = {
     GB_ESTIMATE_START_C_NS, GB_ESTIMATE_START_PYTHON_NS, GB_ESTIMATE_START_NODE_NS};

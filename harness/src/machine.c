@@ -1,8 +1,8 @@
 #include "greenbench/machine.h"
 #include "greenbench/files.h"
+#include "greenbench/meta.h"
 #include "greenbench/numparse.h"
 #include "greenbench/paths.h"
-#include "greenbench/records.h"
 #include "greenbench/text.h"
 
 #include <dirent.h>

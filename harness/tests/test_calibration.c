@@ -10,7 +10,7 @@
 
 #include "greenbench/calibration.h"
 #include "greenbench/campaign.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "helper_script.h"
 
 #define MS 1000000ull

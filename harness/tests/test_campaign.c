@@ -17,7 +17,7 @@
 #include "greenbench/campaign.h"
 #include "greenbench/machine.h"
 #include "greenbench/privilege.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "helper_powercap.h"
 #include "helper_script.h"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "greenbench/campaign.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "greenbench/sampler.h"
 #include "helper_powercap.h"
 #include "helper_script.h"

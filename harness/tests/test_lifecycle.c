@@ -17,7 +17,7 @@
 
 #include "greenbench/clock.h"
 #include "greenbench/numparse.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 
 /* From a signal to the command's exit. The kill of the worker is immediate;
  * the rest is writing meta.json (fsync) and tearing down, which a loaded

@@ -21,7 +21,7 @@
 #include "greenbench/campaign.h"
 #include "greenbench/clock.h"
 #include "greenbench/numparse.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "helper_script.h"
 
 #define TEST_USER "gb-test-user"

@@ -13,7 +13,7 @@
 
 #include "campaign_internal.h"
 #include "greenbench/campaign.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "greenbench/workerenv.h"
 
 #define TEST_USER "gbtestuser"

@@ -14,7 +14,7 @@
 
 #include "greenbench/analysis.h"
 #include "greenbench/numparse.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "greenbench/report.h"
 
 static double now_s(void) {

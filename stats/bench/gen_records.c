@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "greenbench/meta.h"
 #include "greenbench/records.h"
 #include "greenbench/workload.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 
 static const char meta_json[] =
     "{\"format\":\"greenbench-records-1\",\"tool_version\":\"0.1.0\","

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 
 /* An XXH128 as xxhsum -H2 prints it: 32 lowercase hex digits. */
 #define GB_PACK_HEX_LEN 32

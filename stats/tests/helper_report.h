@@ -13,7 +13,7 @@
 
 #include "greenbench/analysis.h"
 #include "greenbench/carbon.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 
 /* The whole of path, NUL-terminated, its length in *len; NULL if it cannot
  * be opened, for callers that check (or accept) a missing file themselves. */

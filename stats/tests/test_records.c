@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "greenbench/workload.h"
 #include "helper_locale.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "greenbench/report.h"
 #include "helper_report.h"
 

@@ -16,7 +16,7 @@
 
 #include "greenbench/analysis.h"
 #include "greenbench/bootstrap.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "helper_report.h"
 
 static const gb_an_config *find(const gb_analysis *a, gb_language l, gb_order o,

@@ -13,7 +13,7 @@
 
 #include "greenbench/analysis.h"
 #include "greenbench/numparse.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "greenbench/report_junit.h"
 #include "helper_locale.h"
 #include "helper_report.h"

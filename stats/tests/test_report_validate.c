@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "greenbench/numparse.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "greenbench/validate.h"
 #include "helper_report.h"
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "greenbench/meta.h"
 #include "greenbench/records.h"
 #include "greenbench/timefmt.h"
 #include "records_row.h"

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "greenbench/meta.h"
 #include "greenbench/records.h"
 
 /* Adds to one object and remembers any failure, so that a build is a flat

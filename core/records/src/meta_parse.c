@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "greenbench/meta.h"
 #include "greenbench/numparse.h"
 #include "greenbench/records.h"
 #include "json_unique.h"

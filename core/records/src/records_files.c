@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "greenbench/paths.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "records_rules.h"
 
 /* Far beyond a study folder (~1 MB), small enough to refuse a wrong file. */

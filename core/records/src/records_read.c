@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "csv.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "greenbench/text.h"
 #include "records_row.h"
 #include "records_rules.h"

@@ -9,7 +9,7 @@
 #ifndef GREENBENCH_RECORDS_RULES_H
 #define GREENBENCH_RECORDS_RULES_H
 
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 
 typedef struct gb_rec_rules gb_rec_rules;
 

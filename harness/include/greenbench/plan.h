@@ -9,7 +9,6 @@
 #include <stdint.h>
 
 #include "greenbench/error.h"
-#include "greenbench/records.h"
 #include "greenbench/workload.h"
 
 typedef enum { GB_ENERGY_AUTO, GB_ENERGY_ON, GB_ENERGY_OFF } gb_energy_mode;

@@ -12,7 +12,7 @@
 #include "greenbench/error.h"
 #include "greenbench/files.h" /* gb_write_fn: tests inject short writes and ENOSPC */
 #include "greenbench/privilege.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 
 typedef struct {
   const char *dir;           /* the campaign folder; created if missing */

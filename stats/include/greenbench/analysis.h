@@ -12,7 +12,7 @@
 #include "greenbench/error.h"
 #include "greenbench/quantile.h"
 #include "greenbench/ratio.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 #include "greenbench/spearman.h"
 
 #include <stdbool.h>

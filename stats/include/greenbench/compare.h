@@ -14,7 +14,7 @@
 
 #include "greenbench/analysis.h"
 #include "greenbench/error.h"
-#include "greenbench/records.h"
+#include "greenbench/meta.h"
 #include "greenbench/spearman.h"
 
 #include <stdbool.h>

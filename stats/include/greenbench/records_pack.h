@@ -5,12 +5,12 @@
  * archive is deterministic: members in name order, mode 0644 (0755 for the
  * folder), owner 0, the campaign's finished_at (else started_at) as every
  * mtime, no gzip timestamp; packing the same folder twice gives the same
- * bytes. gb_records_read_path (greenbench/records.h) reads it back. */
+ * bytes. gb_records_read_path (greenbench/records_read.h) reads it back. */
 #ifndef GREENBENCH_RECORDS_PACK_H
 #define GREENBENCH_RECORDS_PACK_H
 
 #include "greenbench/error.h"
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 
 /* The manifest's name inside the top folder. */
 #define GB_PACK_MANIFEST "MANIFEST.xxh128"

@@ -40,7 +40,7 @@
 
 #include "greenbench/analysis.h"
 #include "greenbench/error.h"
-#include "greenbench/records.h"
+#include "greenbench/meta.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,7 +4,7 @@
 #ifndef GREENBENCH_VALIDATE_H
 #define GREENBENCH_VALIDATE_H
 
-#include "greenbench/records.h"
+#include "greenbench/records_read.h"
 
 #include <stdbool.h>
 #include <stddef.h>
