@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "greenbench/numparse.h"
+#include "greenbench/report.h"
 #include "greenbench/version.h"
 
 /* cmd's options, then --help and --version: one spelling of those for
@@ -82,4 +83,17 @@ int cli_parse_margin(const char *s, double *out, gb_err *err) {
   }
   *out = v;
   return 0;
+}
+
+int cli_parse_bootstrap(bool is_seed, const char *value, cli_u64_parser parse,
+                        size_t *resamples, uint64_t *seed, gb_err *err) {
+  uint64_t v;
+  if (is_seed) {
+    return parse("--seed", value, 0, UINT64_MAX, seed, err);
+  }
+  int rc = parse("--resamples", value, 1, GB_REPORT_MAX_RESAMPLES, &v, err);
+  if (rc == 0) {
+    *resamples = (size_t)v;
+  }
+  return rc;
 }

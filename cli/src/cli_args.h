@@ -1,10 +1,13 @@
 /* What the subcommands share of their command lines (cli_run.c, cli_check.c,
  * cli_report.c, cli_compare.c, cli_pack.c): the walk over the arguments with
- * its one wording of a bad option, --help and --version, and the value of
- * --equivalence-margin. */
+ * its one wording of a bad option, --help and --version, and the values of
+ * --equivalence-margin, --resamples and --seed. */
 #ifndef GB_CLI_ARGS_H
 #define GB_CLI_ARGS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "greenbench/error.h"
@@ -55,5 +58,17 @@ int cli_start(const cli_command *cmd, void *ctx, int argc, char **argv, FILE *ou
  * locale whatever the process locale) above 0 and at most 10. Returns 0, or
  * -EINVAL with a message that quotes s. */
 int cli_parse_margin(const char *s, double *out, gb_err *err);
+
+/* A subcommand's reading of a whole number: s in min..max into *out, or
+ * -EINVAL with the refusal in its own words, naming opt. */
+typedef int (*cli_u64_parser)(const char *opt, const char *s, uint64_t min, uint64_t max,
+                              uint64_t *out, gb_err *err);
+
+/* The bootstrap's options as report and compare read them, through parse:
+ * --seed (any 64-bit number) into *seed when is_seed, else --resamples
+ * (1..GB_REPORT_MAX_RESAMPLES) into *resamples. Returns 0, or parse's
+ * -EINVAL, the target untouched. */
+int cli_parse_bootstrap(bool is_seed, const char *value, cli_u64_parser parse,
+                        size_t *resamples, uint64_t *seed, gb_err *err);
 
 #endif

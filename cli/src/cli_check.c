@@ -14,6 +14,7 @@
 #include "greenbench/rapl.h"
 #include "greenbench/sampler.h"
 #include "greenbench/text.h"
+#include "greenbench/timefmt.h"
 
 #include "cli_args.h"
 
@@ -93,25 +94,13 @@ static int validate(const check_args *a, FILE *err) {
   return rc < 0 ? bad_msg(err, e.msg) : 0;
 }
 
-/* A duration for a person: "262 s", "25 ms", "100 us". */
-static void duration_text(uint64_t ns, char *buf, size_t len) {
-  if (ns == UINT64_MAX)
-    snprintf(buf, len, "never");
-  else if (ns >= 10000000000ull)
-    snprintf(buf, len, "%" PRIu64 " s", ns / 1000000000u);
-  else if (ns >= 10000000u)
-    snprintf(buf, len, "%" PRIu64 " ms", ns / 1000000u);
-  else
-    snprintf(buf, len, "%" PRIu64 " us", ns / 1000u);
-}
-
 /* One line per zone: its range, how soon it can wrap, and what the probe
  * saw of it. */
 static void print_zone(FILE *out, const gb_rapl_zone *z, const gb_rapl_watched *w) {
-  char wrap[32], still[32];
-  duration_text(gb_sampler_wrap_ns(z->max_energy_range_uj, GB_SAMPLER_DEFAULT_MAX_POWER_W),
-                wrap, sizeof wrap);
-  duration_text(w->longest_still_ns, still, sizeof still);
+  char wrap[GB_DURATION_TEXT_SIZE], still[GB_DURATION_TEXT_SIZE];
+  gb_duration_text(gb_sampler_wrap_ns(z->max_energy_range_uj, GB_SAMPLER_DEFAULT_MAX_POWER_W),
+                   wrap, sizeof wrap);
+  gb_duration_text(w->longest_still_ns, still, sizeof still);
   fprintf(out,
           "  %s (%s, socket %u): max_energy_range_uj %" PRIu64
           ", a wrap every %s at %u W; over 0.5 s: %s, longest standstill %s\n",
@@ -145,8 +134,8 @@ static bool judge(FILE *out, gb_rapl *r, const gb_rapl_watched *w, char *why, si
         gb_rapl_zone_at(r, (size_t)frozen)->name, gb_rapl_zone_at(r, (size_t)frozen)->path);
   fprintf(out, "  counters over 0.5 s: %s\n", frozen >= 0 ? why : "moving");
   bool fit = gb_sampler_fit(r, NULL, &period, &err) == 0;
-  char every[32];
-  duration_text(fit ? period : 0, every, sizeof every);
+  char every[GB_DURATION_TEXT_SIZE];
+  gb_duration_text(fit ? period : 0, every, sizeof every);
   if (fit)
     fprintf(out, "  sampling: every %s, at least twice per wrap at %u W\n", every,
             GB_SAMPLER_DEFAULT_MAX_POWER_W);

@@ -15,6 +15,7 @@
 #include "greenbench/compare.h"
 #include "greenbench/numparse.h"
 #include "greenbench/options.h"
+#include "greenbench/paths.h"
 #include "greenbench/report.h"
 #include "greenbench/text.h"
 
@@ -76,18 +77,14 @@ static const gb_opt options[] = {
 
 static int set_option(void *ctx, int id, const char *value, gb_err *err) {
   cli *c = ctx;
-  uint64_t v = 0;
   int rc = 0;
   switch (id) {
   case OUT:
     c->out = value;
     break;
   case RESAMPLES:
-    rc = parse_u64("--resamples", value, 1, GB_REPORT_MAX_RESAMPLES, &v, err);
-    c->ao.resamples = rc == 0 ? (size_t)v : c->ao.resamples;
-    break;
   case SEED:
-    rc = parse_u64("--seed", value, 0, UINT64_MAX, &c->ao.seed, err);
+    rc = cli_parse_bootstrap(id == SEED, value, parse_u64, &c->ao.resamples, &c->ao.seed, err);
     break;
   case MARGIN: {
     gb_err inner;
@@ -140,8 +137,7 @@ static int identity(const char *path, struct stat *st) {
   if (stat(path, st) == 0 && S_ISREG(st->st_mode)) {
     return 0;
   }
-  snprintf(p, sizeof p, "%s/meta.json", path);
-  return stat(p, st) == 0 ? 0 : -1;
+  return gb_path_join(p, sizeof p, path, "meta.json", NULL) == 0 && stat(p, st) == 0 ? 0 : -1;
 }
 
 /* The index of an earlier campaign that is this one's file (the same
@@ -202,7 +198,7 @@ static int write_outputs(const char *dir, const gb_comparison *cmp, gb_err *err)
     return gb_err_set(err, e, "compare: %s: cannot make the folder: %s", dir, strerror(e));
   }
   for (int i = 0; rc == 0 && i < 3; i++) {
-    if (snprintf(paths[i], PATH_MAX, "%s/%s", dir, names[i]) >= PATH_MAX) {
+    if (gb_path_join(paths[i], PATH_MAX, dir, names[i], NULL) < 0) {
       rc = gb_err_set(err, ENAMETOOLONG, "compare: %s: path too long", dir);
     }
   }

@@ -117,7 +117,6 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
   cli *c = ctx;
   const char **paths[N_PATHS] = {&c->o.md_path, &c->o.junit_path, &c->o.chart_path,
                                  &c->o.summary_path};
-  uint64_t v;
   int rc = 0;
   if (id < N_PATHS && strnlen(value, PATH_MAX) >= PATH_MAX) {
     return gb_err_set(err, EINVAL, "report: %s: path longer than PATH_MAX (%d bytes)",
@@ -125,11 +124,8 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
   }
   switch (id) {
   case RESAMPLES:
-    rc = parse_u64("--resamples", value, 1, GB_REPORT_MAX_RESAMPLES, &v, err);
-    c->o.resamples = rc == 0 ? (size_t)v : c->o.resamples;
-    break;
   case SEED:
-    rc = parse_u64("--seed", value, 0, UINT64_MAX, &c->o.seed, err);
+    rc = cli_parse_bootstrap(id == SEED, value, parse_u64, &c->o.resamples, &c->o.seed, err);
     break;
   case MARGIN:
     rc = cli_parse_margin(value, &c->o.margin, err);

@@ -14,12 +14,14 @@
 #include "greenbench/cli.h"
 #include "greenbench/clock.h"
 #include "greenbench/estimate.h"
+#include "greenbench/meta.h"
 #include "greenbench/numparse.h"
 #include "greenbench/options.h"
 #include "greenbench/pin.h"
 #include "greenbench/records.h"
 #include "greenbench/select.h"
 #include "greenbench/text.h"
+#include "greenbench/timefmt.h"
 
 #include "cli_args.h"
 
@@ -215,11 +217,8 @@ static int build_settings(const run_args *a, gb_settings *s, const gb_cli_env *e
 }
 
 static void default_out(const gb_settings *s, char *buf, size_t len) {
-  time_t t = time(NULL);
-  struct tm tm;
-  char stamp[32];
-  gmtime_r(&t, &tm);
-  strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  char stamp[GB_UTC_STAMP_SIZE];
+  gb_utc_stamp((int64_t)time(NULL), stamp, sizeof stamp); /* "" past the year 9999 */
   snprintf(buf, len, "results/%s-%s", s->profile, stamp);
 }
 

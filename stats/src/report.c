@@ -14,9 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "greenbench/analysis.h"
+#include "greenbench/files.h"
+#include "greenbench/paths.h"
 #include "greenbench/records.h"
 #include "greenbench/report_datapackage.h"
 #include "greenbench/report_junit.h"
@@ -39,33 +40,13 @@ gb_report_opts gb_report_opts_default(void) {
  * (a Frictionless resource path is relative and holds no ".."). */
 enum { OUT_MD, OUT_JUNIT, OUT_CHART, OUT_SUMMARY, OUT_DATAPACKAGE, N_OUT };
 
-static int path_in(char *buf, size_t len, const char *dir, const char *file, gb_err *err) {
-  int n = snprintf(buf, len, "%s/%s", dir, file);
-  if (n < 0 || (size_t)n >= len) {
-    return gb_err_set(err, ENAMETOOLONG, "%s/%s: path too long", dir, file);
-  }
-  return 0;
-}
-
-/* The directory part of path ("." when it has none) into buf. */
-static void dir_of(const char *path, char *buf, size_t len) {
-  const char *slash = strrchr(path, '/');
-  if (!slash) {
-    snprintf(buf, len, ".");
-  } else if (slash == path) {
-    snprintf(buf, len, "/");
-  } else {
-    snprintf(buf, len, "%.*s", (int)(slash - path), path);
-  }
-}
-
 /* The chart's path relative to the folder of results.md, through the real
  * paths of both folders (which exist once the files can be written). */
 static int relative_href(const char *md_path, const char *chart_path, char *out, size_t len,
                          gb_err *err) {
   char md_dir[PATH_MAX], chart_dir[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
-  dir_of(md_path, md_dir, sizeof md_dir);
-  dir_of(chart_path, chart_dir, sizeof chart_dir);
+  gb_path_dir(md_dir, sizeof md_dir, md_path); /* no longer than the path: fits */
+  gb_path_dir(chart_dir, sizeof chart_dir, chart_path);
   if (!realpath(md_dir, a) || !realpath(chart_dir, b)) {
     int e = errno;
     return gb_err_set(err, e, "%s: %s", realpath(md_dir, a) ? chart_dir : md_dir, strerror(e));
@@ -93,49 +74,37 @@ static int relative_href(const char *md_path, const char *chart_path, char *out,
   return 0;
 }
 
-static int write_all(int fd, const char *data, size_t len) {
-  while (len > 0) {
-    ssize_t n = write(fd, data, len);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n < 0) {
-      return -errno;
-    }
-    data += n;
-    len -= (size_t)n;
-  }
-  return 0;
-}
-
-/* The bytes into a new temporary file beside path (mkstemp: O_EXCL, then
- * mode 0644), fsynced, whose name goes into tmp; the caller renames it into
- * place or unlinks it. */
-static int write_temp(const char *path, const char *data, size_t len, char *tmp, gb_err *err) {
-  if (snprintf(tmp, PATH_MAX, "%s.tmp-XXXXXX", path) >= PATH_MAX) {
+/* A file of the set not written, in the report's own words: "<path>: path
+ * too long" when gb_replace_begin found no room for the temporary file's
+ * name (it names none then), "<path>: cannot write: <why>" otherwise. */
+static int write_failed(const gb_replace *r, const char *path, int rc, gb_err *err) {
+  if (rc == -ENAMETOOLONG && !r->tmp[0]) {
     return gb_err_set(err, ENAMETOOLONG, "%s: path too long", path);
   }
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    int e = errno;
-    tmp[0] = '\0';
-    return gb_err_set(err, e, "%s: cannot write: %s", path, strerror(e));
+  return gb_err_set(err, -rc, "%s: cannot write: %s", path, strerror(-rc));
+}
+
+/* The bytes into a new temporary file beside path, flushed to disk; mode
+ * 0644 whatever the umask, as gb_report_write_file promises. r is safe to
+ * abort after a failure. */
+static int write_temp(gb_replace *r, const char *path, const char *data, size_t len,
+                      gb_err *err) {
+  int rc = gb_replace_begin(r, AT_FDCWD, NULL, path, 0644, 0, NULL);
+  if (rc == 0) {
+    rc = gb_write_all(r->fd, data, len);
   }
-  int rc = write_all(fd, data, len);
-  if (rc == 0 && fchmod(fd, 0644) < 0) {
+  if (rc == 0 && fchmod(r->fd, 0644) < 0) {
     rc = -errno;
   }
-  if (rc == 0 && fsync(fd) < 0) {
-    rc = -errno;
+  if (rc == 0) {
+    rc = gb_replace_flush(r, NULL);
   }
-  if (close(fd) < 0 && rc == 0) {
-    rc = -errno;
-  }
-  return rc < 0 ? gb_err_set(err, -rc, "%s: cannot write: %s", path, strerror(-rc)) : 0;
+  return rc < 0 ? write_failed(r, path, rc, err) : 0;
 }
 
 /* A target a rename can replace: absent, or anything but a folder (a
- * symbolic link is replaced, not followed). */
+ * symbolic link is replaced, not followed). Checked before anything is
+ * written, so that such a target replaces none of the set. */
 static int check_target(const char *path, gb_err *err) {
   struct stat st;
   if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -144,47 +113,28 @@ static int check_target(const char *path, gb_err *err) {
   return 0;
 }
 
-/* Makes the renames in path's folder durable; best effort, as the files
- * are in place by then. */
-static void sync_folder(const char *path) {
-  char dir[PATH_MAX];
-  dir_of(path, dir, sizeof dir);
-  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    fsync(fd);
-    close(fd);
-  }
-}
-
 /* Writes the files as a set: every target checked, every file written to a
- * temporary file beside it and fsynced, and only then all renamed into
+ * temporary file beside it and flushed, and only then all renamed into
  * place. A failure before the renames (a full disk, a target that is a
  * folder, a folder that does not exist) removes the temporary files and
  * replaces none, so old and new never mix. */
 static int write_files(const char *const *paths, const char *const *data, const size_t *lens,
                        int n, gb_err *err) {
-  char tmp[N_OUT][PATH_MAX] = {{0}};
-  int rc = 0;
+  gb_replace r[N_OUT];
+  int started = 0, rc = 0;
   for (int i = 0; rc == 0 && i < n; i++) {
     rc = check_target(paths[i], err);
   }
-  for (int i = 0; rc == 0 && i < n; i++) {
-    rc = write_temp(paths[i], data[i], lens[i], tmp[i], err);
+  for (; rc == 0 && started < n; started++) {
+    rc = write_temp(&r[started], paths[started], data[started], lens[started], err);
   }
   for (int i = 0; rc == 0 && i < n; i++) {
-    if (rename(tmp[i], paths[i]) < 0) {
-      int e = errno;
-      rc = gb_err_set(err, e, "%s: cannot write: %s", paths[i], strerror(e));
-    }
-    tmp[i][0] = rc == 0 ? '\0' : tmp[i][0];
-  }
-  for (int i = 0; i < n; i++) {
-    if (tmp[i][0]) {
-      unlink(tmp[i]);
+    if ((rc = gb_replace_commit(&r[i], NULL)) < 0) {
+      rc = write_failed(&r[i], paths[i], rc, err);
     }
   }
-  for (int i = 0; rc == 0 && i < n; i++) {
-    sync_folder(paths[i]);
+  for (int i = 0; i < started; i++) {
+    gb_replace_abort(&r[i]); /* nothing left to do after a commit */
   }
   return rc;
 }
@@ -256,7 +206,7 @@ static int output_paths(const gb_report_opts *o, report_paths *p, gb_err *err) {
       rc = gb_err_set(err, ENAMETOOLONG, "%s: path longer than PATH_MAX (%d bytes)",
                       output_options[i], PATH_MAX - 1);
     } else if (!given) {
-      rc = path_in(p->out[i], PATH_MAX, o->dir, output_files[i], err);
+      rc = gb_path_join(p->out[i], PATH_MAX, o->dir, output_files[i], err);
     }
   }
   return rc;
@@ -286,10 +236,9 @@ static void identify(const char *path, file_id *id) {
   id->exists = stat(path, &st) == 0;
   id->dev = id->exists ? st.st_dev : 0;
   id->ino = id->exists ? st.st_ino : 0;
-  dir_of(path, dir, sizeof dir);
+  gb_path_dir(dir, sizeof dir, path);
   id->resolved = realpath(dir, real) != NULL &&
-                 snprintf(id->real, sizeof id->real, "%s/%s", strcmp(real, "/") ? real : "",
-                          base) < (int)sizeof id->real;
+                 gb_path_join(id->real, sizeof id->real, real, base, NULL) == 0;
 }
 
 static bool same_file(const file_id *a, const file_id *b) {
@@ -346,7 +295,7 @@ int gb_report_check_outputs(const gb_report_opts *o, gb_err *err) {
     identify(f->paths.out[i], &f->out[i]);
   }
   for (int k = 0; rc == 0 && k < 4; k++) {
-    if ((rc = path_in(in, sizeof in, o->dir, input_files[k], err)) == 0) {
+    if ((rc = gb_path_join(in, sizeof in, o->dir, input_files[k], err)) == 0) {
       identify(in, &f->in[k]);
     }
   }
