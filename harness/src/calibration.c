@@ -1,4 +1,4 @@
-#include "greenbench/calibration.h"
+#include "calibration.h"
 #include "greenbench/meta.h"
 
 typedef unsigned __int128 u128;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "campaign_internal.h"
-#include "greenbench/calibration.h"
 #include "greenbench/quantile.h"
 
 static int failed_warmup(const gb_run_row *row, const char *label, unsigned w, gb_err *err) {
@@ -17,7 +17,7 @@ static int failed_warmup(const gb_run_row *row, const char *label, unsigned w, g
                     gb_rec_status_name(row->status), row->message);
 }
 
-/* One configuration (the rule is gb_calibration's, greenbench/calibration.h):
+/* One configuration (the rule is gb_calibration's, calibration.h):
  * the first warm-up runs the sorts predicted from the closest configuration
  * already calibrated (`done`, its last warm-up's loop, scaled by the work of a
  * sort), or sorts once where there is none; each later one runs the sorts its

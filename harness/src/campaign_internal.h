@@ -12,11 +12,11 @@
 #include "greenbench/meta.h"
 #include "greenbench/pin.h"
 #include "greenbench/rapl.h"
-#include "greenbench/recorder.h"
 #include "greenbench/records.h"
 #include "greenbench/sampler.h"
-#include "greenbench/workerenv.h"
 #include "progress.h"
+#include "recorder.h"
+#include "workerenv.h"
 
 typedef struct {
   const gb_campaign_opts *o;

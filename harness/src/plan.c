@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "greenbench/calibration.h"
+#include "calibration.h"
 #include "greenbench/rng.h"
 #include "greenbench/text.h"
 

@@ -1,4 +1,4 @@
-#include "greenbench/recorder.h"
+#include "recorder.h"
 
 #include "greenbench/files.h"
 #include "greenbench/numparse.h"

@@ -1,4 +1,4 @@
-#include "greenbench/workerenv.h"
+#include "workerenv.h"
 
 #include <pwd.h>
 #include <stdio.h>

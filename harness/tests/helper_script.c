@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "greenbench/calibration.h"
+#include "calibration.h"
 #include "greenbench/clock.h"
 #include "greenbench/numparse.h"
 #include "greenbench/workload.h"

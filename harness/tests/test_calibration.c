@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "greenbench/calibration.h"
+#include "calibration.h"
 #include "greenbench/campaign.h"
 #include "greenbench/records_read.h"
 #include "helper_script.h"

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "greenbench/recorder.h"
+#include "recorder.h"
 
 static char *read_file(const char *dir, const char *name) {
   char path[512];

@@ -14,7 +14,7 @@
 #include "campaign_internal.h"
 #include "greenbench/campaign.h"
 #include "greenbench/records_read.h"
-#include "greenbench/workerenv.h"
+#include "workerenv.h"
 
 #define TEST_USER "gbtestuser"
 

@@ -19,12 +19,12 @@
 #include "greenbench/files.h"
 #include "greenbench/paths.h"
 #include "greenbench/records.h"
-#include "greenbench/report_datapackage.h"
 #include "greenbench/report_junit.h"
-#include "greenbench/report_md.h"
-#include "greenbench/report_summary.h"
-#include "greenbench/report_svg.h"
 #include "greenbench/text.h"
+#include "report_datapackage.h"
+#include "report_md.h"
+#include "report_summary.h"
+#include "report_svg.h"
 
 gb_report_opts gb_report_opts_default(void) {
   return (gb_report_opts){.resamples = GB_ANALYSIS_RESAMPLES_DEFAULT,

@@ -3,7 +3,7 @@
  * one-line meaning of each column is written here, indexed by the column, so
  * a column added to the table without a meaning here is an error
  * (-EINVAL), never a silent gap. */
-#include "greenbench/report_datapackage.h"
+#include "report_datapackage.h"
 
 #include "json_out.h"
 

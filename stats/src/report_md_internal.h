@@ -4,7 +4,7 @@
 #define GREENBENCH_REPORT_MD_INTERNAL_H
 
 #include "greenbench/analysis.h"
-#include "greenbench/report_md.h"
+#include "report_md.h"
 #include "textbuf.h"
 
 #include <stdbool.h>

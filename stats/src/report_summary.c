@@ -2,7 +2,7 @@
  * trial, ratio and scope, in the analysis's canonical order. The keys and
  * what null means in each are documented in docs/records.md; the writer
  * reads every decision from the analysis and the validator. */
-#include "greenbench/report_summary.h"
+#include "report_summary.h"
 
 #include "json_out.h"
 

@@ -3,7 +3,7 @@
  * add a dependency (and its version's rendering) to a report that must be
  * byte-identical for the same records, and none of the C ones fits better.
  * Coordinates are printed with two decimals in the "C" locale. */
-#include "greenbench/report_svg.h"
+#include "report_svg.h"
 
 #include "textbuf.h"
 

@@ -11,9 +11,9 @@
 #include "greenbench/analysis.h"
 #include "greenbench/carbon.h"
 #include "greenbench/records.h"
-#include "greenbench/report_md.h"
 #include "helper_locale.h"
 #include "helper_report.h"
+#include "report_md.h"
 
 static char *render(const char *fixture, size_t *len) {
   gbt_loaded l = gbt_load_analysed(fixture);

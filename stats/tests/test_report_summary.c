@@ -15,10 +15,10 @@
 #include "greenbench/analysis.h"
 #include "greenbench/carbon.h"
 #include "greenbench/records.h"
-#include "greenbench/report_datapackage.h"
-#include "greenbench/report_summary.h"
 #include "helper_locale.h"
 #include "helper_report.h"
+#include "report_datapackage.h"
+#include "report_summary.h"
 
 static char *render(const char *fixture, size_t *len) {
   gbt_loaded l = gbt_load_analysed(fixture);

@@ -12,8 +12,8 @@
 
 #include "greenbench/analysis.h"
 #include "greenbench/records.h"
-#include "greenbench/report_svg.h"
 #include "helper_report.h"
+#include "report_svg.h"
 
 static char *chart(const gb_analysis *a, size_t *len) {
   char *out;
