@@ -16,18 +16,18 @@ static void expect_refused(const char *const *argv, const char *msg) {
   char want[512];
   snprintf(want, sizeof want, "worker: error: %s", msg);
   parity_run runs[GB_LANGUAGE_COUNT] = {0};
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    parity_worker(&runs[l], (gb_language)l);
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    parity_worker(&runs[l], l);
     for (const char *const *a = argv; *a; a++)
       parity_arg(&runs[l], *a);
   }
   parity_run_all(runs, GB_LANGUAGE_COUNT, PARITY_PARALLEL);
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     const char *line = parity_expect_failure(&runs[l], 2);
     cr_expect_str_eq(line, want, "%s:\n  says     %s\n  expected %s", parity_cmdline(&runs[l]),
                      line, want);
   }
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     parity_run_free(&runs[l]);
 }
 

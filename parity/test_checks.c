@@ -31,13 +31,13 @@ static void expect_check_failure(const parity_run *r, int k, const parity_config
 Test(checks, broken_c_build_exits_3_for_every_algorithm, .timeout = 30) {
   parity_run runs[GB_ALGORITHM_COUNT] = {0};
   parity_config c[GB_ALGORITHM_COUNT];
-  for (int a = 0; a < GB_ALGORITHM_COUNT; a++) {
-    c[a] = (parity_config){(gb_algorithm)a, GB_RANDOM, 100, GB_DEFAULT_SEED, 2};
+  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++) {
+    c[a] = (parity_config){a, GB_RANDOM, 100, GB_DEFAULT_SEED, 2};
     parity_arg(&runs[a], PARITY_WORKER_C_BROKEN);
     parity_config_args(&runs[a], &c[a], false);
   }
   parity_run_all(runs, GB_ALGORITHM_COUNT, PARITY_PARALLEL);
-  for (int a = 0; a < GB_ALGORITHM_COUNT; a++) {
+  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++) {
     expect_check_failure(&runs[a], 1, &c[a]);
     parity_run_free(&runs[a]);
   }
@@ -134,8 +134,8 @@ Test(checks, startup_only_prints_the_startup_line_and_does_not_sort, .timeout = 
    * sorted would hit the timeout. */
   parity_config c = {GB_BUBBLE, GB_REVERSED, 100000, GB_DEFAULT_SEED, 1000000000};
   parity_run runs[GB_LANGUAGE_COUNT] = {0};
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    parity_worker(&runs[l], (gb_language)l);
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    parity_worker(&runs[l], l);
     parity_config_args(&runs[l], &c, true);
     runs[l].timeout_s = 20;
   }
@@ -147,13 +147,13 @@ Test(checks, startup_only_prints_the_startup_line_and_does_not_sort, .timeout = 
   e.input_hash = gb_input_hash(input, c.size);
   free(input);
   cJSON *lines[GB_LANGUAGE_COUNT];
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     lines[l] = parity_expect_line(&runs[l], true);
-    parity_expect_result(&runs[l], lines[l], (gb_language)l, &c, &e);
+    parity_expect_result(&runs[l], lines[l], l, &c, &e);
   }
   for (int l = 1; l < GB_LANGUAGE_COUNT; l++)
     parity_expect_same(&runs[0], lines[0], &runs[l], lines[l]);
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     cJSON_Delete(lines[l]);
     parity_run_free(&runs[l]);
   }

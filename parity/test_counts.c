@@ -25,13 +25,13 @@ static void check_configs(const parity_config *cfgs, size_t ncfg) {
     cr_assert_eq(gb_expected_compute(c->alg, c->order, c->size, c->seed, &e), 0);
     parity_run *r = &runs[i * GB_LANGUAGE_COUNT];
     cJSON *lines[GB_LANGUAGE_COUNT];
-    for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
       lines[l] = parity_expect_line(&r[l], false);
-      parity_expect_result(&r[l], lines[l], (gb_language)l, c, &e);
+      parity_expect_result(&r[l], lines[l], l, c, &e);
     }
     for (int l = 1; l < GB_LANGUAGE_COUNT; l++)
       parity_expect_same(&r[0], lines[0], &r[l], lines[l]);
-    for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
       cJSON_Delete(lines[l]);
       parity_run_free(&r[l]);
     }
@@ -46,9 +46,9 @@ static void check_algorithm(gb_algorithm alg, const size_t *sizes, size_t nsizes
   size_t n = 0;
   cr_assert_leq(nsizes, 8);
   for (size_t s = 0; s < nsizes; s++)
-    for (int o = 0; o < GB_ORDER_COUNT; o++)
+    for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
       cfgs[n++] = (parity_config){.alg = alg,
-                                  .order = (gb_order)o,
+                                  .order = o,
                                   .size = sizes[s],
                                   .seed = GB_DEFAULT_SEED,
                                   .sorts = sizes[s] <= 500 ? 3 : 1};
@@ -71,8 +71,8 @@ Test(counts, quick_every_order_at_250_to_2000, .timeout = 120) {
 }
 
 Test(counts, every_algorithm_and_order_at_sizes_1_2_3, .timeout = 60) {
-  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-    check_algorithm((gb_algorithm)a, edge_sizes, 3);
+  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+    check_algorithm(a, edge_sizes, 3);
 }
 
 Test(counts, other_seeds_give_the_same_counts_everywhere, .timeout = 60) {
@@ -87,12 +87,12 @@ Test(counts, other_seeds_give_the_same_counts_everywhere, .timeout = 60) {
 Test(counts, quick_on_4000_random_gives_the_published_counts, .timeout = 60) {
   parity_run runs[GB_LANGUAGE_COUNT] = {0};
   parity_config c = {GB_QUICK, GB_RANDOM, 4000, GB_DEFAULT_SEED, 1};
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    parity_worker(&runs[l], (gb_language)l);
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    parity_worker(&runs[l], l);
     parity_config_args(&runs[l], &c, false);
   }
   parity_run_all(runs, GB_LANGUAGE_COUNT, PARITY_PARALLEL);
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     cJSON *j = parity_expect_line(&runs[l], false);
     /* Algorithm-Energy-C's published numbers, written out, not computed. */
     uint64_t cmp = parity_json_u64(j, "comparisons"), wr = parity_json_u64(j, "writes");

@@ -90,7 +90,7 @@ Test(hash, every_worker_matches_xxhsum, .timeout = 60) {
     free(a);
     cr_assert_str_eq(lib, want, "the C library hashes input %zu as %s, xxhsum as %s", i, lib,
                      want);
-    for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
       parity_run *r = &runs[i * GB_LANGUAGE_COUNT + (size_t)l];
       cJSON *j = parity_expect_line(r, i == N - 1);
       const char *got = cJSON_GetObjectItemCaseSensitive(j, "input_hash")->valuestring;

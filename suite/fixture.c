@@ -357,14 +357,14 @@ static void put_mask(char *buf, size_t len, size_t *at, const char *key, unsigne
 static int expression_of(const case_set *set, const gb_settings *s, char *buf, size_t len) {
   product p[GB_LANGUAGE_COUNT * GB_ALGORITHM_COUNT * GB_ORDER_COUNT];
   size_t n = 0;
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (int o = 0; o < GB_ORDER_COUNT; o++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++) {
         unsigned sizes = 0;
         for (size_t i = 0; i < set->n; i++) {
           const gb_config *c = &set->configs[i];
-          for (size_t z = 0; set->chosen[i] && (int)c->language == l &&
-                             (int)c->algorithm == a && (int)c->order == o && z < s->nsizes;
+          for (size_t z = 0; set->chosen[i] && c->language == l && c->algorithm == a &&
+                             c->order == o && z < s->nsizes;
                z++)
             sizes |= (unsigned)(s->sizes[z] == c->size) << z;
         }
@@ -376,12 +376,12 @@ static int expression_of(const case_set *set, const gb_settings *s, char *buf, s
   }
   const char *names[4][GB_MAX_SIZES] = {{NULL}};
   char digits[GB_MAX_SIZES][12];
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    names[0][l] = gb_language_name((gb_language)l);
-  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-    names[1][a] = gb_algorithm_name((gb_algorithm)a);
-  for (int o = 0; o < GB_ORDER_COUNT; o++)
-    names[2][o] = gb_order_name((gb_order)o);
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    names[0][l] = gb_language_name(l);
+  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+    names[1][a] = gb_algorithm_name(a);
+  for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
+    names[2][o] = gb_order_name(o);
   for (size_t z = 0; z < s->nsizes; z++) {
     snprintf(digits[z], sizeof digits[z], "%" PRIu32, s->sizes[z]);
     names[3][z] = digits[z];
@@ -472,9 +472,8 @@ static int write_unrun_junit(const gb_fixture_opts *o, const char *label, const 
   size_t n = 0;
   for (size_t i = 0; i < set->n; i++)
     if (set->chosen[i])
-      cases[n++] = (gb_junit_case){(gb_language)set->configs[i].language,
-                                   (gb_algorithm)set->configs[i].algorithm,
-                                   (gb_order)set->configs[i].order, set->configs[i].size};
+      cases[n++] = (gb_junit_case){set->configs[i].language, set->configs[i].algorithm,
+                                   set->configs[i].order, set->configs[i].size};
   char *xml = NULL;
   size_t len = 0;
   int rc = gb_report_junit_unrun(label, o->settings.profile, cases, n, why, &xml, &len, err);
@@ -596,7 +595,7 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
   }
   /* A fresh records folder for each invocation, named by time and pid. */
   char stamp[GB_UTC_STAMP_SIZE];
-  gb_utc_stamp((int64_t)time(NULL), stamp, sizeof stamp);
+  gb_utc_stamp_or_empty((int64_t)time(NULL), stamp);
   snprintf(st.records, sizeof st.records, "%s/%s-%s-%d", o->results, s.profile, stamp,
            (int)getpid());
   gb_str_copy(st.status, sizeof st.status, "running");
@@ -697,14 +696,12 @@ static int parse_name(const char *name, char *profile, size_t plen, gb_config *c
  * settings plan c at all. */
 static size_t rows_of(const gb_records *r, const gb_config *c) {
   const gb_rec_group *g =
-      gb_rec_table_find_sort(&r->runs, (gb_language)c->language, (gb_algorithm)c->algorithm,
-                             (gb_order)c->order, c->size);
+      gb_rec_table_find_sort(&r->runs, c->language, c->algorithm, c->order, c->size);
   return g ? g->n_rows : 0;
 }
 
 static bool planned(const gb_meta *m, const gb_config *c) {
-  return gb_meta_plans(m, (gb_language)c->language, (gb_algorithm)c->algorithm,
-                       (gb_order)c->order, c->size);
+  return gb_meta_plans(m, c->language, c->algorithm, c->order, c->size);
 }
 
 int gb_fixture_check_case(const char *name, const char *state_path) {
@@ -752,9 +749,9 @@ int gb_fixture_check_case(const char *name, const char *state_path) {
   if (!strcmp(st.status, "interrupted") && planned(&r->meta, &c) && rows_of(r, &c) == 0) {
     printf("%s: skipped: the campaign was interrupted before it measured this case\n", name);
     rc = GB_SUITE_SKIPPED;
-  } else if (gb_validate_case(
-                 r, (gb_language)c.language, (gb_algorithm)c.algorithm, (gb_order)c.order,
-                 c.size, r->meta.settings.energy == GB_META_ENERGY_ON, why, sizeof why) != 0) {
+  } else if (gb_validate_case(r, c.language, c.algorithm, c.order, c.size,
+                              r->meta.settings.energy == GB_META_ENERGY_ON, why,
+                              sizeof why) != 0) {
     fprintf(stderr, "%s: %s (records in %s)\n", name, why, st.records);
     rc = 1;
   } else {

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "greenbench/error.h"
 #include "greenbench/plan.h"
 
 /* The exit status of a case test that is skipped (CTest SKIP_RETURN_CODE). */
@@ -34,12 +35,12 @@ typedef struct {
  * case test then fails with that reason); 1 only when the state file
  * itself cannot be written, so that the case tests fail too (they find no
  * fresh state). */
-int gb_fixture_campaign(const gb_fixture_opts *o);
+GB_MUST_USE int gb_fixture_campaign(const gb_fixture_opts *o);
 
 /* Runs the case test `name` (<profile>/<language>/<algorithm>/<order>/<size>)
  * from the state file `state`: 0 passed, 1 failed (the reason on stderr),
  * GB_SUITE_SKIPPED when the campaign stopped before it ran the case. */
-int gb_fixture_check_case(const char *name, const char *state);
+GB_MUST_USE int gb_fixture_check_case(const char *name, const char *state);
 
 /* Every case of the profile as a CTest test: prints one line per case,
  * "<name> <labels>", labels ','-separated: the profile, language=<l>,

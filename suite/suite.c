@@ -456,7 +456,7 @@ static int configure(int *argc, char **argv) {
   static char out[512];
   if (!suite.out) {
     char stamp[GB_UTC_STAMP_SIZE];
-    gb_utc_stamp((int64_t)time(NULL), stamp, sizeof stamp);
+    gb_utc_stamp_or_empty((int64_t)time(NULL), stamp);
     snprintf(out, sizeof out, "results/suite-%s-%s", suite.settings.profile, stamp);
     suite.out = out;
   }
@@ -465,7 +465,11 @@ static int configure(int *argc, char **argv) {
     char *junit = malloc(len);
     if (!junit)
       return -1;
-    gb_path_join(junit, len, suite.out, "junit.xml", NULL); /* fits */
+    if (gb_path_join(junit, len, suite.out, "junit.xml", &err) < 0) { /* len has room: never */
+      gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
+      free(junit);
+      return -1;
+    }
     suite.junit = junit;
   }
   return 0;
@@ -531,7 +535,10 @@ static const char *moved(const char *path) {
   char *p = malloc(len);
   if (!p)
     return path;
-  gb_path_join(p, len, dir, base, NULL); /* fits: room for both and a '/' */
+  if (gb_path_join(p, len, dir, base, NULL) < 0) { /* never: room for both and a '/' */
+    free(p);
+    return path;
+  }
   return p;
 }
 

@@ -248,20 +248,13 @@ static void warn_old_node(const char *runtime, FILE *out) {
 /* Whether every language's worker starts and answers. */
 static bool check_runtimes(const gb_workers *w, FILE *out, char *why, size_t len) {
   bool all = true;
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    gb_job job = {GB_RUN_STARTUP,
-                  (gb_language)l,
-                  GB_STARTUP_ALGORITHM,
-                  GB_RANDOM,
-                  1,
-                  GB_DEFAULT_SEED,
-                  1,
-                  1};
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    gb_job job = {GB_RUN_STARTUP, l, GB_STARTUP_ALGORITHM, GB_RANDOM, 1, GB_DEFAULT_SEED, 1, 1};
     gb_measure_env env = {.workers = w, .timeout_ns = 30000000000ull};
     gb_measurement m;
     gb_err err;
     const char *path = l == GB_C ? w->worker_c : l == GB_PYTHON ? w->python : w->node;
-    const char *name = gb_language_name((gb_language)l);
+    const char *name = gb_language_name(l);
     gb_excerpt_buf shown;
     /* The path whole (validate bounds it), its control bytes escaped. */
     char line[PATH_MAX + sizeof(gb_err) + 64];

@@ -218,7 +218,7 @@ static int build_settings(const run_args *a, gb_settings *s, const gb_cli_env *e
 
 static void default_out(const gb_settings *s, char *buf, size_t len) {
   char stamp[GB_UTC_STAMP_SIZE];
-  gb_utc_stamp((int64_t)time(NULL), stamp, sizeof stamp); /* "" past the year 9999 */
+  gb_utc_stamp_or_empty((int64_t)time(NULL), stamp);
   snprintf(buf, len, "results/%s-%s", s->profile, stamp);
 }
 

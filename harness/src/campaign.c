@@ -100,18 +100,18 @@ static int probe_runtimes(gb_campaign *c, gb_err *err) {
   env.sampler = NULL;
   env.idle = false;
   env.stop = NULL; /* one short launch each; a stop is seen at calibration */
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     if (!(c->s.languages >> l & 1))
       continue;
-    gb_startup_group smallest = {.language = (gb_language)l, .order = GB_RANDOM, .size = 1};
+    gb_startup_group smallest = {.language = l, .order = GB_RANDOM, .size = 1};
     gb_job job = gb_job_startup(&smallest, c->s.seed, 1);
     gb_measurement m;
     int rc = gb_measure(&env, &job, &m, err);
     if (rc < 0)
       return rc;
     if (m.status != GB_REC_STATUS_OK)
-      return gb_err_set(err, ENOEXEC, "the %s worker does not run: %s",
-                        gb_language_name((gb_language)l), m.message);
+      return gb_err_set(err, ENOEXEC, "the %s worker does not run: %s", gb_language_name(l),
+                        m.message);
     snprintf(c->runtimes[l], sizeof c->runtimes[l], "%s", m.line.runtime);
   }
   return 0;

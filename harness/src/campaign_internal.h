@@ -7,6 +7,7 @@
 #include <hwloc.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/error.h"
 #include "greenbench/estimate.h"
 #include "greenbench/machine.h"
 #include "greenbench/meta.h"
@@ -51,27 +52,28 @@ typedef struct {
 } gb_campaign;
 
 /* campaign.c */
-int gb_campaign_setup_expected(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gb_campaign_setup_expected(gb_campaign *c, gb_err *err);
 void gb_campaign_warn(gb_campaign *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 gb_job gb_campaign_sort_job(const gb_campaign *c, size_t config, uint64_t sorts);
 gb_job gb_campaign_startup_job(const gb_campaign *c, size_t group, uint64_t launches);
 /* Measures a job and turns it into a row (run index, parity checked). */
-int gb_campaign_measure_row(gb_campaign *c, const gb_job *job, size_t config_or_group,
-                            bool idle, uint64_t index, gb_run_row *row, gb_err *err);
+GB_MUST_USE int gb_campaign_measure_row(gb_campaign *c, const gb_job *job,
+                                        size_t config_or_group, bool idle, uint64_t index,
+                                        gb_run_row *row, gb_err *err);
 
 /* campaign_calibrate.c: warm-ups into warmups.csv, then c->sorts and
  * c->launches. */
-int gb_campaign_calibrate(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gb_campaign_calibrate(gb_campaign *c, gb_err *err);
 
 /* campaign_meta.c */
-int gb_campaign_meta_new(gb_campaign *c, gb_err *err);
-int gb_campaign_meta_calibration(gb_campaign *c, gb_err *err);
-int gb_campaign_meta_finish(gb_campaign *c, bool completed, gb_err *err);
+GB_MUST_USE int gb_campaign_meta_new(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gb_campaign_meta_calibration(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gb_campaign_meta_finish(gb_campaign *c, bool completed, gb_err *err);
 /* Rewrites meta.json with the current runs_done when the last checkpoint is
  * o->checkpoint_ns old (default GB_CAMPAIGN_CHECKPOINT_NS); else nothing. */
-int gb_campaign_meta_checkpoint(gb_campaign *c, gb_err *err);
-int gb_campaign_write_environment(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gb_campaign_meta_checkpoint(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gb_campaign_write_environment(gb_campaign *c, gb_err *err);
 /* The checkout's commit into buf ("unknown" outside one or without git),
  * with "-dirty" when tracked files changed. git runs as `as` when it drops
  * privileges (the sudo user), never through the checkout's config programs
@@ -79,13 +81,13 @@ int gb_campaign_write_environment(gb_campaign *c, gb_err *err);
 void gb_campaign_git_commit(const char *source_dir, const gb_privilege *as, char *buf,
                             size_t len);
 /* The recorded settings as the harness's; -EINVAL for more sizes than it holds. */
-int gb_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err);
+GB_MUST_USE int gb_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err);
 /* --resume, before the machine is set up: the recorded settings (refusing
  * different ones given on the command line), their plan, the recorded
  * calibration, and the rows already done, which must follow the plan. */
-int gb_campaign_resume_load(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gb_campaign_resume_load(gb_campaign *c, gb_err *err);
 /* --resume, after set-up: refuses a machine, pinning, runtimes or energy
  * state that differ from the records'. */
-int gb_campaign_resume_check(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gb_campaign_resume_check(gb_campaign *c, gb_err *err);
 
 #endif

@@ -52,7 +52,11 @@ static void capture_command(char *const *argv, const gb_privilege *as, char *con
 static void run_git(const char *source_dir, const gb_privilege *as, const char *const *args,
                     char *buf, size_t len) {
   gb_workerenv we;
-  gb_workerenv_build(as, &we, NULL);
+  gb_err err;
+  if (gb_workerenv_build(as, &we, &err) < 0) {
+    snprintf(buf, len, "(/usr/bin/git failed: %s)\n", err.msg);
+    return;
+  }
   char *envp[GB_WORKERENV_VARS + 3];
   memcpy(envp, we.envp, GB_WORKERENV_VARS * sizeof *envp);
   envp[GB_WORKERENV_VARS] = "GIT_CONFIG_NOSYSTEM=1";
@@ -88,14 +92,17 @@ void gb_campaign_git_commit(const char *source_dir, const gb_privilege *as, char
   gb_str_copy(buf, len, out);
 }
 
+/* Now, for meta.json. After the year 9999 buf holds "", which gb_meta_check
+ * refuses when the meta is written: the failure is reported there. */
 static void utc_now(char *buf, size_t len) {
-  gb_utc_iso8601((int64_t)(gb_realtime_ns() / 1000000000u), buf, len);
+  if (gb_utc_iso8601((int64_t)(gb_realtime_ns() / 1000000000u), buf, len) < 0)
+    buf[0] = '\0';
 }
 
+/* A profile name that is not one of the built-in profiles' is a custom one. */
 static gb_meta_profile profile_of(const char *name) {
-  gb_meta_profile p = GB_META_PROFILE_CUSTOM;
-  gb_meta_profile_parse(name, &p);
-  return p;
+  gb_meta_profile p;
+  return gb_meta_profile_parse(name, &p) == 0 ? p : GB_META_PROFILE_CUSTOM;
 }
 
 static void settings_to_meta(const gb_settings *s, const gb_workers *w, gb_meta_settings *m) {
@@ -106,20 +113,20 @@ static void settings_to_meta(const gb_settings *s, const gb_workers *w, gb_meta_
                           .seed = s->seed,
                           .order_seed = s->order_seed,
                           .timeout_s = s->timeout_s};
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     if (s->languages >> l & 1)
-      m->languages[m->n_languages++] = (gb_language)l;
-  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+      m->languages[m->n_languages++] = l;
+  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
     if (s->algorithms >> a & 1)
-      m->algorithms[m->n_algorithms++] = (gb_algorithm)a;
-  for (int o = 0; o < GB_ORDER_COUNT; o++)
+      m->algorithms[m->n_algorithms++] = a;
+  for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
     if (s->orders >> o & 1)
-      m->orders[m->n_orders++] = (gb_order)o;
+      m->orders[m->n_orders++] = o;
   for (size_t i = 0; i < s->nsizes; i++)
     m->sizes[m->n_sizes++] = s->sizes[i];
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
         m->omit[l][a][o] = s->omit[l][a][o];
   snprintf(m->python, sizeof m->python, "%s", w->python);
   snprintf(m->node, sizeof m->node, "%s", w->node);
@@ -145,9 +152,9 @@ int gb_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err
     return gb_err_set(err, EINVAL, "the records list more than %d sizes", GB_MAX_SIZES);
   for (size_t i = 0; i < ms->n_sizes; i++)
     s->sizes[s->nsizes++] = (uint32_t)ms->sizes[i];
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
         s->omit[l][a][o] = (uint16_t)ms->omit[l][a][o];
   return 0;
 }
@@ -192,9 +199,13 @@ static void machine_to_meta(const gb_campaign *c, gb_meta *m) {
 _Static_assert(sizeof((gb_meta *)0)->pinning.cpus >= GB_PIN_LIST_MAX,
                "meta.json's CPU list holds any list of pinned CPUs");
 
-static void pinning_to_meta(const gb_campaign *c, gb_meta *m) {
-  /* Cannot run out of room (the assertion above). */
-  (void)gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, m->pinning.cpus, sizeof m->pinning.cpus);
+static int pinning_to_meta(const gb_campaign *c, gb_meta *m, gb_err *err) {
+  /* Never runs out of room (the assertion above). */
+  int rc =
+      gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, m->pinning.cpus, sizeof m->pinning.cpus);
+  if (rc < 0)
+    return gb_err_set(err, -rc, "the list of %zu pinned CPUs does not fit in meta.json",
+                      c->pin.ncpus);
   m->pinning.rule_held = c->pin.rule_held;
   snprintf(m->pinning.reason, sizeof m->pinning.reason, "%s%s%s", c->pin.reason,
            c->binding.mem_bound ? "" : "; memory not bound: ",
@@ -202,6 +213,7 @@ static void pinning_to_meta(const gb_campaign *c, gb_meta *m) {
   m->pinning.has_numa_node = c->pin.numa_node >= 0;
   m->pinning.numa_node = c->pin.numa_node >= 0 ? (uint64_t)c->pin.numa_node : 0;
   m->pinning.memory_bound = c->binding.mem_bound;
+  return 0;
 }
 
 /* What of the harness's environment could have changed a runtime's speed,
@@ -283,8 +295,10 @@ int gb_campaign_meta_new(gb_campaign *c, gb_err *err) {
   m->plan.measured_runs = c->plan.nruns;
   energy_to_meta(c, m);
   machine_to_meta(c, m);
-  pinning_to_meta(c, m);
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+  rc = pinning_to_meta(c, m, err);
+  if (rc < 0)
+    return rc;
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     snprintf(m->runtimes[l], sizeof m->runtimes[l], "%s", c->runtimes[l]);
   harness_env_to_meta(m);
   access_to_meta(c, m);
@@ -336,17 +350,24 @@ int gb_campaign_write_environment(gb_campaign *c, gb_err *err) {
   char sampler[512] = "", access_line[512];
   capture_command(lscpu_argv, NULL, c->workerenv.envp, lscpu, sizeof lscpu);
   capture_command(uname_argv, NULL, c->workerenv.envp, uname_a, sizeof uname_a);
-  gb_machine_sampler_describe(c->machine, sampler, sizeof sampler);
-  gb_machine_facts_describe(c->o->machine_root, c->rapl ? gb_rapl_root(c->rapl) : NULL,
-                            c->pin.ncpus ? c->pin.cpus[0] : 0, facts, sizeof facts);
+  /* A description cut to its buffer (-ENOSPC, still terminated) is kept and
+   * says so, so that no reader takes it for the whole. */
+  const char *sampler_cut = gb_machine_sampler_describe(c->machine, sampler, sizeof sampler) < 0
+                                ? " (cut short)"
+                                : "";
+  const char *facts_cut =
+      gb_machine_facts_describe(c->o->machine_root, c->rapl ? gb_rapl_root(c->rapl) : NULL,
+                                c->pin.ncpus ? c->pin.cpus[0] : 0, facts, sizeof facts) < 0
+          ? "\n(cut short)\n"
+          : "";
   describe_access(c, access_line, sizeof access_line);
   snprintf(text, sizeof text,
            "# uname -a\n%s\n# git commit\n%s\n\n"
            "# build\ncompiler: %s\nCMAKE_BUILD_TYPE: %s\nC flags: %s\n"
            "C worker flags: %s (the last -O wins)\n\n"
-           "# access\n%s\n# machine\n%s\n"
-           "# per-run machine readings\n%s\n\n# lscpu\n%s",
+           "# access\n%s\n# machine\n%s%s\n"
+           "# per-run machine readings\n%s%s\n\n# lscpu\n%s",
            uname_a, c->meta.git_commit, GB_BUILD_COMPILER, GB_BUILD_TYPE, GB_BUILD_C_FLAGS,
-           GB_BUILD_WORKER_C_FLAGS, access_line, facts, sampler, lscpu);
+           GB_BUILD_WORKER_C_FLAGS, access_line, facts, facts_cut, sampler, sampler_cut, lscpu);
   return gb_recorder_write_text(c->rec, "environment.txt", text, err);
 }

@@ -149,7 +149,9 @@ int gb_campaign_resume_load(gb_campaign *c, gb_err *err) {
 int gb_campaign_resume_check(gb_campaign *c, gb_err *err) {
   const gb_meta *m = &c->meta;
   char cpus[GB_PIN_LIST_MAX];
-  (void)gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, cpus, sizeof cpus); /* always fits */
+  if (gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, cpus, sizeof cpus) < 0) /* never: fits */
+    return gb_err_set(err, ENOSPC, "cannot resume %s: the list of %zu pinned CPUs is too long",
+                      c->o->out_dir, c->pin.ncpus);
   const char *model = c->info.has_cpu_model ? c->info.cpu_model : "unknown";
   const char *kernel = c->info.has_kernel ? c->info.kernel : "unknown";
   if (c->o->machine_label && m->machine.has_label &&
@@ -164,7 +166,7 @@ int gb_campaign_resume_check(gb_campaign *c, gb_err *err) {
   if (m->energy.status != c->energy)
     return refuse(c, err, "the energy status", gb_rec_energy_name(m->energy.status),
                   gb_rec_energy_name(c->energy));
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     if ((c->s.languages >> l & 1) && strcmp(m->runtimes[l], c->runtimes[l]))
       return refuse(c, err, "a runtime", m->runtimes[l], c->runtimes[l]);
   return 0;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "estimate_internal.h"
 #include "greenbench/meta.h"
 
 static const uint64_t start_ns[GB_LANGUAGE_COUNT] = {
@@ -19,7 +20,7 @@ static uint64_t loop_ns(const gb_settings *s) {
 
 static void per_item(const gb_settings *s, gb_estimate *e) {
   uint64_t loop = loop_ns(s);
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     uint64_t process = start_ns[l] + loop; /* one sorting run's wall time */
     e->run_ns[l] = 2 * process + GB_ESTIMATE_PROCESS_NS;
     /* Every warm-up a loop of the run's length: the first is predicted
@@ -39,7 +40,7 @@ static gb_language run_language(const gb_plan *p, const gb_planned_run *r) {
 static void totals(const gb_settings *s, const gb_plan *p, gb_estimate *e) {
   e->setup_ns =
       GB_ESTIMATE_SETUP_NS + (s->energy == GB_ENERGY_OFF ? 0 : GB_ESTIMATE_ENERGY_PROBE_NS);
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     if (s->languages >> l & 1)
       e->setup_ns += start_ns[l] + GB_ESTIMATE_PROCESS_NS; /* the runtime probe */
   for (size_t i = 0; i < p->nconfigs; i++)

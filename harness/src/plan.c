@@ -8,6 +8,7 @@
 #include "calibration.h"
 #include "greenbench/rng.h"
 #include "greenbench/text.h"
+#include "plan_internal.h"
 
 static const char *const energy_names[] = {"auto", "on", "off"};
 
@@ -70,29 +71,27 @@ bool gb_settings_plans(const gb_settings *s, gb_language l, gb_algorithm a, gb_o
 }
 
 bool gb_settings_plans_startup(const gb_settings *s, gb_language l, gb_order o, size_t z) {
-  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-    if (gb_settings_plans(s, l, (gb_algorithm)a, o, z))
+  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+    if (gb_settings_plans(s, l, a, o, z))
       return true;
   return false;
 }
 
 static void add_configs(const gb_settings *s, gb_plan *p) {
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
         for (size_t z = 0; z < s->nsizes; z++)
-          if (gb_settings_plans(s, (gb_language)l, (gb_algorithm)a, (gb_order)o, z))
-            p->configs[p->nconfigs++] =
-                (gb_config){(gb_language)l, (gb_algorithm)a, (gb_order)o, s->sizes[z]};
+          if (gb_settings_plans(s, l, a, o, z))
+            p->configs[p->nconfigs++] = (gb_config){l, a, o, s->sizes[z]};
 }
 
 static void add_startups(const gb_settings *s, gb_plan *p) {
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
       for (size_t z = 0; z < s->nsizes; z++)
-        if (gb_settings_plans_startup(s, (gb_language)l, (gb_order)o, z))
-          p->startups[p->nstartups++] =
-              (gb_startup_group){(gb_language)l, (gb_order)o, s->sizes[z]};
+        if (gb_settings_plans_startup(s, l, o, z))
+          p->startups[p->nstartups++] = (gb_startup_group){l, o, s->sizes[z]};
 }
 
 static void add_runs(const gb_settings *s, gb_plan *p) {
@@ -119,12 +118,12 @@ static void shuffle(gb_planned_run *runs, size_t n, uint64_t seed) {
 
 int gb_plan_build(const gb_settings *s, gb_plan *out, gb_err *err) {
   size_t nconfigs = 0, nstartups = 0;
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
       for (size_t z = 0; z < s->nsizes && z < GB_MAX_SIZES; z++) {
-        nstartups += gb_settings_plans_startup(s, (gb_language)l, (gb_order)o, z);
-        for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-          nconfigs += gb_settings_plans(s, (gb_language)l, (gb_algorithm)a, (gb_order)o, z);
+        nstartups += gb_settings_plans_startup(s, l, o, z);
+        for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+          nconfigs += gb_settings_plans(s, l, a, o, z);
       }
   if (nconfigs == 0 || s->runs == 0)
     return gb_err_set(err, EINVAL, "the selection is empty: no configuration to measure");

@@ -1,6 +1,7 @@
 #include "greenbench/privilege.h"
 
 #include "greenbench/numparse.h"
+#include "privilege_internal.h"
 
 #include <errno.h>
 #include <grp.h>

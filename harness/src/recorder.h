@@ -36,33 +36,35 @@ typedef struct gb_recorder gb_recorder;
  * relative to the folder with O_NOFOLLOW. Returns 0, or -EEXIST, -ENOENT,
  * -ELOOP, -EPERM, -EBUSY, -EACCES, -ENOSPC, ... with a message naming the
  * path. */
-int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, gb_err *err);
+GB_MUST_USE int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, gb_err *err);
 void gb_recorder_close(gb_recorder *r);
 const char *gb_recorder_dir(const gb_recorder *r);
 
 /* Resume only: reads the opened records (gb_records_read_files) with a
  * cut-short last line of runs.csv or warmups.csv left out, not refused.
  * Writes nothing. Returns as gb_records_read; -EBADF for a new campaign. */
-int gb_recorder_read(gb_recorder *r, gb_records **out, gb_err *err);
+GB_MUST_USE int gb_recorder_read(gb_recorder *r, gb_records **out, gb_err *err);
 
 /* Resume only, after gb_recorder_read and every check of the records: cuts
  * a cut-short last line off runs.csv and warmups.csv (*dropped: one was cut
  * off runs.csv; that run is measured again), and creates a missing
  * warmups.csv with its header. Returns 0, -EBADF before gb_recorder_read,
  * or -errno naming the file. */
-int gb_recorder_repair(gb_recorder *r, bool *dropped, gb_err *err);
+GB_MUST_USE int gb_recorder_repair(gb_recorder *r, bool *dropped, gb_err *err);
 
 /* Appends one row to runs.csv or warmups.csv and fsyncs it. On failure the
  * file is cut back to its length before the call and the error (-ENOSPC,
  * -EIO, ...) names the file. */
-int gb_recorder_append(gb_recorder *r, gb_rec_file which, const gb_run_row *row, gb_err *err);
+GB_MUST_USE int gb_recorder_append(gb_recorder *r, gb_rec_file which, const gb_run_row *row,
+                                   gb_err *err);
 
 /* Replaces meta.json with m: checked with gb_meta_check, written to a fresh
  * meta.json.tmp (whatever had that name, a planted link say, is removed,
  * not followed), fsynced, renamed over the old one, the folder fsynced. */
-int gb_recorder_write_meta(gb_recorder *r, const gb_meta *m, gb_err *err);
+GB_MUST_USE int gb_recorder_write_meta(gb_recorder *r, const gb_meta *m, gb_err *err);
 
 /* Writes a text file in the folder (environment.txt), whole or not at all. */
-int gb_recorder_write_text(gb_recorder *r, const char *name, const char *text, gb_err *err);
+GB_MUST_USE int gb_recorder_write_text(gb_recorder *r, const char *name, const char *text,
+                                       gb_err *err);
 
 #endif

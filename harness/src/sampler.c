@@ -1,5 +1,6 @@
 #include "greenbench/sampler.h"
 #include "greenbench/text.h"
+#include "sampler_internal.h"
 
 #include <errno.h>
 #include <pthread.h>

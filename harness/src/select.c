@@ -134,9 +134,9 @@ static int select_sizes(gb_settings *s, const char *list, gb_err *err) {
   for (size_t i = 0; i < s->nsizes; i++)
     for (size_t w = 0; w < nwant; w++)
       if (s->sizes[i] == want[w]) {
-        for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-          for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-            for (int o = 0; o < GB_ORDER_COUNT; o++)
+        for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+          for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+            for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
               omit[l][a][o] |= (uint16_t)((s->omit[l][a][o] >> i & 1u) << nkept);
         kept[nkept++] = s->sizes[i];
       }
@@ -199,11 +199,11 @@ typedef bool chosen_cells[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT][GB_ORDER_COUNT]
 /* Marks in *chosen the cases t plans, t being base narrowed by one product. */
 static size_t mark_chosen(const gb_settings *base, const gb_settings *t, chosen_cells *chosen) {
   size_t n = 0;
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
         for (size_t z = 0; z < t->nsizes; z++) {
-          if (!gb_settings_plans(t, (gb_language)l, (gb_algorithm)a, (gb_order)o, z))
+          if (!gb_settings_plans(t, l, a, o, z))
             continue;
           size_t b = 0;
           while (base->sizes[b] != t->sizes[z])
@@ -222,9 +222,9 @@ static gb_settings union_of(const gb_settings *base, const chosen_cells *chosen)
   u.nsizes = 0;
   memset(u.omit, 0, sizeof u.omit);
   bool size_in[GB_MAX_SIZES] = {false};
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
         for (size_t z = 0; z < base->nsizes; z++)
           if ((*chosen)[l][a][o][z]) {
             u.languages |= 1u << l;
@@ -238,9 +238,9 @@ static gb_settings union_of(const gb_settings *base, const chosen_cells *chosen)
       index[z] = u.nsizes;
       u.sizes[u.nsizes++] = base->sizes[z];
     }
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
         for (size_t z = 0; z < base->nsizes; z++)
           if ((u.languages >> l & 1) && (u.algorithms >> a & 1) && (u.orders >> o & 1) &&
               size_in[z] && !(*chosen)[l][a][o][z])

@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "greenbench/clock.h"
+#include "spawn_internal.h"
 
 #ifndef MFD_NOEXEC_SEAL /* Linux 6.3; glibc 2.38 */
 #define MFD_NOEXEC_SEAL 0x0008u

@@ -29,7 +29,7 @@ typedef struct {
  * as's user when as drops privileges, else of the effective uid ("/" when
  * the user database has no entry or the path is too long). Returns 0; never
  * fails today, but keeps the convention for a later variable that can. */
-int gb_workerenv_build(const gb_privilege *as, gb_workerenv *out, gb_err *err);
+GB_MUST_USE int gb_workerenv_build(const gb_privilege *as, gb_workerenv *out, gb_err *err);
 
 /* True for the names of variables that can change a runtime's or the
  * harness's speed: PYTHON*, NODE_*, V8_*, UV_*, LD_*, MALLOC*,

@@ -423,8 +423,8 @@ worker_script *script_create(const gb_workers *w) {
   snprintf(s->worker_c, sizeof s->worker_c, "%s", w->worker_c);
   snprintf(s->python_worker, sizeof s->python_worker, "%s", w->python_worker);
   snprintf(s->node_worker, sizeof s->node_worker, "%s", w->node_worker);
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    s->model[l] = script_model_default((gb_language)l);
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    s->model[l] = script_model_default(l);
   s->spawner = (gb_spawner){.run = run, .ctx = s};
   return s;
 }

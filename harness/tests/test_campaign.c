@@ -256,8 +256,8 @@ Test(campaign, real_workers_complete_with_strict_records) {
                         "\nmicrocode: 0x2007006 0x2006e05\n",
                         "\nbios version: 2.19.0\n",
                         "\nsmt active: 1\n",
-                        "\nrapl power limit: intel-rapl:0 (package-0) constraint_0 long_term: "
-                        "125000000 uW\n",
+                        ("\nrapl power limit: intel-rapl:0 (package-0) constraint_0 long_term: "
+                         "125000000 uW\n"),
                         "\n# per-run machine readings\n"};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
     cr_assert(strstr(text, want[i]), "'%s' not in:\n%s", want[i], text);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "estimate_internal.h"
 #include "greenbench/estimate.h"
 
 #define MS 1000000ull

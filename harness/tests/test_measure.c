@@ -10,6 +10,7 @@
 
 #include "greenbench/measure.h"
 #include "helper_script.h"
+#include "measure_internal.h"
 
 static const gb_workers workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
                                    GB_NODE_PATH, GB_NODE_WORKER_PATH};

@@ -67,7 +67,7 @@ Test(plan, shuffle_mixes_kinds_and_configurations) {
 Test(plan, selection_and_startup_groups) {
   gb_settings s;
   gb_err err;
-  gb_settings_profile("study", &s, &err);
+  cr_assert_eq(gb_settings_profile("study", &s, &err), 0, "%s", err.msg);
   s.languages = 1u << GB_PYTHON;
   s.algorithms = 1u << GB_QUICK;
   s.sizes[0] = 2000;
@@ -89,7 +89,7 @@ Test(plan, selection_and_startup_groups) {
   cr_assert_eq(gb_plan_build(&s, &p, &err), -EINVAL);
   cr_assert(strstr(err.msg, "empty"));
   s.languages = 1u << GB_PYTHON;
-  for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
     s.omit[GB_PYTHON][GB_QUICK][o] = 1u;
   cr_assert_eq(gb_plan_build(&s, &p, &err), -EINVAL, "every configuration omitted");
   cr_assert(strstr(err.msg, "empty"));
@@ -98,12 +98,12 @@ Test(plan, selection_and_startup_groups) {
 Test(plan, omitted_configurations_and_their_startups_are_left_out) {
   gb_settings s;
   gb_err err;
-  gb_settings_profile("smoke", &s, &err);
+  cr_assert_eq(gb_settings_profile("smoke", &s, &err), 0, "%s", err.msg);
   /* All of C bubble and C insertion at 200 left out; C quick at 200 kept. */
-  for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
     s.omit[GB_C][GB_BUBBLE][o] = s.omit[GB_C][GB_INSERTION][o] = 2u;
   /* Node at sorted/100 left out for every algorithm: no startup group. */
-  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
+  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
     s.omit[GB_NODE][a][GB_SORTED] = 1u;
   gb_plan p;
   cr_assert_eq(gb_plan_build(&s, &p, &err), 0, "%s", err.msg);

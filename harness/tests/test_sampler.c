@@ -12,6 +12,7 @@
 #include "greenbench/rapl.h"
 #include "greenbench/sampler.h"
 #include "helper_powercap.h"
+#include "sampler_internal.h"
 
 #define RANGE_PKG 262143328850u
 #define RANGE_DRAM 65712999613u

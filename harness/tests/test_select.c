@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "greenbench/select.h"
+#include "plan_internal.h"
 
 static gb_settings profile(const char *name) {
   gb_settings s;
@@ -197,9 +198,9 @@ Test(select, only_listed_configurations_are_omitted) {
                                   &err),
                0);
   cr_assert_eq(s.languages, 1u << GB_C);
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
         if (l != GB_C || a == GB_INSERTION)
           cr_assert_eq(s.omit[l][a][o], 0u, "%d/%d/%d is not in the lists", l, a, o);
 }

@@ -18,6 +18,8 @@
 #include "greenbench/privilege.h"
 #include "greenbench/spawn.h"
 #include "greenbench/workerline.h"
+#include "privilege_internal.h"
+#include "spawn_internal.h"
 
 #define WORKER(name) GB_TEST_DATA_DIR "/workers/" name
 #define MS 1000000u

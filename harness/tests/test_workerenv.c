@@ -14,6 +14,7 @@
 #include "campaign_internal.h"
 #include "greenbench/campaign.h"
 #include "greenbench/records_read.h"
+#include "privilege_internal.h"
 #include "workerenv.h"
 
 #define TEST_USER "gbtestuser"

@@ -109,17 +109,15 @@ static int build_startups(gb_analysis *a, gb_err *err) {
   if (!a->startups) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    for (int o = 0; o < GB_ORDER_COUNT; o++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (gb_order o = 0; o < GB_ORDER_COUNT; o++) {
       for (size_t z = 0; z < s->n_sizes; z++) {
-        if (!gb_meta_plans_startup(m, (gb_language)l, (gb_order)o, s->sizes[z])) {
+        if (!gb_meta_plans_startup(m, l, o, s->sizes[z])) {
           continue;
         }
         gb_an_startup *st = &a->startups[a->n_startups++];
-        *st = (gb_an_startup){.language = (gb_language)l,
-                              .order = (gb_order)o,
-                              .size = s->sizes[z],
-                              .cost = {.energy_uj = NAN}};
+        *st = (gb_an_startup){
+            .language = l, .order = o, .size = s->sizes[z], .cost = {.energy_uj = NAN}};
         const gb_rec_group *g =
             gb_rec_table_find_startup(&a->records->runs, st->language, st->order, st->size);
         st->n_rows = g ? g->n_rows : 0;
@@ -334,17 +332,17 @@ static int build_configs(gb_analysis *a, gb_err *err) {
   if (!a->configs) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
-      for (int o = 0; o < GB_ORDER_COUNT; o++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++) {
         for (size_t z = 0; z < s->n_sizes; z++) {
-          if (!gb_meta_plans(m, (gb_language)l, (gb_algorithm)g, (gb_order)o, s->sizes[z])) {
+          if (!gb_meta_plans(m, l, g, o, s->sizes[z])) {
             continue;
           }
           gb_an_config *c = &a->configs[a->n_configs++];
-          c->language = (gb_language)l;
-          c->algorithm = (gb_algorithm)g;
-          c->order = (gb_order)o;
+          c->language = l;
+          c->algorithm = g;
+          c->order = o;
           c->size = s->sizes[z];
           int rc = build_config(a, c, err);
           if (rc < 0) {
@@ -403,8 +401,8 @@ static const gb_language language_pairs[3][2] = {
 static void language_ratios(gb_analysis *a) {
   const gb_meta_settings *s = &a->records->meta.settings;
   for (int p = 0; p < 3; p++) {
-    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
-      for (int o = 0; o < GB_ORDER_COUNT; o++) {
+    for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++) {
         for (size_t z = 0; z < s->n_sizes; z++) {
           const gb_an_config *x = gb_analysis_find(a, language_pairs[p][0], g, o, s->sizes[z]);
           const gb_an_config *y = gb_analysis_find(a, language_pairs[p][1], g, o, s->sizes[z]);
@@ -418,8 +416,8 @@ static void language_ratios(gb_analysis *a) {
 
 static void order_ratios(gb_analysis *a) {
   const gb_meta_settings *s = &a->records->meta.settings;
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
       for (int o = GB_RANDOM + 1; o < GB_ORDER_COUNT; o++) {
         for (size_t z = 0; z < s->n_sizes; z++) {
           const gb_an_config *x = gb_analysis_find(a, l, g, o, s->sizes[z]);
@@ -617,13 +615,13 @@ static void add_scopes(gb_analysis *a) {
     a->ranks[a->n_ranks++] =
         (gb_an_rank){.scope = GB_AN_RANK_SIZE, .size = m->settings.sizes[z]};
   }
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     if (gb_meta_has_language(m, l)) {
       a->ranks[a->n_ranks++] = (gb_an_rank){.scope = GB_AN_RANK_LANGUAGE, .language = l};
     }
   }
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
       if (gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, g)) {
         a->ranks[a->n_ranks++] =
             (gb_an_rank){.scope = GB_AN_RANK_LANG_ALG, .language = l, .algorithm = g};
@@ -677,8 +675,8 @@ static int build_couplings(gb_analysis *a, gb_err *err) {
     free(tmp);
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
       if (gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, g)) {
         gb_an_coupling *cp = &a->couplings[a->n_couplings++];
         *cp = (gb_an_coupling){.language = l, .algorithm = g};

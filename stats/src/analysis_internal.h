@@ -1,13 +1,27 @@
-/* Private to the analysis: its steps in other files. */
+/* Private to the analysis: its steps in other files, and what its tests
+ * hold to known answers. */
 #ifndef GREENBENCH_ANALYSIS_INTERNAL_H
 #define GREENBENCH_ANALYSIS_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "greenbench/analysis.h"
+#include "greenbench/error.h"
+
+/* A configuration's bootstrap stream, from its key alone (analysis.h,
+ * "Canonical order"). */
+uint64_t gb_analysis_stream(gb_language l, gb_algorithm a, gb_order o, uint64_t size);
+
+/* The smallest k with P(X > k) <= 0.05 for X ~ Binomial(n, p), 0 < p < 1:
+ * how many of n intervals chance alone exceeds at most one time in 20 when
+ * each excludes 1 with probability p. 0 for n = 0. */
+size_t gb_analysis_chance_bound(size_t n, double p);
 
 /* Fills a's conclusions from its figures (analysis_summary.c): groups,
  * net_power, remedies, each configuration's validity and checks.invalid,
  * verdict and noisy. Needs the configurations, ratios and tallies. 0 or
  * -ENOMEM. */
-int gb_analysis_conclude(gb_analysis *a, gb_err *err);
+GB_MUST_USE int gb_analysis_conclude(gb_analysis *a, gb_err *err);
 
 #endif

@@ -114,24 +114,21 @@ static int build_groups(gb_analysis *a) {
     return -ENOMEM;
   }
   for (int p = 0; p < 3; p++) {
-    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
-      add_group(a,
-                (gb_an_group){.family = GB_AN_LANGUAGES,
-                              .la = pairs[p][0],
-                              .lb = pairs[p][1],
-                              .algorithm = (gb_algorithm)g},
-                tmp);
+    for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
+      add_group(
+          a,
+          (gb_an_group){
+              .family = GB_AN_LANGUAGES, .la = pairs[p][0], .lb = pairs[p][1], .algorithm = g},
+          tmp);
     }
   }
   a->n_language_groups = a->n_groups;
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
       for (int o = GB_RANDOM + 1; o < GB_ORDER_COUNT; o++) {
         add_group(a,
-                  (gb_an_group){.family = GB_AN_ORDERS,
-                                .la = (gb_language)l,
-                                .algorithm = (gb_algorithm)g,
-                                .order = (gb_order)o},
+                  (gb_an_group){
+                      .family = GB_AN_ORDERS, .la = l, .algorithm = g, .order = (gb_order)o},
                   tmp);
       }
     }

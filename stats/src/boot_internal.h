@@ -1,15 +1,30 @@
-/* The bootstrap's counted quantile: the type 7 quantile of a resample held
+/* Private to bootstrap.c and the stats tests: one run's values and a
+ * bootstrap with a work area of its own, which the tests call directly, and
+ * the bootstrap's counted quantile: the type 7 quantile of a resample held
  * as a count of copies per run, read off the runs' values sorted once,
- * instead of a gather and a selection per resample. Internal to the stats
- * stage (bootstrap.c); here so that the tests can hold it to the sort-based
- * rule (quantile.h). */
+ * instead of a gather and a selection per resample, here so that the tests
+ * can hold it to the sort-based rule (quantile.h). */
 #ifndef GREENBENCH_BOOT_INTERNAL_H
 #define GREENBENCH_BOOT_INTERNAL_H
 
+#include "greenbench/bootstrap.h"
+#include "greenbench/error.h"
 #include "greenbench/quantile_rule.h"
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Derives *out from one run. Errors: -EINVAL on a value outside its range
+ * (bootstrap.h, gb_run and gb_startup), naming the field. Energy counts as
+ * missing when the run's energy or idle energy or the startup energy is
+ * NAN. */
+GB_MUST_USE int gb_run_values_of(const gb_run *run, const gb_startup *startup,
+                                 gb_run_values *out, gb_err *err);
+
+/* gb_boot_run_in with a work area of its own, freed before it returns: the
+ * same results and errors. */
+GB_MUST_USE int gb_boot_run(const gb_run *runs, size_t n, const gb_startup *startup,
+                            const gb_boot_opts *opts, gb_boot *out, gb_err *err);
 
 /* Positions, in sorted order, of the order statistics behind the type 7
  * quantile at (lo, frac) (q7_position over the resample's m values) of a

@@ -23,7 +23,8 @@ typedef struct {
  * NUL-terminated, *len without the NUL (gb_text_file): in the "C" locale,
  * so doubles have a dot. -ENOMEM when an add failed (b->ok false) or
  * printing does. */
-int gb_jb_take(gb_jb *b, cJSON *root, const char *what, char **out, size_t *len, gb_err *err);
+GB_MUST_USE int gb_jb_take(gb_jb *b, cJSON *root, const char *what, char **out, size_t *len,
+                           gb_err *err);
 
 /* Adds item to parent under key (an object's member) or, with key NULL, to
  * an array; returns item, or NULL (item freed, b->ok false) on failure. */

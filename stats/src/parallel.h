@@ -28,6 +28,7 @@ size_t gb_parallel_threads(void);
  * (every item still runs). With threads <= 1, when threads cannot be
  * started, or without memory for the bookkeeping, the items run here, in
  * order, stopping at the first failure: the same result. */
-int gb_parallel_for(size_t n, size_t threads, gb_parallel_fn fn, void *ctx, gb_err *err);
+GB_MUST_USE int gb_parallel_for(size_t n, size_t threads, gb_parallel_fn fn, void *ctx,
+                                gb_err *err);
 
 #endif

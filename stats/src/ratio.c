@@ -1,5 +1,7 @@
 #include "greenbench/ratio.h"
 
+#include "ratio_internal.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

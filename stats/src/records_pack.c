@@ -317,7 +317,8 @@ static int check_out(const char *dir, int dir_fd, const char *out, gb_err *err) 
     return gb_err_set(err, ENAMETOOLONG, "pack: --out: path too long");
   if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
     return gb_err_set(err, EINVAL, "pack: --out %s is a folder", SHOWN(out));
-  gb_path_dir(folder, sizeof folder, out);
+  if (gb_path_dir(folder, sizeof folder, out) < 0) /* never: out is bounded above */
+    return gb_err_set(err, ENAMETOOLONG, "pack: --out: path too long");
   if (stat(folder, &st) < 0)
     return gb_err_set(err, EINVAL, "pack: --out %s: %s: %s", SHOWN(out), SHOWN(folder),
                       strerror(errno));

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "greenbench/error.h"
 #include "greenbench/records_read.h"
 
 /* An XXH128 as xxhsum -H2 prints it: 32 lowercase hex digits. */
@@ -30,7 +31,7 @@ extern const gb_pack_limits gb_pack_default_limits;
 void gb_pack_hex(const void *digest16, char out[GB_PACK_HEX_LEN + 1]);
 
 /* gb_records_read_path of a packed folder, within lim. */
-int gb_records_read_archive(const char *path, const gb_pack_limits *lim, gb_records **out,
-                            gb_err *err);
+GB_MUST_USE int gb_records_read_archive(const char *path, const gb_pack_limits *lim,
+                                        gb_records **out, gb_err *err);
 
 #endif

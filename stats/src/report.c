@@ -45,8 +45,10 @@ enum { OUT_MD, OUT_JUNIT, OUT_CHART, OUT_SUMMARY, OUT_DATAPACKAGE, N_OUT };
 static int relative_href(const char *md_path, const char *chart_path, char *out, size_t len,
                          gb_err *err) {
   char md_dir[PATH_MAX], chart_dir[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
-  gb_path_dir(md_dir, sizeof md_dir, md_path); /* no longer than the path: fits */
-  gb_path_dir(chart_dir, sizeof chart_dir, chart_path);
+  /* Never too long: each is no longer than its path, which fits PATH_MAX. */
+  if (gb_path_dir(md_dir, sizeof md_dir, md_path) < 0 ||
+      gb_path_dir(chart_dir, sizeof chart_dir, chart_path) < 0)
+    return gb_err_set(err, ENAMETOOLONG, "%s: path too long", md_dir[0] ? chart_path : md_path);
   if (!realpath(md_dir, a) || !realpath(chart_dir, b)) {
     int e = errno;
     return gb_err_set(err, e, "%s: %s", realpath(md_dir, a) ? chart_dir : md_dir, strerror(e));
@@ -236,8 +238,7 @@ static void identify(const char *path, file_id *id) {
   id->exists = stat(path, &st) == 0;
   id->dev = id->exists ? st.st_dev : 0;
   id->ino = id->exists ? st.st_ino : 0;
-  gb_path_dir(dir, sizeof dir, path);
-  id->resolved = realpath(dir, real) != NULL &&
+  id->resolved = gb_path_dir(dir, sizeof dir, path) == 0 && realpath(dir, real) != NULL &&
                  gb_path_join(id->real, sizeof id->real, real, base, NULL) == 0;
 }
 

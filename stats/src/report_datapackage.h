@@ -31,6 +31,6 @@
  * (warmups.csv). Errors: -ENOMEM; -EINVAL when the schema table has a
  * column this writer cannot describe (a new column type or value set
  * without its description here). */
-int gb_report_datapackage(bool has_warmups, char **out, size_t *len, gb_err *err);
+GB_MUST_USE int gb_report_datapackage(bool has_warmups, char **out, size_t *len, gb_err *err);
 
 #endif

@@ -2,6 +2,7 @@
  * it is written here rather than through a library). */
 #include "greenbench/report_junit.h"
 
+#include "report_junit_internal.h"
 #include "textbuf.h"
 
 #include <errno.h>
@@ -343,8 +344,8 @@ static void out_suite(junit *j, gb_language l, gb_algorithm g, suite_counts s) {
 
 static void out_document(junit *j) {
   suite_counts all = {0}, per[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT] = {{{0}}};
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
       per[l][g] = count_suite(j, l, g);
       all.tests += per[l][g].tests;
       all.failures += per[l][g].failures;
@@ -356,8 +357,8 @@ static void out_document(junit *j) {
                "<testsuites name=\"greenbench\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
                "time=\"%.6f\">\n",
                all.tests, all.failures, all.seconds);
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
       if (per[l][g].tests > 0) {
         out_suite(j, l, g, per[l][g]);
       }

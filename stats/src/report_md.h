@@ -22,7 +22,7 @@ typedef struct {
 
 /* Writes results.md for a into *out (malloc'd, NUL-terminated; *len without
  * the NUL; the caller frees it). Errors: -ENOMEM. */
-int gb_report_md(const gb_analysis *a, const gb_report_md_opts *opts, char **out, size_t *len,
-                 gb_err *err);
+GB_MUST_USE int gb_report_md(const gb_analysis *a, const gb_report_md_opts *opts, char **out,
+                             size_t *len, gb_err *err);
 
 #endif

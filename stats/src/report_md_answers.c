@@ -183,7 +183,7 @@ static void per_language_table(md *d, gb_estimate e, const char *what, double sc
     gb_tb_puts(b, "---|");
   }
   gb_tb_puts(b, "\n");
-  for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
+  for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
     for (size_t z = 0; z < s->n_sizes; z++) {
       bool any = false;
       for (size_t i = 0; i < s->n_languages; i++) {

@@ -134,13 +134,13 @@ static void legend(gb_textbuf *b, const gb_meta *m, double x, double y) {
   }
   y += 30;
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Algorithm");
-  for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
-    if (!gb_meta_has_algorithm(m, (gb_algorithm)g)) {
+  for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
+    if (!gb_meta_has_algorithm(m, g)) {
       continue;
     }
     y += 20;
-    mark(b, (gb_algorithm)g, x + 12, y - 4, "#333");
-    text(b, x + 30, y, "start", 12, "", gb_algorithm_name((gb_algorithm)g));
+    mark(b, g, x + 12, y - 4, "#333");
+    text(b, x + 30, y, "start", 12, "", gb_algorithm_name(g));
   }
 }
 
@@ -665,19 +665,19 @@ static void panel(gb_textbuf *b, const gb_analysis *a, const axis *x, const axis
   size_ticks(b, m, x, y);
   y_ticks(b, x, y, "s");
   size_t n = 0, k = 0;
-  for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
-    n += gb_meta_has_algorithm(m, (gb_algorithm)g) ? m->settings.n_languages : 0;
+  for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
+    n += gb_meta_has_algorithm(m, g) ? m->settings.n_languages : 0;
   }
   for (size_t l = 0; l < m->settings.n_languages; l++) {
-    for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
-      if (!gb_meta_has_algorithm(m, (gb_algorithm)g)) {
+    for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
+      if (!gb_meta_has_algorithm(m, g)) {
         continue;
       }
       series_at s = {.a = a,
                      .x = x,
                      .y = y,
                      .l = m->settings.languages[l],
-                     .g = (gb_algorithm)g,
+                     .g = g,
                      .o = o,
                      .dx = ((double)k++ - (double)(n - 1) / 2.0) * T_DODGE};
       series(b, &s);
@@ -713,16 +713,16 @@ static void legend_row(gb_textbuf *b, const gb_meta *m, double x, double y) {
   x += 20;
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Algorithm");
   x += text_width("Algorithm", 13) + 14;
-  for (int g = 0; g < GB_ALGORITHM_COUNT; g++) {
-    if (!gb_meta_has_algorithm(m, (gb_algorithm)g)) {
+  for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
+    if (!gb_meta_has_algorithm(m, g)) {
       continue;
     }
     char style[64];
     snprintf(style, sizeof style, "stroke=\"#333\" stroke-width=\"2\" stroke-dasharray=\"%s\"",
              algorithm_dash[g]);
     line(b, x, y - 4, x + 24, y - 4, style);
-    mark(b, (gb_algorithm)g, x + 12, y - 4, "#333");
-    const char *name = gb_algorithm_name((gb_algorithm)g);
+    mark(b, g, x + 12, y - 4, "#333");
+    const char *name = gb_algorithm_name(g);
     text(b, x + 30, y, "start", 12, "", name);
     x += 30 + text_width(name, 12) + 16;
   }

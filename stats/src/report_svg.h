@@ -27,6 +27,6 @@
 /* Writes the chart for a into *out (malloc'd, NUL-terminated, *len without
  * the NUL). Errors: -ENOMEM. With no measured configuration the chart says
  * so instead of plotting. */
-int gb_report_svg(const gb_analysis *a, char **out, size_t *len, gb_err *err);
+GB_MUST_USE int gb_report_svg(const gb_analysis *a, char **out, size_t *len, gb_err *err);
 
 #endif

@@ -1,5 +1,7 @@
 #include "greenbench/spearman.h"
 
+#include "spearman_internal.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -29,13 +29,15 @@ __attribute__((format(printf, 2, 3))) void gb_tb_printf(gb_textbuf *b, const cha
 /* Hands the bytes (NUL-terminated, len without the NUL) to the caller, who
  * frees them, and resets b. -ENOMEM (message naming what) when an append
  * failed; b is freed either way. */
-int gb_tb_take(gb_textbuf *b, char **out, size_t *len, const char *what, gb_err *err);
+GB_MUST_USE int gb_tb_take(gb_textbuf *b, char **out, size_t *len, const char *what,
+                           gb_err *err);
 
 /* Hands out text (malloc'd, NUL-terminated; NULL when building it ran out
  * of memory) as a text file's bytes, ending in a newline: *out (the
  * caller frees) and *len without the NUL. -ENOMEM naming what otherwise;
  * text is taken either way. */
-int gb_text_file(char *text, char **out, size_t *len, const char *what, gb_err *err);
+GB_MUST_USE int gb_text_file(char *text, char **out, size_t *len, const char *what,
+                             gb_err *err);
 
 /* Numbers are written in the "C" locale whatever the process locale, so
  * results.md, XML and SVG always use a dot (as Criterion's reporters do).
@@ -64,7 +66,7 @@ void gb_fmt_sig(char *buf, size_t len, double v, int sig);
 
 /* The decimals point, lo and hi share under that rule (0..15), or -1 when
  * all three are 0 or one is not finite. */
-int gb_interval_decimals(double point, double lo, double hi, int sig);
+GB_MUST_USE int gb_interval_decimals(double point, double lo, double hi, int sig);
 
 /* "88 [62, 114]", "12.34 [12.30, 12.41]": point and interval with the
  * decimals of gb_interval_decimals; without a finite interval the point

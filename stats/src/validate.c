@@ -114,13 +114,13 @@ static const gb_run_row *reference_of(const gb_records *r, gb_language l,
 
 static int check_cross_parity(verdict *v, const gb_records *r, const gb_rec_group *g) {
   const gb_run_row *ours = g->rows[0];
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    if ((gb_language)l == ours->language) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
+    if (l == ours->language) {
       continue;
     }
-    const gb_run_row *ref = reference_of(r, (gb_language)l, ours);
+    const gb_run_row *ref = reference_of(r, l, ours);
     char whose[32];
-    snprintf(whose, sizeof whose, "%s's", gb_language_name((gb_language)l));
+    snprintf(whose, sizeof whose, "%s's", gb_language_name(l));
     if (ref && same_as(v, ours, ref, whose)) {
       return 1;
     }

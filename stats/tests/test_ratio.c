@@ -1,6 +1,9 @@
 /* Ratio readings, with interval edges placed exactly on each boundary. */
 #include "greenbench/ratio.h"
 
+#include "boot_internal.h"
+#include "ratio_internal.h"
+
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>

@@ -965,12 +965,12 @@ static void study_meta(gb_meta *m) {
   strcpy(m->tool_version, "0.1.0");
   m->profile = GB_META_PROFILE_STUDY;
   gb_meta_settings *s = &m->settings;
-  for (int i = 0; i < GB_LANGUAGE_COUNT; i++)
-    s->languages[s->n_languages++] = (gb_language)i;
-  for (int i = 0; i < GB_ALGORITHM_COUNT; i++)
-    s->algorithms[s->n_algorithms++] = (gb_algorithm)i;
-  for (int i = 0; i < GB_ORDER_COUNT; i++)
-    s->orders[s->n_orders++] = (gb_order)i;
+  for (gb_language i = 0; i < GB_LANGUAGE_COUNT; i++)
+    s->languages[s->n_languages++] = i;
+  for (gb_algorithm i = 0; i < GB_ALGORITHM_COUNT; i++)
+    s->algorithms[s->n_algorithms++] = i;
+  for (gb_order i = 0; i < GB_ORDER_COUNT; i++)
+    s->orders[s->n_orders++] = i;
   const uint64_t sizes[] = {250, 500, 1000, 2000};
   for (int i = 0; i < 4; i++)
     s->sizes[s->n_sizes++] = sizes[i];
@@ -1053,9 +1053,8 @@ Test(records_meta, to_json_refuses_out_of_range_enums) {
 /* The workload's counts and input hash, as every ok row must report them. */
 static void real_counts(gb_run_row *r) {
   gb_expected e;
-  cr_assert_eq(gb_expected_compute((gb_algorithm)r->algorithm, (gb_order)r->order,
-                                   (size_t)r->size, (uint32_t)r->seed, &e),
-               0);
+  cr_assert_eq(
+      gb_expected_compute(r->algorithm, r->order, (size_t)r->size, (uint32_t)r->seed, &e), 0);
   if (r->kind == GB_REC_KIND_SORT)
     r->comparisons = U(e.counts.comparisons), r->writes = U(e.counts.writes);
   gb_hash_hex(e.input_hash, r->input_hash);

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis_internal.h"
+#include "boot_internal.h"
 #include "greenbench/analysis.h"
 #include "greenbench/bootstrap.h"
 #include "greenbench/records_read.h"

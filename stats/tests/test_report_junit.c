@@ -17,6 +17,7 @@
 #include "greenbench/report_junit.h"
 #include "helper_locale.h"
 #include "helper_report.h"
+#include "report_junit_internal.h"
 
 static char *junit_of(const char *fixture, size_t *len) {
   gbt_loaded l = gbt_load_analysed(fixture);

@@ -110,8 +110,8 @@ Test(report_md, energy_pending_reads_pending) {
       "| Python / C | quick | 4 | ",
       "| pending | pending | pending |",
       "Every carbon figure is *pending*",
-      "0 configurations reached it, 0 did not, 12 could not be checked (no warmups.csv in the "
-      "records)",
+      ("0 configurations reached it, 0 did not, 12 could not be checked (no warmups.csv in the "
+       "records)"),
       "![Time per sort against input size",
   };
   for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {

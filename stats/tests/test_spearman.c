@@ -1,6 +1,8 @@
 /* Spearman's rho with average ranks, worked by hand. */
 #include "greenbench/spearman.h"
 
+#include "spearman_internal.h"
+
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>

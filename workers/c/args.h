@@ -27,6 +27,7 @@ typedef struct {
 
 /* Parses argv. Returns 0, 1 when --help was asked for, 2 when --version
  * was, or -EINVAL with a one-line message (no newline) in msg. */
-int gb_worker_args_parse(int argc, char **argv, gb_worker_args *out, char *msg, size_t msglen);
+GB_MUST_USE int gb_worker_args_parse(int argc, char **argv, gb_worker_args *out, char *msg,
+                                     size_t msglen);
 
 #endif

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include "greenbench/error.h"
 #include "greenbench/measure.h"
 
 /* What a subcommand may use of the process: where the workers are (the
@@ -28,12 +29,12 @@ typedef struct {
 /* `greenbench run [options]`: measures a campaign into a records folder, or
  * prints its plan (--dry-run). 0 done, 1 the campaign failed (records
  * kept), 2 bad arguments, 130 interrupted through env->stop. */
-int gb_cli_run(int argc, char **argv, const gb_cli_env *env);
+GB_MUST_USE int gb_cli_run(int argc, char **argv, const gb_cli_env *env);
 
 /* `greenbench check [--cpus LIST] [--python PATH] [--node PATH]`: whether
  * this machine can measure energy for the study, one finding per line on
  * env->out, the verdict last. 0 it can, 1 it cannot, 2 bad arguments. */
-int gb_cli_check(int argc, char **argv, const gb_cli_env *env);
+GB_MUST_USE int gb_cli_check(int argc, char **argv, const gb_cli_env *env);
 
 /* `greenbench report DIR [options]`: the command line over gb_report_write
  * (greenbench/report.h):
@@ -47,7 +48,7 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env);
  * packed records folder. Warnings go to env->err. 0 done (or --help), 1 bad
  * records, a refusal or an I/O error, 2 bad arguments; every error is one
  * line "greenbench: error: ..." on env->err. */
-int gb_cli_report(int argc, char **argv, const gb_cli_env *env);
+GB_MUST_USE int gb_cli_report(int argc, char **argv, const gb_cli_env *env);
 
 /* `greenbench compare [options] PATH PATH...`:
  *   [--out DIR] [--resamples N] [--seed S] [--equivalence-margin M]
@@ -58,13 +59,13 @@ int gb_cli_report(int argc, char **argv, const gb_cli_env *env);
  * "compare", made when missing) as a set. Warnings go to env->err. 0 done,
  * 1 bad records, a refusal or an I/O error, 2 bad arguments; every error is
  * one line "greenbench: error: ..." on env->err. */
-int gb_cli_compare(int argc, char **argv, const gb_cli_env *env);
+GB_MUST_USE int gb_cli_compare(int argc, char **argv, const gb_cli_env *env);
 
 /* `greenbench pack DIR [--out FILE]`: gb_records_pack
  * (greenbench/records_pack.h) of DIR into FILE, default DIR (without
  * trailing slashes) with ".tar.gz" appended. 0 done, 1 refused or failed,
  * 2 bad arguments; every error is one "greenbench: error: ..." line on
  * env->err. */
-int gb_cli_pack(int argc, char **argv, const gb_cli_env *env);
+GB_MUST_USE int gb_cli_pack(int argc, char **argv, const gb_cli_env *env);
 
 #endif

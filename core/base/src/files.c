@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "files_internal.h"
 #include "greenbench/paths.h"
 #include "greenbench/rng.h"
 
@@ -142,7 +143,8 @@ static int flush_folder(const gb_replace *r) {
   int fd = r->dirfd;
   if (r->dirfd == AT_FDCWD) {
     char dir[PATH_MAX];
-    gb_path_dir(dir, sizeof dir, r->name); /* shorter than the name: fits */
+    if (gb_path_dir(dir, sizeof dir, r->name) < 0) /* never: shorter than the name */
+      return -ENAMETOOLONG;
     fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
       return -errno;

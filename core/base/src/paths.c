@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "greenbench/text.h"
+#include "paths_internal.h"
 
 /* The installed folders relative to the folder of the executables, as
  * GNUInstallDirs placed them (relative paths only: the prefix is wherever

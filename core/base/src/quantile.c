@@ -1,6 +1,7 @@
 #include "greenbench/quantile.h"
 
 #include "greenbench/quantile_rule.h"
+#include "quantile_internal.h"
 
 #include <errno.h>
 #include <math.h>

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "greenbench/numparse.h"
+#include "timefmt_internal.h"
 
 /* The C library's calendar (gmtime_r, timegm) does the arithmetic; the
  * digits are printed here, not by strftime, so that every year has four and
@@ -37,9 +38,9 @@ static int format(int64_t seconds, const char *fmt, size_t size, char *buf, size
       buf[0] = '\0';
     return rc;
   }
-  snprintf(buf, len, fmt, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-           tm.tm_sec);
-  return 0;
+  int n = snprintf(buf, len, fmt, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                   tm.tm_min, tm.tm_sec);
+  return n >= 0 && (size_t)n < len ? 0 : -ENOSPC;
 }
 
 int gb_utc_iso8601(int64_t seconds, char *buf, size_t len) {
@@ -48,6 +49,11 @@ int gb_utc_iso8601(int64_t seconds, char *buf, size_t len) {
 
 int gb_utc_stamp(int64_t seconds, char *buf, size_t len) {
   return format(seconds, "%04d%02d%02dT%02d%02d%02dZ", GB_UTC_STAMP_SIZE, buf, len);
+}
+
+void gb_utc_stamp_or_empty(int64_t seconds, char buf[GB_UTC_STAMP_SIZE]) {
+  if (gb_utc_stamp(seconds, buf, GB_UTC_STAMP_SIZE) < 0)
+    buf[0] = '\0'; /* -ERANGE only: the buffer always fits */
 }
 
 int gb_utc_parse(const char *s, int64_t *seconds) {

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "files_internal.h"
 #include "greenbench/files.h"
 
 static char root[PATH_MAX];

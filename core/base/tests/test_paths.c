@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "greenbench/paths.h"
+#include "paths_internal.h"
 
 static char root[PATH_MAX];
 

@@ -2,6 +2,7 @@
  * from h = (n - 1) p on the sorted data, and agrees with numpy 1.24's
  * np.quantile(data, p) (method "linear", the default). */
 #include "greenbench/quantile.h"
+#include "quantile_internal.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "greenbench/timefmt.h"
+#include "timefmt_internal.h"
 
 static void iso_is(int64_t seconds, const char *want) {
   char buf[GB_UTC_ISO8601_SIZE];
@@ -37,6 +38,16 @@ Test(timefmt, stamp_exact_texts) {
   cr_assert_str_eq(buf, "20240501T130101Z");
   cr_assert_eq(gb_utc_stamp(-1, buf, sizeof buf), 0);
   cr_assert_str_eq(buf, "19691231T235959Z");
+}
+
+Test(timefmt, a_name_stamp_is_empty_past_four_digit_years) {
+  char buf[GB_UTC_STAMP_SIZE] = "untouched";
+  gb_utc_stamp_or_empty(1714564800 + 3661, buf);
+  cr_assert_str_eq(buf, "20240501T130101Z");
+  gb_utc_stamp_or_empty(253402300800, buf);
+  cr_assert_str_eq(buf, "");
+  gb_utc_stamp_or_empty(INT64_MIN, buf);
+  cr_assert_str_eq(buf, "");
 }
 
 Test(timefmt, refuses_a_small_buffer_and_years_past_four_digits) {

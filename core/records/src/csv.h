@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "greenbench/error.h"
+
 typedef struct {
   const char *s; /* not NUL-terminated */
   size_t len;
@@ -21,7 +23,7 @@ typedef struct {
  * number of fields in *n (which may exceed max). Returns 0, or -EINVAL and
  * sets *why to a static phrase for a quote inside an unquoted field, text
  * after a closing quote, an unterminated quote or a NUL byte. */
-int gb_csv_split(const char *line, size_t len, char *scratch, gb_csv_field *f, size_t max,
-                 size_t *n, const char **why);
+GB_MUST_USE int gb_csv_split(const char *line, size_t len, char *scratch, gb_csv_field *f,
+                             size_t max, size_t *n, const char **why);
 
 #endif

@@ -14,6 +14,7 @@ struct cJSON;
 /* Walks every object under root, in document order. Returns 0 when no
  * object repeats a key; else -EINVAL with a message naming path and the
  * first repeated key by its place ("settings.runs", "calibration[3].sorts"). */
-int gb_json_check_unique_keys(const struct cJSON *root, const char *path, gb_err *err);
+GB_MUST_USE int gb_json_check_unique_keys(const struct cJSON *root, const char *path,
+                                          gb_err *err);
 
 #endif

@@ -338,29 +338,28 @@ bool gb_meta_plans(const gb_meta *m, gb_language l, gb_algorithm a, gb_order o, 
 }
 
 bool gb_meta_plans_startup(const gb_meta *m, gb_language l, gb_order o, uint64_t size) {
-  for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-    if (gb_meta_plans(m, l, (gb_algorithm)a, o, size))
+  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+    if (gb_meta_plans(m, l, a, o, size))
       return true;
   return false;
 }
 
 size_t gb_meta_planned_configs(const gb_meta *m) {
   size_t n = 0;
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
         for (size_t z = 0; z < m->settings.n_sizes; z++)
-          n += gb_meta_plans(m, (gb_language)l, (gb_algorithm)a, (gb_order)o,
-                             m->settings.sizes[z]);
+          n += gb_meta_plans(m, l, a, o, m->settings.sizes[z]);
   return n;
 }
 
 size_t gb_meta_planned_startups(const gb_meta *m) {
   size_t n = 0;
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
       for (size_t z = 0; z < m->settings.n_sizes; z++)
-        n += gb_meta_plans_startup(m, (gb_language)l, (gb_order)o, m->settings.sizes[z]);
+        n += gb_meta_plans_startup(m, l, o, m->settings.sizes[z]);
   return n;
 }
 
@@ -371,13 +370,12 @@ static int check_omit(vctx *v, const gb_meta *m) {
   uint32_t in_sizes = s->n_sizes >= 32 ? UINT32_MAX : (1u << s->n_sizes) - 1;
   bool lang[GB_LANGUAGE_COUNT] = {false}, alg[GB_ALGORITHM_COUNT] = {false},
        ord[GB_ORDER_COUNT] = {false}, size[GB_META_MAX_SIZES] = {false};
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (int o = 0; o < GB_ORDER_COUNT; o++) {
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++) {
         uint32_t bits = s->omit[l][a][o];
-        bool listed = gb_meta_has_language(m, (gb_language)l) &&
-                      gb_meta_has_algorithm(m, (gb_algorithm)a) &&
-                      gb_meta_has_order(m, (gb_order)o);
+        bool listed = gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, a) &&
+                      gb_meta_has_order(m, o);
         if (bits && (!listed || (bits & ~in_sizes)))
           return FAIL(v, "settings.omit: %s/%s/%s at a size not in the settings",
                       lang_at((unsigned)l), alg_at((unsigned)a), order_at((unsigned)o));

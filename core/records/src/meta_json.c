@@ -116,9 +116,9 @@ static void add_config(builder *b, gb_language l, gb_algorithm a, gb_order o, ui
  * left out when none is omitted, as records before the field had none. */
 static void add_omit(builder *settings, const gb_meta_settings *s) {
   cJSON *arr = NULL;
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (int a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (int o = 0; o < GB_ORDER_COUNT; o++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
         for (size_t z = 0; z < s->n_sizes && z < GB_META_MAX_SIZES; z++) {
           if (!(s->omit[l][a][o] >> z & 1u))
             continue;
@@ -127,7 +127,7 @@ static void add_omit(builder *settings, const gb_meta_settings *s) {
             return;
           }
           builder e = begin();
-          add_config(&e, (gb_language)l, (gb_algorithm)a, (gb_order)o, s->sizes[z]);
+          add_config(&e, l, a, o, s->sizes[z]);
           if (!append(arr, done(&e))) {
             cJSON_Delete(arr);
             settings->ok = false;
@@ -250,9 +250,9 @@ static void add_pinning(builder *root, const gb_meta *m) {
 
 static void add_runtimes(builder *root, const gb_meta *m) {
   builder b = begin();
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++)
+  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     if (m->runtimes[l][0])
-      add_str(&b, gb_language_name((gb_language)l), m->runtimes[l]);
+      add_str(&b, gb_language_name(l), m->runtimes[l]);
   end(root, "runtimes", &b);
 }
 

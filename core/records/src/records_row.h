@@ -2,6 +2,7 @@
 #ifndef GREENBENCH_RECORDS_ROW_H
 #define GREENBENCH_RECORDS_ROW_H
 
+#include "greenbench/error.h"
 #include "greenbench/records.h"
 
 typedef struct {
@@ -14,7 +15,7 @@ typedef struct {
 /* names[v], or NULL when v is out of range. */
 const char *gb_rec_set_name(gb_rec_name_set s, unsigned v);
 /* The index of str[0..len) in s, or -1. */
-int gb_rec_set_find(gb_rec_name_set s, const char *str, size_t len);
+GB_MUST_USE int gb_rec_set_find(gb_rec_name_set s, const char *str, size_t len);
 
 /* type_name(v) and type_parse(name, &v) over the array names. */
 #define GB_REC_NAME_FUNCS(type, names)                                                         \
@@ -31,6 +32,7 @@ int gb_rec_set_find(gb_rec_name_set s, const char *str, size_t len);
 
 /* Parses the text of column c (s[0..len), unescaped) into row. Returns 0,
  * or -EINVAL with a message naming the column but no file or line. */
-int gb_rec_parse_field(gb_run_row *row, gb_rec_col c, const char *s, size_t len, gb_err *err);
+GB_MUST_USE int gb_rec_parse_field(gb_run_row *row, gb_rec_col c, const char *s, size_t len,
+                                   gb_err *err);
 
 #endif

@@ -334,8 +334,8 @@ static int compute_counts(gb_rec_rules *r, const gb_run_row *row, int z, counts_
   counts_entry *c = &r->counts[row->algorithm][row->order][z];
   if (!c->done) {
     gb_expected e;
-    int rc = gb_expected_compute((gb_algorithm)row->algorithm, (gb_order)row->order,
-                                 (size_t)row->size, (uint32_t)row->seed, &e);
+    int rc = gb_expected_compute(row->algorithm, row->order, (size_t)row->size,
+                                 (uint32_t)row->seed, &e);
     if (rc < 0)
       return gb_err_set(err, -rc, "comparisons: the workload cannot compute them (%s)",
                         strerror(-rc));
@@ -355,7 +355,7 @@ static int compute_hash(gb_rec_rules *r, const gb_run_row *row, int z, const cha
     int *a = malloc((size_t)row->size * sizeof *a);
     if (!a)
       return gb_err_set(err, ENOMEM, "out of memory computing the workload's input");
-    if (gb_input_fill(a, (size_t)row->size, (gb_order)row->order, (uint32_t)row->seed) < 0) {
+    if (gb_input_fill(a, (size_t)row->size, row->order, (uint32_t)row->seed) < 0) {
       free(a);
       return gb_err_set(err, EINVAL, "input_hash: the workload cannot build this input");
     }

@@ -68,6 +68,7 @@ typedef struct {
  * that does not start) or had to stop (a parity mismatch, a records write that
  * failed). Every row written before an error stays on disk, and meta.json
  * then says completed: false. */
-int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_err *err);
+GB_MUST_USE int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result,
+                                gb_err *err);
 
 #endif

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "greenbench/error.h"
+
 typedef uint64_t (*gb_clock_fn)(void *ctx);
 
 typedef struct {
@@ -22,6 +24,6 @@ static inline uint64_t gb_clock_now(const gb_clock *c) {
 /* Wall-clock time for records (CLOCK_REALTIME), nanoseconds since the epoch. */
 uint64_t gb_realtime_ns(void);
 /* Sleeps for ns nanoseconds, resuming after signals; 0 or -errno. */
-int gb_sleep_ns(uint64_t ns);
+GB_MUST_USE int gb_sleep_ns(uint64_t ns);
 
 #endif

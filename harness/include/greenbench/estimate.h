@@ -59,7 +59,8 @@ typedef struct {
  * configurations, startup groups and runs. No sum overflows within the
  * command line's bounds (target_ms <= 60000, runs <= 10000, warmups <= 64).
  * Returns 0, or -EINVAL for a plan without runs or s->warmups of 0. */
-int gb_estimate_plan(const gb_settings *s, const gb_plan *p, gb_estimate *out, gb_err *err);
+GB_MUST_USE int gb_estimate_plan(const gb_settings *s, const gb_plan *p, gb_estimate *out,
+                                 gb_err *err);
 
 /* "1m30s" below an hour, "1h02m" from an hour on, rounded down; into buf of
  * len bytes (16 hold any value). */
@@ -88,8 +89,6 @@ typedef struct {
  * on, each at its cost in model m. *e is replaced. */
 void gb_eta_start(gb_eta *e, const gb_estimate *m, const gb_plan *p, bool calibration_ahead,
                   size_t runs_done);
-/* Adds one item of kind k, model_ns long, to the items ahead. */
-void gb_eta_add(gb_eta *e, gb_eta_kind k, uint64_t model_ns);
 /* Moves one item of kind k from ahead to done, model_ns by the model, and
  * took_ns measured (from the previous item's end to this one's, so the
  * harness's time between items counts). */

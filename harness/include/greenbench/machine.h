@@ -43,8 +43,8 @@ typedef struct {
 /* Reads the machine description below root (NULL: "/") for the pinned CPUs
  * cpus[0..ncpus). Missing pieces are flagged, not errors. Errors: -EINVAL for
  * ncpus 0 or above GB_MACHINE_MAX_CPUS, or a root too long for a path. */
-int gb_machine_info_read(const char *root, const unsigned *cpus, size_t ncpus,
-                         gb_machine_info *out, gb_err *err);
+GB_MUST_USE int gb_machine_info_read(const char *root, const unsigned *cpus, size_t ncpus,
+                                     gb_machine_info *out, gb_err *err);
 
 /* Per-run readings. Frequencies are kHz, temperature is m°C. */
 typedef struct {
@@ -66,8 +66,8 @@ typedef struct gb_machine_sampler gb_machine_sampler;
  * hwmon's temp1_input; failing that a thermal_zone of type x86_pkg_temp (then
  * cpu-thermal, cpu_thermal, soc_thermal). Finding nothing is not an error:
  * samples then report missing. Errors: -EINVAL for bad arguments, -ENOMEM. */
-int gb_machine_sampler_open(const char *root, const unsigned *cpus, size_t ncpus,
-                            gb_machine_sampler **out, gb_err *err);
+GB_MUST_USE int gb_machine_sampler_open(const char *root, const unsigned *cpus, size_t ncpus,
+                                        gb_machine_sampler **out, gb_err *err);
 
 /* Closes the files and frees s; NULL is allowed. */
 void gb_machine_sampler_close(gb_machine_sampler *s);
@@ -80,7 +80,7 @@ void gb_machine_sample_read(gb_machine_sampler *s, gb_machine_sample *out);
 /* One line for meta.json saying what the sampler reads, e.g.
  * "freq: scaling_cur_freq of CPUs 1,2 (none for 3); temp: hwmon1 coretemp
  * temp1 \"Package id 0\"". Returns 0, or -ENOSPC (truncated, terminated). */
-int gb_machine_sampler_describe(const gb_machine_sampler *s, char *buf, size_t len);
+GB_MUST_USE int gb_machine_sampler_describe(const gb_machine_sampler *s, char *buf, size_t len);
 
 /* The machine facts a reader needs to reproduce a campaign, one "name: value"
  * line each, for environment.txt: the kernel command line, cpu's scaling
@@ -90,8 +90,8 @@ int gb_machine_sampler_describe(const gb_machine_sampler *s, char *buf, size_t l
  * powercap (NULL: root's sys/class/powercap). Everything is read below root
  * (NULL: "/"); what cannot be read says "unavailable: " and why. Returns 0,
  * -EINVAL for no buffer, or -ENOSPC (truncated, terminated). */
-int gb_machine_facts_describe(const char *root, const char *powercap, unsigned cpu, char *buf,
-                              size_t len);
+GB_MUST_USE int gb_machine_facts_describe(const char *root, const char *powercap, unsigned cpu,
+                                          char *buf, size_t len);
 
 /* The machine label a campaign records (meta.json machine.label) into
  * buf[0..len), len >= GB_META_NAME_MAX: `given` when not NULL, which must
@@ -100,6 +100,6 @@ int gb_machine_facts_describe(const char *root, const char *powercap, unsigned c
  * gb_meta_label_from_machine.
  * Errors: -EINVAL with a one-line message naming the value, -ENOSPC for a
  * short buf. */
-int gb_machine_label(const char *given, char *buf, size_t len, gb_err *err);
+GB_MUST_USE int gb_machine_label(const char *given, char *buf, size_t len, gb_err *err);
 
 #endif

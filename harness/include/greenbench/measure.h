@@ -91,14 +91,11 @@ gb_job gb_job_sort(const gb_config *k, uint32_t seed, uint64_t sorts);
  * for GB_STARTUP_ALGORITHM and one sort, which it does not run). */
 gb_job gb_job_startup(const gb_startup_group *g, uint32_t seed, uint64_t launches);
 
-/* Builds the worker's argv for a job into argv (at least 16 slots), with
- * decimal numbers in buf (at least 96 bytes). */
-void gb_job_argv(const gb_workers *w, const gb_job *job, char **argv, char *buf);
-
 /* Measures one job and its idle window. Returns 0 when the run happened,
  * whatever became of it (m->status says: a crashed or lying worker is a
  * result, not a harness error; m->interrupted that it was stopped); -errno
  * when the harness itself failed. */
-int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, gb_err *err);
+GB_MUST_USE int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m,
+                           gb_err *err);
 
 #endif

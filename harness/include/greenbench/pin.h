@@ -53,7 +53,7 @@ typedef struct {
  * allowed". On success *out owns the topology (free it with
  * hwloc_topology_destroy). Errors: -ENOENT and friends for an unreadable file,
  * -EINVAL for XML that hwloc rejects, -ENOMEM. */
-int gb_pin_topology_load(const char *xml_path, hwloc_topology_t *out, gb_err *err);
+GB_MUST_USE int gb_pin_topology_load(const char *xml_path, hwloc_topology_t *out, gb_err *err);
 
 /* Applies the rule (or its fallback) to topo and fills *out. Fallback order:
  * (1) fewer than two eligible cores in every package: the single eligible PU
@@ -63,7 +63,7 @@ int gb_pin_topology_load(const char *xml_path, hwloc_topology_t *out, gb_err *er
  * clear rule_held. On a hybrid part whose kinds hwloc could not rank, every
  * kind is eligible and rule_held is false. Errors: -ENODEV when no PU is
  * allowed, -ENOMEM. */
-int gb_pin_choose(hwloc_topology_t topo, gb_pin_choice *out, gb_err *err);
+GB_MUST_USE int gb_pin_choose(hwloc_topology_t topo, gb_pin_choice *out, gb_err *err);
 
 /* Parses a --cpus list ("2,4", "2-3", "1,4-5": decimal OS indexes and
  * inclusive ranges separated by commas, no spaces) and checks it against topo:
@@ -72,12 +72,13 @@ int gb_pin_choose(hwloc_topology_t topo, gb_pin_choice *out, gb_err *err);
  * the rule and, if not, every way it breaks it. Errors (-EINVAL, with a message
  * quoting the list): empty or malformed entry, reversed range, number above
  * 1048575, duplicate CPU, absent or disallowed CPU, more than GB_PIN_MAX. */
-int gb_pin_override(hwloc_topology_t topo, const char *list, gb_pin_choice *out, gb_err *err);
+GB_MUST_USE int gb_pin_override(hwloc_topology_t topo, const char *list, gb_pin_choice *out,
+                                gb_err *err);
 
 /* Writes cpus as a comma-separated list ("1", "2,4") for records; no ranges,
  * so the field reads the same whatever the CPUs. Returns 0, or -ENOSPC (buf
  * then holds a truncated, terminated string) when len is too small. */
-int gb_pin_format_cpus(const unsigned *cpus, size_t ncpus, char *buf, size_t len);
+GB_MUST_USE int gb_pin_format_cpus(const unsigned *cpus, size_t ncpus, char *buf, size_t len);
 
 /* Binds the whole calling process (every thread; children inherit it) to the
  * choice's CPUs with hwloc_set_cpubind(HWLOC_CPUBIND_PROCESS), then binds
@@ -87,7 +88,7 @@ int gb_pin_format_cpus(const unsigned *cpus, size_t ncpus, char *buf, size_t len
  * machine's (loaded with xml_path NULL). *out (may be NULL) reports the
  * memory binding; a refused memory binding is not an error. Errors: -EINVAL
  * for an empty choice or a topology from XML, -errno from the CPU binding. */
-int gb_pin_apply(hwloc_topology_t topo, const gb_pin_choice *choice, gb_pin_binding *out,
-                 gb_err *err);
+GB_MUST_USE int gb_pin_apply(hwloc_topology_t topo, const gb_pin_choice *choice,
+                             gb_pin_binding *out, gb_err *err);
 
 #endif

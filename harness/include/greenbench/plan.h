@@ -20,7 +20,7 @@ typedef enum { GB_ENERGY_AUTO, GB_ENERGY_ON, GB_ENERGY_OFF } gb_energy_mode;
 #define GB_STARTUP_ALGORITHM GB_QUICK
 
 const char *gb_energy_mode_name(gb_energy_mode m);
-int gb_energy_mode_parse(const char *name, gb_energy_mode *out);
+GB_MUST_USE int gb_energy_mode_parse(const char *name, gb_energy_mode *out);
 
 /* What a campaign measures: sets are bitmasks over the enums (bit 1 << value),
  * sizes are kept in the order given. The configurations are the product of
@@ -49,13 +49,10 @@ _Static_assert(GB_MAX_SIZES <= 16, "a size index is a bit of gb_settings.omit");
  * in its list and the configuration is not omitted. */
 bool gb_settings_plans(const gb_settings *s, gb_language l, gb_algorithm a, gb_order o,
                        size_t z);
-/* Whether s measures the startup of language l, order o at sizes[z]: some
- * planned configuration subtracts it. */
-bool gb_settings_plans_startup(const gb_settings *s, gb_language l, gb_order o, size_t z);
 
 /* Fills *out with a profile's settings ("smoke" or "study"); order_seed is
  * left 0 for the caller. Returns 0 or -EINVAL for another name. */
-int gb_settings_profile(const char *name, gb_settings *out, gb_err *err);
+GB_MUST_USE int gb_settings_profile(const char *name, gb_settings *out, gb_err *err);
 
 typedef struct {
   gb_language language;
@@ -94,7 +91,7 @@ typedef struct {
  * planned configurations (gb_settings_plans) and the startup groups they
  * subtract are in it. The same settings always give the same plan. Returns
  * 0, -EINVAL for an empty selection or -ENOMEM. */
-int gb_plan_build(const gb_settings *s, gb_plan *out, gb_err *err);
+GB_MUST_USE int gb_plan_build(const gb_settings *s, gb_plan *out, gb_err *err);
 void gb_plan_free(gb_plan *p);
 /* Index of the startup group a configuration subtracts; always found. */
 size_t gb_plan_startup_of(const gb_plan *p, const gb_config *c);

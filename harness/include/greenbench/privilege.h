@@ -22,40 +22,31 @@ typedef struct {
   gid_t groups[GB_PRIVILEGE_MAX_GROUPS];
 } gb_privilege;
 
-/* Sets *p to "keep the harness's identity". */
-void gb_privilege_keep(gb_privilege *p);
 /* True when *p changes the identity (it is not "keep"). */
 bool gb_privilege_drops(const gb_privilege *p);
 
-/* Sets *out to run as uid/gid with that user's supplementary groups (from the
- * user database; just gid when the uid has no entry). Returns 0, or -EINVAL
- * for uid or gid (uid_t)-1 or uid 0 (that is no drop; use gb_privilege_keep). */
-int gb_privilege_for_user(uid_t uid, gid_t gid, gb_privilege *out, gb_err *err);
-
-/* Decides from sudo's variables (NULL when unset) and the effective uid:
+/* Decides from this process's SUDO_UID and SUDO_GID and its effective uid:
  * - euid != 0: keep (an ordinary user runs the workers as itself);
  * - euid 0 and neither variable set: keep (root logged in as root; there is no
  *   other user to run as);
- * - euid 0, both set: drop to SUDO_UID/SUDO_GID, unless SUDO_UID is 0.
+ * - euid 0, both set: drop to SUDO_UID/SUDO_GID, with that user's
+ *   supplementary groups, unless SUDO_UID is 0.
  * Each variable must be a plain decimal id (digits only, no sign or space)
  * from 0 to 4294967294. Returns 0, or -EINVAL with a message naming the
  * variable when one is malformed or only one of the two is set. */
-int gb_privilege_from_sudo(const char *sudo_uid, const char *sudo_gid, uid_t euid,
-                           gb_privilege *out, gb_err *err);
-/* gb_privilege_from_sudo on this process's environment and effective uid. */
-int gb_privilege_detect(gb_privilege *out, gb_err *err);
+GB_MUST_USE int gb_privilege_detect(gb_privilege *out, gb_err *err);
 
 /* Switches the calling process to *p: supplementary groups, then gid, then
  * uid (real, effective and saved), and checks that root cannot be regained.
  * Meant for a forked child before execve: async-signal-safe, touches nothing
  * but the identity. Returns 0 (also for "keep"), or -errno of the first step
  * that failed. */
-int gb_privilege_apply(const gb_privilege *p);
+GB_MUST_USE int gb_privilege_apply(const gb_privilege *p);
 
 /* Gives path (not a symlink's target) to p's user and group, so the records a
  * root harness writes belong to the person who ran it. Does nothing and
  * returns 0 for "keep". Returns -errno from lchown with a message naming the
  * path. */
-int gb_privilege_chown_path(const gb_privilege *p, const char *path, gb_err *err);
+GB_MUST_USE int gb_privilege_chown_path(const gb_privilege *p, const char *path, gb_err *err);
 
 #endif

@@ -72,7 +72,7 @@ typedef struct gb_rapl gb_rapl;
  *   -ERANGE  a number too large, or energy_uj above max_energy_range_uj;
  *   -E2BIG   more than GB_RAPL_MAX_ZONES zones;
  *   -ENOMEM, or another -errno from open/read. */
-int gb_rapl_open(const gb_rapl_opts *opts, gb_rapl **out, gb_err *err);
+GB_MUST_USE int gb_rapl_open(const gb_rapl_opts *opts, gb_rapl **out, gb_err *err);
 /* Closes the files and frees r (NULL is fine). */
 void gb_rapl_close(gb_rapl *r);
 
@@ -81,7 +81,7 @@ void gb_rapl_close(gb_rapl *r);
  * intel-rapl:N and which greenbench does not read, into buf as
  * "intel-rapl-tpmi:0 (package-0), ..." (buf may be NULL). Returns how many;
  * a root that cannot be listed has none. */
-int gb_rapl_tpmi_zones(const char *root, char *buf, size_t len);
+GB_MUST_USE int gb_rapl_tpmi_zones(const char *root, char *buf, size_t len);
 
 /* The root in use. */
 const char *gb_rapl_root(const gb_rapl *r);
@@ -98,14 +98,14 @@ bool gb_rapl_has_dram(const gb_rapl *r);
  * -ENODATA (the read returned nothing), -EINVAL (not a number), -ERANGE
  * (above max_energy_range_uj), or the -errno of the read (-ENODEV, -EIO and
  * -ENOENT when the zone has gone away). */
-int gb_rapl_read(gb_rapl *r, size_t i, uint64_t *uj, gb_err *err);
+GB_MUST_USE int gb_rapl_read(gb_rapl *r, size_t i, uint64_t *uj, gb_err *err);
 /* gb_rapl_read for every zone into uj[0..gb_rapl_count(r)-1]; stops at the
  * first error. */
-int gb_rapl_read_all(gb_rapl *r, uint64_t *uj, gb_err *err);
+GB_MUST_USE int gb_rapl_read_all(gb_rapl *r, uint64_t *uj, gb_err *err);
 /* Returns 0 while zone i's energy_uj still exists, or -ENODEV (with a message)
  * once the file has been removed: a removed file can still be read through
  * the open descriptor, but it will never change again. */
-int gb_rapl_check(gb_rapl *r, size_t i, gb_err *err);
+GB_MUST_USE int gb_rapl_check(gb_rapl *r, size_t i, gb_err *err);
 
 /* Energy in microjoules from reading `before` to reading `after` of a counter
  * that runs from 0 to max_range_uj inclusive and then wraps to 0. A smaller
@@ -117,7 +117,7 @@ uint64_t gb_rapl_delta_uj(uint64_t before, uint64_t after, uint64_t max_range_uj
  * did not move in the whole window (frozen counters, as in most virtual
  * machines: energy is unavailable; the message says which zone and why), or
  * the error of a failed reading, or -EINVAL for a zero window. */
-int gb_rapl_probe(gb_rapl *r, uint64_t window_ns, gb_err *err);
+GB_MUST_USE int gb_rapl_probe(gb_rapl *r, uint64_t window_ns, gb_err *err);
 
 /* What gb_rapl_watch saw of one zone. */
 typedef struct {
@@ -131,7 +131,7 @@ typedef struct {
  * first showed a value to the clock before the last that still showed it).
  * Returns 0, -EINVAL for a zero window or step, or the error of a failed
  * reading (out untouched). */
-int gb_rapl_watch(gb_rapl *r, uint64_t window_ns, uint64_t step_ns, gb_rapl_watched *out,
-                  gb_err *err);
+GB_MUST_USE int gb_rapl_watch(gb_rapl *r, uint64_t window_ns, uint64_t step_ns,
+                              gb_rapl_watched *out, gb_err *err);
 
 #endif

@@ -64,9 +64,6 @@ typedef enum {
   GB_ENERGY_VANISHED,
 } gb_energy_status;
 
-/* "ok", "stalled", "jump", "vanished" (runs.csv writes energy_<name>). */
-const char *gb_energy_status_name(gb_energy_status s);
-
 /* Zero in a field means its default. */
 typedef struct {
   /* Between samples: 0.1 ms to 20 ms. 0: 10 ms, or shorter when a zone's
@@ -112,16 +109,16 @@ uint64_t gb_sampler_wrap_ns(uint64_t max_range_uj, uint64_t max_power_w);
  * ms or shorter to fit) and returns 0; -ERANGE when that period is longer
  * than half a wrap or shorter than 0.1 ms (the message names the zone, its
  * range and wrap time), -EINVAL for options out of range. */
-int gb_sampler_fit(const gb_rapl *rapl, const gb_sampler_opts *opts, uint64_t *period_ns,
-                   gb_err *err);
+GB_MUST_USE int gb_sampler_fit(const gb_rapl *rapl, const gb_sampler_opts *opts,
+                               uint64_t *period_ns, gb_err *err);
 
 /* Starts the sampling thread over rapl's zones (rapl must outlive the
  * sampler; opts may be NULL) after one reading of every zone. Returns 0 and
  * sets *out; -EINVAL for options out of range; -ERANGE when a zone could
  * wrap unseen (gb_sampler_fit); the -errno of the reading; or -errno from
  * eventfd or pthread_create; each with a message. */
-int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **out,
-                      gb_err *err);
+GB_MUST_USE int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **out,
+                                  gb_err *err);
 /* Stops and joins the thread (within one period) and frees s (NULL is fine).
  * An open window is abandoned. */
 void gb_sampler_destroy(gb_sampler *s);
@@ -131,11 +128,11 @@ void gb_sampler_destroy(gb_sampler *s);
  * (nothing changes); or the -errno of a failed reading, in which case the
  * window is open but already faulted (vanished): the abort fd is readable
  * and gb_sampler_end reports why. */
-int gb_sampler_begin(gb_sampler *s);
+GB_MUST_USE int gb_sampler_begin(gb_sampler *s);
 /* Closes the window: takes the "after" reading now (unless it has faulted)
  * and fills *out with the totals and the status. Returns 0, or -EINVAL (out
  * untouched) when no window is open. */
-int gb_sampler_end(gb_sampler *s, gb_energy_reading *out);
+GB_MUST_USE int gb_sampler_end(gb_sampler *s, gb_energy_reading *out);
 
 /* After r, the reading of the window just closed, judges its end and
  * keeps the next window out of the same standstill: waits (reading every 0.2
@@ -145,12 +142,12 @@ int gb_sampler_end(gb_sampler *s, gb_energy_reading *out);
  * not change within the second. Returns 0, or -EBUSY (r untouched) while a
  * window is open. On a live counter it takes about one counter update
  * (1 ms). */
-int gb_sampler_settle(gb_sampler *s, gb_energy_reading *r);
+GB_MUST_USE int gb_sampler_settle(gb_sampler *s, gb_energy_reading *r);
 
 /* An eventfd that becomes readable (POLLIN) when the open window faults, and
  * stays so until the next gb_sampler_begin. Owned by the sampler: poll it,
  * never read or close it. */
-int gb_sampler_abort_fd(const gb_sampler *s);
+GB_MUST_USE int gb_sampler_abort_fd(const gb_sampler *s);
 /* Copies the current window's fault reason ("" when none) into buf. */
 void gb_sampler_fault_reason(gb_sampler *s, char *buf, size_t len);
 

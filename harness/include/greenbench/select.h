@@ -12,9 +12,10 @@ typedef enum { GB_KEY_LANGUAGE, GB_KEY_ALGORITHM, GB_KEY_ORDER, GB_KEY_SIZE } gb
 /* Parses a comma-separated list for one key ("python,node", "250,2000") into
  * a bitmask (languages, algorithms, orders) or a size list. Every item must be
  * valid and appear once. Returns 0 or -EINVAL naming the bad item. */
-int gb_select_parse_mask(gb_select_key key, const char *list, unsigned *mask, gb_err *err);
-int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t *n,
-                          gb_err *err);
+GB_MUST_USE int gb_select_parse_mask(gb_select_key key, const char *list, unsigned *mask,
+                                     gb_err *err);
+GB_MUST_USE int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t *n,
+                                      gb_err *err);
 
 /* Applies a selection expression to s. A product is terms separated by
  * spaces or ';', each KEY=LIST with KEY one of language, algorithm, order,
@@ -29,6 +30,6 @@ int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t
  * expression selects everything. Returns 0, or -EINVAL (unknown key, a key
  * in two terms of a product, bad item, a size the profile lacks, an empty
  * alternative, or a product that selects nothing) with s unchanged. */
-int gb_settings_select(gb_settings *s, const char *expr, gb_err *err);
+GB_MUST_USE int gb_settings_select(gb_settings *s, const char *expr, gb_err *err);
 
 #endif

@@ -107,11 +107,6 @@ typedef struct {
  * keep the identity) with the given argv. */
 void gb_spawn_opts_init(gb_spawn_opts *o, char *const *argv);
 
-/* "ok", "exit_nonzero", "crashed", "timeout", "aborted", "spawn_failed",
- * "bad_output" (the records' status words), "interrupted"; "unknown"
- * otherwise. */
-const char *gb_spawn_status_name(gb_spawn_status s);
-
 /* Runs o->launches launches of o->argv back to back, stopping at the first
  * that does not end GB_SPAWN_OK (the message then starts "launch i of n: " for
  * a batch), and fills *r. Returns 0 whenever the command was measured, whatever
@@ -120,7 +115,7 @@ const char *gb_spawn_status_name(gb_spawn_status s);
  * ppoll, memory); *r is then untouched. Once before has run, after runs too,
  * even on failure. timeout_ns is never cut short: a launch is killed only
  * once CLOCK_MONOTONIC_RAW has passed its start plus timeout_ns. */
-int gb_spawn_run(const gb_spawn_opts *o, gb_spawn_result *r, gb_err *err);
+GB_MUST_USE int gb_spawn_run(const gb_spawn_opts *o, gb_spawn_result *r, gb_err *err);
 
 /* Frees r's captured output; r may be zeroed or already freed. */
 void gb_spawn_result_free(gb_spawn_result *r);

@@ -58,17 +58,18 @@ typedef struct {
  * 16 lowercase hex digits; sorted or startup_only true. Returns 0 and fills
  * *out, or -EPROTO with a message naming the field (quoted input is cut short
  * and escaped, so the message stays one printable line). */
-int gb_workerline_parse(const char *buf, size_t len, gb_workerline_kind kind,
-                        gb_worker_line *out, gb_err *err);
+GB_MUST_USE int gb_workerline_parse(const char *buf, size_t len, gb_workerline_kind kind,
+                                    gb_worker_line *out, gb_err *err);
 
 /* Checks that line answers req: same kind, language, algorithm, order, size,
  * seed and sorts. Returns 0, or -EPROTO with a message naming the first field
  * that differs and both values. */
-int gb_workerline_check(const gb_worker_line *line, const gb_worker_request *req, gb_err *err);
+GB_MUST_USE int gb_workerline_check(const gb_worker_line *line, const gb_worker_request *req,
+                                    gb_err *err);
 
 /* gb_workerline_parse for req->kind, then gb_workerline_check; *out is set
  * only when both pass. */
-int gb_workerline_read(const char *buf, size_t len, const gb_worker_request *req,
-                       gb_worker_line *out, gb_err *err);
+GB_MUST_USE int gb_workerline_read(const char *buf, size_t len, const gb_worker_request *req,
+                                   gb_worker_line *out, gb_err *err);
 
 #endif

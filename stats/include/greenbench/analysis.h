@@ -268,21 +268,16 @@ typedef struct {
  * them, sizes as settings.sizes lists them (the harness's plan order).
  * A configuration's bootstrap stream depends only on its key, never on
  * which other configurations the campaign holds:
- * ((language x 3 + algorithm) x 4 + order) x 2^32 + size mod 2^32. */
-uint64_t gb_analysis_stream(gb_language l, gb_algorithm a, gb_order o, uint64_t size);
-
-/* The smallest k with P(X > k) <= 0.05 for X ~ Binomial(n, p), 0 < p < 1:
- * how many of n intervals chance alone exceeds at most one time in 20 when
- * each excludes 1 with probability p. 0 for n = 0. */
-size_t gb_analysis_chance_bound(size_t n, double p);
+ * ((language x 3 + algorithm) x 4 + order) x 2^32 + size mod 2^32
+ * (gb_analysis_stream, in analysis_internal.h). */
 
 /* Analyses r. Errors: -EINVAL for bad options or a run the bootstrap
  * refuses (message naming the configuration), -ENOMEM. *out (release with
  * gb_analysis_free) is set only on success. Warnings (fewer runs than
  * planned or than 30, an unfinished campaign, energy not measured) are
  * collected, not printed. */
-int gb_analysis_run(const gb_records *r, const gb_analysis_opts *opts, gb_analysis **out,
-                    gb_err *err);
+GB_MUST_USE int gb_analysis_run(const gb_records *r, const gb_analysis_opts *opts,
+                                gb_analysis **out, gb_err *err);
 void gb_analysis_free(gb_analysis *a);
 
 /* a's verdict of question 1 as summary.json and compare.json name it:

@@ -49,12 +49,6 @@ typedef struct {
 double gb_net_energy_uj(double energy_uj, double idle_energy_uj, double wall_ns,
                         double idle_ns);
 
-/* Derives *out from one run. Errors: -EINVAL on a value outside its range
- * (above), naming the field. Energy counts as missing when the run's energy
- * or idle energy or the startup energy is NAN. */
-int gb_run_values_of(const gb_run *run, const gb_startup *startup, gb_run_values *out,
-                     gb_err *err);
-
 /* The configuration's estimates; every one comes from the same resamples. */
 typedef enum {
   GB_EST_TIME_PER_SORT,         /* ns: median time per sort */
@@ -95,26 +89,13 @@ typedef struct {
   bool has_energy;               /* every run, and the startup, has energy */
   gb_interval est[GB_EST_COUNT]; /* indexed by gb_estimate */
   /* The replicates held, estimate-major: estimates 0 .. n_held_estimates - 1
-   * (in gb_estimate order), the first n_held replicates of each. gb_boot_run
+   * (in gb_estimate order), the first n_held replicates of each. gb_boot_run_in
    * holds every replicate of every estimate (of time and energy per sort
    * only with paired_only); gb_boot_trim keeps fewer. */
   size_t n_held;
   size_t n_held_estimates;
   double *replicates; /* owned; see gb_boot_replicates */
 } gb_boot;
-
-/* Bootstraps one configuration. Replicate r (0-based, in order) draws n run
- * indices with gb_rng_below(rng, n), n draws in order, from the generator
- * gb_rng_seed_stream(seed, stream), and takes each estimate's type 7 median
- * over those runs (net power: the ratio of the two medians, not a median of
- * ratios). The interval is the ((1 - level) / 2, (1 + level) / 2) type 7
- * quantile pair of the replicate values, NAN values left out. The same runs,
- * startup and options give bit-identical results.
- * Errors: -EINVAL (n == 0 or above UINT32_MAX, bad options, or a run out of
- * range, naming the run and field), -ENOMEM. *out is set only on success and
- * must be released with gb_boot_free. */
-int gb_boot_run(const gb_run *runs, size_t n, const gb_startup *startup,
-                const gb_boot_opts *opts, gb_boot *out, gb_err *err);
 
 /* Buffers for the resamples and their intervals (GB_EST_COUNT + 1 doubles
  * per replicate), kept from one gb_boot_run_in to the next, so that a
@@ -127,17 +108,27 @@ typedef struct {
 
 void gb_boot_work_free(gb_boot_work *w);
 
-/* gb_boot_run with its large buffers from *work, grown as needed: the same
- * results and errors (and -ENOMEM when work cannot grow). */
-int gb_boot_run_in(gb_boot_work *work, const gb_run *runs, size_t n, const gb_startup *startup,
-                   const gb_boot_opts *opts, gb_boot *out, gb_err *err);
+/* Bootstraps one configuration, with its large buffers from *work, grown as
+ * needed. Replicate r (0-based, in order) draws n run indices with
+ * gb_rng_below(rng, n), n draws in order, from the generator
+ * gb_rng_seed_stream(seed, stream), and takes each estimate's type 7 median
+ * over those runs (net power: the ratio of the two medians, not a median of
+ * ratios). The interval is the ((1 - level) / 2, (1 + level) / 2) type 7
+ * quantile pair of the replicate values, NAN values left out. The same runs,
+ * startup and options give bit-identical results, whatever work held.
+ * Errors: -EINVAL (n == 0 or above UINT32_MAX, bad options, or a run out of
+ * range, naming the run and field), -ENOMEM (also when work cannot grow).
+ * *out is set only on success and must be released with gb_boot_free. */
+GB_MUST_USE int gb_boot_run_in(gb_boot_work *work, const gb_run *runs, size_t n,
+                               const gb_startup *startup, const gb_boot_opts *opts,
+                               gb_boot *out, gb_err *err);
 
-/* What gb_boot_run would refuse, with the same error and message, without
- * drawing anything: its checks of n and opts, then every run's values in
- * order (gb_run_values_of). 0 when gb_boot_run could fail only for want of
- * memory. */
-int gb_boot_check(const gb_run *runs, size_t n, const gb_startup *startup,
-                  const gb_boot_opts *opts, gb_err *err);
+/* What gb_boot_run_in would refuse, with the same error and message,
+ * without drawing anything: its checks of n and opts, then every run's
+ * values (gb_run_values) in order. 0 when gb_boot_run_in could fail only for
+ * want of memory. */
+GB_MUST_USE int gb_boot_check(const gb_run *runs, size_t n, const gb_startup *startup,
+                              const gb_boot_opts *opts, gb_err *err);
 
 /* The first n_held replicate values of estimate e, in replicate order
  * (replicate r of every estimate comes from the same resample); NULL when

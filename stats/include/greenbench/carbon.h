@@ -27,7 +27,7 @@ typedef struct {
  * folder (stats/data in the source tree, share/greenbench/data installed;
  * GREENBENCH_DATA_DIR overrides: greenbench/paths.h), into buf[len].
  * Errors: -ENOENT naming where it was looked for, -ENAMETOOLONG. */
-int gb_carbon_default_path(char *buf, size_t len, gb_err *err);
+GB_MUST_USE int gb_carbon_default_path(char *buf, size_t len, gb_err *err);
 
 /* Loads a table strictly: the header must read
  * `region,code,year,g_co2e_per_kwh`; every other line holds exactly those
@@ -37,7 +37,7 @@ int gb_carbon_default_path(char *buf, size_t len, gb_err *err);
  * name, a region one code, and a (code, year) pair appears once. At least
  * one row. Errors: -errno from opening or reading ("FILE: ..."), -EINVAL on
  * bad content ("FILE:LINE: ..."), -ENOMEM. Release with gb_carbon_free. */
-int gb_carbon_load(const char *path, gb_carbon_table *out, gb_err *err);
+GB_MUST_USE int gb_carbon_load(const char *path, gb_carbon_table *out, gb_err *err);
 
 /* Releases t's rows and zeroes it. NULL and a zeroed table are fine. */
 void gb_carbon_free(gb_carbon_table *t);
@@ -45,13 +45,13 @@ void gb_carbon_free(gb_carbon_table *t);
 /* The latest year of one region, found by code (case-insensitive, "gbr")
  * or, when no code matches, by exact region name ("United Kingdom").
  * Errors: -ENOENT when nothing matches. */
-int gb_carbon_find(const gb_carbon_table *t, const char *name_or_code, gb_intensity *out,
-                   gb_err *err);
+GB_MUST_USE int gb_carbon_find(const gb_carbon_table *t, const char *name_or_code,
+                               gb_intensity *out, gb_err *err);
 
 /* A custom intensity given as NAME=G (e.g. "lab=123.4"): NAME of 1 to 63
  * characters without '=' or ',', G a plain positive finite decimal in
  * g CO2e/kWh. Errors: -EINVAL naming the argument. */
-int gb_carbon_parse_custom(const char *arg, gb_intensity *out, gb_err *err);
+GB_MUST_USE int gb_carbon_parse_custom(const char *arg, gb_intensity *out, gb_err *err);
 
 /* Grams CO2e for energy_uj microjoules at g_per_kwh: 1 kWh = 3.6e12 uJ, so
  * energy_uj / 3.6e12 * g_per_kwh. NAN in, NAN out. */

@@ -93,7 +93,8 @@ typedef struct {
  * for every configuration both measured, the same input hash of its first
  * ok run and the same comparisons and writes. 0, or -EINVAL with a message
  * naming both paths (and the configuration with both values). */
-int gb_compare_check_pair(const gb_cmp_input *a, const gb_cmp_input *b, gb_err *err);
+GB_MUST_USE int gb_compare_check_pair(const gb_cmp_input *a, const gb_cmp_input *b,
+                                      gb_err *err);
 
 /* Builds the comparison of in[0..n-1] (2 <= n <= GB_COMPARE_MAX), each
  * analysed with the same options. Refuses (-EINVAL, naming both paths)
@@ -103,7 +104,8 @@ int gb_compare_check_pair(const gb_cmp_input *a, const gb_cmp_input *b, gb_err *
  * given again (same_as). -EINVAL for n out of range or analyses with
  * different options, -ENOMEM. *out (release with gb_compare_free) is set
  * only on success; it borrows the analyses. */
-int gb_compare_build(const gb_cmp_input *in, size_t n, gb_comparison **out, gb_err *err);
+GB_MUST_USE int gb_compare_build(const gb_cmp_input *in, size_t n, gb_comparison **out,
+                                 gb_err *err);
 void gb_compare_free(gb_comparison *c);
 
 /* The writers: pure and deterministic, numbers in the "C" locale. Each
@@ -112,8 +114,8 @@ void gb_compare_free(gb_comparison *c);
  * unit in the key, null where it does not exist; compare.md: the same
  * figures as tables; compare.svg: each machine's power ratio (time ratio
  * when energy was not measured) per ratio with its interval. */
-int gb_compare_json(const gb_comparison *c, char **out, size_t *len, gb_err *err);
-int gb_compare_md(const gb_comparison *c, char **out, size_t *len, gb_err *err);
-int gb_compare_svg(const gb_comparison *c, char **out, size_t *len, gb_err *err);
+GB_MUST_USE int gb_compare_json(const gb_comparison *c, char **out, size_t *len, gb_err *err);
+GB_MUST_USE int gb_compare_md(const gb_comparison *c, char **out, size_t *len, gb_err *err);
+GB_MUST_USE int gb_compare_svg(const gb_comparison *c, char **out, size_t *len, gb_err *err);
 
 #endif

@@ -17,6 +17,15 @@
  * side's time or energy per sort are not > 0 (2.5%). */
 #define GB_RATIO_NOISE_SHARE_DEN 40
 
+/* A power-ratio interval [lo, hi] is read against margin m, in this order:
+ *   undefined     when the ratio is undefined (gb_ratio_of_in) or lo or hi
+ *                 is NAN;
+ *   same          when 1 / (1 + m) <= lo and hi <= 1 + m (edges inclusive:
+ *                 an interval ending exactly on the margin is inside it);
+ *   differs       when lo > 1 or hi < 1 (exclusive: an edge exactly at 1
+ *                 includes 1), so an interval inside the margin that
+ *                 excludes 1 still reads "same";
+ *   inconclusive  otherwise. */
 typedef enum {
   GB_READING_UNDEFINED,    /* energy or time per sort lost in the noise, or energy missing */
   GB_READING_SAME,         /* same power within the margin */
@@ -35,38 +44,23 @@ typedef struct {
   bool excludes_one; /* the power interval excludes 1 (lo > 1 or hi < 1); false if undefined */
 } gb_ratio;
 
-/* Reads a power-ratio interval [lo, hi] against margin m, in this order:
- *   undefined     when `undefined` is true or lo or hi is NAN;
- *   same          when 1 / (1 + m) <= lo and hi <= 1 + m (edges inclusive:
- *                 an interval ending exactly on the margin is inside it);
- *   differs       when lo > 1 or hi < 1 (exclusive: an edge exactly at 1
- *                 includes 1), so an interval inside the margin that
- *                 excludes 1 still reads "same";
- *   inconclusive  otherwise.
- * m must be positive and finite (not checked here; gb_ratio_of checks). */
-gb_reading gb_ratio_read(double lo, double hi, double m, bool undefined);
-
-/* Ratio of configurations a / b at coverage level, read against margin m.
- * Replicates where a side's time per sort is not > 0 are left out of the
- * time ratio, and replicates where any of the four per-sort values is not
- * > 0 out of the energy and power ratios. The reading is undefined when
- * either side lacks energy, when either side's median time or energy per
- * sort is not > 0, or when more than 2.5% (strictly more than 1/40) of
- * either side's replicates of time or energy per sort are not > 0: the
- * interval from the rest would look narrower than it is. Point estimates
- * are ratios of the medians (power: energy ratio / time ratio).
+/* Ratio of configurations a / b at coverage level, read against margin m,
+ * with the caller's scratch of 4 x a->n_replicates doubles (reused from
+ * ratio to ratio, it spares fresh pages each time). Replicates where a
+ * side's time per sort is not > 0 are left out of the time ratio, and
+ * replicates where any of the four per-sort values is not > 0 out of the
+ * energy and power ratios. The reading is undefined when either side lacks
+ * energy, when either side's median time or energy per sort is not > 0, or
+ * when more than 2.5% (strictly more than 1/40) of either side's replicates
+ * of time or energy per sort are not > 0: the interval from the rest would
+ * look narrower than it is. Point estimates are ratios of the medians
+ * (power: energy ratio / time ratio).
  * Errors: -EINVAL when the two sides differ in replicate count or either
  * no longer holds all its replicates of time and energy per sort
- * (gb_boot_trim), m is not positive and finite, or level is outside (0, 1);
- * -ENOMEM. */
-int gb_ratio_of(const gb_boot *a, const gb_boot *b, double m, double level, gb_ratio *out,
-                gb_err *err);
-
-/* gb_ratio_of with the caller's scratch of 4 x a->n_replicates doubles
- * (reused from ratio to ratio, it spares fresh pages each time): the same
- * results and errors but -ENOMEM. */
-int gb_ratio_of_in(const gb_boot *a, const gb_boot *b, double m, double level, double *scratch,
-                   gb_ratio *out, gb_err *err);
+ * (gb_boot_trim), m is not positive and finite, or level is outside
+ * (0, 1). */
+GB_MUST_USE int gb_ratio_of_in(const gb_boot *a, const gb_boot *b, double m, double level,
+                               double *scratch, gb_ratio *out, gb_err *err);
 
 /* Many comparisons (study.md, Analysis): how many defined power-ratio
  * intervals exclude 1, against the (1 - level) share that chance alone

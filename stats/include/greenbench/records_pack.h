@@ -23,13 +23,13 @@
  * out must not be in dir. Returns 0; -EINVAL for a refused folder or out
  * (message set, one line); another -errno from reading or writing, with
  * nothing left at out or beside it. */
-int gb_records_pack(const char *dir, const char *out, gb_err *err);
+GB_MUST_USE int gb_records_pack(const char *dir, const char *out, gb_err *err);
 
 /* The checks of out alone (it fits PATH_MAX, is no folder, is not in dir,
  * whose folder exists): 0; -EINVAL or -ENAMETOOLONG for a wrong out, or the
  * -errno of opening dir (-ENOENT, -ENOTDIR, ...), message set. The command
  * line refuses a wrong out as a bad argument before packing. */
-int gb_records_pack_check_out(const char *dir, const char *out, gb_err *err);
+GB_MUST_USE int gb_records_pack_check_out(const char *dir, const char *out, gb_err *err);
 
 /* True when path is a regular file, which gb_records_read_path reads as a
  * packed records folder. */

@@ -59,21 +59,22 @@ gb_report_opts gb_report_opts_default(void);
  * -EINVAL naming the file and line), -EINVAL for a refusal or bad options,
  * -ENOENT for a default carbon region missing from the table, -errno from
  * writing (naming the file), -ENOMEM. */
-int gb_report_write(const gb_report_opts *opts, gb_err *err);
+GB_MUST_USE int gb_report_write(const gb_report_opts *opts, gb_err *err);
 
 /* Writes len bytes of data to path atomically, as gb_report_write writes
  * each of its files: to a temporary file beside path (mode 0644), fsynced,
  * then renamed over path, so a reader finds the old file or the new one,
  * never a part. A path that is a folder is refused. Errors: -EISDIR,
  * -ENAMETOOLONG, -errno from writing (naming the file). */
-int gb_report_write_file(const char *path, const char *data, size_t len, gb_err *err);
+GB_MUST_USE int gb_report_write_file(const char *path, const char *data, size_t len,
+                                     gb_err *err);
 
 /* Writes n files (1..5) as one set, as gb_report_write does: each to a
  * temporary file beside it, fsynced, then all renamed into place, so a
  * failure before the renames replaces none. Errors: -EINVAL for n out of
  * range, gb_report_write_file's otherwise. */
-int gb_report_write_set(const char *const *paths, const char *const *data, const size_t *lens,
-                        int n, gb_err *err);
+GB_MUST_USE int gb_report_write_set(const char *const *paths, const char *const *data,
+                                    const size_t *lens, int n, gb_err *err);
 
 /* The check gb_report_write makes of its outputs, on its own, so that a
  * command line can refuse them as bad arguments before reading anything
@@ -81,7 +82,7 @@ int gb_report_write_set(const char *const *paths, const char *const *data, const
  * DIR's records or as another output (compared by device and inode, and by
  * resolved path for a file not yet written); -ENAMETOOLONG for an output
  * path beyond PATH_MAX; -ENOMEM. */
-int gb_report_check_outputs(const gb_report_opts *opts, gb_err *err);
+GB_MUST_USE int gb_report_check_outputs(const gb_report_opts *opts, gb_err *err);
 
 /* Sets opts for a packed records folder as opts->dir (gb_records_is_packed,
  * greenbench/records_pack.h): each output not named goes into the current
@@ -89,6 +90,6 @@ int gb_report_check_outputs(const gb_report_opts *opts, gb_err *err);
  * summary.json) and no data package is written (there are no CSV files to
  * put it beside, and the archive is never changed). -EINVAL, naming both,
  * when an output is the archive itself. */
-int gb_report_packed_outputs(gb_report_opts *opts, gb_err *err);
+GB_MUST_USE int gb_report_packed_outputs(gb_report_opts *opts, gb_err *err);
 
 #endif

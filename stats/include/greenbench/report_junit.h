@@ -51,7 +51,7 @@
 
 /* Writes the XML for a into *out (malloc'd, NUL-terminated, *len without
  * the NUL). Errors: -ENOMEM. */
-int gb_report_junit(const gb_analysis *a, char **out, size_t *len, gb_err *err);
+GB_MUST_USE int gb_report_junit(const gb_analysis *a, char **out, size_t *len, gb_err *err);
 
 /* One case of the profile's selection, for a document written without records. */
 typedef struct {
@@ -72,17 +72,8 @@ typedef struct {
  * Into *out (malloc'd, NUL-terminated, *len without the NUL). Errors:
  * -ENOMEM, -EINVAL for n == 0, a label that is not one (gb_meta_label_valid),
  * another profile, an empty reason, a case out of range or given twice. */
-int gb_report_junit_unrun(const char *machine_label, const char *profile,
-                          const gb_junit_case *cases, size_t n, const char *reason, char **out,
-                          size_t *len, gb_err *err);
-
-/* s[0..n-1] escaped for XML 1.0 into *out (malloc'd, NUL-terminated):
- * & < > " ' as entities; in an attribute (attribute true) also TAB, LF and
- * CR as character references, so a multi-line message survives attribute
- * normalisation; other control characters, which XML 1.0 cannot hold even
- * as references, and bytes that are not valid UTF-8, as U+FFFD.
- * Errors: -ENOMEM. */
-int gb_xml_escape(const char *s, size_t n, bool attribute, char **out, size_t *len,
-                  gb_err *err);
+GB_MUST_USE int gb_report_junit_unrun(const char *machine_label, const char *profile,
+                                      const gb_junit_case *cases, size_t n, const char *reason,
+                                      char **out, size_t *len, gb_err *err);
 
 #endif

@@ -15,19 +15,13 @@ typedef struct {
   double rho;   /* in [-1, 1]; NAN when not defined */
 } gb_rho;
 
-/* Ranks 1..n of x[0..n-1] into ranks, ties averaged (1, 2.5, 2.5, 4).
- * Errors: -EINVAL on a NaN, -ENOMEM. */
-int gb_rank_average(const double *x, size_t n, double *ranks, gb_err *err);
-
 /* Spearman's rho of the pairs (x[i], y[i]). n < 2, or all x (or all y)
  * equal, gives defined = false and rho = NAN with return 0: rho does not
- * exist there, which is a result, not an error. Errors: -EINVAL on a NaN,
+ * exist there, which is a result, not an error; nor does it with a NaN on
+ * either side (a figure that does not exist), which has no rank. Errors:
  * -ENOMEM. *out is set only on success. */
-int gb_spearman(const double *x, const double *y, size_t n, gb_rho *out, gb_err *err);
-/* The same, but a NaN on either side (a figure that does not exist) gives
- * defined = false and rho = NAN with return 0: it has no rank. Errors:
- * -ENOMEM. */
-int gb_spearman_nan(const double *x, const double *y, size_t n, gb_rho *out, gb_err *err);
+GB_MUST_USE int gb_spearman_nan(const double *x, const double *y, size_t n, gb_rho *out,
+                                gb_err *err);
 
 /* Rank agreement across configurations with a percentile-bootstrap
  * interval (study.md, Analysis). */
@@ -48,7 +42,8 @@ typedef struct {
  * Errors: -EINVAL when replicates is 0 or exceeds the replicates a
  * configuration holds (n_held), when x's or y's replicates are not held
  * (gb_boot_trim), or when level is outside (0, 1); -ENOMEM. */
-int gb_spearman_boot(const gb_boot *const *configs, size_t k, gb_estimate x, gb_estimate y,
-                     size_t replicates, double level, gb_rho_interval *out, gb_err *err);
+GB_MUST_USE int gb_spearman_boot(const gb_boot *const *configs, size_t k, gb_estimate x,
+                                 gb_estimate y, size_t replicates, double level,
+                                 gb_rho_interval *out, gb_err *err);
 
 #endif

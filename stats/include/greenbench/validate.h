@@ -4,6 +4,7 @@
 #ifndef GREENBENCH_VALIDATE_H
 #define GREENBENCH_VALIDATE_H
 
+#include "greenbench/error.h"
 #include "greenbench/records_read.h"
 
 #include <stdbool.h>
@@ -27,8 +28,8 @@
  * (cut to len - 1 bytes, NUL-terminated; msg may be NULL when len is 0)
  * naming the configuration and, where a row is at fault, its runs.csv line.
  * Pure: reads only r. */
-int gb_validate_case(const gb_records *r, gb_language language, gb_algorithm algorithm,
-                     gb_order order, uint64_t size, bool energy_required, char *msg,
-                     size_t len);
+GB_MUST_USE int gb_validate_case(const gb_records *r, gb_language language,
+                                 gb_algorithm algorithm, gb_order order, uint64_t size,
+                                 bool energy_required, char *msg, size_t len);
 
 #endif

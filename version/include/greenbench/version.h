@@ -6,6 +6,12 @@
 
 #include <stdio.h>
 
+/* A status the caller must handle, as greenbench/error.h defines it, for
+ * gb_version (which links nothing of greenbench). */
+#ifndef GB_MUST_USE
+#define GB_MUST_USE __attribute__((warn_unused_result))
+#endif
+
 /* The project's version, e.g. "0.2.0". */
 const char *gb_version(void);
 
@@ -16,6 +22,6 @@ const char *gb_git_commit(void);
 
 /* Writes the line "greenbench 0.2.0 (commit 0123456789ab)\n" to out.
  * Returns 0, or -EIO when it could not be written. */
-int gb_version_print(FILE *out);
+GB_MUST_USE int gb_version_print(FILE *out);
 
 #endif

@@ -9,6 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A status the caller must handle, as greenbench/error.h defines it, for
+ * gb_workload (the workers do not link gb_base). */
+#ifndef GB_MUST_USE
+#define GB_MUST_USE __attribute__((warn_unused_result))
+#endif
+
 #define GB_DEFAULT_SEED 2463534242u
 /* Bounds shared by the three workers' argument parsers. */
 #define GB_MAX_SIZE 10000000u
@@ -33,7 +39,7 @@ typedef struct {
 
 /* Seeds the generator. Returns 0, or -EINVAL for seed 0 (a zero state would
  * only ever produce zeros; it is refused, never replaced). */
-int gb_xorshift32_init(gb_xorshift32 *g, uint32_t seed);
+GB_MUST_USE int gb_xorshift32_init(gb_xorshift32 *g, uint32_t seed);
 uint32_t gb_xorshift32_next(gb_xorshift32 *g);
 
 /* The one name table of each set, as the worker contract, the records and
@@ -46,14 +52,14 @@ const char *gb_language_name(gb_language l);
 const char *gb_algorithm_name(gb_algorithm a);
 const char *gb_order_name(gb_order o);
 /* Return 0 and set *out, or -EINVAL for an unknown name. */
-int gb_language_parse(const char *name, gb_language *out);
-int gb_algorithm_parse(const char *name, gb_algorithm *out);
-int gb_order_parse(const char *name, gb_order *out);
+GB_MUST_USE int gb_language_parse(const char *name, gb_language *out);
+GB_MUST_USE int gb_algorithm_parse(const char *name, gb_algorithm *out);
+GB_MUST_USE int gb_order_parse(const char *name, gb_order *out);
 
 /* Fills a[0..n-1] with the input of order o, a permutation of 0..n-1, from a
  * fresh generator seeded with seed. Returns 0, or -EINVAL for n == 0, a zero
  * seed or an unknown order. */
-int gb_input_fill(int *a, size_t n, gb_order o, uint32_t seed);
+GB_MUST_USE int gb_input_fill(int *a, size_t n, gb_order o, uint32_t seed);
 
 /* Sorts a[0..n-1] ascending and adds its counts to *c. */
 void gb_sort(gb_algorithm alg, int *a, size_t n, gb_counts *c);
@@ -75,7 +81,7 @@ typedef struct {
   uint64_t input_hash;
   gb_counts counts;
 } gb_expected;
-int gb_expected_compute(gb_algorithm alg, gb_order o, size_t n, uint32_t seed,
-                        gb_expected *out);
+GB_MUST_USE int gb_expected_compute(gb_algorithm alg, gb_order o, size_t n, uint32_t seed,
+                                    gb_expected *out);
 
 #endif

@@ -20,11 +20,12 @@ typedef ssize_t (*gb_write_fn)(int fd, const void *buf, size_t len, void *ctx);
  * retrying a write interrupted by a signal (EINTR). Returns 0, or -errno of
  * the write that failed (-EIO for one that wrote nothing); an unknown
  * number of bytes may have been written then. */
-int gb_write_all(int fd, const void *buf, size_t len);
+GB_MUST_USE int gb_write_all(int fd, const void *buf, size_t len);
 
 /* gb_write_all through fn(fd, ..., ctx) in place of write(2); fn NULL is
  * write(2). */
-int gb_write_all_with(gb_write_fn fn, void *ctx, int fd, const void *buf, size_t len);
+GB_MUST_USE int gb_write_all_with(gb_write_fn fn, void *ctx, int fd, const void *buf,
+                                  size_t len);
 
 /* Reads the small file at path whole (a sysfs or procfs attribute, a marker
  * file) into buf[cap], cap >= 2, NUL-terminated, its length without the NUL
@@ -33,7 +34,8 @@ int gb_write_all_with(gb_write_fn fn, void *ctx, int fd, const void *buf, size_t
  * open <path>: ..." or "cannot read <path>: ..."; -EFBIG "<path>: more
  * than <cap - 1> bytes" when the file does not fit, so a long file is never
  * taken cut short. buf holds "" after a failure. */
-int gb_read_small_file(const char *path, char *buf, size_t cap, size_t *len, gb_err *err);
+GB_MUST_USE int gb_read_small_file(const char *path, char *buf, size_t cap, size_t *len,
+                                   gb_err *err);
 
 /* gb_replace_begin's flags. */
 enum {
@@ -68,15 +70,15 @@ typedef struct {
  * GB_REPLACE_OWN_FOLDER) or "cannot write <tmp>: ...", with r->tmp naming
  * the temporary file for the caller's own message. gb_replace_abort is
  * safe after any failure. */
-int gb_replace_begin(gb_replace *r, int dirfd, const char *shown, const char *name, mode_t mode,
-                     unsigned flags, gb_err *err);
+GB_MUST_USE int gb_replace_begin(gb_replace *r, int dirfd, const char *shown, const char *name,
+                                 mode_t mode, unsigned flags, gb_err *err);
 
 /* Flushes the temporary file to disk (fsync) and closes it; a set of files
  * is flushed first and committed after, so that a full disk stops it
  * before any file is replaced. Errors: -errno "cannot write <name>: ...";
  * the temporary file is kept for gb_replace_abort. Does nothing the second
  * time. */
-int gb_replace_flush(gb_replace *r, gb_err *err);
+GB_MUST_USE int gb_replace_flush(gb_replace *r, gb_err *err);
 
 /* Flushes (gb_replace_flush) when not done yet, renames the temporary file
  * over name and flushes the folder, so the rename survives a crash (a
@@ -84,16 +86,10 @@ int gb_replace_flush(gb_replace *r, gb_err *err);
  * "cannot write <name>: ..."; before the rename, the temporary file is
  * removed and name is untouched; after it (the folder's flush failed), name
  * is the new file. */
-int gb_replace_commit(gb_replace *r, gb_err *err);
+GB_MUST_USE int gb_replace_commit(gb_replace *r, gb_err *err);
 
 /* Gives up: closes and removes the temporary file; name is untouched. Safe
  * after a failed begin or a commit. */
 void gb_replace_abort(gb_replace *r);
-
-/* Replaces name (relative to dirfd, or a path with AT_FDCWD) with
- * data[0..len): gb_replace_begin without flags, gb_write_all,
- * gb_replace_commit. Errors as those; messages name the file as name. */
-int gb_write_file_atomic(int dirfd, const char *name, const void *data, size_t len, mode_t mode,
-                         gb_err *err);
 
 #endif

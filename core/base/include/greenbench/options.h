@@ -51,7 +51,7 @@ void gb_opt_start(gb_opt_state *st, int first);
  * a value or with an empty one, `--flag=value` for an option that takes
  * none, and a second value for an option without GB_OPT_MANY. Giving a flag
  * twice is not an error. */
-int gb_opt_next(const gb_opt *table, gb_opt_state *st, int argc, char **argv,
-                const char **value, gb_err *err);
+GB_MUST_USE int gb_opt_next(const gb_opt *table, gb_opt_state *st, int argc, char **argv,
+                            const char **value, gb_err *err);
 
 #endif

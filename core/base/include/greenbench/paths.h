@@ -31,12 +31,13 @@
  * "/" ("" and "sys" give "/sys"). Returns 0, or -ENAMETOOLONG with
  * "<dir>/<name>: path too long" in err when the path and its NUL do not fit
  * (buf then holds "" when len >= 1). */
-int gb_path_join(char *buf, size_t len, const char *dir, const char *name, gb_err *err);
+GB_MUST_USE int gb_path_join(char *buf, size_t len, const char *dir, const char *name,
+                             gb_err *err);
 
 /* The folder part of path into buf[len]: "out" for "out/results.md", "/"
  * for "/x", "." for "results.md" (no '/'). Returns 0, or -ENAMETOOLONG
  * (buf then holds "" when len >= 1). */
-int gb_path_dir(char *buf, size_t len, const char *path);
+GB_MUST_USE int gb_path_dir(char *buf, size_t len, const char *path);
 
 #define GB_LIBEXEC_ENV "GREENBENCH_LIBEXEC_DIR"
 #define GB_DATA_ENV "GREENBENCH_DATA_DIR"
@@ -44,31 +45,8 @@ int gb_path_dir(char *buf, size_t len, const char *path);
  * tree's absolute path. */
 #define GB_SOURCE_MARKER "greenbench-source-dir"
 
-typedef enum { GB_FILES_LIBEXEC, GB_FILES_DATA } gb_files;
-
-/* Where an executable sits. */
-typedef struct {
-  char exe_dir[PATH_MAX];    /* absolute, no trailing '/' (but "/" itself) */
-  char source_dir[PATH_MAX]; /* the build tree's source tree; "" outside a build tree */
-} gb_layout;
-
-/* Reads the layout of the executable in exe_dir, or of the running one
- * (the folder of /proc/self/exe) when exe_dir is NULL: its marker, if any,
- * gives source_dir. Errors: -errno when /proc/self/exe cannot be read, or
- * the marker exists but cannot be read; -EINVAL for a marker that is not one
- * absolute path; -ENAMETOOLONG. */
-int gb_layout_read(const char *exe_dir, gb_layout *out, gb_err *err);
-
-/* Finds the file `name` (relative, as above) of the given kind; `what`
- * describes it for the message ("the C worker"). Writes its absolute path
- * into buf[len] on success. Errors: -ENOENT with one line naming what was
- * looked for, every place looked in and the variable that overrides them;
- * -ENAMETOOLONG. */
-int gb_layout_find(const gb_layout *l, gb_files kind, const char *name, const char *what,
-                   char *buf, size_t len, gb_err *err);
-
-/* The workers' files of the running executable, as gb_layout_find finds
- * them, and its source tree for the git commit of the records. */
+/* The workers' files of the running executable, found as above, and its
+ * source tree for the git commit of the records. */
 typedef struct {
   char worker_c[PATH_MAX];
   char python_worker[PATH_MAX];
@@ -76,13 +54,18 @@ typedef struct {
   char source_dir[PATH_MAX]; /* "" outside a build tree */
 } gb_worker_files;
 
-/* Fills out from the running executable's layout. Errors as
- * gb_layout_read and gb_layout_find (the first file missing). */
-int gb_worker_files_find(gb_worker_files *out, gb_err *err);
+/* Fills out from the running executable's layout (the folder of
+ * /proc/self/exe and its marker, if any). Errors: -ENOENT for the first
+ * file missing, with one line naming what was looked for, every place
+ * looked in and the variable that overrides them; -errno when
+ * /proc/self/exe cannot be read, or the marker exists but cannot be read;
+ * -EINVAL for a marker that is not one absolute path; -ENAMETOOLONG. */
+GB_MUST_USE int gb_worker_files_find(gb_worker_files *out, gb_err *err);
 
 /* The data file `name` of the running executable (e.g.
- * "data/grid-carbon-intensity.csv") into buf[len]. Errors as
- * gb_layout_read and gb_layout_find. */
-int gb_data_file_find(const char *name, const char *what, char *buf, size_t len, gb_err *err);
+ * "data/grid-carbon-intensity.csv") into buf[len]; `what` describes it for
+ * the message. Errors as gb_worker_files_find, -ENOENT naming this file. */
+GB_MUST_USE int gb_data_file_find(const char *name, const char *what, char *buf, size_t len,
+                                  gb_err *err);
 
 #endif

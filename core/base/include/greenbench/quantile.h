@@ -23,13 +23,10 @@ double gb_quantile_sorted(const double *sorted, size_t n, double p);
  * same scratch with another p is correct. */
 double gb_quantile_select(double *scratch, size_t n, double p);
 
-/* Type 7 p-quantile of x, which is left unchanged (a copy is selected on).
- * Errors: -EINVAL when n == 0, p is outside [0, 1] or NaN, or x holds a NaN;
- * -ENOMEM. *out is set only on success. */
-int gb_quantile(const double *x, size_t n, double p, double *out, gb_err *err);
-
-/* gb_quantile with p = 0.5. */
-int gb_median(const double *x, size_t n, double *out, gb_err *err);
+/* Type 7 median (the 0.5-quantile) of x, which is left unchanged (a copy is
+ * selected on). Errors: -EINVAL when n == 0 or x holds a NaN; -ENOMEM.
+ * *out is set only on success. */
+GB_MUST_USE int gb_median(const double *x, size_t n, double *out, gb_err *err);
 
 /* The tail of a sample (docs/methods.md #4): order statistics and Tukey's
  * outlier count. Outliers are counted, never removed: low_outliers counts
@@ -41,7 +38,7 @@ typedef struct {
   size_t low_outliers, high_outliers;
 } gb_summary;
 
-/* Fills *out from x[0..n-1] (unchanged). Errors as gb_quantile. */
-int gb_summarize(const double *x, size_t n, gb_summary *out, gb_err *err);
+/* Fills *out from x[0..n-1] (unchanged). Errors as gb_median. */
+GB_MUST_USE int gb_summarize(const double *x, size_t n, gb_summary *out, gb_err *err);
 
 #endif

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "greenbench/error.h"
+
 /* "YYYY-MM-DDTHH:MM:SSZ" and its NUL. */
 #define GB_UTC_ISO8601_SIZE 21
 /* "YYYYMMDDTHHMMSSZ" and its NUL. */
@@ -19,18 +21,19 @@
  * "2024-05-01T12:00:00Z", UTC, into buf[len]. Returns 0; -ERANGE for an
  * instant outside the years 0000 to 9999; -ENOSPC when len is below
  * GB_UTC_ISO8601_SIZE. buf holds "" after a failure (len >= 1). */
-int gb_utc_iso8601(int64_t seconds, char *buf, size_t len);
+GB_MUST_USE int gb_utc_iso8601(int64_t seconds, char *buf, size_t len);
 
-/* The same instant as "20240501T120000Z", for a folder's name; errors as
- * gb_utc_iso8601, with GB_UTC_STAMP_SIZE. */
-int gb_utc_stamp(int64_t seconds, char *buf, size_t len);
+/* The same instant as "20240501T120000Z", for a new folder's name, which
+ * can do without it: buf holds "" for an instant outside the years 0000 to
+ * 9999. */
+void gb_utc_stamp_or_empty(int64_t seconds, char buf[GB_UTC_STAMP_SIZE]);
 
 /* Reads exactly "YYYY-MM-DDTHH:MM:SSZ" (what gb_utc_iso8601 writes: UTC,
  * four-digit year, a day the month has) into *seconds after the epoch,
  * negative before 1970. A second of 60 (a leap second) reads as the first
  * of the next minute. Returns 0, or -EINVAL for any other text (NULL
  * included); *seconds is untouched then. */
-int gb_utc_parse(const char *s, int64_t *seconds);
+GB_MUST_USE int gb_utc_parse(const char *s, int64_t *seconds);
 
 /* A duration for a person, in one whole unit, rounded down: "262 s" from
  * 10 s on, "25 ms" from 10 ms on, "100 us" below; UINT64_MAX (no bound) is

@@ -51,9 +51,9 @@ typedef enum {
 const char *gb_meta_profile_name(gb_meta_profile v);
 const char *gb_meta_energy_mode_name(gb_meta_energy_mode v);
 const char *gb_meta_zone_kind_name(gb_meta_zone_kind v);
-int gb_meta_profile_parse(const char *name, gb_meta_profile *out);
-int gb_meta_energy_mode_parse(const char *name, gb_meta_energy_mode *out);
-int gb_meta_zone_kind_parse(const char *name, gb_meta_zone_kind *out);
+GB_MUST_USE int gb_meta_profile_parse(const char *name, gb_meta_profile *out);
+GB_MUST_USE int gb_meta_energy_mode_parse(const char *name, gb_meta_energy_mode *out);
+GB_MUST_USE int gb_meta_zone_kind_parse(const char *name, gb_meta_zone_kind *out);
 
 typedef struct {
   gb_language languages[GB_LANGUAGE_COUNT];
@@ -208,11 +208,12 @@ void gb_meta_init(gb_meta *m);
 void gb_meta_free(gb_meta *m);
 /* Copies argv[0..argc-1] into m->command and sets m->command_line.
  * 0, -EINVAL for argc < 1, -ENOMEM. */
-int gb_meta_set_command(gb_meta *m, size_t argc, const char *const *argv, gb_err *err);
+GB_MUST_USE int gb_meta_set_command(gb_meta *m, size_t argc, const char *const *argv,
+                                    gb_err *err);
 /* Appends a copy of one calibration or startup entry: 0 or -ENOMEM. The
  * arrays grow only through these (their capacity follows from the count). */
-int gb_meta_add_calibration(gb_meta *m, const gb_meta_calibration *c, gb_err *err);
-int gb_meta_add_startup(gb_meta *m, const gb_meta_startup *s, gb_err *err);
+GB_MUST_USE int gb_meta_add_calibration(gb_meta *m, const gb_meta_calibration *c, gb_err *err);
+GB_MUST_USE int gb_meta_add_startup(gb_meta *m, const gb_meta_startup *s, gb_err *err);
 
 /* Whether the settings list this language, algorithm, order or size. */
 bool gb_meta_has_language(const gb_meta *m, gb_language l);
@@ -237,7 +238,7 @@ size_t gb_meta_planned_startups(const gb_meta *m);
  * zone when energy is ok, a reason when it is not, a runtime for each language, UTC timestamps,
  * and completed only with finished_at and runs_done == plan.measured_runs. path names the file
  * in the message. 0 or -EINVAL. */
-int gb_meta_check(const gb_meta *m, const char *path, gb_err *err);
+GB_MUST_USE int gb_meta_check(const gb_meta *m, const char *path, gb_err *err);
 
 /* Parses meta.json text (len bytes, no NUL needed) into *out, which the
  * caller frees with gb_meta_free. Every field above is required, with its
@@ -245,7 +246,8 @@ int gb_meta_check(const gb_meta *m, const char *path, gb_err *err);
  * compatibility); then gb_meta_check runs. Messages name path and, for
  * malformed JSON, the line; for a bad field, its key ("settings.runs").
  * 0, -EINVAL, -ENOMEM; *out is untouched on failure. */
-int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, gb_err *err);
+GB_MUST_USE int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out,
+                              gb_err *err);
 
 /* meta.json for m as a cJSON tree the caller prints and deletes; NULL when
  * out of memory or for an enum out of range. It does not check m: call

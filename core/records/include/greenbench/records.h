@@ -50,9 +50,9 @@ const char *gb_rec_kind_name(gb_rec_kind v);
 const char *gb_rec_status_name(gb_rec_status v);
 const char *gb_rec_energy_name(gb_rec_energy v);
 /* Return 0 and set *out, or -EINVAL for a name not in the set. */
-int gb_rec_kind_parse(const char *name, gb_rec_kind *out);
-int gb_rec_status_parse(const char *name, gb_rec_status *out);
-int gb_rec_energy_parse(const char *name, gb_rec_energy *out);
+GB_MUST_USE int gb_rec_kind_parse(const char *name, gb_rec_kind *out);
+GB_MUST_USE int gb_rec_status_parse(const char *name, gb_rec_status *out);
+GB_MUST_USE int gb_rec_energy_parse(const char *name, gb_rec_energy *out);
 
 /* ---- The runs.csv schema ---------------------------------------------- */
 
@@ -112,7 +112,7 @@ const gb_rec_column *gb_records_column(gb_rec_col c);
 /* The bounds every value of column c must keep, as the reader enforces them
  * (min <= value <= max): for an integer column of type UINT or NS. Returns 0
  * and sets both, or -EINVAL (out-params untouched) for another column. */
-int gb_records_column_bounds(gb_rec_col c, uint64_t *min, uint64_t *max);
+GB_MUST_USE int gb_records_column_bounds(gb_rec_col c, uint64_t *min, uint64_t *max);
 
 /* ---- A row of runs.csv or warmups.csv ---------------------------------- */
 
@@ -160,7 +160,7 @@ typedef struct {
  * run must have, and energy columns empty unless energy is ok. Returns 0, or
  * -EINVAL with a message naming the column (no file or line: callers add
  * them). */
-int gb_run_row_check(const gb_run_row *row, gb_err *err);
+GB_MUST_USE int gb_run_row_check(const gb_run_row *row, gb_err *err);
 
 /* ---- Writer (pure: the harness owns the files) ------------------------- */
 
@@ -172,7 +172,7 @@ int gb_run_row_check(const gb_run_row *row, gb_err *err);
  * len bytes (buf then holds ""); -EINVAL for a value the file cannot hold
  * (an enum out of range, an input_hash that is not "" or 16 lowercase hex
  * digits). The row's `line` is ignored. */
-int gb_records_header(char *buf, size_t len);
-int gb_records_format_row(const gb_run_row *row, char *buf, size_t len);
+GB_MUST_USE int gb_records_header(char *buf, size_t len);
+GB_MUST_USE int gb_records_format_row(const gb_run_row *row, char *buf, size_t len);
 
 #endif

@@ -59,8 +59,9 @@ typedef struct {
  * refuses": times, CPU, power, calibration, the workload's counts).
  * Every message is one line naming name and the line number.
  * 0, -EINVAL, -ENOMEM; t is untouched on failure. */
-int gb_records_parse_csv(const char *buf, size_t len, const char *name, gb_rec_file which,
-                         const gb_meta *meta, gb_rec_table *t, gb_err *err);
+GB_MUST_USE int gb_records_parse_csv(const char *buf, size_t len, const char *name,
+                                     gb_rec_file which, const gb_meta *meta, gb_rec_table *t,
+                                     gb_err *err);
 void gb_rec_table_free(gb_rec_table *t);
 
 /* Reads dir/meta.json, dir/runs.csv and, if present, dir/warmups.csv with
@@ -69,7 +70,7 @@ void gb_rec_table_free(gb_rec_table *t);
  * ms, plus about 10 to 25 ms for those counts (48 sorts of up to 2,000).
  * 0, -ENOENT (a missing meta.json or runs.csv), -EINVAL, -ENOMEM, or another
  * -errno from reading; *out (free with gb_records_free) only on success. */
-int gb_records_read(const char *dir, gb_records **out, gb_err *err);
+GB_MUST_USE int gb_records_read(const char *dir, gb_records **out, gb_err *err);
 void gb_records_free(gb_records *r);
 
 /* Reads a records folder, or a packed one (`greenbench pack`, a .tar.gz or
@@ -83,7 +84,7 @@ void gb_records_free(gb_records *r);
  * removed. Messages name the member ("x.tar.gz: x/runs.csv: ..."), and the
  * records' own messages "x.tar.gz:x/runs.csv:17: ...". Same returns as
  * gb_records_read; a refused archive is -EINVAL; *out only on success. */
-int gb_records_read_path(const char *path, gb_records **out, gb_err *err);
+GB_MUST_USE int gb_records_read_path(const char *path, gb_records **out, gb_err *err);
 
 /* A records folder whose files the caller opened (the harness opens them
  * relative to the folder and never through a symbolic link). */
@@ -100,8 +101,8 @@ typedef struct {
  * and keep[1] get the bytes of the whole lines of runs.csv and warmups.csv
  * (their sizes, less a cut-short line left out). Same returns as
  * gb_records_read; nothing is written. */
-int gb_records_read_files(const gb_records_files *f, gb_records **out, uint64_t keep[2],
-                          gb_err *err);
+GB_MUST_USE int gb_records_read_files(const gb_records_files *f, gb_records **out,
+                                      uint64_t keep[2], gb_err *err);
 /* Closes f's descriptors that are open (>= 0) and marks them -1. */
 void gb_records_files_close(gb_records_files *f);
 
