@@ -1,5 +1,6 @@
 #include "greenbench/files.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -86,11 +87,18 @@ static void temp_suffix(char out[7]) {
   out[6] = '\0';
 }
 
+/* r->tmp = r->name and suffix; gb_replace_begin made sure it fits. */
+static void set_tmp(gb_replace *r, const char *suffix) {
+  int n = snprintf(r->tmp, sizeof r->tmp, "%s%s", r->name, suffix);
+  assert(n >= 0 && (size_t)n < sizeof r->tmp);
+  (void)n;
+}
+
 /* The temporary file of r, created; its descriptor or -errno. */
 static int create_temp(gb_replace *r, mode_t mode, unsigned flags, gb_err *err) {
   const int how = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
   if (flags & GB_REPLACE_OWN_FOLDER) {
-    snprintf(r->tmp, sizeof r->tmp, "%s.tmp", r->name);
+    set_tmp(r, ".tmp");
     if (unlinkat(r->dirfd, r->tmp, 0) < 0 && errno != ENOENT)
       return fail(r, errno, "cannot remove", r->tmp, err);
     int fd = openat(r->dirfd, r->tmp, how, mode);
@@ -98,16 +106,16 @@ static int create_temp(gb_replace *r, mode_t mode, unsigned flags, gb_err *err) 
   }
   int fd = -1;
   for (int i = 0; i < TEMP_TRIES && fd < 0; i++) {
-    char suffix[7];
-    temp_suffix(suffix);
-    snprintf(r->tmp, sizeof r->tmp, "%s.tmp-%s", r->name, suffix);
+    char suffix[] = ".tmp-XXXXXX";
+    temp_suffix(suffix + 5);
+    set_tmp(r, suffix);
     fd = openat(r->dirfd, r->tmp, how, mode);
     if (fd < 0 && errno != EEXIST)
       break;
   }
   if (fd < 0) {
     int e = errno;
-    snprintf(r->tmp, sizeof r->tmp, "%s.tmp-XXXXXX", r->name);
+    set_tmp(r, ".tmp-XXXXXX");
     return fail(r, e, "cannot write", r->tmp, err);
   }
   return fd;
