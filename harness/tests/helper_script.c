@@ -58,6 +58,26 @@ static void die(const char *fmt, ...) {
   abort();
 }
 
+gb_settings script_settings(unsigned runs, unsigned warmups, unsigned target_ms,
+                            gb_energy_mode energy) {
+  gb_settings s;
+  gb_err err;
+  if (gb_settings_profile("smoke", &s, &err) < 0)
+    die("%s", err.msg);
+  s.languages = 1u << GB_C;
+  s.algorithms = 1u << GB_QUICK;
+  s.orders = (1u << GB_RANDOM) | (1u << GB_SORTED);
+  s.sizes[0] = 50;
+  s.nsizes = 1;
+  s.runs = runs;
+  s.warmups = warmups;
+  s.target_ms = target_ms;
+  s.energy = energy;
+  s.order_seed = 42;
+  s.timeout_s = 20;
+  return s;
+}
+
 script_model script_model_default(gb_language l) {
   static const script_model models[GB_LANGUAGE_COUNT] = {
       [GB_C] = {.startup_ns = 400000, .op_ns = 2, .sys_ns = 50000, .rss_kib = 1200},

@@ -71,6 +71,14 @@ typedef struct {
   uint64_t loop_ns;       /* the last sorting launch's line, 0 for startup-only */
 } script_call;
 
+/* The campaign the campaign tests script: C quicksort on random and sorted
+ * input of 50 elements (2 sorting configurations, 2 startup trials, so
+ * 4 x runs measured rows), `runs` runs and `warmups` warm-ups each, loops
+ * of target_ms, energy as given, order seed 42, a 20 s timeout; the rest
+ * the smoke profile's. */
+gb_settings script_settings(unsigned runs, unsigned warmups, unsigned target_ms,
+                            gb_energy_mode energy);
+
 /* Language names resolve from argv against w's paths (copied). The models
  * start at script_model_default. */
 worker_script *script_create(const gb_workers *w);

@@ -213,23 +213,6 @@ static const gb_workers workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_W
                                    GB_NODE_PATH, GB_NODE_WORKER_PATH};
 static const char *const command[] = {"greenbench", "run"};
 
-static gb_settings two_orders(unsigned warmups) {
-  gb_settings s;
-  gb_err err;
-  cr_assert_eq(gb_settings_profile("smoke", &s, &err), 0);
-  s.languages = 1u << GB_C;
-  s.algorithms = 1u << GB_QUICK;
-  s.orders = (1u << GB_RANDOM) | (1u << GB_SORTED);
-  s.sizes[0] = 50;
-  s.nsizes = 1;
-  s.runs = 1;
-  s.warmups = warmups;
-  s.target_ms = 2;
-  s.energy = GB_ENERGY_OFF;
-  s.order_seed = 42;
-  return s;
-}
-
 /* Runs the campaign on w's workers and returns its records. */
 static gb_records *calibrated(gb_settings s, worker_script *w) {
   static char dir[128];
@@ -274,7 +257,7 @@ static void assert_warmups(const gb_records *r, gb_order o, const uint64_t *sort
  * what random's last one predicts for its heavier sort, on target too. */
 Test(calibration_campaign, the_first_warmup_is_predicted_from_a_calibrated_configuration) {
   worker_script *w = script_create(&workers);
-  gb_records *r = calibrated(two_orders(1), w);
+  gb_records *r = calibrated(script_settings(1, 1, 2, GB_ENERGY_OFF), w);
   const uint64_t random_sorts[] = {1, 2377}, random_loops[] = {1010, 2400770};
   assert_warmups(r, GB_RANDOM, random_sorts, random_loops, 2, 2377);
   cr_assert_eq(gb_predict_sorts(2377, 2400770, 505, 1325, 2 * MS), 906u);
@@ -290,7 +273,7 @@ Test(calibration_campaign, the_first_warmup_is_predicted_from_a_calibrated_confi
 Test(calibration_campaign, extends_while_the_loop_misses_then_stops_on_target) {
   worker_script *w = script_create(&workers);
   script_at(w, 3, 0, SCRIPT_SLOW, 300);
-  gb_records *r = calibrated(two_orders(1), w);
+  gb_records *r = calibrated(script_settings(1, 1, 2, GB_ENERGY_OFF), w);
   const uint64_t sorts[] = {1, 2377, 793, 2377};
   const uint64_t loops[] = {1010, 3u * 2400770u, 793u * 1010u, 2400770};
   assert_warmups(r, GB_RANDOM, sorts, loops, 4, 2377);
@@ -307,7 +290,7 @@ Test(calibration_campaign, a_configuration_that_never_lands_is_no_reference) {
   script_at(w, 3, 0, SCRIPT_SLOW, 300);
   script_at(w, 5, 0, SCRIPT_SLOW, 300);
   script_at(w, 7, 0, SCRIPT_SLOW, 300);
-  gb_records *r = calibrated(two_orders(1), w);
+  gb_records *r = calibrated(script_settings(1, 1, 2, GB_ENERGY_OFF), w);
   const uint64_t random_sorts[] = {1, 2377, 793, 2377, 793, 2377};
   const uint64_t random_loops[] = {1010,          3u * 2400770u, 793u * 1010u,
                                    3u * 2400770u, 793u * 1010u,  3u * 2400770u};
@@ -330,7 +313,7 @@ Test(calibration_campaign, the_startup_batch_is_the_median_run_over_the_median_l
   script_at(w, 9, 0, SCRIPT_SLOW, 300);
   script_at(w, 11, 0, SCRIPT_SLOW, 300);
   script_at(w, 12, 0, SCRIPT_SLOW, 200);
-  gb_records *r = calibrated(two_orders(3), w);
+  gb_records *r = calibrated(script_settings(1, 3, 2, GB_ENERGY_OFF), w);
   cr_assert_eq(script_call_at(w, 8)->startup && script_call_at(w, 13)->startup, true);
   cr_assert_eq(r->meta.n_startup, 2u);
   cr_assert_eq(r->meta.startup[0].order, GB_RANDOM);

@@ -40,22 +40,9 @@ static char *new_out(void) {
   return dir;
 }
 
+/* This file's campaign: 3 runs and 1 warm-up each, 2 ms loops, no energy. */
 static gb_settings small(void) {
-  gb_settings s;
-  gb_err err;
-  cr_assert_eq(gb_settings_profile("smoke", &s, &err), 0);
-  s.languages = 1u << GB_C;
-  s.algorithms = 1u << GB_QUICK;
-  s.orders = (1u << GB_RANDOM) | (1u << GB_SORTED);
-  s.sizes[0] = 50;
-  s.nsizes = 1;
-  s.runs = 3;
-  s.warmups = 1;
-  s.target_ms = 2;
-  s.energy = GB_ENERGY_OFF;
-  s.order_seed = 42;
-  s.timeout_s = 20;
-  return s;
+  return script_settings(3, 1, 2, GB_ENERGY_OFF);
 }
 
 static const char *const command[] = {"greenbench", "run", "--profile", "smoke"};

@@ -141,27 +141,6 @@ static char *new_out(void) {
   return dir;
 }
 
-/* C quicksort on random and sorted input, `runs` runs each, loops of
- * target_ms: 4 x runs measured rows (2 sorting configurations, 2 startup
- * trials). */
-static gb_settings settings(uint32_t target_ms, uint32_t runs, gb_energy_mode energy) {
-  gb_settings s;
-  gb_err err;
-  cr_assert_eq(gb_settings_profile("smoke", &s, &err), 0);
-  s.languages = 1u << GB_C;
-  s.algorithms = 1u << GB_QUICK;
-  s.orders = (1u << GB_RANDOM) | (1u << GB_SORTED);
-  s.sizes[0] = 50;
-  s.nsizes = 1;
-  s.runs = runs;
-  s.warmups = 1;
-  s.target_ms = target_ms;
-  s.energy = energy;
-  s.order_seed = 42;
-  s.timeout_s = 20;
-  return s;
-}
-
 static const char *const command[] = {"greenbench", "run", "--profile", "smoke"};
 
 typedef struct {
@@ -312,7 +291,8 @@ Test(energy_campaign, a_counter_that_stops_forever_mid_campaign, .timeout = 120)
   trigger t = {
       .out = out, .call = FIRST_RUN_CALL + 6, .f = f, .zone = pkg, .act = STOP_FOREVER};
   worker_script *w;
-  scripted_campaign_on(&c, f, out, settings(20, 5, GB_ENERGY_ON), &w, fire_at_call, &t);
+  scripted_campaign_on(&c, f, out, script_settings(5, 1, 20, GB_ENERGY_ON), &w, fire_at_call,
+                       &t);
   gb_campaign_result res;
   gb_err err;
   cr_assert_eq(gb_campaign_run(&c.o, &res, &err), 0, "%s", err.msg);
@@ -345,7 +325,7 @@ static void campaign_under_periodic_stalls(uint32_t target_ms, uint32_t runs) {
   powercap_fake_start(f);
   char *out = new_out();
   energy_campaign c;
-  campaign_on(&c, f, out, settings(target_ms, runs, GB_ENERGY_ON));
+  campaign_on(&c, f, out, script_settings(runs, 1, target_ms, GB_ENERGY_ON));
   trigger t = {.out = out, .rows = 1, .f = f, .zone = pkg, .act = NOTE};
   pthread_t th;
   pthread_create(&th, NULL, fire_later, &t);
@@ -401,7 +381,7 @@ Test(energy_campaign, a_counter_that_wraps_every_5_ms_is_refused, .timeout = 120
   char *out = new_out();
   energy_campaign c;
   worker_script *w;
-  scripted_campaign_on(&c, f, out, settings(20, 2, GB_ENERGY_ON), &w, NULL, NULL);
+  scripted_campaign_on(&c, f, out, script_settings(2, 1, 20, GB_ENERGY_ON), &w, NULL, NULL);
   gb_err err;
   cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), -ENODEV);
   cr_assert(strstr(err.msg, "energy is unavailable"), "%s", err.msg);
@@ -412,7 +392,7 @@ Test(energy_campaign, a_counter_that_wraps_every_5_ms_is_refused, .timeout = 120
   script_destroy(w);
 
   out = new_out();
-  scripted_campaign_on(&c, f, out, settings(20, 2, GB_ENERGY_AUTO), &w, NULL, NULL);
+  scripted_campaign_on(&c, f, out, script_settings(2, 1, 20, GB_ENERGY_AUTO), &w, NULL, NULL);
   cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), 0, "%s", err.msg);
   gb_records *r = read_records(out);
   cr_assert_eq(r->meta.energy.status, GB_REC_ENERGY_UNAVAILABLE);
@@ -441,7 +421,8 @@ Test(energy_campaign, a_counter_that_goes_backwards, .timeout = 120) {
   energy_campaign c;
   trigger t = {.out = out, .call = FIRST_RUN_CALL + 3, .f = f, .zone = pkg, .act = GO_BACK};
   worker_script *w;
-  scripted_campaign_on(&c, f, out, settings(20, 3, GB_ENERGY_ON), &w, fire_at_call, &t);
+  scripted_campaign_on(&c, f, out, script_settings(3, 1, 20, GB_ENERGY_ON), &w, fire_at_call,
+                       &t);
   gb_err err;
   cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), 0, "%s", err.msg);
   gb_records *r = read_records(out);
