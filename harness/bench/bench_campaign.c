@@ -49,6 +49,7 @@
 #include "greenbench/numparse.h"
 #include "greenbench/quantile.h"
 #include "greenbench/records_read.h"
+#include "greenbench/timefmt.h"
 
 typedef struct {
   const char *records, *label;
@@ -258,22 +259,12 @@ static void print_accounting(const bench_opts *o, const run_result *r, const acc
   print_calibration(o, total, a);
 }
 
-/* "YYYY-MM-DDTHH:MM:SSZ" as Unix seconds; -EINVAL for another form. */
-static int utc_seconds(const char *text, int64_t *out) {
-  struct tm tm = {0};
-  const char *end = strptime(text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  if (!end || *end)
-    return -EINVAL;
-  *out = (int64_t)timegm(&tm);
-  return 0;
-}
-
 /* Records without a command: the total is meta.json's started_at to
  * finished_at, in ns. */
 static int written_total(const bench_opts *o, const gb_records *rec, double *total) {
   int64_t start = 0, end = 0;
-  if (!rec->meta.has_finished_at || utc_seconds(rec->meta.started_at, &start) < 0 ||
-      utc_seconds(rec->meta.finished_at, &end) < 0 || end <= start) {
+  if (!rec->meta.has_finished_at || gb_utc_parse(rec->meta.started_at, &start) < 0 ||
+      gb_utc_parse(rec->meta.finished_at, &end) < 0 || end <= start) {
     fprintf(stderr, "bench_campaign: %s: meta.json has no usable started_at and finished_at\n",
             o->records);
     return -EINVAL;
