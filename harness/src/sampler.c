@@ -21,6 +21,10 @@ struct gb_sampler {
   size_t n;
   int abort_fd;
   pthread_t thread;
+  /* Stepped (tests that simulate time): no thread; samples come from
+   * gb_sampler_step, and settle waits through wait() on the opts clock. */
+  gb_sampler_wait_fn wait;
+  void *wait_ctx;
   pthread_mutex_t mu; /* guards everything below; held for the whole of a sample */
   run_state state;
   bool faulted;
@@ -342,8 +346,8 @@ static int start_thread(gb_sampler *s, gb_err *err) {
   return 0;
 }
 
-int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **out,
-                      gb_err *err) {
+static int create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler_wait_fn wait,
+                  void *wait_ctx, gb_sampler **out, gb_err *err) {
   gb_sampler_opts o;
   int rc = resolve_opts(opts, &o, err);
   if (rc == 0)
@@ -355,6 +359,8 @@ int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **o
     return gb_err_set(err, ENOMEM, "out of memory for the sampler");
   s->rapl = rapl;
   s->opts = o;
+  s->wait = wait;
+  s->wait_ctx = wait_ctx;
   s->n = gb_rapl_count(rapl);
   for (size_t i = 0; i < s->n; i++)
     s->wrap_ns[i] =
@@ -374,7 +380,7 @@ int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **o
     return rc;
   }
   pthread_mutex_init(&s->mu, NULL);
-  rc = start_thread(s, err);
+  rc = wait ? 0 : start_thread(s, err);
   if (rc < 0) {
     close(s->abort_fd);
     free(s);
@@ -384,13 +390,33 @@ int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **o
   return 0;
 }
 
+int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **out,
+                      gb_err *err) {
+  return create(rapl, opts, NULL, NULL, out, err);
+}
+
+int gb_sampler_create_stepped(gb_rapl *rapl, const gb_sampler_opts *opts,
+                              gb_sampler_wait_fn wait, void *ctx, gb_sampler **out,
+                              gb_err *err) {
+  if (!wait || !opts || !opts->clock.now_ns)
+    return gb_err_set(err, EINVAL, "a stepped sampler needs a clock and a wait function");
+  return create(rapl, opts, wait, ctx, out, err);
+}
+
+void gb_sampler_step(gb_sampler *s) {
+  pthread_mutex_lock(&s->mu);
+  sample(s);
+  pthread_mutex_unlock(&s->mu);
+}
+
 void gb_sampler_destroy(gb_sampler *s) {
   if (!s)
     return;
   pthread_mutex_lock(&s->mu);
   s->state = QUIT;
   pthread_mutex_unlock(&s->mu);
-  pthread_join(s->thread, NULL);
+  if (!s->wait)
+    pthread_join(s->thread, NULL);
   pthread_mutex_destroy(&s->mu);
   close(s->abort_fd);
   free(s);
@@ -559,9 +585,21 @@ static void settled_stalled(const gb_sampler *s, size_t i, uint64_t still, bool 
                   z->name, z->path, (unsigned long long)s->last[i], ms_of(still));
 }
 
+/* Settling's own time: CLOCK_MONOTONIC, or the opts clock when stepped. */
+static uint64_t settle_now(const gb_sampler *s) {
+  return s->wait ? now(s) : mono_ns();
+}
+
+static void settle_wait(gb_sampler *s) {
+  if (s->wait)
+    s->wait(GB_SAMPLER_SETTLE_STEP_NS, s->wait_ctx);
+  else
+    sleep_until(mono_ns() + GB_SAMPLER_SETTLE_STEP_NS);
+}
+
 int gb_sampler_settle(gb_sampler *s, gb_energy_reading *r) {
   bool judge = r->status == GB_ENERGY_OK;
-  uint64_t give_up = mono_ns() + GB_SAMPLER_SETTLE_MAX_NS;
+  uint64_t give_up = settle_now(s) + GB_SAMPLER_SETTLE_MAX_NS;
   pthread_mutex_lock(&s->mu);
   if (s->state == OPEN) {
     pthread_mutex_unlock(&s->mu);
@@ -571,7 +609,7 @@ int gb_sampler_settle(gb_sampler *s, gb_energy_reading *r) {
     sample(s);
     size_t i = unchanged_since(s, r->end_ns);
     uint64_t still = i < s->n ? since(s->prev_lo, s->changed_hi[i]) : 0;
-    bool late = mono_ns() >= give_up;
+    bool late = settle_now(s) >= give_up;
     if (judge && i < s->n && (still >= s->opts.edge_ns || late)) {
       settled_stalled(s, i, still, late, r);
       judge = false;
@@ -579,7 +617,7 @@ int gb_sampler_settle(gb_sampler *s, gb_energy_reading *r) {
     if (i == s->n || late)
       break;
     pthread_mutex_unlock(&s->mu);
-    sleep_until(mono_ns() + GB_SAMPLER_SETTLE_STEP_NS);
+    settle_wait(s);
     pthread_mutex_lock(&s->mu);
   }
   pthread_mutex_unlock(&s->mu);
