@@ -46,6 +46,12 @@ struct gb_sampler {
   uint64_t still[GB_RAPL_MAX_ZONES]; /* time seen standing still inside the window */
   bool moved[GB_RAPL_MAX_ZONES];     /* changed after the window's first reading */
   uint64_t begin_ns, end_ns, samples, max_gap_ns;
+  /* The cross-check (opts.cross): its first reading, and how far each zone
+   * of the sampler's rose while the second way was read at the two edges. */
+  uint64_t cross_begin[GB_RAPL_MAX_ZONES];
+  uint64_t cross_slack[GB_RAPL_MAX_ZONES];
+  uint64_t cross_total[2]; /* package, dram: the second way's window */
+  bool crossed;
 };
 
 const char *gb_energy_status_name(gb_energy_status s) {
@@ -54,6 +60,7 @@ const char *gb_energy_status_name(gb_energy_status s) {
       [GB_ENERGY_STALLED] = "stalled",
       [GB_ENERGY_JUMP] = "jump",
       [GB_ENERGY_VANISHED] = "vanished",
+      [GB_ENERGY_DISAGREE] = "disagree",
   };
   return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
@@ -422,6 +429,78 @@ void gb_sampler_destroy(gb_sampler *s) {
   free(s);
 }
 
+/* Reads the second way into c, then the sampler's zones again: what each
+ * rose by since p (the reading just taken) bounds where the second reading
+ * lies, and is added to the window's allowance. */
+static int cross_edge(gb_sampler *s, const uint64_t *p, uint64_t *c) {
+  uint64_t again[GB_RAPL_MAX_ZONES];
+  gb_err err;
+  int rc = gb_rapl_read_all(s->opts.cross, c, &err);
+  if (rc == 0)
+    rc = gb_rapl_read_all(s->rapl, again, &err);
+  if (rc < 0) {
+    fault(s, GB_ENERGY_VANISHED, "%s", err.msg);
+    return rc;
+  }
+  for (size_t i = 0; i < s->n; i++)
+    s->cross_slack[i] +=
+        gb_rapl_delta_uj(p[i], again[i], gb_rapl_zone_at(s->rapl, i)->max_energy_range_uj);
+  return 0;
+}
+
+static bool same_group(const gb_rapl_zone *a, const gb_rapl_zone *b) {
+  return a->socket == b->socket && a->kind == b->kind;
+}
+
+/* The second way's energy for zone i's socket and kind over the window;
+ * false when it has no such zone. */
+static bool cross_energy(const gb_sampler *s, const gb_rapl_zone *z, const uint64_t *end,
+                         uint64_t *uj, uint64_t *zones) {
+  const gb_rapl *x = s->opts.cross;
+  *uj = *zones = 0;
+  for (size_t j = 0; j < gb_rapl_count(x); j++) {
+    const gb_rapl_zone *y = gb_rapl_zone_at(x, j);
+    if (same_group(z, y)) {
+      *uj += gb_rapl_delta_uj(s->cross_begin[j], end[j], y->max_energy_range_uj);
+      ++*zones;
+    }
+  }
+  return *zones > 0;
+}
+
+/* Per socket and kind: the sampler's total against the second way's, within
+ * the counters' resolution. */
+static void cross_compare(gb_sampler *s, const uint64_t *end) {
+  s->crossed = true;
+  for (size_t i = 0; i < s->n && !s->faulted; i++) {
+    const gb_rapl_zone *z = gb_rapl_zone_at(s->rapl, i);
+    uint64_t p = 0, slack = 0, zones = 0, c, czones;
+    bool first = true;
+    for (size_t j = 0; j < s->n; j++)
+      if (same_group(z, gb_rapl_zone_at(s->rapl, j))) {
+        first = first && j >= i;
+        p += s->total[j];
+        slack += s->cross_slack[j];
+        zones++;
+      }
+    if (!first || !cross_energy(s, z, end, &c, &czones))
+      continue;
+    s->cross_total[z->kind == GB_RAPL_PACKAGE ? 0 : 1] += c;
+    uint64_t tol = slack +
+                   GB_SAMPLER_CROSS_UNITS * GB_SAMPLER_CROSS_UNIT_UJ * (zones + czones) +
+                   (uint64_t)((double)p * GB_SAMPLER_CROSS_PPM / 1e6);
+    uint64_t diff = c > p ? c - p : p - c;
+    if (diff > tol)
+      fault(s, GB_ENERGY_DISAGREE,
+            "%s and %s disagree on %s of socket %u: %llu uJ against %llu uJ (%.2f%%), beyond "
+            "the counters' resolution of %llu uJ",
+            gb_rapl_source(s->rapl), gb_rapl_source(s->opts.cross),
+            z->kind == GB_RAPL_PACKAGE ? "the package" : "DRAM", z->socket,
+            (unsigned long long)p, (unsigned long long)c,
+            p ? 100.0 * (double)diff / (double)p : 100.0, (unsigned long long)tol);
+  }
+}
+
 /* A window that begins inside a standstill may have lost energy before its
  * first reading could tell. */
 static void check_begin(gb_sampler *s, const uint64_t *v, uint64_t lo) {
@@ -446,6 +525,9 @@ static int open_window(gb_sampler *s) {
   memset(s->total, 0, sizeof s->total);
   memset(s->still, 0, sizeof s->still);
   memset(s->moved, 0, sizeof s->moved);
+  memset(s->cross_slack, 0, sizeof s->cross_slack);
+  memset(s->cross_total, 0, sizeof s->cross_total);
+  s->crossed = false;
   s->samples = 1;
   s->max_gap_ns = 0;
   gb_err err;
@@ -459,6 +541,8 @@ static int open_window(gb_sampler *s) {
     fault(s, GB_ENERGY_VANISHED, "%s", err.msg);
     return rc;
   }
+  if (s->opts.cross && (rc = cross_edge(s, v, s->cross_begin)) < 0)
+    return rc;
   for (size_t i = 0; i < s->n; i++)
     if (v[i] == s->last[i])
       check_unchanged(s, i, lo);
@@ -496,6 +580,9 @@ static void fill(const gb_sampler *s, gb_energy_reading *out) {
       out->has_dram = true;
     }
   }
+  out->crossed = s->crossed;
+  out->cross_pkg_uj = s->cross_total[0];
+  out->cross_dram_uj = s->cross_total[1];
   out->samples = s->samples;
   out->max_gap_ns = s->max_gap_ns;
   out->begin_ns = s->begin_ns;
@@ -538,8 +625,11 @@ int gb_sampler_end(gb_sampler *s, gb_energy_reading *out) {
     pthread_mutex_unlock(&s->mu);
     return -EINVAL;
   }
+  uint64_t cross_end[GB_RAPL_MAX_ZONES];
   if (!s->faulted)
     sample(s);
+  if (!s->faulted && s->opts.cross && cross_edge(s, s->last, cross_end) == 0)
+    cross_compare(s, cross_end);
   if (!s->faulted)
     check_window(s);
   fill(s, out);

@@ -5,7 +5,8 @@
 
 #include "greenbench/sampler.h"
 
-/* "ok", "stalled", "jump", "vanished" (runs.csv writes energy_<name>). */
+/* "ok", "stalled", "jump", "vanished", "disagree" (runs.csv writes
+ * energy_<name>; a disagreement as energy_jump, measure.c). */
 const char *gb_energy_status_name(gb_energy_status s);
 
 /* Advances the simulated time by ns (a stepped sampler's sleep). */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define RAW_MASK 0xFFFFFFFFull
@@ -25,6 +26,7 @@ typedef struct {
   uint64_t next_ns;    /* the next scheduled update */
   unsigned missed_run; /* updates missed in a row so far */
   bool reset_done;
+  unsigned socket; /* S of package-S or package-S-die-D */
 } zone_model;
 
 typedef struct {
@@ -42,6 +44,9 @@ struct counters {
   uint64_t stop_at, reset_at, vanish_at;
   int vanish_errno;
   signed char fd_zone[MAX_FDS]; /* zone of an fd + 1; 0: not looked up yet */
+  double skew;                  /* perf counts against the raw counters */
+  gb_perf_reader perf;
+  char perf_dir[600], cpu_dir[600];
 };
 
 static const char *const machine_names[] = {
@@ -69,7 +74,7 @@ static double unit_of(uint64_t unit_nj) {
   if (unit_nj == 61035)
     return 1.0 / 16384.0; /* 2^-14 J; the kernel rounds it to 61035 nJ */
   if (unit_nj == 15258)
-    return 1.0 / 65536.0; /* 2^-16 J */
+    return 1.0 / 65536.0;        /* 2^-16 J */
   return (double)unit_nj * 1e-9; /* DRAM's fixed 15.3 uJ */
 }
 
@@ -134,9 +139,9 @@ static void run_to(counters *c, uint64_t t) {
     zone_model *z = &c->z[i];
     while (z->next_ns <= t) {
       update(c, z, z->next_ns);
-      int64_t j = z->b.jitter_ns ? (int64_t)(rnd(c) % (2 * z->b.jitter_ns + 1)) -
-                                       (int64_t)z->b.jitter_ns
-                                 : 0;
+      int64_t j = z->b.jitter_ns
+                      ? (int64_t)(rnd(c) % (2 * z->b.jitter_ns + 1)) - (int64_t)z->b.jitter_ns
+                      : 0;
       z->next_ns += (uint64_t)((int64_t)z->b.interval_ns + j);
     }
   }
@@ -168,7 +173,8 @@ void counters_busy(counters *c, bool busy) {
     if (!c->marks)
       abort();
   }
-  c->marks[c->nmarks] = (busy_mark){c->now, busy_until(c, c->now), busy};
+  uint64_t so_far = c->nmarks ? busy_until(c, c->now) : 0;
+  c->marks[c->nmarks] = (busy_mark){c->now, so_far, busy};
   c->nmarks++;
 }
 
@@ -212,7 +218,8 @@ static ssize_t model_pread(int fd, void *buf, size_t len, off_t off, void *ctx) 
 }
 
 gb_rapl_opts counters_rapl_opts(counters *c) {
-  return (gb_rapl_opts){.root = powercap_fake_root(c->fake), .pread = model_pread, .pread_ctx = c};
+  return (gb_rapl_opts){
+      .root = powercap_fake_root(c->fake), .pread = model_pread, .pread_ctx = c};
 }
 
 /* Adds zone `id` (a subzone when it has two colons) named name. */
@@ -222,6 +229,8 @@ static void add(counters *c, const char *id, const char *name, bool counted, boo
   z->b = b;
   z->counted = counted;
   z->dram = dram;
+  if (sscanf(name, "package-%u", &z->socket) != 1 && c->n > 1)
+    z->socket = c->z[c->n - 2].socket; /* a subzone: its package's */
   z->unit_j = unit_of(b.unit_nj);
   z->raw_start = RAW_MASK - 200000 - rnd(c) % 100000; /* wraps within a minute */
   z->next_ns = rnd(c) % b.interval_ns;
@@ -361,4 +370,98 @@ void counters_reset(counters *c, uint64_t t) {
 void counters_vanish(counters *c, uint64_t t, int e) {
   c->vanish_at = t;
   c->vanish_errno = e;
+}
+
+#define PERF_FD_BASE 1000
+#define PERF_TYPE 23u
+#define PERF_CPU_STEP 10
+
+/* The zone the k-th counted package zone is (config 2), or its DRAM (3). */
+static int perf_zone(const counters *c, uint64_t config, int cpu) {
+  int k = cpu / PERF_CPU_STEP;
+  for (size_t i = 0; i < c->n; i++) {
+    const zone_model *z = &c->z[i];
+    if (!z->counted || z->dram || k-- > 0)
+      continue;
+    if (config == 2)
+      return (int)i;
+    return i + 1 < c->n && c->z[i + 1].dram ? (int)i + 1 : -1;
+  }
+  return -1;
+}
+
+static int perf_open(void *ctx, uint32_t type, uint64_t config, int cpu) {
+  const counters *c = ctx;
+  int i = type == PERF_TYPE ? perf_zone(c, config, cpu) : -1;
+  return i < 0 ? -ENOENT : PERF_FD_BASE + i;
+}
+
+static int perf_read(void *ctx, int fd, uint64_t *count) {
+  counters *c = ctx;
+  const zone_model *z = &c->z[fd - PERF_FD_BASE];
+  c->now += PREAD_COST_NS;
+  if (c->vanish_at && c->now >= c->vanish_at && z->counted)
+    return -c->vanish_errno;
+  run_to(c, c->now);
+  uint64_t raw = (uint64_t)((int64_t)(z->raw_start + z->raw) + z->raw_offset);
+  unsigned shift = z->b.unit_nj == 61035 ? 18 : 16; /* to 2^-32 J */
+  *count = (uint64_t)((double)raw * c->skew) << shift;
+  return 0;
+}
+
+static void perf_close(void *ctx, int fd) {
+  (void)ctx;
+  (void)fd;
+}
+
+/* Makes every folder of ROOT/rel's parent. */
+static void make_parents(const counters *c, const char *rel) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", powercap_fake_root(c->fake), rel);
+  for (char *p = path + strlen(powercap_fake_root(c->fake)) + 1; (p = strchr(p, '/')); p++) {
+    *p = '\0';
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+      abort();
+    *p = '/';
+  }
+}
+
+static void write_file(counters *c, const char *rel, const char *text) {
+  make_parents(c, rel);
+  powercap_fake_write(c->fake, rel, text);
+}
+
+void counters_perf(counters *c, double skew, gb_perf_opts *opts) {
+  static const char scale[] = "2.3283064365386962890625e-10\n";
+  char mask[256] = "", path[128], socket[16];
+  bool dram = false;
+  unsigned k = 0;
+  for (size_t i = 0; i < c->n; i++) {
+    const zone_model *z = &c->z[i];
+    dram = dram || (z->counted && z->dram);
+    if (!z->counted || z->dram)
+      continue;
+    size_t len = strlen(mask);
+    snprintf(mask + len, sizeof mask - len, "%s%u", k ? "," : "", k * PERF_CPU_STEP);
+    snprintf(socket, sizeof socket, "%u\n", z->socket);
+    snprintf(path, sizeof path, "cpus/cpu%u/topology/physical_package_id", k * PERF_CPU_STEP);
+    write_file(c, path, socket);
+    k++;
+  }
+  strcat(mask, "\n");
+  write_file(c, "power/type", "23\n");
+  write_file(c, "power/cpumask", mask);
+  write_file(c, "power/events/energy-pkg", "event=0x02\n");
+  write_file(c, "power/events/energy-pkg.scale", scale);
+  write_file(c, "power/events/energy-pkg.unit", "Joules\n");
+  if (dram) {
+    write_file(c, "power/events/energy-ram", "event=0x03\n");
+    write_file(c, "power/events/energy-ram.scale", scale);
+    write_file(c, "power/events/energy-ram.unit", "Joules\n");
+  }
+  c->skew = skew;
+  c->perf = (gb_perf_reader){perf_open, perf_read, perf_close, c};
+  snprintf(c->perf_dir, sizeof c->perf_dir, "%s/power", powercap_fake_root(c->fake));
+  snprintf(c->cpu_dir, sizeof c->cpu_dir, "%s/cpus", powercap_fake_root(c->fake));
+  *opts = (gb_perf_opts){.dir = c->perf_dir, .reader = &c->perf, .cpu_dir = c->cpu_dir};
 }

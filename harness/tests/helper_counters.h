@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "greenbench/clock.h"
+#include "greenbench/perf_energy.h"
 #include "greenbench/rapl.h"
 #include "helper_powercap.h"
 
@@ -34,12 +35,12 @@
 
 /* How one zone's counter behaves. */
 typedef struct {
-  uint64_t unit_nj;   /* kernel energy unit, nJ: 61035, 15300, 15258 */
-  uint64_t interval_ns; /* mean time between updates: 1 ms */
-  uint64_t jitter_ns;   /* each update early or late by up to this */
-  double miss_p;        /* chance that an update is missed */
-  unsigned miss_burst;  /* at most this many missed in a row (>= 1 when miss_p > 0) */
-  double filter_share;  /* filtering noise bound, share of one update; 0: none */
+  uint64_t unit_nj;      /* kernel energy unit, nJ: 61035, 15300, 15258 */
+  uint64_t interval_ns;  /* mean time between updates: 1 ms */
+  uint64_t jitter_ns;    /* each update early or late by up to this */
+  double miss_p;         /* chance that an update is missed */
+  unsigned miss_burst;   /* at most this many missed in a row (>= 1 when miss_p > 0) */
+  double filter_share;   /* filtering noise bound, share of one update; 0: none */
   double idle_w, busy_w; /* power while idle and while a worker runs */
 } counters_behaviour;
 
@@ -79,6 +80,15 @@ double counters_true_j(const counters *c, bool dram, uint64_t a, uint64_t b);
  * begin_ns and end_ns: two stale edges at busy power, two units, two filter
  * bounds, per zone, summed over the counted zones. */
 double counters_slack_j(const counters *c, bool dram);
+
+/* The same counters through perf_event: writes a power PMU folder (type 23,
+ * one CPU per package zone in the cpumask, energy-pkg and, where the tree
+ * has DRAM, energy-ram, with the kernel's scales: 2^-32 J per count) and
+ * those CPUs' physical_package_id, and fills opts with it and a reader whose
+ * counts are the raw counters, 64 bits wide, times skew (1: the same
+ * counters; 1.05: a planted 5% disagreement). DRAM counts in 2^-16 J, as the
+ * kernel's perf driver takes it, where powercap takes 15.3 uJ. */
+void counters_perf(counters *c, double skew, gb_perf_opts *opts);
 
 /* Faults, on every package zone, from simulated time t: */
 void counters_stop(counters *c, uint64_t t);          /* never updates again */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "greenbench/perf_energy.h"
 #include "greenbench/rapl.h"
 #include "greenbench/sampler.h"
 #include "helper_counters.h"
@@ -18,9 +19,15 @@
 #define MS 1000000ull
 #define ROWS 5000 /* two windows each */
 
+typedef enum {
+  POWERCAP,   /* powercap alone */
+  CROSSED,    /* powercap, cross-checked by perf_event */
+  PERF_ALONE, /* perf_event alone, as where energy_uj is root-only */
+} sim_ways;
+
 typedef struct {
   counters *c;
-  gb_rapl *rapl;
+  gb_rapl *rapl, *cross;
   gb_sampler *s;
   uint64_t period, sched, wake, rng;
   uint64_t starve_at, starve_ns; /* one late wake-up, for the wrap test */
@@ -61,13 +68,21 @@ static void sim_wait(uint64_t ns, void *ctx) {
   sim_until(m, counters_now(m->c) + ns);
 }
 
-static void sim_open(sim *m, counters_machine machine, uint64_t seed) {
+static void sim_open_ways(sim *m, counters_machine machine, uint64_t seed, sim_ways ways,
+                          double skew) {
   gb_err err;
+  gb_perf_opts po;
   m->c = counters_create(machine, seed);
   m->rng = seed * 2654435761u + 1;
   gb_rapl_opts ro = counters_rapl_opts(m->c);
-  cr_assert_eq(gb_rapl_open(&ro, &m->rapl, &err), 0, "%s", err.msg);
-  gb_sampler_opts so = {.clock = counters_clock(m->c)};
+  counters_perf(m->c, skew, &po);
+  if (ways == PERF_ALONE)
+    cr_assert_eq(gb_rapl_open_perf(&po, &m->rapl, &err), 0, "%s", err.msg);
+  else
+    cr_assert_eq(gb_rapl_open(&ro, &m->rapl, &err), 0, "%s", err.msg);
+  if (ways == CROSSED)
+    cr_assert_eq(gb_rapl_open_perf(&po, &m->cross, &err), 0, "%s", err.msg);
+  gb_sampler_opts so = {.clock = counters_clock(m->c), .cross = m->cross};
   cr_assert_eq(gb_sampler_fit(m->rapl, &so, &m->period, &err), 0, "%s", err.msg);
   cr_assert_eq(gb_sampler_create_stepped(m->rapl, &so, sim_wait, m, &m->s, &err), 0, "%s",
                err.msg);
@@ -75,9 +90,14 @@ static void sim_open(sim *m, counters_machine machine, uint64_t seed) {
   m->wake = m->sched;
 }
 
+static void sim_open(sim *m, counters_machine machine, uint64_t seed) {
+  sim_open_ways(m, machine, seed, POWERCAP, 1.0);
+}
+
 static void sim_close(sim *m) {
   gb_sampler_destroy(m->s);
   gb_rapl_close(m->rapl);
+  gb_rapl_close(m->cross);
   counters_destroy(m->c);
 }
 
@@ -104,15 +124,15 @@ static void sim_row(sim *m, uint64_t len_ms, gb_energy_reading *run, gb_energy_r
 
 /* ok, and within the counters' resolution of the true energy. */
 static void assert_measured(const sim *m, const gb_energy_reading *r, unsigned row) {
-  cr_assert_eq(r->status, GB_ENERGY_OK, "row %u: %s: %s", row,
-               gb_energy_status_name(r->status), r->reason);
+  cr_assert_eq(r->status, GB_ENERGY_OK, "row %u: %s: %s", row, gb_energy_status_name(r->status),
+               r->reason);
   for (int dram = 0; dram <= 1; dram++) {
     double truth = counters_true_j(m->c, dram, r->begin_ns, r->end_ns);
     double got = (double)(dram ? r->dram_uj : r->pkg_uj) * 1e-6;
     double slack = counters_slack_j(m->c, dram);
     cr_assert(got <= truth + slack && got >= truth - slack,
-              "row %u %s: %.6f J read, %.6f J true, slack %.6f J", row, dram ? "dram" : "package",
-              got, truth, slack);
+              "row %u %s: %.6f J read, %.6f J true, slack %.6f J", row,
+              dram ? "dram" : "package", got, truth, slack);
   }
 }
 
@@ -250,4 +270,62 @@ Test(counters, a_wrap_that_may_have_been_missed_is_caught) {
                run.reason);
   cr_assert(strstr(run.reason, "a wrap may have been missed"), "%s", run.reason);
   sim_close(&m);
+}
+
+/* perf_event beside powercap: the two agree in every window within the
+ * counters' resolution, DRAM's two units (15.3 uJ and 2^-16 J) included. */
+static void ways_agree(counters_machine machine) {
+  sim m = {0};
+  sim_open_ways(&m, machine, 31 + machine, CROSSED, 1.0);
+  for (unsigned row = 0; row < 1000; row++) {
+    gb_energy_reading run, idle;
+    sim_row(&m, 200, &run, &idle);
+    assert_measured(&m, &run, row);
+    assert_measured(&m, &idle, row);
+    cr_assert(run.crossed && idle.crossed);
+    cr_assert_gt(run.cross_pkg_uj, 0u);
+    /* Apart by at most an update at each edge (one may land between the two
+     * readings) and the units' rounding. */
+    double d = (double)run.cross_pkg_uj - (double)run.pkg_uj;
+    cr_assert_lt(d < 0 ? -d : d, 3e-3 * (double)run.pkg_uj + 2 * 25000.0 * 2,
+                 "row %u: %llu %llu", row, (unsigned long long)run.pkg_uj,
+                 (unsigned long long)run.cross_pkg_uj);
+  }
+  sim_close(&m);
+}
+
+Test(counters, perf_event_and_powercap_agree_on_every_machine) {
+  for (counters_machine machine = 0; machine < COUNTERS_MACHINE_COUNT; machine++)
+    ways_agree(machine);
+}
+
+Test(counters, a_planted_5_percent_disagreement_is_an_energy_fault) {
+  sim m = {0};
+  gb_energy_reading run, idle;
+  sim_open_ways(&m, COUNTERS_INTEL_SERVER, 3, CROSSED, 1.05);
+  sim_row(&m, 200, &run, &idle);
+  cr_assert_eq(run.status, GB_ENERGY_DISAGREE, "%s: %s", gb_energy_status_name(run.status),
+               run.reason);
+  cr_assert_str_eq(gb_energy_status_name(run.status), "disagree");
+  cr_assert(strstr(run.reason, "powercap and perf_event disagree on the package of socket 0"),
+            "%s", run.reason);
+  cr_assert(strstr(run.reason, "(5.0"), "%s", run.reason);
+  cr_assert_eq(idle.status, GB_ENERGY_DISAGREE, "%s", idle.reason);
+  sim_close(&m);
+}
+
+/* Where energy_uj is root-only, perf_event alone measures the same energy. */
+Test(counters, perf_event_alone_measures_every_machine) {
+  for (counters_machine machine = 0; machine < COUNTERS_MACHINE_COUNT; machine++) {
+    sim m = {0};
+    sim_open_ways(&m, machine, 41 + machine, PERF_ALONE, 1.0);
+    cr_assert_str_eq(gb_rapl_source(m.rapl), "perf_event");
+    for (unsigned row = 0; row < 1000; row++) {
+      gb_energy_reading run, idle;
+      sim_row(&m, 200, &run, &idle);
+      assert_measured(&m, &run, row);
+      assert_measured(&m, &idle, row);
+    }
+    sim_close(&m);
+  }
 }
