@@ -17,6 +17,7 @@
 #include "greenbench/timefmt.h"
 
 #include "cli_args.h"
+#include "cli_check_ways.h"
 
 /* Long enough for a package counter to move several times (it updates about
  * once a millisecond), short enough to run often; read every millisecond so
@@ -168,17 +169,19 @@ static void check_tpmi(FILE *out) {
 }
 
 static bool check_energy(FILE *out, char *why, size_t len) {
-  gb_rapl *r;
+  gb_energy_ways ways;
   gb_err err;
   gb_rapl_watched w[GB_RAPL_MAX_ZONES];
-  if (gb_rapl_open(NULL, &r, &err) < 0) {
-    fprintf(out, "energy: unavailable: %s\n", err.msg);
+  cli_check_ways(out, &ways);
+  gb_rapl *r = gb_energy_ways_main(&ways);
+  if (!r) {
+    gb_energy_ways_why(&ways, why, len);
+    gb_str_put_line(out, "energy: unavailable: ", why);
     check_tpmi(out);
-    gb_str_copy(why, len, err.msg);
     return false;
   }
-  fprintf(out, "energy: %zu RAPL zone(s) under %s, all readable%s\n", gb_rapl_count(r),
-          gb_rapl_root(r),
+  fprintf(out, "energy: %zu RAPL zone(s) under %s (%s), all readable%s\n", gb_rapl_count(r),
+          gb_rapl_root(r), gb_rapl_source(r),
           gb_rapl_has_dram(r) ? "" : " (no DRAM zone: package only, as on AMD)");
   check_tpmi(out);
   bool ok = gb_rapl_watch(r, CHECK_PROBE_NS, CHECK_STEP_NS, w, &err) == 0;
@@ -189,7 +192,7 @@ static bool check_energy(FILE *out, char *why, size_t len) {
   for (size_t i = 0; ok && i < gb_rapl_count(r); i++)
     print_zone(out, gb_rapl_zone_at(r, i), &w[i]);
   ok = ok && judge(out, r, w, why, len);
-  gb_rapl_close(r);
+  gb_energy_ways_close(&ways);
   return ok;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "greenbench/clock.h"
+#include "greenbench/energy_ways.h"
 
 /* Frozen counters (most virtual machines) are told apart from live ones by
  * watching them this long before the campaign starts. */
@@ -73,16 +74,24 @@ static int setup_energy(gb_campaign *c, gb_err *err) {
   }
   gb_err why;
   uint64_t period;
-  if (gb_rapl_open(c->o->rapl, &c->rapl, &why) < 0) {
-    energy_unavailable(c, why.msg);
+  gb_energy_ways ways;
+  gb_energy_ways_open(c->o->rapl, c->o->perf, &ways);
+  gb_energy_ways_take(&ways, &c->rapl, &c->cross);
+  gb_sampler_opts so = c->o->sampler ? *c->o->sampler : (gb_sampler_opts){0};
+  so.cross = c->cross;
+  if (!c->rapl) {
+    char both[GB_META_TEXT_MAX];
+    gb_energy_ways_why(&ways, both, sizeof both);
+    energy_unavailable(c, both);
   } else if (gb_rapl_probe(c->rapl, ENERGY_PROBE_NS, &why) < 0 ||
-             gb_sampler_fit(c->rapl, c->o->sampler, &period, &why) < 0) {
+             gb_sampler_fit(c->rapl, &so, &period, &why) < 0) {
     energy_unavailable(c, why.msg); /* frozen, or a counter that could wrap unseen */
     gb_rapl_close(c->rapl);
-    c->rapl = NULL;
+    gb_rapl_close(c->cross);
+    c->rapl = c->cross = NULL;
   } else {
     c->energy = GB_REC_ENERGY_OK;
-    return gb_sampler_create(c->rapl, c->o->sampler, &c->sampler, err);
+    return gb_sampler_create(c->rapl, &so, &c->sampler, err);
   }
   if (c->s.energy == GB_ENERGY_ON)
     return gb_err_set(err, ENODEV,
@@ -410,6 +419,7 @@ static int start(gb_campaign *c, gb_err *err) {
 static void teardown(gb_campaign *c) {
   gb_sampler_destroy(c->sampler);
   gb_rapl_close(c->rapl);
+  gb_rapl_close(c->cross);
   gb_machine_sampler_close(c->machine);
   if (c->topo)
     hwloc_topology_destroy(c->topo);

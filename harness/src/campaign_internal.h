@@ -30,7 +30,8 @@ typedef struct {
   gb_pin_binding binding;
   gb_machine_info info;
   gb_machine_sampler *machine;
-  gb_rapl *rapl;
+  gb_rapl *rapl;  /* the way energy is read: powercap, or perf_event */
+  gb_rapl *cross; /* perf_event beside powercap, checking every window; or NULL */
   gb_sampler *sampler;
   gb_rec_energy energy;
   char energy_reason[GB_META_TEXT_MAX];

@@ -7,8 +7,8 @@
 #include "rapl_internal.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,7 +186,7 @@ static int add_zone(gb_rapl *r, const event_kind *e, uint32_t type, size_t k, in
     return gb_err_set(err, ENAMETOOLONG, "perf PMU folder too long: %s", r->root);
   z->kind = e->kind;
   z->socket = socket;
-  z->max_energy_range_uj = UINT64_MAX; /* 64 bits in the kernel: no wrap */
+  z->max_energy_range_uj = GB_PERF_MAX_UJ;
   r->scale[r->n] = e->scale;
   int fd = r->perf_reader.open(r->perf_reader.ctx, type, e->config, cpu);
   if (fd == -EACCES || fd == -EPERM)
@@ -224,8 +224,8 @@ static int setup(gb_rapl *r, const gb_perf_opts *opts, gb_err *err) {
   gb_str_copy(r->root, sizeof r->root, dir);
   r->perf = true;
   r->perf_reader = opts && opts->reader ? *opts->reader : sys_reader;
-  const char *cpu_dir = opts && opts->cpu_dir && opts->cpu_dir[0] ? opts->cpu_dir
-                                                                  : "/sys/devices/system/cpu";
+  const char *cpu_dir =
+      opts && opts->cpu_dir && opts->cpu_dir[0] ? opts->cpu_dir : "/sys/devices/system/cpu";
   if (strlen(cpu_dir) >= sizeof r->cpu_dir)
     return gb_err_set(err, ENAMETOOLONG, "CPU folder too long: %s", cpu_dir);
   gb_str_copy(r->cpu_dir, sizeof r->cpu_dir, cpu_dir);
@@ -268,6 +268,10 @@ int gb_perf_read(gb_rapl *r, size_t i, uint64_t *uj, gb_err *err) {
   if (rc < 0)
     return gb_err_set(err, -rc, "cannot read %s (%s): %s", r->zone[i].id, r->zone[i].path,
                       strerror(-rc));
-  *uj = (uint64_t)((long double)count * r->scale[i] * 1e6L);
+  long double v = (long double)count * r->scale[i] * 1e6L;
+  if (v > (long double)GB_PERF_MAX_UJ)
+    return gb_err_set(err, ERANGE, "%s (%s): %.0Lf uJ is above %llu", r->zone[i].id,
+                      r->zone[i].path, v, (unsigned long long)GB_PERF_MAX_UJ);
+  *uj = (uint64_t)v;
   return 0;
 }

@@ -29,6 +29,10 @@
 
 #define GB_PERF_POWER_DEFAULT_DIR "/sys/bus/event_source/devices/power"
 #define GB_PERF_POWER_DIR_ENV "GREENBENCH_PERF_POWER_DIR"
+/* A perf_event zone's max_energy_range_uj: the kernel's 64-bit count never
+ * wraps, and this (2^53 - 1 uJ, 9 GJ) is the largest that meta.json holds
+ * exactly; a reading above it is refused (-ERANGE), after years at 100 W. */
+#define GB_PERF_MAX_UJ 9007199254740991ull
 
 /* How events are opened and read: perf_event_open(2) and read(2) of the
  * 8-byte count, or a test's stand-in. open returns an fd (>= 0) or -errno;
