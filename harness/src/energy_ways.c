@@ -8,7 +8,8 @@
 
 /* Whether the powercap root is the machine's own. */
 static bool real_powercap(const gb_rapl_opts *rapl) {
-  const char *root = rapl && rapl->root && rapl->root[0] ? rapl->root : getenv(GB_RAPL_ROOT_ENV);
+  const char *root =
+      rapl && rapl->root && rapl->root[0] ? rapl->root : getenv(GB_RAPL_ROOT_ENV);
   return !root || !root[0] || strcmp(root, GB_RAPL_DEFAULT_ROOT) == 0;
 }
 
@@ -17,7 +18,8 @@ static bool perf_named(const gb_perf_opts *perf) {
   return (perf && perf->dir && perf->dir[0]) || (env && env[0]);
 }
 
-void gb_energy_ways_open(const gb_rapl_opts *rapl, const gb_perf_opts *perf, gb_energy_ways *w) {
+void gb_energy_ways_open(const gb_rapl_opts *rapl, const gb_perf_opts *perf,
+                         gb_energy_ways *w) {
   memset(w, 0, sizeof *w);
   w->powercap_rc = gb_rapl_open(rapl, &w->powercap, &w->powercap_why);
   if (w->powercap_rc < 0)

@@ -13,8 +13,8 @@
 #include "greenbench/rapl.h"
 
 typedef struct {
-  gb_rapl *powercap;  /* NULL: unavailable, powercap_why says why */
-  gb_rapl *perf;      /* NULL: unavailable or not tried, perf_why says why */
+  gb_rapl *powercap;        /* NULL: unavailable, powercap_why says why */
+  gb_rapl *perf;            /* NULL: unavailable or not tried, perf_why says why */
   int powercap_rc, perf_rc; /* 0, or the -errno of the open */
   gb_err powercap_why, perf_why;
 } gb_energy_ways;
