@@ -513,12 +513,14 @@ static char *environment_of(const char *out) {
   return text;
 }
 
-/* Where powercap cannot be read, perf_event measures, and the records say so. */
-Test(energy_campaign, perf_event_measures_where_powercap_cannot, .timeout = 120) {
-  powercap_fake *f = powercap_fake_create(); /* no package zone */
+/* A scripted energy campaign (2 runs, 20 ms) on tree f with the fake PMU
+ * beside it, counting zone's energy (or 20 W of ticks when zone < 0) times
+ * skew; returns its records, and its environment.txt in *env. */
+static gb_records *pmu_campaign(powercap_fake *f, int zone, long double skew, char **env) {
   powercap_fake_start(f);
   fake_pmu pmu;
-  fake_pmu_init(&pmu, f, -1);
+  fake_pmu_init(&pmu, f, zone);
+  pmu.skew = skew;
   char *out = new_out();
   energy_campaign c;
   worker_script *w;
@@ -526,7 +528,23 @@ Test(energy_campaign, perf_event_measures_where_powercap_cannot, .timeout = 120)
   c.o.perf = &pmu.opts;
   gb_err err;
   cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), 0, "%s", err.msg);
-  gb_records *r = read_records(out);
+  script_destroy(w);
+  *env = environment_of(out);
+  return read_records(out);
+}
+
+static powercap_fake *tree_at_20_w(int *pkg) {
+  powercap_fake *f = powercap_fake_create();
+  *pkg = powercap_fake_package(f, 0, 1000, RANGE_PKG);
+  powercap_fake_power(f, *pkg, WATTS_20);
+  return f;
+}
+
+/* Where powercap cannot be read, perf_event measures, and the records say so. */
+Test(energy_campaign, perf_event_measures_where_powercap_cannot, .timeout = 120) {
+  powercap_fake *f = powercap_fake_create(); /* no package zone */
+  char *env;
+  gb_records *r = pmu_campaign(f, -1, 1, &env);
   cr_assert_eq(r->meta.energy.status, GB_REC_ENERGY_OK, "%s", r->meta.energy.reason);
   cr_assert(r->meta.energy.has_source);
   cr_assert_str_eq(r->meta.energy.source, "perf_event");
@@ -537,58 +555,35 @@ Test(energy_campaign, perf_event_measures_where_powercap_cannot, .timeout = 120)
                  r->runs.rows[i].message);
     cr_assert(r->runs.rows[i].pkg_uj.present && r->runs.rows[i].pkg_uj.value > 0, "row %zu", i);
   }
-  cr_assert(strstr(environment_of(out), "\nenergy: perf_event ("), "%s", environment_of(out));
-  cr_assert(strstr(environment_of(out), "), not cross-checked\n"));
+  cr_assert(strstr(env, "\nenergy: perf_event ("), "%s", env);
+  cr_assert(strstr(env, "), not cross-checked\n"), "%s", env);
   gb_records_free(r);
   powercap_fake_destroy(f);
-  script_destroy(w);
 }
 
 /* Where both can be read, powercap is read and every window cross-checked. */
 Test(energy_campaign, perf_event_checks_powercap_in_every_window, .timeout = 120) {
-  powercap_fake *f = powercap_fake_create();
-  int pkg = powercap_fake_package(f, 0, 1000, RANGE_PKG);
-  powercap_fake_power(f, pkg, WATTS_20);
-  powercap_fake_start(f);
-  fake_pmu pmu;
-  fake_pmu_init(&pmu, f, pkg);
-  char *out = new_out();
-  energy_campaign c;
-  worker_script *w;
-  scripted_campaign_on(&c, f, out, script_settings(2, 1, 20, GB_ENERGY_ON), &w, NULL, NULL);
-  c.o.perf = &pmu.opts;
-  gb_err err;
-  cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), 0, "%s", err.msg);
-  gb_records *r = read_records(out);
+  int pkg;
+  powercap_fake *f = tree_at_20_w(&pkg);
+  char *env;
+  gb_records *r = pmu_campaign(f, pkg, 1, &env);
   cr_assert_str_eq(r->meta.energy.source, "powercap");
   cr_assert(r->meta.energy.has_cross);
   cr_assert_str_eq(r->meta.energy.cross_check, "perf_event");
   for (size_t i = 0; i < r->runs.n_rows; i++)
     cr_assert_eq(r->runs.rows[i].status, GB_REC_STATUS_OK, "row %zu: %s", i,
                  r->runs.rows[i].message);
-  cr_assert(strstr(environment_of(out), "), every window cross-checked against perf_event ("));
+  cr_assert(strstr(env, "), every window cross-checked against perf_event ("), "%s", env);
   gb_records_free(r);
   powercap_fake_destroy(f);
-  script_destroy(w);
 }
 
 /* A planted 5% disagreement makes every row energy_jump, with the reason. */
 Test(energy_campaign, a_5_percent_disagreement_is_recorded_as_an_energy_fault, .timeout = 120) {
-  powercap_fake *f = powercap_fake_create();
-  int pkg = powercap_fake_package(f, 0, 1000, RANGE_PKG);
-  powercap_fake_power(f, pkg, WATTS_20);
-  powercap_fake_start(f);
-  fake_pmu pmu;
-  fake_pmu_init(&pmu, f, pkg);
-  pmu.skew = 1.05L;
-  char *out = new_out();
-  energy_campaign c;
-  worker_script *w;
-  scripted_campaign_on(&c, f, out, script_settings(2, 1, 20, GB_ENERGY_ON), &w, NULL, NULL);
-  c.o.perf = &pmu.opts;
-  gb_err err;
-  cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), 0, "%s", err.msg);
-  gb_records *r = read_records(out);
+  int pkg;
+  powercap_fake *f = tree_at_20_w(&pkg);
+  char *env;
+  gb_records *r = pmu_campaign(f, pkg, 1.05L, &env);
   cr_assert_gt(r->runs.n_rows, 0u);
   for (size_t i = 0; i < r->runs.n_rows; i++) {
     const gb_run_row *row = &r->runs.rows[i];
@@ -600,5 +595,4 @@ Test(energy_campaign, a_5_percent_disagreement_is_recorded_as_an_energy_fault, .
   }
   gb_records_free(r);
   powercap_fake_destroy(f);
-  script_destroy(w);
 }
