@@ -36,9 +36,13 @@ install(DIRECTORY workers/node/node_modules DESTINATION ${GB_INSTALL_LIBEXECDIR}
         USE_SOURCE_PERMISSIONS
         REGEX "/(README|LICENSE|LICENCE|CHANGELOG)(\\.[a-z]+)?$" EXCLUDE)
 
-# The carbon data with its attribution, and the JUnit schema.
+# The carbon data with its attribution, the JUnit schema, and the JSON
+# Schemas of summary.json, compare.json, meta.json and `check --json`.
 install(DIRECTORY stats/data/ DESTINATION ${GB_INSTALL_DATADIR}/data)
-install(FILES stats/schema/greenbench-junit.xsd DESTINATION ${GB_INSTALL_DATADIR}/schema)
+install(FILES stats/schema/greenbench-junit.xsd stats/schema/summary.schema.json
+              stats/schema/compare.schema.json stats/schema/meta.schema.json
+              stats/schema/check.schema.json
+        DESTINATION ${GB_INSTALL_DATADIR}/schema)
 
 # The documentation, laid out as in the repository so that its links hold.
 # The licence's text is in the copyright file below.
