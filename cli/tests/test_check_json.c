@@ -14,7 +14,8 @@ static char out_text[32768], err_text[1024];
 
 /* cli_check_json on text; its output parsed (NULL when it is not JSON). */
 static cJSON *to_json(const char *text, bool energy, bool workers, int status, int *rc) {
-  FILE *out = fmemopen(out_text, sizeof out_text, "w"), *err = fmemopen(err_text, sizeof err_text, "w");
+  FILE *out = fmemopen(out_text, sizeof out_text, "w"),
+       *err = fmemopen(err_text, sizeof err_text, "w");
   *rc = cli_check_json(text, energy, workers, status, out, err);
   fclose(out);
   fclose(err);
@@ -49,7 +50,8 @@ Test(check_json, lines_become_findings_with_their_details) {
   cr_assert_str_eq(str(energy, "text"), "1 RAPL zone(s) under /x, all readable");
   cJSON *details = cJSON_GetObjectItem(energy, "details");
   cr_assert_eq(cJSON_GetArraySize(details), 2);
-  cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(details, 1)), "sampling: every 10 ms");
+  cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(details, 1)),
+                   "sampling: every 10 ms");
   /* Split at the first ": " only. */
   cr_assert_str_eq(str(cJSON_GetArrayItem(f, 1), "text"), "Intel(R) Xeon(R): 8 cores");
   cr_assert_str_eq(str(cJSON_GetArrayItem(f, 2), "text"), "warning: Node.js 18 is old");
@@ -73,7 +75,8 @@ Test(check_json, the_command_prints_one_object) {
   powercap_fake_power(fake, pkg, 5000);
   powercap_fake_start(fake);
   setenv("GREENBENCH_POWERCAP_ROOT", powercap_fake_root(fake), 1);
-  FILE *out = fmemopen(out_text, sizeof out_text, "w"), *err = fmemopen(err_text, sizeof err_text, "w");
+  FILE *out = fmemopen(out_text, sizeof out_text, "w"),
+       *err = fmemopen(err_text, sizeof err_text, "w");
   gb_cli_env env = {.workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
                                 GB_NODE_PATH, GB_NODE_WORKER_PATH},
                     .out = out,
