@@ -4,8 +4,8 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <stdbool.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,7 +76,8 @@ typedef struct {
  * before) that the value reaches, so that it prints as 1 to 999.9. */
 static scale pick(double v, const char *const units[3]) {
   scale s = {1, units[0]};
-  for (int i = 1; i < 3 && v >= s.divisor * 1000; i++)
+  double size = v < 0 ? -v : v; /* an estimate net of startup can be below 0 */
+  for (int i = 1; i < 3 && size >= s.divisor * 1000; i++)
     s = (scale){s.divisor * 1000, units[i]};
   return s;
 }
@@ -165,6 +166,7 @@ int cli_report_console(const gb_report_opts *o, FILE *out, gb_err *err) {
     return gb_err_set(err, EINVAL, "report: %s: cannot parse what was written", summary_path);
   put_table(out, summary);
   cJSON_Delete(summary);
-  return fflush(out) == 0 && !ferror(out) ? 0
-                                          : gb_err_set(err, EIO, "report: cannot write its summary");
+  return fflush(out) == 0 && !ferror(out)
+             ? 0
+             : gb_err_set(err, EIO, "report: cannot write its summary");
 }

@@ -17,7 +17,8 @@ static int call(int (*fn)(int, char **, const gb_cli_env *), char **argv) {
   int argc = 0;
   while (argv[argc])
     argc++;
-  FILE *out = fmemopen(out_text, sizeof out_text, "w"), *err = fmemopen(err_text, sizeof err_text, "w");
+  FILE *out = fmemopen(out_text, sizeof out_text, "w"),
+       *err = fmemopen(err_text, sizeof err_text, "w");
   cr_assert(out && err);
   gb_cli_env env = {.out = out, .err = err};
   int rc = fn(argc, argv, &env);
@@ -51,11 +52,13 @@ Test(report_console, lists_the_files_and_a_table_with_energy) {
   cr_assert(strstr(out_text, "random input, size 200: medians per sort with 95% intervals\n"),
             "%s", out_text);
   /* summary.json's figures, in the unit each fits. */
-  cr_assert(strstr(out_text, "\n  c        quick       6.16 us [6.104, 6.233]          110.6 uJ "
-                             "[109.2, 112.7]\n"),
+  cr_assert(strstr(out_text,
+                   "\n  c        quick       6.16 us [6.104, 6.233]          110.6 uJ "
+                   "[109.2, 112.7]\n"),
             "%s", out_text);
-  cr_assert(strstr(out_text, "\n  python   quick       985.5 us [976.7, 997.3]         19.48 mJ "
-                             "[19.21, 19.83]\n"),
+  cr_assert(strstr(out_text,
+                   "\n  python   quick       985.5 us [976.7, 997.3]         19.48 mJ "
+                   "[19.21, 19.83]\n"),
             "%s", out_text);
   remove_tree(dir);
 }
@@ -65,8 +68,9 @@ Test(report_console, says_energy_was_not_measured) {
   copy_fixture("report-off", dir, sizeof dir);
   char *argv[] = {"report", dir, NULL};
   cr_assert_eq(call(gb_cli_report, argv), 0, "%s", err_text);
-  cr_assert(strstr(out_text, "  c        quick       6.16 us [6.104, 6.233]          not measured\n"),
-            "%s", out_text);
+  cr_assert(
+      strstr(out_text, "  c        quick       6.16 us [6.104, 6.233]          not measured\n"),
+      "%s", out_text);
   remove_tree(dir);
 }
 
