@@ -1,7 +1,8 @@
 #!/bin/bash
 # setup_npm_error.sh SOURCE_DIR: ci/setup with an npm that fails as a
 # registry behind an intercepting proxy does (a stand-in first on PATH):
-# setup must exit 1, show npm's own error and say which step failed.
+# setup must exit 1, show npm's own error and say which step failed. Stand-ins
+# of dpkg-query and locale keep setup from installing anything.
 set -uo pipefail
 source=$1
 work=$(mktemp -d "${TMPDIR:-/tmp}/greenbench-setup.XXXXXX") || exit 1
@@ -13,7 +14,11 @@ echo "npm ERR! code SELF_SIGNED_CERT_IN_CHAIN" >&2
 echo "npm ERR! request to https://registry.npmjs.org/xxhash-wasm failed" >&2
 exit 1
 STUB
-chmod +x "$work/npm"
+# Every Debian package and the locale reported present, so that setup goes
+# straight to npm and installs nothing.
+printf '#!/bin/sh\nprintf "install ok installed"\n' >"$work/dpkg-query"
+printf '#!/bin/sh\necho de_DE.utf8\n' >"$work/locale"
+chmod +x "$work/npm" "$work/dpkg-query" "$work/locale"
 PATH="$work:$PATH" bash "$source/ci/setup" >"$work/out" 2>&1
 rc=$?
 cat "$work/out"
