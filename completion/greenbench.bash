@@ -125,7 +125,7 @@ _greenbench() {
     _greenbench_reply "${_gb_words[_gb_cword]}" check run report compare pack --help --version
     ;;
   check)
-    _greenbench_options "" --cpus --python --node --version --help
+    _greenbench_options "" --cpus --python --node --json --version --help
     ;;
   run)
     _greenbench_options "" --profile --languages --algorithms --orders --sizes --runs \
@@ -134,7 +134,8 @@ _greenbench() {
     ;;
   report)
     _greenbench_options -d --out --junit --chart --summary --no-datapackage --resamples \
-      --seed --equivalence-margin --allow-partial --carbon --carbon-intensity --version --help
+      --seed --equivalence-margin --allow-partial --quiet --carbon --carbon-intensity --version \
+      --help
     ;;
   compare)
     _greenbench_options -d --out --resamples --seed --equivalence-margin --allow-partial \

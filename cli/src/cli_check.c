@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "greenbench/cli.h"
@@ -17,6 +18,7 @@
 #include "greenbench/timefmt.h"
 
 #include "cli_args.h"
+#include "cli_check_json.h"
 #include "cli_check_ways.h"
 
 /* Long enough for a package counter to move several times (it updates about
@@ -27,13 +29,16 @@
 
 typedef struct {
   const char *cpus, *python, *node;
+  bool json;
 } check_args;
 
 static const char usage[] =
-    "usage: greenbench check [--cpus LIST] [--python PATH] [--node PATH]\n"
+    "usage: greenbench check [--cpus LIST] [--python PATH] [--node PATH] [--json]\n"
     "  --cpus LIST    check pinning to these CPUs instead of the rule's choice\n"
     "  --python PATH  Python interpreter to check (default: /usr/bin/python3)\n"
     "  --node PATH    Node.js binary to check (default: the one found at build time)\n"
+    "  --json         the findings as one JSON object (share/greenbench/schema/\n"
+    "                 check.schema.json) instead of lines\n"
     "  --version      print greenbench's version and git commit\n"
     "  --help         show this help\n"
     "Says whether this machine can measure energy for the study and why not:\n"
@@ -53,18 +58,22 @@ static int bad_msg(FILE *err, const char *msg) {
   return 2;
 }
 
-enum { CPUS, PYTHON, NODE };
+enum { CPUS, PYTHON, NODE, JSON };
 static const gb_opt options[] = {
     {"--cpus", NULL, GB_OPT_VALUE, CPUS},
     {"--python", NULL, GB_OPT_VALUE, PYTHON},
     {"--node", NULL, GB_OPT_VALUE, NODE},
+    {"--json", NULL, 0, JSON},
     {NULL, NULL, 0, 0},
 };
 
 static int set_option(void *ctx, int id, const char *value, gb_err *err) {
   check_args *a = ctx;
   (void)err;
-  *(id == CPUS ? &a->cpus : id == PYTHON ? &a->python : &a->node) = value;
+  if (id == JSON)
+    a->json = true;
+  else
+    *(id == CPUS ? &a->cpus : id == PYTHON ? &a->python : &a->node) = value;
   return 0;
 }
 
@@ -296,18 +305,31 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
     w.python = a.python;
   if (a.node)
     w.node = a.node;
+  /* --json: the lines go to memory, and their JSON form to env->out. */
+  char *text = NULL;
+  size_t text_len = 0;
+  FILE *out = a.json ? open_memstream(&text, &text_len) : env->out;
+  if (!out) {
+    gb_str_put_line(env->err, "greenbench: error: ", "check --json: out of memory");
+    return 1;
+  }
   char why[512] = "", workers_why[512] = "";
-  bool energy = check_energy(env->out, why, sizeof why);
-  check_pinning(&a, env->out);
-  bool workers = check_runtimes(&w, env->out, workers_why, sizeof workers_why);
+  bool energy = check_energy(out, why, sizeof why);
+  check_pinning(&a, out);
+  bool workers = check_runtimes(&w, out, workers_why, sizeof workers_why);
   if (!workers)
-    fprintf(env->out, "verdict: the study cannot run here: %s\n", workers_why);
+    fprintf(out, "verdict: the study cannot run here: %s\n", workers_why);
   else if (energy)
-    fprintf(env->out, "verdict: this machine can measure energy for the study\n");
+    fprintf(out, "verdict: this machine can measure energy for the study\n");
   else
-    fprintf(env->out,
+    fprintf(out,
             "verdict: this machine cannot measure energy for the study: %s. Time can still be "
             "measured with --energy off or auto; see docs/bare-metal.md\n",
             why);
-  return energy && workers ? 0 : 1;
+  rc = energy && workers ? 0 : 1;
+  if (a.json) {
+    rc = fclose(out) == 0 ? cli_check_json(text, energy, workers, rc, env->out, env->err) : 1;
+    free(text);
+  }
+  return rc;
 }

@@ -53,7 +53,8 @@ static const char usage[] =
     "  --node PATH              Node.js binary (default: the one found at build time)\n"
     "  --out DIR                records folder (default: results/PROFILE-UTCTIME)\n"
     "  --resume DIR             continue an interrupted campaign in DIR\n"
-    "  --dry-run                print the plan and its estimated duration, run nothing\n"
+    "  --dry-run                print the plan and its estimated duration, run nothing;\n"
+    "                           refuses an --out the run would refuse (not empty)\n"
     "  --quiet                  no progress output\n"
     "  --version                print greenbench's version and git commit\n"
     "  --help                   show this help\n"
@@ -61,7 +62,8 @@ static const char usage[] =
     "python/worker.py and node/worker.js (default: ../libexec/greenbench from the\n"
     "command's own place, or the build tree).\n"
     "Exit status: 0 done (or planned, with --dry-run), 1 the campaign failed (records\n"
-    "kept), 2 bad arguments, 130 interrupted (records kept; continue with --resume).\n";
+    "kept) or its folder was refused, 2 bad arguments, 130 interrupted (records kept;\n"
+    "continue with --resume).\n";
 
 /* What the command line said, before validation. */
 typedef struct {
@@ -376,5 +378,13 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
   if ((rc = build_settings(&a, &s, env)) || (rc = check_paths(&a, env)) ||
       (rc = check_cpus(&a, env)))
     return rc;
+  if (a.dry_run && a.out) {
+    /* The plan refuses what the run would refuse of its folder. */
+    gb_err err;
+    if (gb_campaign_check_out(a.out, &err) < 0) {
+      gb_str_put_line(env->err, "greenbench: error: ", err.msg);
+      return 1;
+    }
+  }
   return a.dry_run ? print_plan(&s, env) : run_campaign(&a, &s, argc, argv, env);
 }

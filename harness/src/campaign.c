@@ -359,6 +359,10 @@ static int prepare(gb_campaign *c, gb_err *err) {
   return probe_runtimes(c, err);
 }
 
+int gb_campaign_check_out(const char *out_dir, gb_err *err) {
+  return gb_recorder_check_new(out_dir, err);
+}
+
 static int open_records(gb_campaign *c, gb_err *err) {
   gb_recorder_opts ro = {.dir = c->o->out_dir,
                          .resume = c->o->resume,

@@ -149,9 +149,18 @@ static int field_of(build *b, cJSON *fields, gb_rec_col c) {
   const char *unit = unit_of(col->name);
   snprintf(text, sizeof text, "%s%s%s%s", meanings[c], unit ? " Unit: " : "", unit ? unit : "",
            unit ? "." : "");
+  /* Instants in ns since 1970 are above 2^53 (about 104 days of ns): a
+   * reader that holds integers as doubles (JavaScript, R) rounds them. */
+  bool beyond = unit && strcmp(unit, "ns since the Unix epoch") == 0;
+  if (beyond)
+    snprintf(text + strlen(text), sizeof text - strlen(text), "%s",
+             " Values exceed 2^53: read them as 64-bit integers (pandas int64, R "
+             "bit64::integer64, JavaScript BigInt), never as doubles.");
   put_str(b, f, "name", col->name);
   put_str(b, f, "type", integer ? "integer" : "string");
   put_str(b, f, "description", text);
+  if (beyond)
+    put(b, f, "greenbench:exceeds_2^53", cJSON_CreateBool(true));
   return constraints_of(b, f, c, col);
 }
 

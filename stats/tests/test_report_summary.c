@@ -168,6 +168,11 @@ Test(report_summary, datapackage_describes_every_column) {
       cr_assert_str_eq(at(f, "name")->valuestring, col->name);
       cr_assert_eq(cJSON_IsTrue(at(at(f, "constraints"), "required")), !col->optional);
       cr_assert_gt(strlen(at(f, "description")->valuestring), 10);
+      /* Only the instants go beyond 2^53, and they say so. */
+      bool beyond = c == GB_REC_COL_STARTED_UNIX_NS;
+      cr_assert_eq(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "greenbench:exceeds_2^53")),
+                   beyond, "%s", col->name);
+      cr_assert_eq(strstr(at(f, "description")->valuestring, "exceed 2^53") != NULL, beyond);
       strcat(names, c ? "," : "");
       strcat(names, col->name);
     }

@@ -75,4 +75,10 @@ typedef struct {
 GB_MUST_USE int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result,
                                 gb_err *err);
 
+/* What gb_campaign_run refuses of a new campaign's records folder (--out),
+ * checked without creating anything, for a plan (run --dry-run): a symbolic
+ * link, not a folder, or a folder that is not empty. 0 for a missing or
+ * empty folder, else -errno with the message the run would give. */
+GB_MUST_USE int gb_campaign_check_out(const char *out_dir, gb_err *err);
+
 #endif
