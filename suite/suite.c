@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/entry.h"
+#include "greenbench/meta.h"
 #include "greenbench/options.h"
 #include "greenbench/paths.h"
 #include "greenbench/records_read.h"
@@ -54,7 +56,8 @@ typedef struct {
  * by the tests. */
 static struct {
   gb_settings settings;
-  char *select; /* every --select and GREENBENCH_SELECT, AND-ed (append_select) */
+  char *select;    /* every --select and GREENBENCH_SELECT, AND-ed (append_select) */
+  bool select_all; /* "all" was given: the whole profile */
   const char *out, *junit;
   bool energy_required;
   bool list_only;
@@ -67,11 +70,6 @@ static struct {
 static volatile sig_atomic_t stop_requested;
 /* Set by the PRE_ALL hook when the report or JUnit file could not be written. */
 static bool report_failed;
-
-static void on_signal(int sig) {
-  (void)sig;
-  stop_requested = 1;
-}
 
 static size_t selected_cases(case_param *out) {
   gb_plan p;
@@ -141,22 +139,17 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set) {
                   "--select",
                   suite.select ? suite.select : "",
                   NULL};
-  static gb_worker_files files; /* found relative to this executable */
+  static gb_entry_workers found; /* relative to this executable */
   gb_err err;
-  if (gb_worker_files_find(&files, &err) < 0) {
-    fail_all(err.msg);
+  if (gb_entry_find_workers(&found) < 0) {
+    fail_all(found.missing);
     return;
   }
-  gb_campaign_opts o = {.settings = suite.settings,
-                        .out_dir = suite.out,
-                        .workers = {files.worker_c, GB_PYTHON_PATH, files.python_worker,
-                                    GB_NODE_PATH, files.node_worker},
-                        .source_dir = files.source_dir[0] ? files.source_dir : NULL,
-                        .machine_label = suite.machine_label,
-                        .argc = 5,
-                        .argv = (const char *const *)argv,
-                        .stop = &stop_requested,
-                        .progress = GB_PROGRESS_AUTO};
+  gb_campaign_opts o =
+      gb_entry_campaign_opts(&suite.settings, suite.out, &found.workers, found.source_dir, 5,
+                             (const char *const *)argv, &stop_requested);
+  o.machine_label = suite.machine_label;
+  o.progress = GB_PROGRESS_AUTO;
   gb_campaign_result res;
   if (gb_campaign_run(&o, &res, &err) < 0) {
     fail_all(err.msg);
@@ -225,6 +218,12 @@ static const char usage[] =
  * "A C | B C"), so the two keep their meaning whatever '|' they hold; any
  * length. -1 (reported) without memory. */
 static int append_select(const char *expr) {
+  size_t skip = strspn(expr, " \t");
+  if (!strncmp(expr + skip, "all", 3) &&
+      expr[skip + 3 + strspn(expr + skip + 3, " \t")] == '\0') {
+    suite.select_all = true; /* the whole profile: nothing to narrow */
+    return 0;
+  }
   for (const char *a = expr, *end;; a = end + 1) {
     end = a + strcspn(a, "|");
     bool blank = true;
@@ -450,6 +449,14 @@ static int configure(int *argc, char **argv) {
     gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
     return -1;
   }
+  if (suite.machine_label && !gb_meta_label_valid(suite.machine_label)) {
+    gb_excerpt_buf shown = {{0}};
+    fprintf(stderr,
+            "greenbench-suite: error: --machine-label '%s' is not a label: 1 to 63 letters, "
+            "digits, '_' or '-' (no dots)\n",
+            gb_excerpt(&shown, suite.machine_label));
+    return -1;
+  }
   suite.settings.order_seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
   suite.settings.order_seed &= (1ull << 53) - 1;
   suite.energy_required = suite.settings.energy == GB_ENERGY_ON;
@@ -567,16 +574,16 @@ static int ctest_forms(int argc, char **argv) {
                     "--junit FILE and --progress-log FILE\n");
     return 2;
   }
-  struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  gb_entry_signals(&stop_requested, "greenbench-suite");
   gb_fixture_opts o = {.settings = suite.settings,
                        .results = suite.out,
                        .state = suite.state,
                        .junit = suite.junit,
                        .progress_log = suite.progress_log,
                        .machine_label = suite.machine_label,
+                       .select = suite.select       ? suite.select
+                                 : suite.select_all ? "all"
+                                                    : NULL,
                        .argc = (size_t)argc,
                        .argv = (const char *const *)argv,
                        .stop = &stop_requested};
@@ -594,10 +601,7 @@ int main(int argc, char **argv) {
   }
   if (suite.junit_given && (junit_dir_missing() || remove_old_junit() < 0))
     return 2;
-  struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  gb_entry_signals(&stop_requested, "greenbench-suite");
   struct criterion_test_set *tests = criterion_initialize();
   int result = 0;
   /* 0 after --help, --list or --version: nothing was meant to run. */
