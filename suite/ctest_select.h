@@ -20,16 +20,16 @@
   "algorithm=quick'), or GREENBENCH_SELECT=all for the whole profile"
 
 typedef struct {
-  pid_t pid;           /* the ctest process; 0 when none was found */
-  char exe[PATH_MAX];  /* its executable */
-  char cwd[PATH_MAX];  /* its folder now: where the listing runs, but with --preset */
-  bool preset;         /* --preset: the listing runs where the presets are */
-  char *bytes;         /* its command line, NUL-separated */
-  char **argv;         /* exe, --show-only=json-v1, the selecting arguments */
+  pid_t pid;          /* the ctest process; 0 when none was found */
+  char exe[PATH_MAX]; /* its executable */
+  char cwd[PATH_MAX]; /* its folder now: where the listing runs, but with --preset */
+  bool preset;        /* --preset: the listing runs where the presets are */
+  char *bytes;        /* its command line, NUL-separated */
+  char **argv;        /* exe, --show-only=json-v1, the selecting arguments */
   size_t argc;
-  char **probe;        /* the same with the forms to check split (see .c) */
-  size_t nprobe;       /* 0: nothing to check */
-  char joined[512];    /* the forms checked, quoted, for the message */
+  char **probe;     /* the same with the forms to check split (see .c) */
+  size_t nprobe;    /* 0: nothing to check */
+  char joined[512]; /* the forms checked, quoted, for the message */
 } gb_ctest_run;
 
 /* The nearest ancestor whose executable is named ctest, with that

@@ -16,8 +16,8 @@
 #include "greenbench/paths.h"
 
 typedef struct {
-  gb_worker_files files; /* found relative to the running executable */
-  gb_workers workers;    /* those files, with the compiled-in interpreters */
+  gb_worker_files files;  /* found relative to the running executable */
+  gb_workers workers;     /* those files, with the compiled-in interpreters */
   const char *source_dir; /* for the git commit in the records; NULL: none */
   const char *missing;    /* why a worker was not found; NULL: all were */
   gb_err why;
