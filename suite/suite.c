@@ -326,6 +326,42 @@ static int criterion_span(int i, int argc, char **argv) {
   return 0;
 }
 
+/* Whether the value of Criterion's option at a[0] (span arguments) is one
+ * Criterion would refuse or misread after the campaign ran (a --jobs that
+ * is no number reads as 0, a --timeout of "abc" as no timeout): -1 with
+ * one line, before anything runs. */
+static bool criterion_value_bad(char **a, int span) {
+  const char *name = a[0], *v = span == 2 ? a[1] : strchr(a[0], '=');
+  if (span == 1 && !strncmp(a[0], "-j", 2) && a[0][1] == 'j' && a[0][2])
+    v = a[0] + 2;
+  else if (span == 1 && v)
+    v++;
+  if (!v)
+    return false;
+  size_t n = strcspn(name, "=");
+  bool jobs = !strncmp(name, "-j", 2) || (n == 6 && !strncmp(name, "--jobs", 6));
+  bool timeout = n == 9 && !strncmp(name, "--timeout", 9);
+  bool color = n == 7 && !strncmp(name, "--color", 7);
+  char *end = NULL;
+  bool bad = false;
+  if (jobs)
+    bad = !*v || strspn(v, "0123456789") != strlen(v);
+  else if (timeout) {
+    double t = strtod(v, &end);
+    bad = end == v || *end || !(t >= 0);
+  } else if (color)
+    bad = strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never");
+  if (bad) {
+    gb_excerpt_buf shown = {{0}};
+    fprintf(stderr, "greenbench-suite: error: bad value '%s' of option '%.*s'%s\n",
+            gb_excerpt(&shown, v), (int)n, name,
+            jobs      ? " (a number of jobs)"
+            : timeout ? " (seconds)"
+                      : " (auto, always or never)");
+  }
+  return bad;
+}
+
 enum {
   PROFILE,
   SELECT,
@@ -408,6 +444,8 @@ static int parse_args(int *argc, char **argv, const char **profile) {
     /* --version is ours first (Criterion's too, once ours is printed). */
     int i = st.next, span = strcmp(argv[i], "--version") ? criterion_span(i, *argc, argv) : 0;
     gb_excerpt_buf shown = {{0}};
+    if (span > 0 && criterion_value_bad(argv + i, span))
+      return -1;
     if (span > 0) {
       for (int k = 0; k < span; k++)
         argv[kept++] = argv[i + k];
@@ -550,6 +588,18 @@ static const char *moved(const char *path) {
 }
 
 /* The CTest forms: their options must come together. */
+/* The options of the CTest forms belong to them: given to the Criterion
+ * form, they would be ignored while a campaign runs. -1 with one line. */
+static int ctest_options_misplaced(void) {
+  if (suite.campaign || (!suite.progress_log && (!suite.state || suite.check_case)))
+    return 0;
+  fprintf(stderr,
+          "greenbench-suite: error: %s is an option of %s only (see greenbench-suite --help)\n",
+          suite.progress_log ? "--progress-log" : "--state",
+          suite.progress_log ? "--campaign" : "--campaign and --check-case");
+  return -1;
+}
+
 static int ctest_forms(int argc, char **argv) {
   const char *dir = getenv("GREENBENCH_SUITE_RESULTS");
   if (dir && *dir) {
@@ -591,7 +641,7 @@ static int ctest_forms(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  if (configure(&argc, argv) < 0)
+  if (configure(&argc, argv) < 0 || ctest_options_misplaced() < 0)
     return 2;
   if (suite.check_case || suite.list_tests || suite.campaign)
     return ctest_forms(argc, argv);
