@@ -252,7 +252,7 @@ void gb_ctest_run_free(gb_ctest_run *c) {
 
 /* Sorts ctest's arguments all[1..n) into c->argv (the listing's) and
  * c->probe (the same, joined forms split). -1 with why. */
-static int sort_args(gb_ctest_run *c, char **all, size_t n, bool *joined, char *why,
+static int sort_args(gb_ctest_run *c, char *const *all, size_t n, bool *joined, char *why,
                      size_t len) {
   c->argv[c->argc++] = c->exe;
   c->argv[c->argc++] = "--show-only=json-v1";
@@ -310,7 +310,7 @@ static int sort_args(gb_ctest_run *c, char **all, size_t n, bool *joined, char *
 
 /* The --test-dir arguments of ctest's command line, appended to the
  * listing's when it runs where the presets are. */
-static void keep_test_dir(gb_ctest_run *c, char **all, size_t n) {
+static void keep_test_dir(gb_ctest_run *c, char *const *all, size_t n) {
   for (size_t i = 1; i + 1 < n; i++)
     if (!strcmp(all[i], "--test-dir")) {
       c->argv[c->argc++] = c->probe[c->nprobe++] = all[i];
@@ -343,22 +343,30 @@ int gb_ctest_read(gb_ctest_run *c, char *why, size_t len) {
   for (size_t i = 0; i < used; i++)
     n += c->bytes[i] == '\0';
   char **all = calloc(n + 1, sizeof *all);
-  c->argv = calloc(2 * n + 4, sizeof *c->argv);
-  c->probe = calloc(2 * n + 4, sizeof *c->probe);
-  if (!all || !c->argv || !c->probe) {
-    free(all);
+  if (!all) {
     snprintf(why, len, "out of memory reading the command line of ctest");
     return -1;
   }
   for (size_t i = 0, at = 0; i < n; i++, at += strlen(c->bytes + at) + 1)
     all[i] = c->bytes + at;
+  rc = gb_ctest_args(c, all, n, why, len);
+  free(all);
+  return rc;
+}
+
+int gb_ctest_args(gb_ctest_run *c, char *const *all, size_t n, char *why, size_t len) {
+  c->argv = calloc(2 * n + 4, sizeof *c->argv);
+  c->probe = calloc(2 * n + 4, sizeof *c->probe);
+  if (!c->argv || !c->probe) {
+    snprintf(why, len, "out of memory reading the command line of ctest");
+    return -1;
+  }
   bool joined = false;
-  rc = sort_args(c, all, n, &joined, why, len);
+  int rc = sort_args(c, all, n, &joined, why, len);
   if (rc == 0 && c->preset)
     keep_test_dir(c, all, n);
   if (!joined)
     c->nprobe = 0;
-  free(all);
   return rc;
 }
 

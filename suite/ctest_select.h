@@ -42,6 +42,14 @@ pid_t gb_ctest_find(char *exe, size_t len);
  * be found. */
 int gb_ctest_read(gb_ctest_run *c, char *why, size_t len);
 
+/* Sorts ctest's command line all[0..n) (all[0] the program) into c->argv,
+ * the listing's command, and c->probe (c->exe and the strings of all must
+ * outlive c): the selecting options kept, the others left out, --preset
+ * noted in c->preset. -1 with a one-line reason for an argument that is not
+ * one of CTest 3.25's options, or a dashboard, script or build-and-test
+ * mode. */
+int gb_ctest_args(gb_ctest_run *c, char *const *all, size_t n, char *why, size_t len);
+
 /* The `--show-only=json-v1` listing of c's selection into *json (malloc'd,
  * NUL-terminated), checked to be the listing of this build tree (it names
  * the running executable as the test `fixture`) and, where c holds forms
