@@ -33,11 +33,12 @@ static int sorted(char *const *argv, char *out, size_t len, char *why, gb_ctest_
 Test(ctest_select, keeps_what_selects_and_drops_the_rest) {
   char out[512], why[512];
   gb_ctest_run c;
-  cr_assert_eq(sorted(ARGS("--test-dir", "build", "-j4", "-L", "smoke", "-V", "--output-junit",
-                           "j.xml", "-LE", "x", "--output-on-failure", "-R", "r", "-E", "e", "-I",
-                           "1,2", "-U", "-C", "Release", "--no-tests=error", "--timeout", "9"),
-                      out, sizeof out, why, &c),
-               0, "%s", why);
+  cr_assert_eq(
+      sorted(ARGS("--test-dir", "build", "-j4", "-L", "smoke", "-V", "--output-junit", "j.xml",
+                  "-LE", "x", "--output-on-failure", "-R", "r", "-E", "e", "-I", "1,2", "-U",
+                  "-C", "Release", "--no-tests=error", "--timeout", "9"),
+             out, sizeof out, why, &c),
+      0, "%s", why);
   cr_assert_str_eq(out, "-L smoke -LE x -R r -E e -I 1,2 -U -C Release");
   cr_assert_not(c.preset);
   cr_assert_eq(c.nprobe, 0, "no joined form: nothing to check");
@@ -47,21 +48,22 @@ Test(ctest_select, keeps_what_selects_and_drops_the_rest) {
 Test(ctest_select, long_forms_are_kept) {
   char out[512], why[512];
   gb_ctest_run c;
-  cr_assert_eq(sorted(ARGS("--label-regex", "smoke", "--label-exclude", "x", "--tests-regex", "r",
-                           "--exclude-regex", "e", "--tests-information", "1", "--union",
+  cr_assert_eq(sorted(ARGS("--label-regex", "smoke", "--label-exclude", "x", "--tests-regex",
+                           "r", "--exclude-regex", "e", "--tests-information", "1", "--union",
                            "--fixture-exclude-setup", "f", "--rerun-failed"),
                       out, sizeof out, why, &c),
                0, "%s", why);
-  cr_assert_str_eq(out, "--label-regex smoke --label-exclude x --tests-regex r --exclude-regex e "
-                        "--tests-information 1 --union --fixture-exclude-setup f --rerun-failed");
+  cr_assert_str_eq(out,
+                   "--label-regex smoke --label-exclude x --tests-regex r --exclude-regex e "
+                   "--tests-information 1 --union --fixture-exclude-setup f --rerun-failed");
   gb_ctest_run_free(&c);
 }
 
 Test(ctest_select, a_preset_keeps_its_test_dir) {
   char out[512], why[512];
   gb_ctest_run c;
-  cr_assert_eq(sorted(ARGS("--preset=default", "--test-dir", "b", "-L", "smoke"), out, sizeof out,
-                      why, &c),
+  cr_assert_eq(sorted(ARGS("--preset=default", "--test-dir", "b", "-L", "smoke"), out,
+                      sizeof out, why, &c),
                0, "%s", why);
   cr_assert(c.preset);
   cr_assert_str_eq(out, "--preset=default -L smoke --test-dir b");
@@ -75,9 +77,9 @@ Test(ctest_select, a_preset_keeps_its_test_dir) {
 Test(ctest_select, a_joined_form_is_checked_against_its_parts) {
   char out[512], why[512];
   gb_ctest_run c;
-  cr_assert_eq(sorted(ARGS("--label-regex=smoke", "-Llanguage=c", "-LE=x"), out, sizeof out, why,
-                      &c),
-               0, "%s", why);
+  cr_assert_eq(
+      sorted(ARGS("--label-regex=smoke", "-Llanguage=c", "-LE=x"), out, sizeof out, why, &c), 0,
+      "%s", why);
   cr_assert_str_eq(out, "--label-regex=smoke -Llanguage=c -LE=x");
   cr_assert_eq(c.nprobe, 8, "the probe: exe, --show-only and three options apart");
   cr_assert_str_eq(c.probe[2], "--label-regex");
