@@ -13,6 +13,7 @@
 #include "greenbench/campaign.h"
 #include "greenbench/cli.h"
 #include "greenbench/clock.h"
+#include "greenbench/entry.h"
 #include "greenbench/estimate.h"
 #include "greenbench/meta.h"
 #include "greenbench/numparse.h"
@@ -323,19 +324,15 @@ static int run_campaign(const run_args *a, const gb_settings *s, int argc, char 
     default_out(s, fallback, sizeof fallback);
     out = fallback;
   }
-  gb_campaign_opts o = {.settings = *s,
-                        .settings_given = a->resume && any_setting(a),
-                        .out_dir = out,
-                        .resume = a->resume != NULL,
-                        .workers = env->workers,
-                        .cpus = a->cpus,
-                        .machine_label = a->machine_label,
-                        .source_dir = env->source_dir,
-                        .argc = (size_t)argc,
-                        .argv = (const char *const *)argv,
-                        .stop = env->stop,
-                        .progress = a->quiet ? GB_PROGRESS_QUIET : GB_PROGRESS_AUTO,
-                        .log = env->err};
+  gb_campaign_opts o =
+      gb_entry_campaign_opts(s, out, &env->workers, env->source_dir, (size_t)argc,
+                             (const char *const *)argv, env->stop);
+  o.settings_given = a->resume && any_setting(a);
+  o.resume = a->resume != NULL;
+  o.cpus = a->cpus;
+  o.machine_label = a->machine_label;
+  o.progress = a->quiet ? GB_PROGRESS_QUIET : GB_PROGRESS_AUTO;
+  o.log = env->err;
   if (a->python)
     o.workers.python = a->python;
   if (a->node)

@@ -1,6 +1,7 @@
 /* greenbench: the study's command line. Subcommands: check, run, report,
  * compare, pack (gb_cli, greenbench/cli.h); this file gives them the
- * process's streams, the workers it finds and its signal handlers. */
+ * process's streams, the workers it finds and the signal policy, all through
+ * the one entry into a campaign that the suite shares (greenbench/entry.h). */
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -8,42 +9,12 @@
 #include <unistd.h>
 
 #include "greenbench/cli.h"
+#include "greenbench/entry.h"
 #include "greenbench/paths.h"
 #include "greenbench/text.h"
 #include "greenbench/version.h"
 
 static volatile sig_atomic_t stop_requested;
-
-/* A second signal means "now": exit without finishing the records (the
- * workers die with the harness, PR_SET_PDEATHSIG in spawn.c). */
-static void on_signal(int sig) {
-  (void)sig;
-  if (stop_requested) {
-    static const char msg[] = "greenbench: stopped at once; meta.json may not say how far the "
-                              "records go\n";
-    ssize_t n = write(2, msg, sizeof msg - 1);
-    (void)n;
-    _exit(130);
-  }
-  stop_requested = 1;
-}
-
-/* SIGINT, SIGTERM and SIGHUP (a dropped SSH session) stop the campaign at
- * once: the running worker is killed, its run is not recorded, every earlier
- * row stays on disk and meta.json says how far they go. The workers run in
- * their own process groups, so a Ctrl-C at the terminal reaches only the
- * harness. */
-static void install_handlers(void) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  sigaction(SIGHUP, &sa, NULL);
-  signal(SIGPIPE, SIG_IGN);
-}
 
 static const char usage[] =
     "usage: greenbench <command> [options]\n"
@@ -70,16 +41,13 @@ static const struct {
 int main(int argc, char **argv) {
   /* The workers, found relative to this executable (greenbench/paths.h);
    * run and check report a missing one, report needs none. */
-  static gb_worker_files found;
-  gb_err missing;
-  bool have = gb_worker_files_find(&found, &missing) == 0;
-  gb_cli_env env = {.workers = {.worker_c = found.worker_c,
-                                .python = GB_PYTHON_PATH,
-                                .python_worker = found.python_worker,
-                                .node = GB_NODE_PATH,
-                                .node_worker = found.node_worker},
-                    .source_dir = found.source_dir[0] ? found.source_dir : NULL,
-                    .workers_missing = have ? NULL : missing.msg,
+  static gb_entry_workers found;
+  if (gb_entry_find_workers(&found) < 0) {
+    /* found.missing says why; run and check report it, report needs none. */
+  }
+  gb_cli_env env = {.workers = found.workers,
+                    .source_dir = found.source_dir,
+                    .workers_missing = found.missing,
                     .stop = &stop_requested,
                     .out = stdout,
                     .err = stderr};
@@ -91,7 +59,7 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "--version")) {
     return gb_version_print(stdout) < 0 ? 1 : 0;
   }
-  install_handlers();
+  gb_entry_signals(&stop_requested, "greenbench");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
     if (!strcmp(argv[1], commands[i].name))
       return commands[i].fn(argc - 1, argv + 1, &env);

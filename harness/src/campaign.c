@@ -149,7 +149,9 @@ int gb_campaign_setup_expected(gb_campaign *c, gb_err *err) {
  * also holds every language to the others. */
 static void check_parity(const gb_campaign *c, const gb_job *job, size_t index,
                          const gb_worker_line *line, gb_run_row *row) {
-  gb_expected startup = {.input_hash = c->startup_hash[index]};
+  /* index is a configuration's for a sort and a startup group's otherwise:
+   * startup_hash has only nstartups entries. */
+  gb_expected startup = {.input_hash = job->kind == GB_RUN_SORT ? 0 : c->startup_hash[index]};
   const gb_expected *e = job->kind == GB_RUN_SORT ? &c->expected[index] : &startup;
   const char *field = NULL;
   uint64_t got = 0, want = 0;
