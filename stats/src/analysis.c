@@ -144,6 +144,26 @@ static const gb_an_startup *find_startup(const gb_analysis *a, gb_language l, gb
 
 /* ---- Configurations ------------------------------------------------------ */
 
+/* c->loop_per_sort_ns: the median of loop_ns / sorts over the ok runs with
+ * a loop time. 0 or -ENOMEM. */
+static int loop_median(gb_an_config *c, const gb_rec_group *g) {
+  c->loop_per_sort_ns = NAN;
+  double *v = malloc((g->n_rows + 1) * sizeof *v);
+  if (!v) {
+    return -ENOMEM;
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < g->n_rows; i++) {
+    const gb_run_row *r = g->rows[i];
+    if (row_ok(r) && r->loop_ns.present && r->sorts > 0) {
+      v[n++] = (double)r->loop_ns.value / (double)r->sorts;
+    }
+  }
+  c->loop_per_sort_ns = n > 0 ? gb_quantile_select(v, n, 0.5) : NAN;
+  free(v);
+  return 0;
+}
+
 static void count_rows(gb_an_config *c, const gb_rec_group *g, uint64_t target_ns) {
   c->sorts_min = UINT64_MAX;
   for (size_t i = 0; i < g->n_rows; i++) {
@@ -310,6 +330,7 @@ static int build_config(gb_analysis *a, gb_an_config *c, gb_err *err) {
   c->startup = find_startup(a, c->language, c->order, c->size);
   c->coupling = (gb_rho){.defined = false, .rho = NAN};
   c->process = (gb_summary){.min = NAN, .median = NAN, .p95 = NAN, .max = NAN};
+  c->loop_per_sort_ns = NAN;
   check_plateau(c, a->records);
   const gb_rec_group *g =
       gb_rec_table_find_sort(&a->records->runs, c->language, c->algorithm, c->order, c->size);
@@ -318,6 +339,9 @@ static int build_config(gb_analysis *a, gb_an_config *c, gb_err *err) {
   }
   c->n_rows = g->n_rows;
   count_rows(c, g, s->target_ms * UINT64_C(1000000));
+  if (loop_median(c, g) < 0) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
   if (!bootstrappable(c)) {
     return 0;
   }

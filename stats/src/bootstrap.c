@@ -376,9 +376,17 @@ static void summarise(gb_boot *b, const boot_work *w, const double *rep, double 
     iv->point =
         e < N_MEDIANS && iv->available ? gb_quantile_sorted(w->sorted + e * n, n, 0.5) : NAN;
   }
-  b->est[GB_EST_NET_POWER].point = b->has_energy ? power_w(b->est[GB_EST_ENERGY_PER_SORT].point,
-                                                           b->est[GB_EST_TIME_PER_SORT].point)
-                                                 : NAN;
+  /* Net power is undefined, with no point and no interval, where the
+   * median time or energy per sort is not above 0: the sort is lost in the
+   * startup's noise, and a power from it would be a number without
+   * meaning. */
+  double e = b->est[GB_EST_ENERGY_PER_SORT].point, t = b->est[GB_EST_TIME_PER_SORT].point;
+  gb_interval *p = &b->est[GB_EST_NET_POWER];
+  p->point = b->has_energy && e > 0.0 ? power_w(e, t) : NAN;
+  if (isnan(p->point)) {
+    p->lo = p->hi = NAN;
+    p->n_used = 0;
+  }
 }
 
 static int check_opts(const gb_boot_opts *o, size_t n, gb_err *err) {

@@ -275,6 +275,34 @@ Test(bootstrap, counts_replicates_at_or_below_zero) {
   gb_boot_free(&b);
 }
 
+/* Issue 32, A: a median energy per sort at or below 0 leaves net power
+ * undefined, with neither a point nor an interval, so that no writer can
+ * print it or count it in a range. */
+Test(bootstrap, net_power_undefined_when_energy_not_above_zero) {
+  gb_run runs[3];
+  for (int i = 0; i < 3; i++) {
+    runs[i] = (gb_run){.wall_ns = 1e9,
+                       .cpu_ns = 1e9,
+                       .energy_uj = 2.0 + i,
+                       .idle_ns = 1e9,
+                       .idle_energy_uj = 0,
+                       .sorts = 1};
+  }
+  gb_startup st = {.time_ns = 0, .cpu_ns = 0, .energy_uj = 3}; /* -1, 0, 1 per sort */
+  gb_boot b = boot(runs, 3, &st, 8, 1, 500);
+  const gb_interval *p = &b.est[GB_EST_NET_POWER];
+  cr_assert_eq(b.est[GB_EST_ENERGY_PER_SORT].point, 0.0);
+  cr_assert(p->available);
+  cr_assert(isnan(p->point) && isnan(p->lo) && isnan(p->hi));
+  cr_assert_eq(p->n_used, 0);
+  gb_boot_free(&b);
+  st.energy_uj = 2.5; /* -0.5, 0.5, 1.5: median 0.5 > 0, power defined */
+  b = boot(runs, 3, &st, 8, 1, 500);
+  cr_assert_float_eq(b.est[GB_EST_NET_POWER].point, 0.5 / 1e9 * 1e3, 1e-18);
+  cr_assert(!isnan(b.est[GB_EST_NET_POWER].lo));
+  gb_boot_free(&b);
+}
+
 Test(bootstrap, percentile_interval_rule) {
   /* 41 values 0..40: h = 40 x 0.025 = 1 and 40 x 0.975 = 39 exactly. */
   double v[43], scratch[43], lo, hi;

@@ -477,3 +477,37 @@ Test(report_analysis, many_inconclusive_is_one_in_five_of_the_defined) {
   t = tally_of(100, 50, 26, 19, 26, 9);
   cr_assert(gb_analysis_noisy(&t));
 }
+
+/* Issue 32, item 2, on the committed study: every configuration whose loop
+ * time per sort lies outside its per-sort interval, or more than 10% from
+ * it, is flagged, node/insertion/reversed/1000 among them; and none shows
+ * CPU per sort above time per sort x the workers' CPUs unflagged. */
+Test(report_analysis, study_loop_time_and_cpu_checks_flag_every_one) {
+  gb_records *r = gbt_load_dir(GB_TEST_DATA_DIR "/../../../results/study-vm-2026-12-03");
+  gb_analysis *a = gbt_analyse(r);
+  cr_assert_eq(a->checks.worker_cpus, 1, "the study pinned its workers to CPU 1");
+  size_t disagree = 0, above = 0;
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_an_config *c = &a->configs[i];
+    if (!c->measured) {
+      continue;
+    }
+    const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
+    double loop = c->loop_per_sort_ns, cpu = c->boot.est[GB_EST_CPU_PER_SORT].point;
+    cr_assert(!isnan(loop));
+    bool off = loop < t->lo || loop > t->hi || fabs(t->point - loop) > 0.10 * loop;
+    cr_expect_eq(c->loop_disagrees, off, "configuration %zu", i);
+    cr_expect_eq(c->cpu_above_wall, cpu > t->point, "configuration %zu", i);
+    disagree += off;
+    above += cpu > t->point;
+  }
+  cr_expect_eq(a->checks.loop_disagrees, disagree);
+  cr_expect_eq(a->checks.cpu_above_wall, above);
+  const gb_an_config *c = gb_analysis_find(a, GB_NODE, GB_INSERTION, GB_REVERSED, 1000);
+  cr_assert_not_null(c);
+  cr_expect(c->loop_disagrees);
+  cr_expect(c->cpu_above_wall);
+  cr_expect(fabs(c->loop_per_sort_ns - 1167e3) < 1e3, "%g", c->loop_per_sort_ns);
+  gb_analysis_free(a);
+  gb_records_free(r);
+}

@@ -101,6 +101,19 @@ Test(report_md, states_what_the_study_asks) {
   free(md);
 }
 
+/* Issue 32, D: the legend says exactly what "differs" means (the interval
+ * excludes 1, and may lie partly inside the margin), never that it reaches
+ * beyond the margin. */
+Test(report_md, legend_says_differs_means_the_interval_excludes_one) {
+  size_t len;
+  char *md = render("report-energy", &len);
+  cr_expect(strstr(md, "otherwise *differs* when the interval excludes 1, which is all that "
+                       "*differs* says: part of such an interval may lie inside the margin;"),
+            "legend of differs");
+  cr_expect_null(strstr(md, "(and reaches beyond the margin)"));
+  free(md);
+}
+
 Test(report_md, energy_pending_reads_pending) {
   size_t len;
   char *md = render("report-off", &len);
@@ -141,9 +154,9 @@ Test(report_md, partial_campaign_is_flagged) {
 Test(report_md, noise_is_shown_not_hidden) {
   size_t len;
   char *md = render("report-noisy", &len);
-  cr_expect(strstr(md,
-                   "| c | quick | sorted | 100 | 3 of 3 | 1 | -50 [-300, 10] ⚠ not above 0 "
-                   "| -108 [-345, -50] | -5838 [-5838, -5838] ⚠ not above 0 | undefined |"));
+  cr_expect(strstr(md, "| c | quick | sorted | 100 | 3 of 3 | 1 | -50 [-300, 10] ⚠ not above 0 "
+                       "‡ loop time 9.000 | -108 [-345, -50] | -5838 [-5838, -5838] ⚠ not "
+                       "above 0 | undefined |"));
   cr_expect(strstr(md, "⚠ not above 0: the median time or energy per sort is zero or below"));
   cr_expect(strstr(md, "- **Per-sort figures above 0**: 1 of 12 measured configurations have a "
                        "median time or energy per sort of zero or below (the startup cost "

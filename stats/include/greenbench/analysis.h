@@ -27,6 +27,11 @@
 #define GB_ANALYSIS_MIN_RUNS 30         /* docs/methods.md #3 */
 /* A warm-up plateau: the last two warm-ups' per-sort loop times within 10%. */
 #define GB_ANALYSIS_PLATEAU_TOLERANCE 0.10
+/* The loop-time cross-check (docs/methods.md): time per sort from process
+ * time minus the startup median disagrees with the worker's own clock
+ * (median of loop_ns / sorts) when that lies outside its interval or more
+ * than 10% away from its point. */
+#define GB_ANALYSIS_LOOP_TOLERANCE 0.10
 /* A run counts as throttled when the pinned CPUs' mean frequency at its end
  * is more than 10% below that at its start. */
 #define GB_ANALYSIS_THROTTLE_DROP 0.10
@@ -95,6 +100,14 @@ typedef struct {
   /* The point estimate of time or energy per sort is not above 0: the
    * startup cost subtracted is as large as the whole sort, or larger. */
   bool nonpositive_time, nonpositive_energy;
+  /* The worker's own clock: median over the ok runs with a loop time of
+   * loop_ns / sorts (NAN without one), and whether time per sort disagrees
+   * with it (GB_ANALYSIS_LOOP_TOLERANCE; false when either is missing). */
+  double loop_per_sort_ns;
+  bool loop_disagrees;
+  /* Impossible: median CPU time per sort above median time per sort times
+   * the CPUs the workers could use (gb_an_checks.worker_cpus). */
+  bool cpu_above_wall;
 } gb_an_config;
 
 /* Whether iv's point lies outside its own interval, as it can when
@@ -224,6 +237,12 @@ typedef struct {
   size_t invalid; /* configurations whose records fail gb_validate_case */
   /* Measured configurations whose time or energy per sort is not above 0. */
   size_t nonpositive;
+  /* The loop-time cross-check: measured configurations with a loop time,
+   * of those disagreeing with time per sort, and those whose CPU per sort
+   * exceeds time per sort x worker_cpus (the CPUs of pinning.cpus, or every
+   * online CPU when the workers were not pinned). */
+  size_t loop_checked, loop_disagrees, cpu_above_wall;
+  uint64_t worker_cpus;
   bool all_energy_zero; /* energy is ok, and every ok reading is 0 uJ */
 } gb_an_checks;
 

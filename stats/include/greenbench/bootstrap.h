@@ -56,7 +56,8 @@ typedef enum {
   GB_EST_PROCESS_TIME,          /* ns: median process wall time */
   GB_EST_CPU_PER_SORT,          /* ns: median CPU time per sort */
   GB_EST_GROSS_ENERGY_PER_SORT, /* uJ: median energy per sort including idle power */
-  GB_EST_NET_POWER,             /* W: median energy per sort / median time per sort */
+  GB_EST_NET_POWER,             /* W: median energy per sort / median time per sort;
+                                 * no point or interval (NAN) unless both are > 0 */
   GB_EST_COUNT
 } gb_estimate;
 
