@@ -134,7 +134,8 @@ _greenbench() {
     ;;
   report)
     _greenbench_options -d --out --junit --chart --summary --no-datapackage --resamples \
-      --seed --equivalence-margin --allow-partial --carbon --carbon-intensity --version --help
+      --seed --equivalence-margin --allow-partial --startup-fixed --carbon --carbon-intensity \
+      --version --help
     ;;
   compare)
     _greenbench_options -d --out --resamples --seed --equivalence-margin --allow-partial \

@@ -94,7 +94,10 @@ static void section_startups(md *d) {
   gb_textbuf *b = d->b;
   gb_tb_puts(b, "### Startup cost per process\n\nMedian over each trial's ok batches of the "
                 "batch's cost divided by its launches (energy net of idle), subtracted from "
-                "every run of the trial's language, order and size and held fixed.\n\n");
+                "every run of the trial's language, order and size; ");
+  gb_tb_puts(b, d->a->opts.startup_fixed ? "held fixed (--startup-fixed).\n\n"
+                                         : "its uncertainty enters the intervals (Method "
+                                           "notes).\n\n");
   md_fold_open(b, d->a->n_startups, "Startup cost per process");
   gb_tb_puts(b, "| Language | Order | Size | Ok batches | Launches per batch | Wall (ms) | CPU "
                 "(ms) | Energy (mJ) |\n|---|---|---|---|---|---|---|---|\n");

@@ -127,6 +127,14 @@ CELL_SPLIT = re.compile(r"(?<!\\)\|")
 INTERVAL = re.compile(r"(\S+) \[(?:(\S+), (\S+)|n/a)\]\Z")
 RANGE = re.compile(r"(\S+) \((\S+) to (\S+)\)(?:, (\d+) of (\d+) defined)?\Z")
 NONPOSITIVE = " ⚠ not above 0"
+# The loop-time cross-check's marks (issue 32): after time per sort, the
+# worker's loop time per sort where the two disagree; after CPU per sort,
+# where it exceeds time per sort x the workers' CPUs; after a time ratio
+# whose side is so marked.
+LOOP = re.compile(r" ‡ loop time (\S+)\Z")
+IMPOSSIBLE = " ⊘ impossible"
+RATIO_LOOP = " ‡"
+LOOP_TOLERANCE = 0.10
 OUTSIDE = re.compile(r" † outside its interval of (\d+) of (\d+)\Z")
 NET_POWER = re.compile(r"Net power above idle has a median of (\S+) W across the (\d+) "
                        r"configurations with energy \(from (\S+) W to (\S+) W\)")
@@ -214,6 +222,7 @@ class Peer:
             meta = json.load(f)
         s = meta["settings"]
         self.energy = meta["energy"]["status"] == "ok"
+        self.cpus = cpus_in(meta["pinning"]["cpus"]) or meta["machine"]["cpus_online"]
         self.langs = [x for x in LANGS if x in s["languages"]]
         self.algs = [x for x in ALGS if x in s["algorithms"]]
         self.orders = [x for x in ORDERS if x in s["orders"]]
@@ -236,6 +245,7 @@ class Peer:
 
     def startups(self, groups, ok):
         batches = bn.startup_batches(ok)
+        self.batches = batches
         self.costs = {k: np.quantile(v, 0.5, axis=0) for k, v in batches.items()}
         self.startup = {}
         for lang in self.langs:
@@ -251,6 +261,7 @@ class Peer:
 
     def configs(self, groups, ok):
         values = bn.config_values(ok, self.costs)
+        self.shifts = bn.config_shift(ok, self.costs)
         self.config = {}
         for lang in self.langs:
             for alg in self.algs:
@@ -267,11 +278,17 @@ class Peer:
         if x is None:
             return c
         has_energy = not np.isnan(x[bn.ENERGY]).any()
+        loops = [float(r["loop_ns"]) / float(r["sorts"]) for r in ok if r["loop_ns"] != ""]
+        c["loop"] = np.quantile(loops, 0.5) if loops else np.nan
         point = [np.quantile(x[e], 0.5) for e in range(bn.POWER)]
         point.append(bn.power_w(point[bn.ENERGY], point[bn.TIME])[()])
         # The report shows no interval of process time; energy's only with energy.
         shown = (bn.TIME, bn.CPU) + ((bn.ENERGY, bn.GROSS) if has_energy else ())
-        reps = bn.replicates(x, np.random.default_rng([SEED, stream(*k)]), rows=shown)
+        # The report resamples the startup batches in every replicate
+        # (docs/adr/0014-startup-in-the-intervals.md); so does numpy.
+        st = (k[0], k[2], k[3])
+        reps = bn.replicates(x, np.random.default_rng([SEED, stream(*k)]), rows=shown,
+                             startup=(self.batches[st], self.costs[st], self.shifts[k]))
         for e in NEEDS_ENERGY if not has_energy else ():
             point[e] = np.nan
         wall = x[bn.PROCESS]
@@ -432,6 +449,15 @@ class Check:
         return z
 
 
+def cpus_in(text):
+    """The CPUs of a list as sched_setaffinity takes it ("2,4", "0-3")."""
+    n = 0
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        n += int(hi or lo) - int(lo) + 1
+    return n
+
+
 def label(k):
     return "/".join(k)
 
@@ -446,6 +472,19 @@ def est_cell(chk, peer, what, cell, c, e, scale):
         chk.text(what, cell, "undefined")
     else:
         point = c["point"][e] * scale
+        if e == bn.TIME:
+            loop = LOOP.search(cell)
+            cell = cell[:loop.start()] if loop else cell
+            far = abs(c["point"][bn.TIME] - c["loop"]) > LOOP_TOLERANCE * c["loop"]
+            if far or loop:
+                chk.text(what + " loop-time mark", bool(loop), True)
+            if loop:
+                chk.point(what + " loop time", loop.group(1), c["loop"] * scale)
+        if e == bn.CPU:
+            impossible = cell.endswith(IMPOSSIBLE)
+            cell = cell[:-len(IMPOSSIBLE)] if impossible else cell
+            chk.text(what + " impossible mark", impossible,
+                     bool(c["point"][bn.CPU] > c["point"][bn.TIME] * peer.cpus))
         flagged = cell.endswith(NONPOSITIVE)
         if e in (bn.TIME, bn.ENERGY):
             chk.text(what + " flag for a figure not above 0", flagged, not point > 0)
@@ -585,9 +624,11 @@ def check_ratio_tables(chk, peer, tabs):
                 elif what != "time" and not peer.energy:
                     chk.text(name, row[i], "pending")
                 elif np.isnan(r["point"][what]):
-                    chk.text(name, row[i], "n/a" if what == "time" else "undefined")
+                    chk.text(name, row[i].removesuffix(RATIO_LOOP),
+                             "n/a" if what == "time" else "undefined")
                 else:
-                    chk.interval(name, row[i], r["point"][what], r["reps"][what])
+                    chk.interval(name, row[i].removesuffix(RATIO_LOOP) if what == "time"
+                                 else row[i], r["point"][what], r["reps"][what])
 
 
 def asked(chk, peer, family, rows, what):

@@ -45,6 +45,10 @@ typedef struct {
   /* Threads for the bootstraps, ratios and rank intervals: 0 for one per
    * online CPU (at most 8). The results do not depend on it, bit for bit. */
   size_t threads;
+  /* Hold the startup medians fixed, as the study first did, instead of
+   * resampling the startup batches in every replicate
+   * (docs/adr/0014-startup-in-the-intervals.md); the default is false. */
+  bool startup_fixed;
 } gb_analysis_opts;
 
 #define GB_ANALYSIS_OPTS_DEFAULT                                                               \
@@ -55,15 +59,22 @@ typedef struct {
   }
 
 /* One startup trial (language, order, size): the cost per process of its
- * ok batches (batch / launches), median over them, held fixed. */
+ * ok batches (batch / launches), median over them. Every bootstrap replicate
+ * of a configuration resamples these batches (from the trial's own stream,
+ * gb_analysis_startup_stream) unless opts.startup_fixed. */
 typedef struct {
   gb_language language;
   gb_order order;
   uint64_t size;
   size_t n_rows, n_ok;
-  bool measured;     /* at least one ok batch */
-  gb_startup cost;   /* per process; energy net of idle, NAN when missing */
-  uint64_t launches; /* of its first ok batch */
+  bool measured;       /* at least one ok batch */
+  gb_startup cost;     /* per process; energy net of idle, NAN when missing */
+  uint64_t launches;   /* of its first ok batch */
+  gb_startup *batches; /* n_ok costs per process, one per ok batch (owned) */
+  uint64_t stream;     /* its bootstrap stream */
+  /* Its replicates (gb_boot_startup_replicates), held while the
+   * configurations of its size are bootstrapped; NULL otherwise. */
+  gb_startup *replicates;
 } gb_an_startup;
 
 typedef enum { GB_AN_PLATEAU_UNCHECKED, GB_AN_PLATEAU_YES, GB_AN_PLATEAU_NO } gb_an_plateau;
