@@ -108,6 +108,24 @@ def interval_decimals(point, lo, hi, sig):
     return min(dec, dec_for(half, 2)) if half > 0 else dec
 
 
+def range_decimals(median, lo, hi, sig):
+    """gb_range_decimals: interval_decimals with the range in place of the
+    interval, but a range of positive figures also keeps two significant
+    digits of its smallest, unless that gives the largest more than sig
+    (None: each figure with sig significant digits)."""
+    dec = interval_decimals(median, lo, hi, sig)
+    if dec is None or not lo > 0:
+        return dec
+
+    def dec_for(x, digits):
+        return min(max(digits - 1 - math.floor(math.log10(x)), 0), 15)
+
+    keep = dec_for(lo, 2)
+    if keep <= dec:
+        return dec
+    return keep if keep <= dec_for(hi, sig) else None
+
+
 def same_printed(printed, value, sig):
     """printed is value rounded to the report's precision. A value within
     an ulp of a rounding tie may round either way; the printed digits
@@ -372,7 +390,7 @@ class Check:
         if not same_printed(printed, value, sig):
             self.fail(what, printed, "%.17g (%s at this precision)" % (value, fmt_sig(value, sig)))
 
-    def rounded(self, what, printed, lo, hi, value, sig):
+    def rounded(self, what, printed, lo, hi, value, sig, rule=interval_decimals):
         """A point printed to what its interval supports: point and ends
         share the decimals of interval_decimals (for the true ends, which
         lie within a unit of the last printed digit of the printed ones),
@@ -383,7 +401,7 @@ class Check:
             self.fail(what, "%s [%s, %s]" % (printed, lo, hi), "one number of decimals")
             return
         u = 10.0 ** -dec
-        allowed = {interval_decimals(value, float(lo) + a, float(hi) + b, sig)
+        allowed = {rule(value, float(lo) + a, float(hi) + b, sig)
                    for a in (-u, 0.0, u) for b in (-u, 0.0, u)}
         if None in allowed:
             allowed.add(decimals(fmt_sig(value, sig)))
@@ -502,9 +520,14 @@ def range_cell(chk, what, cell, v, sig=4, used=None, n=None):
     if not m:
         chk.fail(what, repr(cell), "%s (%s to %s)" % tuple(fmt_sig(x, sig) for x in v))
         return
-    # Rounded as an interval with the range in its place (gb_tb_range).
+    # Rounded as an interval with the range in its place, keeping two
+    # digits of a positive smallest (gb_tb_range, gb_range_decimals).
     med, lo, hi = m.groups()[:3]
-    chk.rounded(what + ", median", med, lo, hi, v[0], sig)
+    if range_decimals(v[0], v[1], v[2], sig) is None and v[1] > 0:
+        for part, printed, x in (("median", med, v[0]), ("min", lo, v[1]), ("max", hi, v[2])):
+            chk.point("%s, %s" % (what, part), printed, x, sig)
+    else:
+        chk.rounded(what + ", median", med, lo, hi, v[0], sig, rule=range_decimals)
     for part, printed, x in (("min", lo, v[1]), ("max", hi, v[2])):
         if abs(float(printed) - x) > 0.5 * 10.0 ** -decimals(printed) * (1 + 1e-9):
             chk.fail("%s, %s" % (what, part), printed, "%.17g" % x)
