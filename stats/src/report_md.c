@@ -174,8 +174,9 @@ void md_section_measured(md *d) {
   row_begin(b, "This report");
   gb_tb_printf(b,
                "`greenbench report --resamples %zu --seed %" PRIu64
-               " --equivalence-margin %.6g`; %s percentile-bootstrap intervals |\n\n",
-               d->a->opts.resamples, d->a->opts.seed, d->a->opts.margin, d->level);
+               " --equivalence-margin %.6g%s`; %s percentile-bootstrap intervals |\n\n",
+               d->a->opts.resamples, d->a->opts.seed, d->a->opts.margin,
+               d->a->opts.startup_fixed ? " --startup-fixed" : "", d->level);
 }
 
 /* ---- Chart and method notes ------------------------------------------------------------ */
