@@ -118,7 +118,21 @@ typedef struct {
   gb_startup fixed;
   double uniform_sorts;
   double *base, *inv_sorts, *idle_power, *gather;
+  /* Gross energy with equal sorts: its order of runs depends only on the
+   * startup time's move, which a startup resample takes from few values.
+   * Per distinct move d (n_moves of them), the runs' values
+   * base - idle power x d / sorts sorted with the run behind each
+   * (n_moves x n), and per replicate the index of its move; NULL when not
+   * used (then gathered, shifted_median). */
+  size_t n_moves;
+  double *gross_sorted;
+  uint32_t *gross_order, *move_of;
 } boot_work;
+
+/* The most distinct startup-time moves held for gross energy; beyond, it
+ * is gathered replicate by replicate. A trial of 30 batches has at most
+ * 465 distinct medians. */
+enum { MAX_MOVES = 512 };
 
 enum { LANE_BITS = 12 };
 _Static_assert(N_MEDIANS *LANE_BITS <= 64, "a lane per median in 64 bits");
@@ -157,6 +171,9 @@ static void work_free(boot_work *w) {
   free(w->counts);
   free(w->lanes);
   free(w->base);
+  free(w->gross_sorted);
+  free(w->gross_order);
+  free(w->move_of);
 }
 
 static int work_alloc(boot_work *w, size_t n, gb_err *err) {
@@ -256,7 +273,73 @@ static double shifted_median(boot_work *w, int e, const gb_startup *st) {
  * fixed startup to st: in step, (median - move / sorts), when every run made
  * the same sorts, for the estimates whose order of runs a common move keeps;
  * else by shifted_median. Process time does not move. */
-static void shift_replicate(boot_work *w, const gb_startup *st, double *out,
+/* The index of move x among moves[0..*d), added when new: an open
+ * addressing table of 2 x MAX_MOVES slots keyed by x's bits (slot holds
+ * index + 1, 0 when free). MAX_MOVES when the table is full. */
+static size_t move_index(double x, double *moves, size_t *d, uint32_t *slots) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  size_t h = (size_t)((bits * UINT64_C(0x9e3779b97f4a7c15)) >> 54); /* 10 bits */
+  for (;; h = (h + 1) % (2 * MAX_MOVES)) {
+    uint32_t at = slots[h];
+    if (at == 0) {
+      if (*d == MAX_MOVES) {
+        return MAX_MOVES;
+      }
+      moves[*d] = x;
+      slots[h] = (uint32_t)++ * d;
+      return *d - 1;
+    }
+    if (memcmp(&moves[at - 1], &x, sizeof x) == 0) {
+      return at - 1;
+    }
+  }
+}
+
+/* Prepares gross energy's sorted values per distinct startup-time move
+ * (boot_work.gross_sorted), when every run made the same sorts and gross
+ * energy is active; leaves it NULL (gathered instead) when the moves are
+ * too many or memory is short: the same values either way. */
+static void prepare_gross(boot_work *w, const gb_startup *startups, size_t B, keyed *tmp) {
+  _Static_assert(2 * MAX_MOVES == 1 << 10, "move_index hashes to 10 bits");
+  size_t n = w->n, d = 0;
+  if (!(w->uniform_sorts > 0.0) || !w->active[GB_EST_GROSS_ENERGY_PER_SORT]) {
+    return;
+  }
+  double moves[MAX_MOVES];
+  uint32_t slots[2 * MAX_MOVES] = {0};
+  w->move_of = malloc(B * sizeof *w->move_of);
+  for (size_t r = 0; w->move_of && r < B && d <= MAX_MOVES; r++) {
+    size_t m = move_index(startups[r].time_ns - w->fixed.time_ns, moves, &d, slots);
+    w->move_of[r] = (uint32_t)m;
+    d = m == MAX_MOVES ? MAX_MOVES + 1 : d;
+  }
+  bool fits = w->move_of && d <= MAX_MOVES;
+  w->gross_sorted = fits ? malloc(d * n * sizeof *w->gross_sorted) : NULL;
+  w->gross_order = fits ? malloc(d * n * sizeof *w->gross_order) : NULL;
+  if (!w->gross_sorted || !w->gross_order) {
+    free(w->gross_sorted);
+    free(w->gross_order);
+    free(w->move_of);
+    w->gross_sorted = NULL;
+    w->gross_order = w->move_of = NULL;
+    return;
+  }
+  const double *g = w->base + GB_EST_GROSS_ENERGY_PER_SORT * n;
+  for (size_t m = 0; m < d; m++) {
+    for (size_t i = 0; i < n; i++) {
+      tmp[i] = (keyed){g[i] - w->idle_power[i] * moves[m] / w->uniform_sorts, (uint32_t)i};
+    }
+    qsort(tmp, n, sizeof *tmp, cmp_keyed);
+    for (size_t i = 0; i < n; i++) {
+      w->gross_sorted[m * n + i] = tmp[i].v;
+      w->gross_order[m * n + i] = tmp[i].run;
+    }
+  }
+  w->n_moves = d;
+}
+
+static void shift_replicate(boot_work *w, const gb_startup *st, size_t r, double *out,
                             size_t replicates) {
   const double moves[N_MEDIANS] = {[GB_EST_TIME_PER_SORT] = st->time_ns - w->fixed.time_ns,
                                    [GB_EST_ENERGY_PER_SORT] =
@@ -269,6 +352,13 @@ static void shift_replicate(boot_work *w, const gb_startup *st, double *out,
     }
     if (w->uniform_sorts > 0.0 && e != GB_EST_GROSS_ENERGY_PER_SORT) {
       *v -= moves[e] / w->uniform_sorts;
+    } else if (e == GB_EST_GROSS_ENERGY_PER_SORT && w->gross_sorted) {
+      size_t n = w->n, m = w->move_of[r], lo;
+      double frac;
+      q7_position(n, 0.5, &lo, &frac);
+      *v = gb_counted_quantile(w->gross_sorted + m * n, w->gross_order + m * n, w->counts, lo,
+                               frac) -
+           moves[GB_EST_ENERGY_PER_SORT] / w->uniform_sorts;
     } else {
       *v = shifted_median(w, e, st);
     }
@@ -312,7 +402,7 @@ static void resample_all(boot_work *w, gb_rng *rng, size_t replicates, double *r
       *out = gb_counted_value(w->sorted + e * n, at[k][0], at[k][1], frac);
     }
     if (startups) {
-      shift_replicate(w, &startups[r], rep + r, replicates);
+      shift_replicate(w, &startups[r], r, rep + r, replicates);
     }
     rep[GB_EST_NET_POWER * replicates + r] =
         power_w(rep[GB_EST_ENERGY_PER_SORT * replicates + r],
@@ -675,6 +765,13 @@ int gb_boot_run_in(gb_boot_work *work, const gb_run *runs, size_t n, const gb_st
     return rc;
   }
   const gb_startup *startups = given ? opts->startup_replicates : work->startups;
+  if (shift) {
+    keyed *tmp = malloc(n * sizeof *tmp);
+    if (tmp) {
+      prepare_gross(&w, startups, B, tmp);
+    }
+    free(tmp);
+  }
   resample_all(&w, &rng, B, rep, shift ? startups : NULL);
   summarise(&b, &w, rep, opts->level, scratch);
   memcpy(b.replicates, rep, held * B * sizeof *rep); /* estimate-major: a prefix */
