@@ -134,8 +134,8 @@ _greenbench() {
     ;;
   report)
     _greenbench_options -d --out --junit --chart --summary --no-datapackage --resamples \
-      --seed --equivalence-margin --allow-partial --quiet --carbon --carbon-intensity --version \
-      --help
+      --seed --equivalence-margin --allow-partial --quiet --startup-fixed --carbon \
+      --carbon-intensity --version --help
     ;;
   compare)
     _greenbench_options -d --out --resamples --seed --equivalence-margin --allow-partial \

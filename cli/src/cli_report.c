@@ -45,6 +45,8 @@ static const char usage[] =
     "  --allow-partial            report a campaign that did not complete\n"
     "  --quiet                    print nothing when done (by default: the files\n"
     "                             written and a table of time and energy per sort)\n"
+    "  --startup-fixed            hold the startup medians fixed in the intervals, as the\n"
+    "                             study first did (default: resampled with the runs)\n"
     "  --carbon REGION,...        grid regions by name or ISO 3166-1 alpha-3 code, or\n"
     "                             UAE / UK (default UAE,UK)\n"
     "  --carbon-intensity NAME=G  add a custom intensity in g CO2e/kWh (repeatable)\n"
@@ -107,7 +109,8 @@ enum {
   CUSTOM,
   ALLOW_PARTIAL,
   NO_DATAPACKAGE,
-  QUIET
+  QUIET,
+  STARTUP_FIXED
 };
 static const gb_opt options[] = {
     {"--out", NULL, GB_OPT_VALUE, OUT},
@@ -122,6 +125,7 @@ static const gb_opt options[] = {
     {"--allow-partial", NULL, 0, ALLOW_PARTIAL},
     {"--no-datapackage", NULL, 0, NO_DATAPACKAGE},
     {"--quiet", NULL, 0, QUIET},
+    {"--startup-fixed", NULL, 0, STARTUP_FIXED},
     {NULL, NULL, 0, 0},
 };
 
@@ -158,6 +162,9 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
     break;
   case QUIET:
     c->quiet = true;
+    break;
+  case STARTUP_FIXED:
+    c->o.startup_fixed = true;
     break;
   default:
     *paths[id] = value;

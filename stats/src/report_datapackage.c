@@ -55,7 +55,9 @@ static const char *const meanings[GB_REC_COL_COUNT] = {
     [GB_REC_COL_TEMP_START_MC] = "Package temperature just before the run; may be negative.",
     [GB_REC_COL_TEMP_END_MC] = "Package temperature just after the run; may be negative.",
     [GB_REC_COL_STARTED_UNIX_NS] = "CLOCK_REALTIME when the run started.",
-    [GB_REC_COL_MESSAGE] = "Why a run failed; empty for ok runs.",
+    [GB_REC_COL_MESSAGE] = "Why a run failed; empty for ok runs. At most 255 bytes of UTF-8 "
+                           "(< 256 bytes, as the reader checks); maxLength counts characters, "
+                           "so it states the bound those bytes imply.",
 };
 
 /* The unit a column's name carries, or NULL for names and counts. */

@@ -183,6 +183,14 @@ Test(report_summary, datapackage_describes_every_column) {
       at(at(cJSON_GetArrayItem(at(j, "resources"), 0), "schema"), "fields"), GB_REC_COL_SEED);
   cr_assert_eq(at(at(seed, "constraints"), "minimum")->valuedouble, 1);
   cr_assert_eq(at(at(seed, "constraints"), "maximum")->valuedouble, 4294967295.0);
+  /* Issue 32, F: the message's bound is the reader's, < 256 bytes, and the
+   * description says bytes where maxLength can only count characters. */
+  const cJSON *msg =
+      cJSON_GetArrayItem(at(at(cJSON_GetArrayItem(at(j, "resources"), 0), "schema"), "fields"),
+                         GB_REC_COL_MESSAGE);
+  cr_assert_eq(at(at(msg, "constraints"), "maxLength")->valuedouble, GB_REC_MESSAGE_MAX - 1);
+  cr_assert_eq(GB_REC_MESSAGE_MAX, 256);
+  cr_assert(strstr(at(msg, "description")->valuestring, "At most 255 bytes of UTF-8"));
   cJSON_Delete(j);
   free(p);
 }
