@@ -15,6 +15,7 @@
 #include "greenbench/sampler.h"
 #include "greenbench/text.h"
 #include "greenbench/timefmt.h"
+#include "greenbench/workerenv.h"
 
 #include "cli_args.h"
 
@@ -246,11 +247,16 @@ static void warn_old_node(const char *runtime, FILE *out) {
 }
 
 /* Whether every language's worker starts and answers. */
-static bool check_runtimes(const gb_workers *w, FILE *out, char *why, size_t len) {
+/* The workers start as `run` starts them (gb_workerenv_for_caller): under
+ * sudo as the user who typed the command, never as root, with the minimal
+ * environment, so a path the user cannot execute is refused the same way. */
+static bool check_runtimes(const gb_workers *w, const gb_privilege *owner,
+                           const gb_workerenv *we, FILE *out, char *why, size_t len) {
   bool all = true;
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     gb_job job = {GB_RUN_STARTUP, l, GB_STARTUP_ALGORITHM, GB_RANDOM, 1, GB_DEFAULT_SEED, 1, 1};
     gb_measure_env env = {.workers = w, .timeout_ns = 30000000000ull};
+    gb_workerenv_apply(owner, we, &env);
     gb_measurement m;
     gb_err err;
     const char *path = l == GB_C ? w->worker_c : l == GB_PYTHON ? w->python : w->node;
@@ -286,6 +292,11 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
     gb_str_put_line(env->err, "greenbench: error: ", env->workers_missing);
     return 1;
   }
+  gb_privilege owner;
+  gb_workerenv we;
+  gb_err err;
+  if (gb_workerenv_for_caller(&owner, &we, &err) < 0)
+    return bad_msg(env->err, err.msg);
   gb_workers w = env->workers;
   if (a.python)
     w.python = a.python;
@@ -294,7 +305,7 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
   char why[512] = "", workers_why[512] = "";
   bool energy = check_energy(env->out, why, sizeof why);
   check_pinning(&a, env->out);
-  bool workers = check_runtimes(&w, env->out, workers_why, sizeof workers_why);
+  bool workers = check_runtimes(&w, &owner, &we, env->out, workers_why, sizeof workers_why);
   if (!workers)
     fprintf(env->out, "verdict: the study cannot run here: %s\n", workers_why);
   else if (energy)

@@ -342,11 +342,10 @@ static int prepare(gb_campaign *c, gb_err *err) {
                             .spawner = c->o->spawner,
                             .sampler = c->sampler,
                             .machine = c->machine,
-                            .run_as = gb_privilege_drops(&c->owner) ? &c->owner : NULL,
                             .timeout_ns = (uint64_t)c->s.timeout_s * 1000000000u,
                             .idle = true,
-                            .envp = c->workerenv.envp,
                             .stop = c->o->stop};
+  gb_workerenv_apply(&c->owner, &c->workerenv, &c->env);
   return probe_runtimes(c, err);
 }
 
@@ -429,9 +428,7 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   gb_campaign_result res = {0};
   int rc = gb_machine_label(o->machine_label, c.label, sizeof c.label, err);
   if (rc == 0)
-    rc = gb_privilege_detect(&c.owner, err);
-  if (rc == 0)
-    rc = gb_workerenv_build(&c.owner, &c.workerenv, err);
+    rc = gb_workerenv_for_caller(&c.owner, &c.workerenv, err);
   if (rc == 0)
     rc = start(&c, err);
   if (rc == 0)

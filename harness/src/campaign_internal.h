@@ -15,9 +15,9 @@
 #include "greenbench/rapl.h"
 #include "greenbench/records.h"
 #include "greenbench/sampler.h"
+#include "greenbench/workerenv.h"
 #include "progress.h"
 #include "recorder.h"
-#include "workerenv.h"
 
 typedef struct {
   const gb_campaign_opts *o;
