@@ -95,7 +95,7 @@ static int write_temp(gb_replace *r, const char *path, const char *data, size_t 
   if (rc == 0) {
     rc = gb_write_all(r->fd, data, len);
   }
-  if (rc == 0 && fchmod(r->fd, 0644) < 0) {
+  if (rc == 0 && !r->to_stdout && fchmod(r->fd, 0644) < 0) {
     rc = -errno;
   }
   if (rc == 0) {

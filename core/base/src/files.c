@@ -68,6 +68,32 @@ int gb_read_small_file(const char *path, char *buf, size_t cap, size_t *len, gb_
   return 0;
 }
 
+/* The replaces under way, for gb_replace_remove_pending: a slot holds its
+ * gb_replace from the temporary file's creation to its rename or removal. */
+static gb_replace *volatile pending_slots[GB_REPLACE_TRACKED];
+
+static void track(gb_replace *r) {
+  for (size_t i = 0; i < GB_REPLACE_TRACKED; i++)
+    if (!pending_slots[i]) {
+      pending_slots[i] = r;
+      return;
+    }
+}
+
+static void untrack(const gb_replace *r) {
+  for (size_t i = 0; i < GB_REPLACE_TRACKED; i++)
+    if (pending_slots[i] == r)
+      pending_slots[i] = NULL;
+}
+
+void gb_replace_remove_pending(void) {
+  for (size_t i = 0; i < GB_REPLACE_TRACKED; i++) {
+    gb_replace *r = pending_slots[i];
+    if (r && r->pending)
+      unlinkat(r->dirfd, r->tmp, 0);
+  }
+}
+
 /* Messages name a file of r as "<shown>/<file>", or "<file>". */
 static int fail(const gb_replace *r, int code, const char *what, const char *file,
                 gb_err *err) {
@@ -175,6 +201,7 @@ int gb_replace_begin(gb_replace *r, int dirfd, const char *shown, const char *na
     return fd;
   r->fd = fd;
   r->pending = true;
+  track(r);
   return 0;
 }
 
@@ -219,6 +246,7 @@ int gb_replace_commit(gb_replace *r, gb_err *err) {
     return rc;
   }
   r->pending = false;
+  untrack(r);
   rc = flush_folder(r);
   return rc < 0 ? fail(r, -rc, "cannot write", r->name, err) : 0;
 }
@@ -230,6 +258,7 @@ void gb_replace_abort(gb_replace *r) {
   if (r->pending)
     unlinkat(r->dirfd, r->tmp, 0);
   r->pending = false;
+  untrack(r);
 }
 
 int gb_write_file_atomic(int dirfd, const char *name, const void *data, size_t len, mode_t mode,

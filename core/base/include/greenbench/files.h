@@ -114,4 +114,10 @@ GB_MUST_USE int gb_replace_commit(gb_replace *r, gb_err *err);
  * after a failed begin or a commit. */
 void gb_replace_abort(gb_replace *r);
 
+/* Removes every temporary file of a gb_replace begun and not yet committed
+ * or aborted (up to GB_REPLACE_TRACKED at once), for a signal handler that
+ * is about to exit: async-signal-safe (unlinkat only). */
+#define GB_REPLACE_TRACKED 16
+void gb_replace_remove_pending(void);
+
 #endif
