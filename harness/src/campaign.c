@@ -73,7 +73,18 @@ static int setup_energy(gb_campaign *c, gb_err *err) {
   }
   gb_err why;
   uint64_t period;
-  if (gb_rapl_open(c->o->rapl, &c->rapl, &why) < 0) {
+  /* The counters are root's: opened with root's identity, then the files
+   * are the user's again. */
+  gb_privilege_fs_leave(&c->fs);
+  int opened = gb_rapl_open(c->o->rapl, &c->rapl, &why);
+  int rc = gb_privilege_fs_enter(&c->owner, &c->fs);
+  if (rc < 0) {
+    gb_rapl_close(c->rapl);
+    c->rapl = NULL;
+    return gb_err_set(err, -rc, "cannot open files as uid %u: %s", (unsigned)c->owner.uid,
+                      strerror(-rc));
+  }
+  if (opened < 0) {
     energy_unavailable(c, why.msg);
   } else if (gb_rapl_probe(c->rapl, ENERGY_PROBE_NS, &why) < 0 ||
              gb_sampler_fit(c->rapl, c->o->sampler, &period, &why) < 0) {
@@ -429,6 +440,11 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   int rc = gb_machine_label(o->machine_label, c.label, sizeof c.label, err);
   if (rc == 0)
     rc = gb_workerenv_for_caller(&c.owner, &c.workerenv, err);
+  /* Under sudo every path of the user's (--out, --resume and what is in
+   * them) is opened as the user would open it (docs/security.md). */
+  if (rc == 0 && (rc = gb_privilege_fs_enter(&c.owner, &c.fs)) < 0)
+    rc = gb_err_set(err, -rc, "cannot open files as uid %u: %s", (unsigned)c.owner.uid,
+                    strerror(-rc));
   if (rc == 0)
     rc = start(&c, err);
   if (rc == 0)
@@ -447,6 +463,7 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   res.completed = rc == 0 && c.runs_done == c.plan.nruns;
   res.energy = c.energy == GB_REC_ENERGY_OK;
   teardown(&c);
+  gb_privilege_fs_leave(&c.fs);
   if (result)
     *result = res;
   return rc;

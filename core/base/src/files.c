@@ -181,6 +181,27 @@ int gb_output_check(int dirfd, const char *name, gb_err *err) {
   return check_output(dirfd, NULL, name, err);
 }
 
+int gb_output_open(const char *path, int *fd, gb_err *err) {
+  struct stat st;
+  int rc = check_output(AT_FDCWD, NULL, path, err);
+  if (rc < 0)
+    return rc;
+  *fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  if (*fd < 0)
+    return gb_err_set(err, errno, "%s: cannot write: %s", path, strerror(errno));
+  if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode))
+    rc = gb_err_set(err, EINVAL,
+                    "%s: is %s; refusing to replace it (only a regular file is replaced)", path,
+                    gb_file_kind(st.st_mode));
+  else if (ftruncate(*fd, 0) < 0 || fcntl(*fd, F_SETFL, 0) < 0)
+    rc = gb_err_set(err, errno, "%s: cannot write: %s", path, strerror(errno));
+  if (rc < 0) {
+    close(*fd);
+    *fd = -1;
+  }
+  return rc;
+}
+
 int gb_replace_begin(gb_replace *r, int dirfd, const char *shown, const char *name, mode_t mode,
                      unsigned flags, gb_err *err) {
   *r = (gb_replace){.dirfd = dirfd, .fd = -1, .shown = shown};

@@ -52,6 +52,14 @@ GB_MUST_USE int gb_output_check(int dirfd, const char *name, gb_err *err);
  * link", "a folder", or "not a regular file". */
 const char *gb_file_kind(mode_t m);
 
+/* Opens path for writing from its start, for a file written as it goes (a
+ * log): what gb_output_check refuses is refused, the last component is
+ * never followed (O_NOFOLLOW), and what was opened must be a regular file
+ * (a FIFO or device put there meanwhile is refused, never truncated,
+ * never blocked on); then it is truncated. Mode 0644 less the umask for a
+ * new file. Returns 0 with *fd, or -errno with the message. */
+GB_MUST_USE int gb_output_open(const char *path, int *fd, gb_err *err);
+
 /* True for "-", standard output, where an output path may be one. */
 bool gb_output_is_stdout(const char *name);
 
