@@ -36,7 +36,8 @@ int gb_plausible_meta(const gb_meta *m, const char *path, gb_plausible *p, gb_er
 }
 
 static int check_temp(const char *col, gb_rec_opt_i64 v, gb_err *err) {
-  if (!v.present || (v.value >= GB_PLAUSIBLE_TEMP_MIN_MC && v.value <= GB_PLAUSIBLE_TEMP_MAX_MC))
+  if (!v.present ||
+      (v.value >= GB_PLAUSIBLE_TEMP_MIN_MC && v.value <= GB_PLAUSIBLE_TEMP_MAX_MC))
     return 0;
   return gb_err_set(err, EINVAL,
                     "%s: %" PRId64 " m°C, outside -50..150 °C, where no working processor "
@@ -47,8 +48,9 @@ static int check_temp(const char *col, gb_rec_opt_i64 v, gb_err *err) {
 static int check_freq(const char *col, gb_rec_opt_u64 v, gb_err *err) {
   if (!v.present || v.value <= GB_PLAUSIBLE_FREQ_MAX_KHZ)
     return 0;
-  return gb_err_set(err, EINVAL, "%s: %" PRIu64 " kHz, above 10 GHz, which no processor runs at",
-                    col, v.value);
+  return gb_err_set(err, EINVAL,
+                    "%s: %" PRIu64 " kHz, above 10 GHz, which no processor runs at", col,
+                    v.value);
 }
 
 static int check_rss(const gb_run_row *row, gb_err *err) {
