@@ -24,6 +24,7 @@
 #include "greenbench/machine.h"
 #include "greenbench/numparse.h"
 #include "greenbench/paths.h"
+#include "greenbench/privilege.h"
 #include "greenbench/records_read.h"
 #include "greenbench/report.h"
 #include "greenbench/report_junit.h"
@@ -275,8 +276,27 @@ static int tee_close(void *cookie) {
   return fclose((FILE *)cookie);
 }
 
+/* A file of the user's for writing, opened as the user would open it
+ * (under sudo: gb_privilege_fs_enter), never through a link and only a
+ * regular file (gb_output_open); NULL with errno set. */
+static FILE *open_user_file(const char *path) {
+  gb_privilege p;
+  gb_privilege_fs saved;
+  gb_err err;
+  int fd = -1, rc = gb_privilege_detect(&p, &err);
+  if (rc == 0 && (rc = gb_privilege_fs_enter(&p, &saved)) == 0) {
+    rc = gb_output_open(path, &fd, &err);
+    gb_privilege_fs_leave(&saved);
+  }
+  FILE *f = rc == 0 ? fdopen(fd, "we") : NULL;
+  if (!f && fd >= 0)
+    close(fd);
+  errno = rc < 0 ? -rc : errno;
+  return f;
+}
+
 static FILE *open_tee(const char *path) {
-  FILE *log = fopen(path, "we");
+  FILE *log = open_user_file(path);
   if (!log)
     return NULL;
   FILE *f =
@@ -340,7 +360,7 @@ static void note_selection(const char *records, const char *how, const char *exp
   char path[PATH_MAX + 32];
   if (gb_path_join(path, sizeof path, records, "ctest-selection.txt", NULL) < 0)
     return;
-  FILE *f = fopen(path, "we");
+  FILE *f = open_user_file(path);
   if (!f)
     return;
   fprintf(f, "%s\nmeasured: %s\n", how, expr);

@@ -16,6 +16,7 @@
 #include "greenbench/sampler.h"
 #include "greenbench/text.h"
 #include "greenbench/timefmt.h"
+#include "greenbench/workerenv.h"
 
 #include "cli_args.h"
 #include "cli_check_json.h"
@@ -44,8 +45,8 @@ static const char usage[] =
     "Says whether this machine can measure energy for the study and why not:\n"
     "each way of reading the counters, powercap (GREENBENCH_POWERCAP_ROOT overrides\n"
     "/sys/class/powercap) and perf_event (GREENBENCH_PERF_POWER_DIR overrides\n"
-    "/sys/bus/event_source/devices/power), the RAPL zones (Intel\n"
-    "intel-rapl-tpmi:N zones are named, not read), the CPUs\n"
+    "/sys/bus/event_source/devices/power; both test hooks, refused under sudo), the\n"
+    "RAPL zones (Intel intel-rapl-tpmi:N zones are named, not read), the CPUs\n"
     "the study would pin, governor, turbo, and the runtimes it would use\n"
     "(GREENBENCH_LIBEXEC_DIR overrides the workers' folder).\n"
     "Exit 0 when the study can run with energy (counters readable and moving, every\n"
@@ -260,11 +261,16 @@ static void warn_old_node(const char *runtime, FILE *out) {
 }
 
 /* Whether every language's worker starts and answers. */
-static bool check_runtimes(const gb_workers *w, FILE *out, char *why, size_t len) {
+/* The workers start as `run` starts them (gb_workerenv_for_caller): under
+ * sudo as the user who typed the command, never as root, with the minimal
+ * environment, so a path the user cannot execute is refused the same way. */
+static bool check_runtimes(const gb_workers *w, const gb_privilege *owner,
+                           const gb_workerenv *we, FILE *out, char *why, size_t len) {
   bool all = true;
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     gb_job job = {GB_RUN_STARTUP, l, GB_STARTUP_ALGORITHM, GB_RANDOM, 1, GB_DEFAULT_SEED, 1, 1};
     gb_measure_env env = {.workers = w, .timeout_ns = 30000000000ull};
+    gb_workerenv_apply(owner, we, &env);
     gb_measurement m;
     gb_err err;
     const char *path = l == GB_C ? w->worker_c : l == GB_PYTHON ? w->python : w->node;
@@ -300,6 +306,11 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
     gb_str_put_line(env->err, "greenbench: error: ", env->workers_missing);
     return 1;
   }
+  gb_privilege owner;
+  gb_workerenv we;
+  gb_err err;
+  if (gb_workerenv_for_caller(&owner, &we, &err) < 0)
+    return bad_msg(env->err, err.msg);
   gb_workers w = env->workers;
   if (a.python)
     w.python = a.python;
@@ -316,7 +327,7 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
   char why[512] = "", workers_why[512] = "";
   bool energy = check_energy(out, why, sizeof why);
   check_pinning(&a, out);
-  bool workers = check_runtimes(&w, out, workers_why, sizeof workers_why);
+  bool workers = check_runtimes(&w, &owner, &we, out, workers_why, sizeof workers_why);
   if (!workers)
     fprintf(out, "verdict: the study cannot run here: %s\n", workers_why);
   else if (energy)

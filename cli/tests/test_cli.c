@@ -243,6 +243,44 @@ Test(cli_check, a_worker_that_does_not_run_means_exit_1) {
             "%s", r.out);
 }
 
+/* check starts the workers as run does: with the minimal environment only
+ * (a PYTHONPATH of the caller's never reaches Python), and, under sudo, as
+ * the user (the security label runs this as root with SUDO_UID set). */
+Test(cli_check, workers_get_the_minimal_environment_as_run_gives_it) {
+  char dir[] = "/tmp/gb-check-env-XXXXXX", wrapper[128], log[128], script[512];
+  cr_assert(mkdtemp(dir));
+  snprintf(wrapper, sizeof wrapper, "%s/python", dir);
+  snprintf(log, sizeof log, "%s/log", dir);
+  snprintf(script, sizeof script,
+           "#!/bin/sh\n{ echo uid=$(id -u); env; } > %s\nexec /usr/bin/python3 \"$@\"\n", log);
+  FILE *f = fopen(wrapper, "w");
+  cr_assert(f);
+  fputs(script, f);
+  fclose(f);
+  cr_assert_eq(chmod(dir, 0777), 0); /* a dropped worker writes its log here */
+  cr_assert_eq(chmod(wrapper, 0755), 0);
+  setenv("PYTHONPATH", dir, 1);
+  result r = CHECK("check", "--python", wrapper);
+  unsetenv("PYTHONPATH");
+  FILE *l = fopen(log, "r");
+  cr_assert(l, "the wrapper ran: %s", r.out);
+  char text[8192];
+  text[fread(text, 1, sizeof text - 1, l)] = '\0';
+  fclose(l);
+  cr_assert_null(strstr(text, "PYTHONPATH"), "%s", text);
+  cr_assert(strstr(text, "PATH=/usr/local/bin:/usr/bin:/bin\n"), "%s", text);
+  cr_assert(strstr(text, "LC_ALL=C\n"), "%s", text);
+  const char *sudo_uid = getenv("SUDO_UID");
+  if (geteuid() == 0 && sudo_uid && getenv("SUDO_GID")) {
+    char want[64];
+    snprintf(want, sizeof want, "uid=%s\n", sudo_uid);
+    cr_assert(strncmp(text, want, strlen(want)) == 0, "the worker ran as root: %s", text);
+  }
+  char cmd[160];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
 /* Nothing in s but printable text and newlines. */
 static void assert_printable(const char *s) {
   for (const char *p = s; *p; p++)

@@ -74,9 +74,20 @@ static int setup_energy(gb_campaign *c, gb_err *err) {
   }
   gb_err why;
   uint64_t period;
+  /* The counters are root's: opened with root's identity, then the files
+   * are the user's again. */
+  gb_privilege_fs_leave(&c->fs);
   gb_energy_ways ways;
   gb_energy_ways_open(c->o->rapl, c->o->perf, &ways);
+  int rc = gb_privilege_fs_enter(&c->owner, &c->fs);
   gb_energy_ways_take(&ways, &c->rapl, &c->cross);
+  if (rc < 0) {
+    gb_rapl_close(c->rapl);
+    gb_rapl_close(c->cross);
+    c->rapl = c->cross = NULL;
+    return gb_err_set(err, -rc, "cannot open files as uid %u: %s", (unsigned)c->owner.uid,
+                      strerror(-rc));
+  }
   gb_sampler_opts so = c->o->sampler ? *c->o->sampler : (gb_sampler_opts){0};
   so.cross = c->cross;
   if (!c->rapl) {
@@ -353,11 +364,10 @@ static int prepare(gb_campaign *c, gb_err *err) {
                             .spawner = c->o->spawner,
                             .sampler = c->sampler,
                             .machine = c->machine,
-                            .run_as = gb_privilege_drops(&c->owner) ? &c->owner : NULL,
                             .timeout_ns = (uint64_t)c->s.timeout_s * 1000000000u,
                             .idle = true,
-                            .envp = c->workerenv.envp,
                             .stop = c->o->stop};
+  gb_workerenv_apply(&c->owner, &c->workerenv, &c->env);
   return probe_runtimes(c, err);
 }
 
@@ -445,9 +455,12 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   gb_campaign_result res = {0};
   int rc = gb_machine_label(o->machine_label, c.label, sizeof c.label, err);
   if (rc == 0)
-    rc = gb_privilege_detect(&c.owner, err);
-  if (rc == 0)
-    rc = gb_workerenv_build(&c.owner, &c.workerenv, err);
+    rc = gb_workerenv_for_caller(&c.owner, &c.workerenv, err);
+  /* Under sudo every path of the user's (--out, --resume and what is in
+   * them) is opened as the user would open it (docs/security.md). */
+  if (rc == 0 && (rc = gb_privilege_fs_enter(&c.owner, &c.fs)) < 0)
+    rc = gb_err_set(err, -rc, "cannot open files as uid %u: %s", (unsigned)c.owner.uid,
+                    strerror(-rc));
   if (rc == 0)
     rc = start(&c, err);
   if (rc == 0)
@@ -466,6 +479,7 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   res.completed = rc == 0 && c.runs_done == c.plan.nruns;
   res.energy = c.energy == GB_REC_ENERGY_OK;
   teardown(&c);
+  gb_privilege_fs_leave(&c.fs);
   if (result)
     *result = res;
   return rc;

@@ -15,9 +15,9 @@
 #include "greenbench/rapl.h"
 #include "greenbench/records.h"
 #include "greenbench/sampler.h"
+#include "greenbench/workerenv.h"
 #include "progress.h"
 #include "recorder.h"
-#include "workerenv.h"
 
 typedef struct {
   const gb_campaign_opts *o;
@@ -25,6 +25,7 @@ typedef struct {
   gb_settings s;
   gb_plan plan;
   gb_privilege owner;
+  gb_privilege_fs fs; /* under sudo: files opened as owner, but for the counters */
   hwloc_topology_t topo;
   gb_pin_choice pin;
   gb_pin_binding binding;

@@ -15,7 +15,7 @@
 #include "greenbench/spawn.h"
 #include "greenbench/text.h"
 #include "greenbench/timefmt.h"
-#include "workerenv.h"
+#include "greenbench/workerenv.h"
 
 #ifndef GB_VERSION
 #define GB_VERSION "unknown"

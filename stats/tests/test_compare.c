@@ -290,6 +290,25 @@ Test(compare, without_energy_pending_as_report_says) {
   unload(&s);
 }
 
+/* No configuration in common is nothing to compare: refused, never "the
+ * verdicts agree". */
+Test(compare, refuses_campaigns_with_no_configuration_in_common) {
+  set s;
+  load(&s, abc, 2);
+  gb_analysis *b = s.l[1].a;
+  for (size_t i = 0; i < b->n_configs; i++) {
+    b->configs[i].size += 1; /* no size of a matches any of b's now */
+  }
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, 2, &c, &err), -EINVAL);
+  cr_expect_null(c);
+  cr_expect(strstr(err.msg, "no configuration (language, algorithm, order, size) in common"),
+            "%s", err.msg);
+  cr_expect_null(strchr(err.msg, '\n'));
+  unload(&s);
+}
+
 Test(compare, refuses_fewer_than_two) {
   set s;
   load(&s, abc, 1);
