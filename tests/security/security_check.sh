@@ -28,6 +28,13 @@ work=$(mktemp -d /tmp/gb-security-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"
 cd "$work" || exit 1
+# The build tree may sit where the user cannot reach it (a clone in a 0700
+# folder, as mktemp -d makes): the cases run an installed copy in the scratch
+# folder instead, so that every refusal below is the rule's, never a tree the
+# user could not read.
+cmake --install "$build" --prefix "$work/prefix" >/dev/null 2>&1 || fail "cmake --install $build"
+gb=$work/prefix/bin/greenbench suite=$work/prefix/bin/greenbench-suite
+runuser -u "$user" -- "$gb" --version >/dev/null 2>&1 || fail "$user cannot run $gb"
 # A records folder of the user's, and a file only root may read.
 mkdir A && cp "$fixture"/* A/ && chown -R "$user": A
 echo "ROOT-ONLY-SECRET-$$" >rootfile && chmod 600 rootfile
@@ -157,7 +164,8 @@ signals)
   s=$?
   [ "$s" = 130 ] || fail "pack exited $s after one SIGINT: $(cat err.txt)"
   [ -z "$(ls -A d)" ] || fail "left behind: $(ls d)"
-  env SUDO_UID="$uid" SUDO_GID="$gid" "$gb" report "$src/results/study-vm-2026-12-03" \
+  cp -r "$src/results/study-vm-2026-12-03" S2 && chown -R "$user": S2
+  env SUDO_UID="$uid" SUDO_GID="$gid" "$gb" report S2 \
     --resamples 100000 --out d/r.md \
     --junit d/j.xml --chart d/c.svg --summary d/s.json --no-datapackage 2>err.txt &
   pid=$!
