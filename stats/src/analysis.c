@@ -576,17 +576,21 @@ static int build_ratios(gb_analysis *a, gb_err *err) {
 
 /* ---- Rank agreement and coupling ------------------------------------------ */
 
-static bool in_scope(const gb_an_rank *k, const gb_an_config *c) {
+bool gb_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint64_t size) {
   switch (k->scope) {
   case GB_AN_RANK_SIZE:
-    return c->size == k->size;
+    return size == k->size;
   case GB_AN_RANK_LANGUAGE:
-    return c->language == k->language;
+    return l == k->language;
   case GB_AN_RANK_LANG_ALG:
-    return c->language == k->language && c->algorithm == k->algorithm;
+    return l == k->language && a == k->algorithm;
   default:
     return true;
   }
+}
+
+static bool in_scope(const gb_an_rank *k, const gb_an_config *c) {
+  return gb_an_rank_holds(k, c->language, c->algorithm, c->size);
 }
 
 static int rank_one(gb_analysis *a, gb_an_rank *k, const gb_boot **tmp, gb_err *err) {

@@ -18,6 +18,10 @@ uint64_t gb_analysis_stream(gb_language l, gb_algorithm a, gb_order o, uint64_t 
  * each excludes 1 with probability p. 0 for n = 0. */
 size_t gb_analysis_chance_bound(size_t n, double p);
 
+/* Whether a configuration with this key lies in rank scope k (the
+ * coverage study checks rank intervals against the truth of each scope). */
+bool gb_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint64_t size);
+
 /* Fills a's conclusions from its figures (analysis_summary.c): groups,
  * net_power, remedies, each configuration's validity and checks.invalid,
  * verdict and noisy. Needs the configurations, ratios and tallies. 0 or
