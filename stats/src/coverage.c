@@ -222,6 +222,7 @@ static void check_ratios(gb_cov_result *res, campaign_tally *ct, const gb_analys
     for (int e = 0; e < 2; e++) {
       rd->null_differs[e] += null && read[e] == GB_READING_DIFFERS;
       rd->alt_same[e] += !null && read[e] == GB_READING_SAME;
+      rd->alt_differs[e] += !null && read[e] == GB_READING_DIFFERS;
     }
     bool excl[2] = {r->ratio.excludes_one, lo > 1.0 || hi < 1.0};
     for (int e = 0; e < 2; e++) {

@@ -56,6 +56,7 @@ typedef struct {
   size_t null_differs[2];    /* of those, read "differs" */
   size_t alt_ratios;         /* defined ratios whose true value is not 1 */
   size_t alt_same[2];        /* of those, read "same power" */
+  size_t alt_differs[2];     /* of those, read "differs" */
   size_t *null_excluding[2]; /* per replicate: null ratios whose interval excludes 1 */
 } gb_cov_readings;
 
