@@ -205,6 +205,15 @@ static void check_plateau(gb_an_config *c, const gb_records *r) {
   c->plateau = flat ? GB_AN_PLATEAU_YES : GB_AN_PLATEAU_NO;
 }
 
+gb_run gb_analysis_run_of_row(const gb_run_row *r) {
+  return (gb_run){.wall_ns = (double)r->wall_ns.value,
+                  .cpu_ns = row_cpu_ns(r),
+                  .energy_uj = row_energy_uj(r),
+                  .idle_ns = row_idle_ns(r),
+                  .idle_energy_uj = row_idle_uj(r),
+                  .sorts = r->sorts};
+}
+
 /* The ok runs as the bootstrap takes them, and each run's process energy. */
 static size_t collect_runs(const gb_rec_group *g, gb_run *runs, double *wall, double *energy) {
   size_t n = 0;
@@ -213,12 +222,7 @@ static size_t collect_runs(const gb_rec_group *g, gb_run *runs, double *wall, do
     if (!row_ok(r)) {
       continue;
     }
-    runs[n] = (gb_run){.wall_ns = (double)r->wall_ns.value,
-                       .cpu_ns = row_cpu_ns(r),
-                       .energy_uj = row_energy_uj(r),
-                       .idle_ns = row_idle_ns(r),
-                       .idle_energy_uj = row_idle_uj(r),
-                       .sorts = r->sorts};
+    runs[n] = gb_analysis_run_of_row(r);
     wall[n] = runs[n].wall_ns;
     energy[n] = runs[n].energy_uj;
     n++;
@@ -467,7 +471,8 @@ static void tally(const gb_analysis *a, size_t from, size_t to, gb_ratio *tmp, g
     tmp[i - from] = a->ratios[i].ratio;
   }
   gb_ratio_tally_of(tmp, to - from, a->opts.level, &t->tally);
-  t->chance_bound = gb_analysis_chance_bound(t->tally.defined, 1.0 - a->opts.level);
+  t->plain_bound = gb_analysis_chance_bound(t->tally.defined, 1.0 - a->opts.level);
+  t->chance_bound = t->plain_bound;
 }
 
 /* Every ratio pairs two configurations of one algorithm and size (another
@@ -855,7 +860,7 @@ int gb_analysis_run(const gb_records *r, const gb_analysis_opts *opts, gb_analys
   a->energy = r->meta.energy.status == GB_REC_ENERGY_OK;
   if ((rc = build_startups(a, err)) == 0 && (rc = build_configs(a, err)) == 0 &&
       (rc = build_ratios(a, err)) == 0 && (rc = build_ranks(a, err)) == 0 &&
-      (rc = build_couplings(a, err)) == 0) {
+      (rc = build_couplings(a, err)) == 0 && (rc = gb_analysis_calibrate_chance(a, err)) == 0) {
     check_rows(&a->checks, &r->runs);
     check_configs(&a->checks, a);
     if ((rc = build_warnings(a, err)) == 0) {

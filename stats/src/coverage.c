@@ -100,19 +100,6 @@ static void close_campaign(gb_cov_result *res, const campaign_tally *ct) {
 
 /* ---- The paired estimator --------------------------------------------------- */
 
-/* An ok row as the bootstrap takes it (as the analysis collects them). */
-static gb_run run_of_row(const gb_run_row *r) {
-  double dram = r->dram_uj.present ? (double)r->dram_uj.value : 0.0;
-  double idle_dram = r->idle_dram_uj.present ? (double)r->idle_dram_uj.value : 0.0;
-  bool e = r->energy == GB_REC_ENERGY_OK && r->pkg_uj.present && r->idle_pkg_uj.present;
-  return (gb_run){.wall_ns = (double)r->wall_ns.value,
-                  .cpu_ns = (double)r->user_ns.value + (double)r->sys_ns.value,
-                  .energy_uj = e ? (double)r->pkg_uj.value + dram : NAN,
-                  .idle_ns = r->idle_ns.present ? (double)r->idle_ns.value : NAN,
-                  .idle_energy_uj = e ? (double)r->idle_pkg_uj.value + idle_dram : NAN,
-                  .sorts = r->sorts};
-}
-
 /* Type 7 median of the non-NAN values among v[0..n-1], moved to the front. */
 static double median_defined(double *v, size_t n) {
   size_t m = 0;
@@ -134,7 +121,7 @@ int gb_cov_paired_power(const gb_analysis *a, const gb_an_config *c, double *rep
     if (g->rows[i]->status != GB_REC_STATUS_OK) {
       continue;
     }
-    gb_run run = run_of_row(g->rows[i]);
+    gb_run run = gb_analysis_run_of_row(g->rows[i]);
     gb_run_values v;
     int rc = gb_run_values_of(&run, &c->startup->cost, &v, err);
     if (rc < 0) {
@@ -280,6 +267,7 @@ static int one_campaign(const gb_synth_truth *t, gb_cov_result *res, size_t repl
   ao.level = o->level;
   ao.margin = o->margin;
   ao.threads = o->threads;
+  ao.chance_campaigns = 0; /* the coverage study counts its own null */
   int rc = gb_synth_records(t, o->seed + replicate, &rec, err);
   if (rc == 0) {
     rc = gb_analysis_run(rec, &ao, &a, err);

@@ -213,8 +213,24 @@ void md_section_ratios(md *d) {
     gb_tb_sig(b, a->tally_all.tally.expected_by_chance, 3);
     gb_tb_printf(b,
                  " that chance alone would give (%s; more than %zu would happen by chance "
-                 "only one time in 20, by the binomial distribution).\n\n",
-                 d->chance, a->tally_all.chance_bound);
+                 "only one time in 20, by the binomial distribution).",
+                 d->chance, a->tally_all.plain_bound);
+    if (a->tally_all.calibrated) {
+      gb_tb_printf(b,
+                   " That plain figure holds only if each interval excluded 1 with "
+                   "probability %s, independently; intervals of ratios that share a "
+                   "configuration are dependent, and an interval can cover more or less than "
+                   "it claims (docs/methods.md, Coverage of the intervals). So the count is "
+                   "calibrated for this campaign's design: its records simulated %zu times "
+                   "under equal power (its own times and idle readings, every run's energy "
+                   "one power over its wall time, scattered as its own runs' power "
+                   "scatters). ",
+                   d->chance, a->tally_all.null_campaigns);
+      md_calibrated_sentence(d, &a->tally_all);
+      gb_tb_puts(b, "The bound is the larger of the binomial bound at the simulated rate and "
+                    "the count that one simulated campaign in 20 exceeded.");
+    }
+    gb_tb_puts(b, "\n\n");
     gb_tb_puts(b, "The answer to question 1 follows from these counts by a rule fixed before "
                   "measuring. An interval that excludes 1 counts as differing, whatever its "
                   "position against the margin. *Yes* when more than half of all power ratios "

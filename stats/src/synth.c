@@ -4,6 +4,7 @@
 #include "greenbench/quantile.h"
 #include "greenbench/records.h"
 #include "greenbench/rng.h"
+#include "normal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -41,14 +42,8 @@ static double per_sort_ns(gb_language l, gb_algorithm a, gb_order o, uint64_t n)
   return cost * lang_factor[l] * 0.5;
 }
 
-static double normal(gb_rng *r) {
-  double u1 = ((double)(gb_rng_next(r) >> 11) + 0.5) * 0x1p-53;
-  double u2 = (double)(gb_rng_next(r) >> 11) * 0x1p-53;
-  return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
-}
-
 static double lognormal(gb_rng *r, double sigma) {
-  return exp(sigma * normal(r));
+  return exp(sigma * gb_normal(r));
 }
 
 /* One process or batch as the records hold it (ns and uJ). */

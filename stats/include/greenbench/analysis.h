@@ -40,13 +40,22 @@ typedef struct {
   /* Threads for the bootstraps, ratios and rank intervals: 0 for one per
    * online CPU (at most 8). The results do not depend on it, bit for bit. */
   size_t threads;
+  /* Campaigns simulated under equal power to calibrate the chance count
+   * (gb_an_tally); 0 sets the count against the plain binomial bound. */
+  size_t chance_campaigns;
 } gb_analysis_opts;
+
+/* The chance count's null (chance.c): this many campaigns of the
+ * campaign's own design, each bootstrapped with at most this many
+ * resamples. */
+#define GB_ANALYSIS_CHANCE_CAMPAIGNS 20
+#define GB_ANALYSIS_CHANCE_RESAMPLES 1000
 
 #define GB_ANALYSIS_OPTS_DEFAULT                                                               \
   {                                                                                            \
     .seed = GB_ANALYSIS_SEED_DEFAULT, .resamples = GB_ANALYSIS_RESAMPLES_DEFAULT,              \
     .rank_resamples = GB_ANALYSIS_RANK_RESAMPLES, .level = 0.95,                               \
-    .margin = GB_RATIO_MARGIN_DEFAULT                                                          \
+    .margin = GB_RATIO_MARGIN_DEFAULT, .chance_campaigns = GB_ANALYSIS_CHANCE_CAMPAIGNS        \
   }
 
 /* One startup trial (language, order, size): the cost per process of its
@@ -116,9 +125,20 @@ typedef struct {
 typedef struct {
   gb_ratio_tally tally;
   /* The count of intervals excluding 1 that chance alone would exceed with
-   * probability at most 5%: the smallest k with P(X > k) <= 0.05 for
-   * X ~ Binomial(defined, 1 - level). */
+   * probability at most 5%, which the verdict sets the count against: the
+   * calibrated bound when calibrated, else plain_bound. */
   size_t chance_bound;
+  /* The study's plain figure: the smallest k with P(X > k) <= 0.05 for
+   * X ~ Binomial(defined, 1 - level). */
+  size_t plain_bound;
+  /* Calibrated by simulation (chance.c): null_campaigns campaigns of this
+   * design under equal power gave null_rate, the share of their defined
+   * power intervals that excluded 1, and null_mean = null_rate x defined;
+   * chance_bound is then the larger of the binomial bound at null_rate and
+   * the count that at most 5% of the simulated campaigns exceeded. */
+  bool calibrated;
+  size_t null_campaigns;
+  double null_rate, null_mean;
 } gb_an_tally;
 
 /* Many inconclusive readings mean the measurements were too noisy to decide
