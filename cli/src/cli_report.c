@@ -41,6 +41,9 @@ static const char usage[] =
     "  --resamples N              bootstrap resamples per configuration (default 10000)\n"
     "  --seed S                   bootstrap seed (default 2463534242)\n"
     "  --equivalence-margin M     margin of the power-ratio readings (default 0.10)\n"
+    "  --power-estimator E        net power and power ratios: paired (each run's own\n"
+    "                             energy over its own time, the default) or study\n"
+    "                             (median energy over median time per sort)\n"
     "  --allow-partial            report a campaign that did not complete\n"
     "  --carbon REGION,...        grid regions by name or ISO 3166-1 alpha-3 code, or\n"
     "                             UAE / UK (default UAE,UK)\n"
@@ -95,7 +98,16 @@ static int add_custom(cli *c, const char *arg, gb_err *err) {
 /* The four outputs' options are the table's first entries, their ids 0..3
  * in set_option's order of paths. */
 enum { OUT, JUNIT, CHART, SUMMARY, N_PATHS };
-enum { RESAMPLES = N_PATHS, SEED, MARGIN, CARBON, CUSTOM, ALLOW_PARTIAL, NO_DATAPACKAGE };
+enum {
+  RESAMPLES = N_PATHS,
+  SEED,
+  MARGIN,
+  CARBON,
+  CUSTOM,
+  ALLOW_PARTIAL,
+  NO_DATAPACKAGE,
+  ESTIMATOR
+};
 static const gb_opt options[] = {
     {"--out", NULL, GB_OPT_VALUE, OUT},
     {"--junit", NULL, GB_OPT_VALUE, JUNIT},
@@ -108,6 +120,7 @@ static const gb_opt options[] = {
     {"--carbon-intensity", NULL, GB_OPT_VALUE | GB_OPT_MANY, CUSTOM},
     {"--allow-partial", NULL, 0, ALLOW_PARTIAL},
     {"--no-datapackage", NULL, 0, NO_DATAPACKAGE},
+    {"--power-estimator", NULL, GB_OPT_VALUE, ESTIMATOR},
     {NULL, NULL, 0, 0},
 };
 
@@ -129,6 +142,12 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
     break;
   case MARGIN:
     rc = cli_parse_margin(value, &c->o.margin, err);
+    break;
+  case ESTIMATOR:
+    if (gb_power_estimator_parse(value, &c->o.power_estimator) < 0) {
+      rc = gb_err_set(err, EINVAL,
+                      "report: --power-estimator: '%s' is neither paired nor study", value);
+    }
     break;
   case CARBON:
     c->regions = value;

@@ -165,6 +165,8 @@ Test(report_cli, options_change_the_report) {
                   "7",
                   "--equivalence-margin",
                   "0.3",
+                  "--power-estimator",
+                  "study",
                   "--carbon",
                   "uk,FRA",
                   "--carbon-intensity",
@@ -174,7 +176,8 @@ Test(report_cli, options_change_the_report) {
   size_t n;
   char *text = gbt_slurp(md, &n);
   cr_expect(strstr(text, "`greenbench report --resamples 200 --seed 7 --equivalence-margin "
-                         "0.3`"));
+                         "0.3 --power-estimator study`"));
+  cr_expect(strstr(text, "net power is the power drawn above idle, by the study's estimator"));
   cr_expect(strstr(text, "*same power within 30%*"));
   cr_expect(strstr(text, "| United Kingdom | GBR |"));
   cr_expect(strstr(text, "| France | FRA |"));
@@ -192,6 +195,7 @@ Test(report_cli, help) {
   cr_assert_str_eq(err, "");
   cr_assert(strncmp(out, "usage: greenbench report DIR [options]\n", 39) == 0, "%s", out);
   cr_assert(strstr(out, "--equivalence-margin M"));
+  cr_assert(strstr(out, "--power-estimator E"));
   cr_assert(strstr(out, "--summary FILE"));
   cr_assert(strstr(out, "--no-datapackage"));
   cr_assert(strstr(out, "DIR/datapackage.json (always in DIR"));
@@ -299,6 +303,8 @@ Test(report_cli, bad_arguments) {
   bad_args(margin, "--equivalence-margin: '0,1' is not a decimal number");
   char *margin0[] = {"report", "x", "--equivalence-margin", "0", NULL};
   bad_args(margin0, "--equivalence-margin: '0' is not a decimal number above 0");
+  char *estimator[] = {"report", "x", "--power-estimator", "median", NULL};
+  bad_args(estimator, "report: --power-estimator: 'median' is neither paired nor study");
   char *region[] = {"report", "x", "--carbon", "atlantis", NULL};
   bad_args(region, "--carbon: ");
   char *custom[] = {"report", "x", "--carbon-intensity", "lab", NULL};

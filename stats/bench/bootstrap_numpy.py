@@ -22,6 +22,7 @@ usage: bootstrap_numpy.py DIR [POINTS]
 import csv
 import sys
 import time
+import warnings
 
 import numpy as np
 
@@ -113,16 +114,29 @@ def power_w(e, t):
         return np.where(t > 0, e / t * 1e3, np.nan)
 
 
-def replicates(x, rng, resamples=RESAMPLES, rows=(TIME, ENERGY, PROCESS, CPU, GROSS)):
+def paired_power(x):
+    """Each run's own net power (W): its energy per sort over its time per
+    sort, NaN where that time is not > 0 (the paired estimator, ADR 0015)."""
+    return power_w(x[ENERGY], x[TIME])
+
+
+def replicates(x, rng, resamples=RESAMPLES, rows=(TIME, ENERGY, PROCESS, CPU, GROSS),
+               paired=False):
     """A (6, resamples) array: rows TIME..GROSS the medians of each
     resample of x's runs (one index vector for every estimate), row POWER
-    their energy over time. Only the rows listed are computed (the
+    their energy over time, or with paired the median of the resample's
+    per-run powers (NaN left out). Only the rows listed are computed (the
     others are NaN): the same draws, less work."""
     n = x.shape[1]
     idx = rng.integers(0, n, size=(resamples, n))
     med = np.full((5, resamples), np.nan)
     med[list(rows)] = median_last_axis(x[list(rows)][:, idx])
-    return np.vstack([med, power_w(med[ENERGY], med[TIME])])
+    if not paired:
+        return np.vstack([med, power_w(med[ENERGY], med[TIME])])
+    pw = paired_power(x)[idx]
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.vstack([med, np.nanmedian(pw, axis=1)])
 
 
 def bootstrap(x, rng):

@@ -87,6 +87,8 @@ static void print(const gb_cov_result *r, const gb_synth_truth *t, const char *d
     share("; \"differs\" under 1.2", d->alt_differs[e], d->alt_ratios);
     printf("\n");
   }
+  printf("readings that differ between the two estimators: %zu of %zu defined ratios\n",
+         d->changed, d->null_ratios + d->alt_ratios);
   for (int e = 0; e < 2 && d->null_ratios > 0; e++) {
     double mean;
     size_t p95;

@@ -280,6 +280,30 @@ static int prepare(gb_analysis *a, gb_an_config *c, const gb_rec_group *g, gb_er
   return rc;
 }
 
+/* c's net power by the paired estimator, on the bootstrap's resamples:
+ * its interval replaces the study's, and its replicates are held for the
+ * ratios. */
+static int paired_power(gb_an_config *c, const gb_run *runs, size_t n, const gb_boot_opts *bo,
+                        gb_err *err) {
+  c->power_replicates = malloc(bo->replicates * sizeof *c->power_replicates);
+  if (!c->power_replicates) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
+  gb_err inner;
+  gb_interval *iv = &c->boot.est[GB_EST_NET_POWER];
+  int rc = gb_paired_power(runs, n, &c->startup->cost, bo, c->power_replicates, iv, &inner);
+  if (rc < 0) {
+    return boot_error(c, rc, &inner, err);
+  }
+  /* As the report says: where the median time or energy per sort is not
+   * above 0, the startup swallows the sort and net power is undefined. */
+  if (!(c->boot.est[GB_EST_TIME_PER_SORT].point > 0.0) ||
+      !(c->boot.est[GB_EST_ENERGY_PER_SORT].point > 0.0)) {
+    iv->point = iv->lo = iv->hi = NAN;
+  }
+  return 0;
+}
+
 /* c's bootstrap (prepare has checked its runs), with the buffers of
  * `work`: every estimate with its interval, and every replicate of time
  * and energy per sort until gb_boot_trim. */
@@ -295,6 +319,9 @@ static int bootstrap(gb_analysis *a, gb_an_config *c, gb_boot_work *work, gb_err
   if (rc == 0 &&
       (rc = gb_boot_run_in(work, runs, n, &c->startup->cost, &bo, &c->boot, &inner)) < 0) {
     boot_error(c, rc, &inner, err);
+  }
+  if (rc == 0 && a->opts.power_estimator == GB_POWER_PAIRED && c->boot.has_energy) {
+    rc = paired_power(c, runs, n, &bo, err);
   }
   c->measured = rc == 0;
   if (c->measured) {
@@ -390,8 +417,14 @@ static int compute_ratio(gb_analysis *a, gb_an_ratio *r, double *scratch, gb_err
     r->ratio = (gb_ratio){.time = none, .energy = none, .power = none};
     return 0;
   }
-  return gb_ratio_of_in(&x->boot, &y->boot, a->opts.margin, a->opts.level, scratch, &r->ratio,
-                        err);
+  int rc = gb_ratio_of_in(&x->boot, &y->boot, a->opts.margin, a->opts.level, scratch, &r->ratio,
+                          err);
+  if (rc == 0 && x->power_replicates && y->power_replicates) {
+    gb_paired_power_ratio(&x->boot.est[GB_EST_NET_POWER], x->power_replicates,
+                          &y->boot.est[GB_EST_NET_POWER], y->power_replicates,
+                          a->opts.resamples, a->opts.level, a->opts.margin, scratch, &r->ratio);
+  }
+  return rc;
 }
 
 /* Python / C, Node.js / C and Python / Node.js: the slower language on top
@@ -532,6 +565,8 @@ static int measure_group(gb_analysis *a, int algorithm, uint64_t size, group_ite
   for (size_t i = 0; i < a->n_configs; i++) {
     if (in_group(&a->configs[i], algorithm, size)) {
       gb_boot_trim(&a->configs[i].boot, a->opts.rank_resamples);
+      free(a->configs[i].power_replicates);
+      a->configs[i].power_replicates = NULL;
     }
   }
   return rc;
@@ -881,6 +916,7 @@ void gb_analysis_free(gb_analysis *a) {
   }
   for (size_t i = 0; i < a->n_configs; i++) {
     gb_boot_free(&a->configs[i].boot);
+    free(a->configs[i].power_replicates);
   }
   free(a->configs);
   free(a->startups);

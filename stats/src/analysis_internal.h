@@ -33,6 +33,26 @@ gb_run gb_analysis_run_of_row(const gb_run_row *r);
  * of the analysis of a simulated campaign. */
 GB_MUST_USE int gb_analysis_calibrate_chance(gb_analysis *a, gb_err *err);
 
+/* The paired estimator of net power (paired.c, ADR 0015) over runs[0..n-1]
+ * with startup st: each run's power (W) is its energy per sort over its
+ * time per sort (NAN where that time is not > 0); *iv gets their median and
+ * the percentile interval at o->level of rep[0 .. o->replicates - 1],
+ * replicate r being the median of the defined powers of resample r, whose
+ * indices are drawn exactly as gb_boot_run_in draws replicate r's (same
+ * seed, stream and order). Not available (rep all NAN) when a run lacks
+ * energy. 0, -EINVAL (a run's values), -ENOMEM. */
+GB_MUST_USE int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st,
+                                const gb_boot_opts *o, double *rep, gb_interval *iv,
+                                gb_err *err);
+
+/* Sets r's power interval from two paired estimates: point pa / pb, the
+ * percentile interval at level of ra[k] / rb[k] (NAN where either is not
+ * > 0), and reads it against margin again (an undefined reading stays
+ * undefined). scratch: 2 x replicates doubles. */
+void gb_paired_power_ratio(const gb_interval *pa, const double *ra, const gb_interval *pb,
+                           const double *rb, size_t replicates, double level, double margin,
+                           double *scratch, gb_ratio *r);
+
 /* Fills a's conclusions from its figures (analysis_summary.c): groups,
  * net_power, remedies, each configuration's validity and checks.invalid,
  * verdict and noisy. Needs the configurations, ratios and tallies. 0 or

@@ -157,8 +157,8 @@ static int simulate(gb_analysis *a, null_campaign *n, null_counts *nc, gb_err *e
   free(tmp);
   gb_analysis_opts o = a->opts;
   o.chance_campaigns = 0;
-  o.resamples = o.resamples < GB_ANALYSIS_CHANCE_RESAMPLES ? o.resamples
-                                                           : GB_ANALYSIS_CHANCE_RESAMPLES;
+  o.resamples =
+      o.resamples < GB_ANALYSIS_CHANCE_RESAMPLES ? o.resamples : GB_ANALYSIS_CHANCE_RESAMPLES;
   o.rank_resamples = 1; /* rank intervals play no part in the count */
   int rc = 0;
   for (size_t k = 0; rc == 0 && k < a->opts.chance_campaigns; k++) {

@@ -100,46 +100,25 @@ static void close_campaign(gb_cov_result *res, const campaign_tally *ct) {
 
 /* ---- The paired estimator --------------------------------------------------- */
 
-/* Type 7 median of the non-NAN values among v[0..n-1], moved to the front. */
-static double median_defined(double *v, size_t n) {
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!isnan(v[i])) {
-      v[m++] = v[i];
-    }
-  }
-  return m ? gb_quantile_select(v, m, 0.5) : NAN;
-}
-
 int gb_cov_paired_power(const gb_analysis *a, const gb_an_config *c, double *rep, double *point,
                         double *scratch, gb_err *err) {
   const gb_rec_group *g =
       gb_rec_table_find_sort(&a->records->runs, c->language, c->algorithm, c->order, c->size);
-  double *p = scratch, *tmp = scratch + c->n_ok;
+  gb_run *runs = (gb_run *)(void *)scratch;
   size_t n = 0;
   for (size_t i = 0; g && i < g->n_rows; i++) {
-    if (g->rows[i]->status != GB_REC_STATUS_OK) {
-      continue;
+    if (g->rows[i]->status == GB_REC_STATUS_OK) {
+      runs[n++] = gb_analysis_run_of_row(g->rows[i]);
     }
-    gb_run run = gb_analysis_run_of_row(g->rows[i]);
-    gb_run_values v;
-    int rc = gb_run_values_of(&run, &c->startup->cost, &v, err);
-    if (rc < 0) {
-      return rc;
-    }
-    p[n++] = v.time_per_sort_ns > 0.0 ? v.energy_per_sort_uj / v.time_per_sort_ns * 1e3 : NAN;
   }
-  memcpy(tmp, p, n * sizeof *tmp);
-  *point = median_defined(tmp, n);
-  gb_rng rng;
-  gb_rng_seed_stream(&rng, a->opts.seed, c->stream);
-  for (size_t r = 0; r < a->opts.resamples; r++) {
-    for (size_t i = 0; i < n; i++) {
-      tmp[i] = p[gb_rng_below(&rng, n)];
-    }
-    rep[r] = median_defined(tmp, n);
-  }
-  return 0;
+  gb_boot_opts o = {.seed = a->opts.seed,
+                    .stream = c->stream,
+                    .replicates = a->opts.resamples,
+                    .level = a->opts.level};
+  gb_interval iv;
+  int rc = gb_paired_power(runs, n, &c->startup->cost, &o, rep, &iv, err);
+  *point = iv.point;
+  return rc;
 }
 
 /* ---- Checks of one analysis against the truth -------------------------------- */
@@ -204,6 +183,7 @@ static void check_ratios(gb_cov_result *res, campaign_tally *ct, const gb_analys
     check(res, ct, GB_COV_RATIO_PAIRED, point, lo, hi, truth);
     gb_reading read[2] = {r->ratio.reading, gb_ratio_read(lo, hi, a->opts.margin, false)};
     bool null = fabs(truth - 1.0) < 1e-12;
+    rd->changed += read[0] != read[1];
     rd->null_ratios += null;
     rd->alt_ratios += !null;
     for (int e = 0; e < 2; e++) {
@@ -267,7 +247,8 @@ static int one_campaign(const gb_synth_truth *t, gb_cov_result *res, size_t repl
   ao.level = o->level;
   ao.margin = o->margin;
   ao.threads = o->threads;
-  ao.chance_campaigns = 0; /* the coverage study counts its own null */
+  ao.chance_campaigns = 0;             /* the coverage study counts its own null */
+  ao.power_estimator = GB_POWER_STUDY; /* the paired one is drawn beside it */
   int rc = gb_synth_records(t, o->seed + replicate, &rec, err);
   if (rc == 0) {
     rc = gb_analysis_run(rec, &ao, &a, err);
@@ -302,7 +283,7 @@ int gb_cov_run(const gb_synth_truth *t, const gb_cov_opts *opts, gb_cov_result *
   size_t runs = (size_t)t->design.settings.runs;
   gb_cov_result res = {.opts = *opts};
   paired_work pw = {malloc(n * B * sizeof(double)), malloc(n * sizeof(double)),
-                    malloc((2 * runs + 2 * B) * sizeof(double))};
+                    malloc((8 * runs + 2 * B) * sizeof(double))};
   double *tmp = malloc((2 * B + 2 * n) * sizeof *tmp);
   res.readings.null_excluding[0] = calloc(opts->replicates, sizeof(size_t));
   res.readings.null_excluding[1] = calloc(opts->replicates, sizeof(size_t));

@@ -57,6 +57,7 @@ typedef struct {
   size_t alt_ratios;         /* defined ratios whose true value is not 1 */
   size_t alt_same[2];        /* of those, read "same power" */
   size_t alt_differs[2];     /* of those, read "differs" */
+  size_t changed;            /* defined ratios whose reading differs between the two */
   size_t *null_excluding[2]; /* per replicate: null ratios whose interval excludes 1 */
 } gb_cov_readings;
 
@@ -91,7 +92,7 @@ void gb_cov_result_free(gb_cov_result *r);
  * net time is not > 0), their median *point, and B = resamples replicate
  * medians in rep[] drawn with the configuration's bootstrap stream, so
  * replicate r resamples the same runs as the analysis's replicate r.
- * scratch: 2 x n_ok doubles. 0 or -EINVAL (the run values). */
+ * scratch: room for c->n_ok gb_run. 0, -EINVAL (the run values), -ENOMEM. */
 GB_MUST_USE int gb_cov_paired_power(const gb_analysis *a, const gb_an_config *c, double *rep,
                                     double *point, double *scratch, gb_err *err);
 

@@ -115,9 +115,17 @@ void md_section_configs(md *d) {
              "time per sort are the process's wall and user + system CPU time minus the "
              "median startup cost per process, divided by the sorts per process; energy per "
              "sort is also net of the idle baseline scaled to the run's length; net power is "
-             "median energy per sort over median time per sort, the power drawn above idle. "
-             "Process time is the whole process, startup included; outliers are counted by "
-             "Tukey's rule (beyond 1.5 IQR from the quartiles), never dropped.\n\n");
+             "the power drawn above idle, ");
+  gb_tb_puts(b, d->a->opts.power_estimator == GB_POWER_PAIRED
+                    ? "by the paired estimator (the default, ADR 0015): the median over runs "
+                      "of each run's own net energy over its own net time, the startup and "
+                      "idle subtracted per run, on the same resamples; power ratios are "
+                      "ratios of these. "
+                    : "by the study's estimator (--power-estimator study): median energy "
+                      "per sort over median time per sort; power ratios are the energy ratio "
+                      "over the time ratio. ");
+  gb_tb_puts(b, "Process time is the whole process, startup included; outliers are counted by "
+                "Tukey's rule (beyond 1.5 IQR from the quartiles), never dropped.\n\n");
   md_fold_open(b, d->a->n_configs, "Per-configuration results");
   gb_tb_puts(b,
              "| Language | Algorithm | Order | Size | Ok runs | Sorts per process | Time per "
@@ -194,8 +202,13 @@ void md_section_ratios(md *d) {
   gb_tb_printf(b, "## Ratios\n\nEach ratio is A / B of the medians, with a %s interval from ",
                d->level);
   gb_tb_puts(b, "resampling both configurations independently (replicate r of A against "
-                "replicate r of B). The power ratio is the energy ratio over the time ratio. "
-                "Its reading, against a margin of ");
+                "replicate r of B). ");
+  gb_tb_puts(b, a->opts.power_estimator == GB_POWER_PAIRED
+                    ? "The power ratio is the ratio of the two net powers of the paired "
+                      "estimator (each the median of its runs' own energy over time). "
+                    : "The power ratio is the energy ratio over the time ratio (the study's "
+                      "estimator). ");
+  gb_tb_puts(b, "Its reading, against a margin of ");
   md_margin_text(d);
   gb_tb_puts(b,
              " fixed before measuring (from 1/(1 + m) to 1 + m): *same power* when the whole "
@@ -246,7 +259,11 @@ void md_section_ratios(md *d) {
                  GB_ANALYSIS_NOISY_SHARE_DEN / GB_ANALYSIS_NOISY_SHARE_NUM);
   } else {
     gb_tb_puts(b, "Energy is pending, so the energy and power ratios and their readings are "
-                  "too; the time ratios stand on their own.\n\n");
+                  "too; the time ratios stand on their own. With energy, the count of power "
+                  "intervals excluding 1 would be set against a bound calibrated for this "
+                  "campaign's design, by simulating it under equal power, with the plain "
+                  "binomial 5% figure printed beside it (docs/study.md, Counting against "
+                  "chance).\n\n");
   }
   gb_tb_printf(b, "### Between languages (%zu)\n\n", a->n_language_ratios);
   ratio_table(d, GB_AN_LANGUAGES, 0, a->n_language_ratios);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis_internal.h"
@@ -383,6 +384,13 @@ Test(report_analysis, same_on_any_number_of_threads) {
     gb_boot alone;
     gb_err err;
     cr_assert_eq(gb_boot_run(runs, n, &c->startup->cost, &bo, &alone, &err), 0, "%s", err.msg);
+    /* Net power is the paired estimator's (ADR 0015), on the same draws. */
+    double *rep = malloc(bo.replicates * sizeof *rep);
+    cr_assert_not_null(rep);
+    cr_assert_eq(gb_paired_power(runs, n, &c->startup->cost, &bo, rep,
+                                 &alone.est[GB_EST_NET_POWER], &err),
+                 0, "%s", err.msg);
+    free(rep);
     cr_assert(same_estimates(&alone, &c->boot), "config %zu", i);
     cr_assert_eq(
         memcmp(alone.replicates, c->boot.replicates, c->boot.n_held * sizeof *alone.replicates),
