@@ -4,7 +4,6 @@
 #include "boot_internal.h"
 #include "greenbench/quantile.h"
 #include "greenbench/rng.h"
-#include "ratio_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -149,16 +148,15 @@ static void check_configs(gb_cov_result *res, campaign_tally *ct, const gb_analy
   }
 }
 
-/* The paired power ratio of r: replicate ratios, percentile interval. */
-static void paired_ratio(const gb_analysis *a, const gb_an_ratio *r, const paired_work *pw,
-                         double *tmp, double *point, double *lo, double *hi) {
+/* The paired power ratio of r, read as the analysis reads it. */
+static gb_ratio paired_ratio(const gb_analysis *a, const gb_an_ratio *r, const paired_work *pw,
+                             double *tmp) {
   size_t B = a->opts.resamples;
-  const double *x = pw->rep + r->a * B, *y = pw->rep + r->b * B;
-  for (size_t k = 0; k < B; k++) {
-    tmp[k] = x[k] > 0.0 && y[k] > 0.0 ? x[k] / y[k] : NAN;
-  }
-  *point = pw->point[r->a] / pw->point[r->b];
-  gb_percentile_interval(tmp, B, a->opts.level, tmp + B, lo, hi);
+  gb_interval x = {.point = pw->point[r->a]}, y = {.point = pw->point[r->b]};
+  gb_ratio out = {.reading = r->ratio.reading};
+  gb_paired_power_ratio(&x, pw->rep + r->a * B, &y, pw->rep + r->b * B, B, a->opts.level,
+                        a->opts.margin, tmp, &out);
+  return out;
 }
 
 static void check_ratios(gb_cov_result *res, campaign_tally *ct, const gb_analysis *a,
@@ -177,11 +175,11 @@ static void check_ratios(gb_cov_result *res, campaign_tally *ct, const gb_analys
              x->time_per_sort_ns / y->time_per_sort_ns);
     check_iv(res, ct, GB_COV_RATIO_ENERGY, &r->ratio.energy,
              x->energy_per_sort_uj / y->energy_per_sort_uj);
-    double truth = x->power_w / y->power_w, point, lo, hi;
+    double truth = x->power_w / y->power_w;
     check_iv(res, ct, GB_COV_RATIO_STUDY, &r->ratio.power, truth);
-    paired_ratio(a, r, pw, tmp, &point, &lo, &hi);
-    check(res, ct, GB_COV_RATIO_PAIRED, point, lo, hi, truth);
-    gb_reading read[2] = {r->ratio.reading, gb_ratio_read(lo, hi, a->opts.margin, false)};
+    gb_ratio p = paired_ratio(a, r, pw, tmp);
+    check(res, ct, GB_COV_RATIO_PAIRED, p.power.point, p.power.lo, p.power.hi, truth);
+    gb_reading read[2] = {r->ratio.reading, p.reading};
     bool null = fabs(truth - 1.0) < 1e-12;
     rd->changed += read[0] != read[1];
     rd->null_ratios += null;
@@ -191,7 +189,7 @@ static void check_ratios(gb_cov_result *res, campaign_tally *ct, const gb_analys
       rd->alt_same[e] += !null && read[e] == GB_READING_SAME;
       rd->alt_differs[e] += !null && read[e] == GB_READING_DIFFERS;
     }
-    bool excl[2] = {r->ratio.excludes_one, lo > 1.0 || hi < 1.0};
+    bool excl[2] = {r->ratio.excludes_one, p.excludes_one};
     for (int e = 0; e < 2; e++) {
       rd->null_excluding[e][replicate] += null && excl[e];
     }

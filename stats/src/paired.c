@@ -87,7 +87,8 @@ void gb_paired_power_ratio(const gb_interval *pa, const double *ra, const gb_int
     v[k] = ra[k] > 0.0 && rb[k] > 0.0 ? ra[k] / rb[k] : NAN;
   }
   gb_interval *iv = &r->power;
-  *iv = (gb_interval){.point = pa->point > 0.0 && pb->point > 0.0 ? pa->point / pb->point : NAN};
+  *iv =
+      (gb_interval){.point = pa->point > 0.0 && pb->point > 0.0 ? pa->point / pb->point : NAN};
   for (size_t k = 0; k < replicates; k++) {
     iv->n_nonpositive += !(v[k] > 0.0);
   }
