@@ -4,6 +4,12 @@
 #   suite: N tests
 #   ├── name
 #   └── name
+# under a UTF-8 locale, and under any other (LANG=C, LC_ALL=POSIX, a fresh
+# container) the same tree in ASCII:
+#   |-- name
+#   `-- name
+# Both are read, so the tests found never depend on the build's locale
+# (suite_discovery_locales checks it; ADR 0016).
 execute_process(COMMAND "${TEST_EXECUTABLE}" --list
   OUTPUT_VARIABLE listing ERROR_VARIABLE listing_err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -16,7 +22,7 @@ string(REPLACE "\n" ";" lines "${listing}")
 foreach(line IN LISTS lines)
   if(line MATCHES "^([A-Za-z0-9_]+): [0-9]+ tests?$")
     set(suite "${CMAKE_MATCH_1}")
-  elseif(line MATCHES "^(├──|└──) ([A-Za-z0-9_]+)$")
+  elseif(line MATCHES "^(├──|└──|\\|--|`--) ([A-Za-z0-9_]+)$")
     set(name "${suite}/${CMAKE_MATCH_2}")
     math(EXPR count "${count} + 1")
     # --verbose makes Criterion print "[SKIP] suite::test: <reason>" when the

@@ -126,7 +126,7 @@ _greenbench() {
     _greenbench_reply "${_gb_words[_gb_cword]}" check run report compare pack --help --version
     ;;
   check)
-    _greenbench_options "" --cpus --python --node --version --help
+    _greenbench_options "" --cpus --python --node --json --version --help
     ;;
   run)
     _greenbench_options "" --profile --languages --algorithms --orders --sizes --runs \
@@ -135,7 +135,7 @@ _greenbench() {
     ;;
   report)
     _greenbench_options -d --out --junit --chart --summary --no-datapackage --resamples \
-      --seed --equivalence-margin --power-estimator --allow-partial --carbon \
+      --seed --equivalence-margin --power-estimator --allow-partial --quiet --startup-fixed --carbon \
       --carbon-intensity --version --help
     ;;
   compare)

@@ -4,6 +4,7 @@
  * /proc, keeps the options that select tests, and runs
  * `ctest --show-only=json-v1` with them in that process's folder. */
 #include "fixture.h"
+#include "ctest_select.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -18,10 +19,12 @@
 #include <unistd.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/entry.h"
 #include "greenbench/files.h"
 #include "greenbench/machine.h"
 #include "greenbench/numparse.h"
 #include "greenbench/paths.h"
+#include "greenbench/privilege.h"
 #include "greenbench/records_read.h"
 #include "greenbench/report.h"
 #include "greenbench/report_junit.h"
@@ -32,231 +35,6 @@
 
 #define STATE_HEADER "greenbench-suite campaign state 1"
 #define MAX_CASES (GB_LANGUAGE_COUNT * GB_ALGORITHM_COUNT * GB_ORDER_COUNT * GB_MAX_SIZES)
-/* The most bytes read of ctest's command line or of its
- * `--show-only=json-v1` listing (a study lists some 150 tests in about
- * 150 kB). */
-#define READ_MAX (64u << 20)
-
-/* ---- The ctest process that runs this one ---------------------------------- */
-
-/* The parent of pid from /proc/<pid>/stat, or 0. The command name in that
- * line is in parentheses and may hold anything, so the fields are read
- * after its last ')'. */
-static pid_t parent_of(pid_t pid) {
-  char path[64], line[4096];
-  size_t n;
-  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  if (gb_read_small_file(path, line, sizeof line, &n, NULL) < 0)
-    return 0;
-  /* "pid (comm) S ppid ...": the state, then the parent's pid. */
-  const char *end = strrchr(line, ')');
-  uint64_t ppid;
-  if (!end || end[1] != ' ' || !end[2] || end[3] != ' ')
-    return 0;
-  end += 4;
-  if (gb_scan_u64(&end, 10, INT32_MAX, &ppid) < 0)
-    return 0;
-  return (pid_t)ppid;
-}
-
-/* The nearest ancestor whose executable is named ctest, with its
- * executable's path in exe; 0 when there is none within 8 generations (the
- * fixture was started by hand, or by a wrapper that does not keep ctest
- * among its ancestors). */
-static pid_t find_ctest(char *exe, size_t len) {
-  pid_t pid = getppid();
-  for (int depth = 0; depth < 8 && pid > 1; depth++) {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/exe", (int)pid);
-    ssize_t n = readlink(path, exe, len - 1);
-    if (n > 0) {
-      exe[n] = '\0';
-      const char *base = strrchr(exe, '/');
-      if (!strcmp(base ? base + 1 : exe, "ctest"))
-        return pid;
-    }
-    pid = parent_of(pid);
-  }
-  return 0;
-}
-
-/* CTest's options that decide which tests run (3.25's --help), kept from
- * its command line; every other option (-j, -V, --output-junit, ...) only
- * changes how they run. value: whether the option takes the next argument
- * (a long option may also be written --name=value). */
-static const struct {
-  const char *name;
-  bool value;
-} selecting[] = {
-    {"-L", true},
-    {"--label-regex", true},
-    {"-LE", true},
-    {"--label-exclude", true},
-    {"-R", true},
-    {"--tests-regex", true},
-    {"-E", true},
-    {"--exclude-regex", true},
-    {"-I", true},
-    {"--tests-information", true},
-    {"-U", false},
-    {"--union", false},
-    {"--rerun-failed", false},
-    {"-FA", true},
-    {"--fixture-exclude-any", true},
-    {"-FS", true},
-    {"--fixture-exclude-setup", true},
-    {"-FC", true},
-    {"--fixture-exclude-cleanup", true},
-    {"--preset", true},
-    {"-C", true},
-    {"--build-config", true},
-    {"--test-dir", true},
-    {"--tests-from-file", true},
-    {"--exclude-from-file", true},
-};
-
-/* How many arguments of args[i..] the selecting option there spans, or 0. */
-static int selecting_span(char **args, size_t i, size_t n) {
-  for (size_t k = 0; k < sizeof selecting / sizeof selecting[0]; k++) {
-    size_t len = strlen(selecting[k].name);
-    if (strncmp(args[i], selecting[k].name, len) != 0)
-      continue;
-    if (args[i][len] == '\0')
-      return selecting[k].value ? (i + 1 < n ? 2 : 0) : 1;
-    if (args[i][len] == '=' && selecting[k].value && args[i][1] == '-')
-      return 1;
-  }
-  return 0;
-}
-
-/* Everything fd holds up to EOF, at most max bytes, into *out (malloc'd,
- * one byte more for a terminating NUL) and *len. -1 on a read error, no
- * memory, or more than max bytes. */
-static int read_all(int fd, size_t max, char **out, size_t *len) {
-  size_t cap = 1 << 16, used = 0;
-  char *buf = malloc(cap + 1);
-  while (buf) {
-    if (used == cap) {
-      char *p = cap < max ? realloc(buf, 2 * cap + 1) : NULL;
-      if (!p)
-        break;
-      buf = p;
-      cap *= 2;
-    }
-    ssize_t n = read(fd, buf + used, cap - used);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n == 0) {
-      buf[used] = '\0';
-      *out = buf;
-      *len = used;
-      return 0;
-    }
-    if (n < 0)
-      break;
-    used += (size_t)n;
-  }
-  free(buf);
-  return -1;
-}
-
-typedef struct {
-  char *bytes; /* the NUL-separated command line */
-  char **argv; /* the kept arguments, after argv[0] = the ctest executable */
-  size_t argc;
-  char cwd[PATH_MAX];
-  char exe[PATH_MAX];
-  pid_t pid;
-} ctest_run;
-
-static void ctest_run_free(ctest_run *c) {
-  free(c->bytes);
-  free(c->argv);
-  *c = (ctest_run){0};
-}
-
-/* Reads the selection of the ctest process c->pid into c. -1 with why. */
-static int read_ctest(ctest_run *c, char *why, size_t len) {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%d/cwd", (int)c->pid);
-  ssize_t n = readlink(path, c->cwd, sizeof c->cwd - 1);
-  if (n <= 0) {
-    snprintf(why, len, "cannot read the folder of ctest (pid %d): %s", (int)c->pid,
-             strerror(errno));
-    return -1;
-  }
-  c->cwd[n] = '\0';
-  snprintf(path, sizeof path, "/proc/%d/cmdline", (int)c->pid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  size_t used = 0;
-  int rc = fd < 0 ? -1 : read_all(fd, READ_MAX, &c->bytes, &used);
-  if (fd >= 0)
-    close(fd);
-  if (rc < 0) {
-    snprintf(why, len, "cannot read the command line of ctest (pid %d)", (int)c->pid);
-    return -1;
-  }
-  size_t nargs = 0;
-  for (size_t i = 0; i < used; i++)
-    nargs += c->bytes[i] == '\0';
-  char **all = calloc(nargs + 1, sizeof *all);
-  c->argv = calloc(nargs + 3, sizeof *c->argv);
-  if (!all || !c->argv) {
-    free(all);
-    snprintf(why, len, "out of memory reading the command line of ctest");
-    return -1;
-  }
-  for (size_t i = 0, at = 0; i < nargs; i++, at += strlen(c->bytes + at) + 1)
-    all[i] = c->bytes + at;
-  c->argv[c->argc++] = c->exe;
-  c->argv[c->argc++] = "--show-only=json-v1";
-  for (size_t i = 1; i < nargs; i++) {
-    int span = selecting_span(all, i, nargs);
-    for (int k = 0; k < span; k++)
-      c->argv[c->argc++] = all[i + (size_t)k];
-    i += span > 0 ? (size_t)span - 1 : 0;
-  }
-  free(all);
-  return 0;
-}
-
-/* The standard output of `ctest --show-only=json-v1` with c's selection,
- * run in c's folder, into *out (malloc'd, NUL-terminated). -1 with why. */
-static int show_only(const ctest_run *c, char **out, char *why, size_t len) {
-  int fd[2];
-  if (pipe2(fd, O_CLOEXEC) < 0) {
-    snprintf(why, len, "cannot run ctest --show-only: %s", strerror(errno));
-    return -1;
-  }
-  pid_t child = fork();
-  if (child == 0) {
-    if (chdir(c->cwd) < 0 || dup2(fd[1], STDOUT_FILENO) < 0)
-      _exit(126);
-    execv(c->exe, c->argv);
-    _exit(127);
-  }
-  close(fd[1]);
-  if (child < 0) {
-    close(fd[0]);
-    snprintf(why, len, "cannot run ctest --show-only: %s", strerror(errno));
-    return -1;
-  }
-  char *buf = NULL;
-  size_t used = 0;
-  int rc = read_all(fd[0], READ_MAX, &buf, &used);
-  close(fd[0]);
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (rc < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    free(buf);
-    snprintf(why, len, "ctest --show-only=json-v1 (in %.256s) failed with status %d", c->cwd,
-             WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-    return -1;
-  }
-  *out = buf;
-  return 0;
-}
 
 /* ---- Cases ---------------------------------------------------------------------- */
 
@@ -406,7 +184,7 @@ typedef struct {
   char status[16]; /* running, finished, interrupted, failed, empty */
   char records[PATH_MAX];
   char selection[4096]; /* an exact expression: at most 36 products of ~80 bytes */
-  char reason[1024];
+  char reason[2048];
 } state;
 
 static int write_state(const char *path, const state *st, gb_err *err) {
@@ -498,8 +276,27 @@ static int tee_close(void *cookie) {
   return fclose((FILE *)cookie);
 }
 
+/* A file of the user's for writing, opened as the user would open it
+ * (under sudo: gb_privilege_fs_enter), never through a link and only a
+ * regular file (gb_output_open); NULL with errno set. */
+static FILE *open_user_file(const char *path) {
+  gb_privilege p;
+  gb_privilege_fs saved;
+  gb_err err;
+  int fd = -1, rc = gb_privilege_detect(&p, &err);
+  if (rc == 0 && (rc = gb_privilege_fs_enter(&p, &saved)) == 0) {
+    rc = gb_output_open(path, &fd, &err);
+    gb_privilege_fs_leave(&saved);
+  }
+  FILE *f = rc == 0 ? fdopen(fd, "we") : NULL;
+  if (!f && fd >= 0)
+    close(fd);
+  errno = rc < 0 ? -rc : errno;
+  return f;
+}
+
 static FILE *open_tee(const char *path) {
-  FILE *log = fopen(path, "we");
+  FILE *log = open_user_file(path);
   if (!log)
     return NULL;
   FILE *f =
@@ -514,48 +311,86 @@ static FILE *open_tee(const char *path) {
 
 /* ---- The fixture ---------------------------------------------------------------- */
 
-/* Which cases this ctest run selected, into set and the line `how`. */
-static void choose_cases(const gb_fixture_opts *o, case_set *set, state *st, char *how,
-                         size_t len) {
-  ctest_run c = {0};
-  char why[600] = "";
+/* Which cases this ctest run selected, into set and the line `how`. -1
+ * when the selection cannot be read and no GREENBENCH_SELECT says what to
+ * measure instead: how then holds the reason and the way out. */
+static int choose_cases(const gb_fixture_opts *o, case_set *set, state *st, char *how,
+                        size_t len) {
+  gb_ctest_run c = {0};
+  char why[1024] = "", fixture[32];
   char *json = NULL;
-  c.pid = find_ctest(c.exe, sizeof c.exe);
+  snprintf(fixture, sizeof fixture, "%s/campaign", o->settings.profile);
+  c.pid = gb_ctest_find(c.exe, sizeof c.exe);
   st->ctest_pid = c.pid;
   long listed = -1;
   if (c.pid == 0)
     snprintf(why, sizeof why, "it was not started by ctest");
-  else if (read_ctest(&c, why, sizeof why) == 0 && show_only(&c, &json, why, sizeof why) == 0 &&
+  else if (gb_ctest_read(&c, why, sizeof why) == 0 &&
+           gb_ctest_list(&c, fixture, &json, why, sizeof why) == 0 &&
            (listed = choose_listed(set, o->settings.profile, json)) < 0)
     snprintf(why, sizeof why, "ctest --show-only=json-v1 gave no test list");
   free(json);
+  int rc = 0;
   if (listed >= 0) {
     size_t at = (size_t)snprintf(how, len, "selected by ctest (pid %d):", (int)c.pid);
     for (size_t i = 2; i < c.argc && at < len; i++)
       at += (size_t)snprintf(how + at, len - at, " %s", c.argv[i]);
     if (c.argc <= 2)
       snprintf(how + at, len - at, " (no selection: every test)");
-  } else {
+  } else if (o->select) {
     for (size_t i = 0; i < set->n; i++)
       set->chosen[i] = true;
     set->n_chosen = set->n;
     snprintf(how, len,
-             "the selection of the ctest run could not be read (%s): measuring the "
-             "whole %s profile",
-             why, o->settings.profile);
+             "the selection of the ctest run could not be read (%s): measuring "
+             "GREENBENCH_SELECT=%s of the %s profile",
+             why, o->select, o->settings.profile);
+  } else {
+    snprintf(how, len,
+             "the selection of the ctest run cannot be read (%s), and nothing is measured "
+             "that was not selected: %s",
+             why, GB_CTEST_WAY_OUT);
+    rc = -1;
   }
-  ctest_run_free(&c);
+  gb_ctest_run_free(&c);
+  return rc;
 }
 
 static void note_selection(const char *records, const char *how, const char *expr) {
   char path[PATH_MAX + 32];
   if (gb_path_join(path, sizeof path, records, "ctest-selection.txt", NULL) < 0)
     return;
-  FILE *f = fopen(path, "we");
+  FILE *f = open_user_file(path);
   if (!f)
     return;
   fprintf(f, "%s\nmeasured: %s\n", how, expr);
   fclose(f);
+}
+
+/* The fixture stops before measuring anything, and fails: every case of
+ * the profile fails with why, in the state, the JUnit file, this test's
+ * output and ctest's own. */
+static int refuse(const gb_fixture_opts *o, const char *label, case_set *set, state *st,
+                  const char *why) {
+  char line[2200];
+  gb_err err;
+  for (size_t i = 0; i < set->n; i++)
+    set->chosen[i] = true;
+  set->n_chosen = set->n;
+  gb_str_copy(st->status, sizeof st->status, "failed");
+  gb_str_copy(st->reason, sizeof st->reason, why);
+  snprintf(line, sizeof line, "greenbench-suite: error: %s/campaign: %s", o->settings.profile,
+           why);
+  puts(line);
+  fflush(stdout);
+  if (st->ctest_pid)
+    gb_ctest_tell((pid_t)st->ctest_pid, line);
+  if (write_unrun_junit(o, label, set, why, &err) < 0)
+    gb_str_put_line(stderr,
+                    "greenbench-suite: error: the JUnit file was not written: ", err.msg);
+  if (write_state(o->state, st, &err) < 0)
+    gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
+  return 1;
 }
 
 int gb_fixture_campaign(const gb_fixture_opts *o) {
@@ -570,7 +405,8 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
     return 1;
   }
   char how[2048];
-  choose_cases(o, &set, &st, how, sizeof how);
+  if (choose_cases(o, &set, &st, how, sizeof how) < 0)
+    return refuse(o, label, &set, &st, how);
   printf("greenbench-suite: %s\n", how);
   if (set.n_chosen == 0) {
     gb_str_copy(st.status, sizeof st.status, "empty");
@@ -617,22 +453,19 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
   printf("greenbench-suite: measuring %s; progress in %s\n", st.selection, o->progress_log);
   fflush(stdout);
   const char *argv[] = {"greenbench-suite", "--profile", s.profile, "--select", st.selection};
-  static gb_worker_files files; /* found relative to this executable */
-  int found = gb_worker_files_find(&files, &err);
-  gb_campaign_opts co = {.settings = s,
-                         .out_dir = st.records,
-                         .workers = {files.worker_c, GB_PYTHON_PATH, files.python_worker,
-                                     GB_NODE_PATH, files.node_worker},
-                         .source_dir = files.source_dir[0] ? files.source_dir : NULL,
-                         .machine_label = label,
-                         .argc = 5,
-                         .argv = argv,
-                         .stop = o->stop,
-                         .progress = GB_PROGRESS_LINES,
-                         .log = log ? log : stdout};
+  static gb_entry_workers found; /* relative to this executable */
+  int rc = gb_entry_find_workers(&found);
+  if (rc < 0)
+    (void)gb_err_set(&err, -rc, "%s", found.missing);
+  gb_campaign_opts co = gb_entry_campaign_opts(&s, st.records, &found.workers, found.source_dir,
+                                               5, argv, o->stop);
+  co.machine_label = label;
+  co.progress = GB_PROGRESS_LINES;
+  co.log = log ? log : stdout;
   gb_campaign_result res = {0};
   uint64_t t0 = (uint64_t)time(NULL);
-  int rc = found < 0 ? found : gb_campaign_run(&co, &res, &err);
+  if (rc == 0)
+    rc = gb_campaign_run(&co, &res, &err);
   if (log)
     fclose(log);
   uint64_t took = (uint64_t)time(NULL) - t0;
@@ -655,7 +488,12 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
     }
   }
   if (!strcmp(st.status, "failed")) {
-    gb_str_put_line(stdout, "greenbench-suite: error: ", st.reason);
+    char line[2200];
+    snprintf(line, sizeof line, "greenbench-suite: error: %s/campaign: %s", s.profile,
+             st.reason);
+    puts(line);
+    if (st.ctest_pid)
+      gb_ctest_tell((pid_t)st.ctest_pid, line);
     gb_err jerr;
     if (write_unrun_junit(o, label, &set, st.reason, &jerr) < 0)
       gb_str_put_line(stderr,
@@ -721,7 +559,7 @@ int gb_fixture_check_case(const char *name, const char *state_path) {
     return 1;
   }
   char exe[PATH_MAX];
-  long ours = find_ctest(exe, sizeof exe);
+  long ours = gb_ctest_find(exe, sizeof exe);
   if (ours != 0 && st.ctest_pid != ours) {
     fprintf(stderr,
             "%s: the campaign state %s is of another run (ctest pid %ld, this one %ld): "

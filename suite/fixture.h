@@ -25,7 +25,12 @@ typedef struct {
   const char *junit;         /* the project JUnit file */
   const char *progress_log;  /* progress and warnings, also on stdout */
   const char *machine_label; /* NULL: host name and CPU model */
-  const char *const *argv;   /* the fixture's own command, for the records */
+  /* GREENBENCH_SELECT (or --select) as given, "all" for the whole profile;
+   * NULL when none was. Where the ctest selection cannot be read, the
+   * campaign measures the settings (already narrowed by it) only when it
+   * was given, and otherwise refuses. */
+  const char *select;
+  const char *const *argv; /* the fixture's own command, for the records */
   size_t argc;
   volatile sig_atomic_t *stop;
 } gb_fixture_opts;

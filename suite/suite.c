@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/entry.h"
+#include "greenbench/meta.h"
 #include "greenbench/options.h"
 #include "greenbench/paths.h"
 #include "greenbench/records_read.h"
@@ -54,7 +56,8 @@ typedef struct {
  * by the tests. */
 static struct {
   gb_settings settings;
-  char *select; /* every --select and GREENBENCH_SELECT, AND-ed (append_select) */
+  char *select;    /* every --select and GREENBENCH_SELECT, AND-ed (append_select) */
+  bool select_all; /* "all" was given: the whole profile */
   const char *out, *junit;
   bool energy_required;
   bool list_only;
@@ -67,11 +70,6 @@ static struct {
 static volatile sig_atomic_t stop_requested;
 /* Set by the PRE_ALL hook when the report or JUnit file could not be written. */
 static bool report_failed;
-
-static void on_signal(int sig) {
-  (void)sig;
-  stop_requested = 1;
-}
 
 static size_t selected_cases(case_param *out) {
   gb_plan p;
@@ -141,22 +139,17 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set) {
                   "--select",
                   suite.select ? suite.select : "",
                   NULL};
-  static gb_worker_files files; /* found relative to this executable */
+  static gb_entry_workers found; /* relative to this executable */
   gb_err err;
-  if (gb_worker_files_find(&files, &err) < 0) {
-    fail_all(err.msg);
+  if (gb_entry_find_workers(&found) < 0) {
+    fail_all(found.missing);
     return;
   }
-  gb_campaign_opts o = {.settings = suite.settings,
-                        .out_dir = suite.out,
-                        .workers = {files.worker_c, GB_PYTHON_PATH, files.python_worker,
-                                    GB_NODE_PATH, files.node_worker},
-                        .source_dir = files.source_dir[0] ? files.source_dir : NULL,
-                        .machine_label = suite.machine_label,
-                        .argc = 5,
-                        .argv = (const char *const *)argv,
-                        .stop = &stop_requested,
-                        .progress = GB_PROGRESS_AUTO};
+  gb_campaign_opts o =
+      gb_entry_campaign_opts(&suite.settings, suite.out, &found.workers, found.source_dir, 5,
+                             (const char *const *)argv, &stop_requested);
+  o.machine_label = suite.machine_label;
+  o.progress = GB_PROGRESS_AUTO;
   gb_campaign_result res;
   if (gb_campaign_run(&o, &res, &err) < 0) {
     fail_all(err.msg);
@@ -196,7 +189,8 @@ static const char usage[] =
     "and checks each case's records. EXPR is KEY=LIST terms, KEY one of language,\n"
     "algorithm, order, size, e.g. --select language=python or\n"
     "--select 'algorithm=quick size=2000'; GREENBENCH_SELECT and GREENBENCH_PROFILE\n"
-    "in the environment do the same. Terms are AND-ed and a key may appear in one\n"
+    "in the environment do the same; 'all' is the whole profile. Terms are AND-ed\n"
+    "and a key may appear in one\n"
     "term only (language=python,c, not language=python language=c). '|' joins\n"
     "alternatives and selects the cases any of them selects:\n"
     "--select 'language=c algorithm=quick | language=python size=200'. Several\n"
@@ -208,7 +202,9 @@ static const char usage[] =
     "The other forms are the CTest suite (`ctest -L smoke -L language=c`, see the\n"
     "README): --campaign is the fixture <profile>/campaign, which measures the cases\n"
     "that the ctest run that started it selected, as one campaign in a new folder\n"
-    "under DIR, and writes the state FILE that --check-case reads; --list-tests\n"
+    "under DIR, and writes the state FILE that --check-case reads (where it cannot\n"
+    "read that selection it measures nothing and fails with the reason, unless\n"
+    "GREENBENCH_SELECT says what to measure); --list-tests\n"
     "prints each case's test name and labels. GREENBENCH_SUITE_RESULTS=DIR puts the\n"
     "files of these forms (records, state, JUnit, progress log) in DIR instead.\n"
     "GREENBENCH_LIBEXEC_DIR=DIR names the workers' folder (default: ../libexec/greenbench\n"
@@ -225,6 +221,12 @@ static const char usage[] =
  * "A C | B C"), so the two keep their meaning whatever '|' they hold; any
  * length. -1 (reported) without memory. */
 static int append_select(const char *expr) {
+  size_t skip = strspn(expr, " \t");
+  if (!strncmp(expr + skip, "all", 3) &&
+      expr[skip + 3 + strspn(expr + skip + 3, " \t")] == '\0') {
+    suite.select_all = true; /* the whole profile: nothing to narrow */
+    return 0;
+  }
   for (const char *a = expr, *end;; a = end + 1) {
     end = a + strcspn(a, "|");
     bool blank = true;
@@ -327,6 +329,42 @@ static int criterion_span(int i, int argc, char **argv) {
   return 0;
 }
 
+/* Whether the value of Criterion's option at a[0] (span arguments) is one
+ * Criterion would refuse or misread after the campaign ran (a --jobs that
+ * is no number reads as 0, a --timeout of "abc" as no timeout): -1 with
+ * one line, before anything runs. */
+static bool criterion_value_bad(char **a, int span) {
+  const char *name = a[0], *v = span == 2 ? a[1] : strchr(a[0], '=');
+  if (span == 1 && !strncmp(a[0], "-j", 2) && a[0][1] == 'j' && a[0][2])
+    v = a[0] + 2;
+  else if (span == 1 && v)
+    v++;
+  if (!v)
+    return false;
+  size_t n = strcspn(name, "=");
+  bool jobs = !strncmp(name, "-j", 2) || (n == 6 && !strncmp(name, "--jobs", 6));
+  bool timeout = n == 9 && !strncmp(name, "--timeout", 9);
+  bool color = n == 7 && !strncmp(name, "--color", 7);
+  char *end = NULL;
+  bool bad = false;
+  if (jobs)
+    bad = !*v || strspn(v, "0123456789") != strlen(v);
+  else if (timeout) {
+    double t = strtod(v, &end);
+    bad = end == v || *end || !(t >= 0);
+  } else if (color)
+    bad = strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never");
+  if (bad) {
+    gb_excerpt_buf shown = {{0}};
+    fprintf(stderr, "greenbench-suite: error: bad value '%s' of option '%.*s'%s\n",
+            gb_excerpt(&shown, v), (int)n, name,
+            jobs      ? " (a number of jobs)"
+            : timeout ? " (seconds)"
+                      : " (auto, always or never)");
+  }
+  return bad;
+}
+
 enum {
   PROFILE,
   SELECT,
@@ -409,6 +447,8 @@ static int parse_args(int *argc, char **argv, const char **profile) {
     /* --version is ours first (Criterion's too, once ours is printed). */
     int i = st.next, span = strcmp(argv[i], "--version") ? criterion_span(i, *argc, argv) : 0;
     gb_excerpt_buf shown = {{0}};
+    if (span > 0 && criterion_value_bad(argv + i, span))
+      return -1;
     if (span > 0) {
       for (int k = 0; k < span; k++)
         argv[kept++] = argv[i + k];
@@ -450,6 +490,14 @@ static int configure(int *argc, char **argv) {
     gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
     return -1;
   }
+  if (suite.machine_label && !gb_meta_label_valid(suite.machine_label)) {
+    gb_excerpt_buf shown = {{0}};
+    fprintf(stderr,
+            "greenbench-suite: error: --machine-label '%s' is not a label: 1 to 63 letters, "
+            "digits, '_' or '-' (no dots)\n",
+            gb_excerpt(&shown, suite.machine_label));
+    return -1;
+  }
   suite.settings.order_seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
   suite.settings.order_seed &= (1ull << 53) - 1;
   suite.energy_required = suite.settings.energy == GB_ENERGY_ON;
@@ -462,7 +510,9 @@ static int configure(int *argc, char **argv) {
   }
   if (!suite.junit) {
     size_t len = strlen(suite.out) + sizeof "/junit.xml";
-    char *junit = malloc(len);
+    /* Kept in a static: GREENBENCH_SUITE_RESULTS may replace suite.junit. */
+    static char *junit;
+    junit = malloc(len);
     if (!junit)
       return -1;
     if (gb_path_join(junit, len, suite.out, "junit.xml", &err) < 0) { /* len has room: never */
@@ -543,6 +593,18 @@ static const char *moved(const char *path) {
 }
 
 /* The CTest forms: their options must come together. */
+/* The options of the CTest forms belong to them: given to the Criterion
+ * form, they would be ignored while a campaign runs. -1 with one line. */
+static int ctest_options_misplaced(void) {
+  if (suite.campaign || (!suite.progress_log && (!suite.state || suite.check_case)))
+    return 0;
+  fprintf(stderr,
+          "greenbench-suite: error: %s is an option of %s only (see greenbench-suite --help)\n",
+          suite.progress_log ? "--progress-log" : "--state",
+          suite.progress_log ? "--campaign" : "--campaign and --check-case");
+  return -1;
+}
+
 static int ctest_forms(int argc, char **argv) {
   const char *dir = getenv("GREENBENCH_SUITE_RESULTS");
   if (dir && *dir) {
@@ -567,16 +629,16 @@ static int ctest_forms(int argc, char **argv) {
                     "--junit FILE and --progress-log FILE\n");
     return 2;
   }
-  struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  gb_entry_signals(&stop_requested, "greenbench-suite");
   gb_fixture_opts o = {.settings = suite.settings,
                        .results = suite.out,
                        .state = suite.state,
                        .junit = suite.junit,
                        .progress_log = suite.progress_log,
                        .machine_label = suite.machine_label,
+                       .select = suite.select       ? suite.select
+                                 : suite.select_all ? "all"
+                                                    : NULL,
                        .argc = (size_t)argc,
                        .argv = (const char *const *)argv,
                        .stop = &stop_requested};
@@ -584,7 +646,7 @@ static int ctest_forms(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  if (configure(&argc, argv) < 0)
+  if (configure(&argc, argv) < 0 || ctest_options_misplaced() < 0)
     return 2;
   if (suite.check_case || suite.list_tests || suite.campaign)
     return ctest_forms(argc, argv);
@@ -594,10 +656,7 @@ int main(int argc, char **argv) {
   }
   if (suite.junit_given && (junit_dir_missing() || remove_old_junit() < 0))
     return 2;
-  struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  gb_entry_signals(&stop_requested, "greenbench-suite");
   struct criterion_test_set *tests = criterion_initialize();
   int result = 0;
   /* 0 after --help, --list or --version: nothing was meant to run. */

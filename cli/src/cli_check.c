@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "greenbench/cli.h"
@@ -15,8 +16,11 @@
 #include "greenbench/sampler.h"
 #include "greenbench/text.h"
 #include "greenbench/timefmt.h"
+#include "greenbench/workerenv.h"
 
 #include "cli_args.h"
+#include "cli_check_json.h"
+#include "cli_check_ways.h"
 
 /* Long enough for a package counter to move several times (it updates about
  * once a millisecond), short enough to run often; read every millisecond so
@@ -26,18 +30,23 @@
 
 typedef struct {
   const char *cpus, *python, *node;
+  bool json;
 } check_args;
 
 static const char usage[] =
-    "usage: greenbench check [--cpus LIST] [--python PATH] [--node PATH]\n"
+    "usage: greenbench check [--cpus LIST] [--python PATH] [--node PATH] [--json]\n"
     "  --cpus LIST    check pinning to these CPUs instead of the rule's choice\n"
     "  --python PATH  Python interpreter to check (default: /usr/bin/python3)\n"
     "  --node PATH    Node.js binary to check (default: the one found at build time)\n"
+    "  --json         the findings as one JSON object (share/greenbench/schema/\n"
+    "                 check.schema.json) instead of lines\n"
     "  --version      print greenbench's version and git commit\n"
     "  --help         show this help\n"
     "Says whether this machine can measure energy for the study and why not:\n"
-    "RAPL zones (GREENBENCH_POWERCAP_ROOT overrides /sys/class/powercap; Intel\n"
-    "intel-rapl-tpmi:N zones are named, not read), the CPUs\n"
+    "each way of reading the counters, powercap (GREENBENCH_POWERCAP_ROOT overrides\n"
+    "/sys/class/powercap) and perf_event (GREENBENCH_PERF_POWER_DIR overrides\n"
+    "/sys/bus/event_source/devices/power; both test hooks, refused under sudo), the\n"
+    "RAPL zones (Intel intel-rapl-tpmi:N zones are named, not read), the CPUs\n"
     "the study would pin, governor, turbo, and the runtimes it would use\n"
     "(GREENBENCH_LIBEXEC_DIR overrides the workers' folder).\n"
     "Exit 0 when the study can run with energy (counters readable and moving, every\n"
@@ -50,18 +59,22 @@ static int bad_msg(FILE *err, const char *msg) {
   return 2;
 }
 
-enum { CPUS, PYTHON, NODE };
+enum { CPUS, PYTHON, NODE, JSON };
 static const gb_opt options[] = {
     {"--cpus", NULL, GB_OPT_VALUE, CPUS},
     {"--python", NULL, GB_OPT_VALUE, PYTHON},
     {"--node", NULL, GB_OPT_VALUE, NODE},
+    {"--json", NULL, 0, JSON},
     {NULL, NULL, 0, 0},
 };
 
 static int set_option(void *ctx, int id, const char *value, gb_err *err) {
   check_args *a = ctx;
   (void)err;
-  *(id == CPUS ? &a->cpus : id == PYTHON ? &a->python : &a->node) = value;
+  if (id == JSON)
+    a->json = true;
+  else
+    *(id == CPUS ? &a->cpus : id == PYTHON ? &a->python : &a->node) = value;
   return 0;
 }
 
@@ -168,17 +181,19 @@ static void check_tpmi(FILE *out) {
 }
 
 static bool check_energy(FILE *out, char *why, size_t len) {
-  gb_rapl *r;
+  gb_energy_ways ways;
   gb_err err;
   gb_rapl_watched w[GB_RAPL_MAX_ZONES];
-  if (gb_rapl_open(NULL, &r, &err) < 0) {
-    fprintf(out, "energy: unavailable: %s\n", err.msg);
+  cli_check_ways(out, &ways);
+  gb_rapl *r = gb_energy_ways_main(&ways);
+  if (!r) {
+    gb_energy_ways_why(&ways, why, len);
+    gb_str_put_line(out, "energy: unavailable: ", why);
     check_tpmi(out);
-    gb_str_copy(why, len, err.msg);
     return false;
   }
-  fprintf(out, "energy: %zu RAPL zone(s) under %s, all readable%s\n", gb_rapl_count(r),
-          gb_rapl_root(r),
+  fprintf(out, "energy: %zu RAPL zone(s) under %s (%s), all readable%s\n", gb_rapl_count(r),
+          gb_rapl_root(r), gb_rapl_source(r),
           gb_rapl_has_dram(r) ? "" : " (no DRAM zone: package only, as on AMD)");
   check_tpmi(out);
   bool ok = gb_rapl_watch(r, CHECK_PROBE_NS, CHECK_STEP_NS, w, &err) == 0;
@@ -189,7 +204,7 @@ static bool check_energy(FILE *out, char *why, size_t len) {
   for (size_t i = 0; ok && i < gb_rapl_count(r); i++)
     print_zone(out, gb_rapl_zone_at(r, i), &w[i]);
   ok = ok && judge(out, r, w, why, len);
-  gb_rapl_close(r);
+  gb_energy_ways_close(&ways);
   return ok;
 }
 
@@ -246,11 +261,16 @@ static void warn_old_node(const char *runtime, FILE *out) {
 }
 
 /* Whether every language's worker starts and answers. */
-static bool check_runtimes(const gb_workers *w, FILE *out, char *why, size_t len) {
+/* The workers start as `run` starts them (gb_workerenv_for_caller): under
+ * sudo as the user who typed the command, never as root, with the minimal
+ * environment, so a path the user cannot execute is refused the same way. */
+static bool check_runtimes(const gb_workers *w, const gb_privilege *owner,
+                           const gb_workerenv *we, FILE *out, char *why, size_t len) {
   bool all = true;
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     gb_job job = {GB_RUN_STARTUP, l, GB_STARTUP_ALGORITHM, GB_RANDOM, 1, GB_DEFAULT_SEED, 1, 1};
     gb_measure_env env = {.workers = w, .timeout_ns = 30000000000ull};
+    gb_workerenv_apply(owner, we, &env);
     gb_measurement m;
     gb_err err;
     const char *path = l == GB_C ? w->worker_c : l == GB_PYTHON ? w->python : w->node;
@@ -286,23 +306,41 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
     gb_str_put_line(env->err, "greenbench: error: ", env->workers_missing);
     return 1;
   }
+  gb_privilege owner;
+  gb_workerenv we;
+  gb_err err;
+  if (gb_workerenv_for_caller(&owner, &we, &err) < 0)
+    return bad_msg(env->err, err.msg);
   gb_workers w = env->workers;
   if (a.python)
     w.python = a.python;
   if (a.node)
     w.node = a.node;
+  /* --json: the lines go to memory, and their JSON form to env->out. */
+  char *text = NULL;
+  size_t text_len = 0;
+  FILE *out = a.json ? open_memstream(&text, &text_len) : env->out;
+  if (!out) {
+    gb_str_put_line(env->err, "greenbench: error: ", "check --json: out of memory");
+    return 1;
+  }
   char why[512] = "", workers_why[512] = "";
-  bool energy = check_energy(env->out, why, sizeof why);
-  check_pinning(&a, env->out);
-  bool workers = check_runtimes(&w, env->out, workers_why, sizeof workers_why);
+  bool energy = check_energy(out, why, sizeof why);
+  check_pinning(&a, out);
+  bool workers = check_runtimes(&w, &owner, &we, out, workers_why, sizeof workers_why);
   if (!workers)
-    fprintf(env->out, "verdict: the study cannot run here: %s\n", workers_why);
+    fprintf(out, "verdict: the study cannot run here: %s\n", workers_why);
   else if (energy)
-    fprintf(env->out, "verdict: this machine can measure energy for the study\n");
+    fprintf(out, "verdict: this machine can measure energy for the study\n");
   else
-    fprintf(env->out,
+    fprintf(out,
             "verdict: this machine cannot measure energy for the study: %s. Time can still be "
             "measured with --energy off or auto; see docs/bare-metal.md\n",
             why);
-  return energy && workers ? 0 : 1;
+  rc = energy && workers ? 0 : 1;
+  if (a.json) {
+    rc = fclose(out) == 0 ? cli_check_json(text, energy, workers, rc, env->out, env->err) : 1;
+    free(text);
+  }
+  return rc;
 }

@@ -3,6 +3,7 @@
  * read (in one place, read_campaign) and analysed with the same options;
  * the comparison is built and its three files are written as one set. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 
 #include "greenbench/cli.h"
 #include "greenbench/compare.h"
+#include "greenbench/files.h"
 #include "greenbench/numparse.h"
 #include "greenbench/options.h"
 #include "greenbench/paths.h"
@@ -65,6 +67,11 @@ static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
   return 0;
 }
 
+/* The longest --out: DIR/compare.json.tmp-XXXXXX must fit PATH_MAX. */
+#define OUT_DIR_MAX (PATH_MAX - 32)
+
+static const char *const output_names[3] = {"compare.md", "compare.svg", "compare.json"};
+
 enum { OUT, RESAMPLES, SEED, MARGIN, ALLOW_PARTIAL };
 static const gb_opt options[] = {
     {"--out", NULL, GB_OPT_VALUE, OUT},
@@ -80,6 +87,12 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
   int rc = 0;
   switch (id) {
   case OUT:
+    if (strnlen(value, OUT_DIR_MAX + 1) > OUT_DIR_MAX) {
+      return gb_err_set(err, EINVAL,
+                        "compare: --out: path longer than %d bytes (PATH_MAX less room for "
+                        "the names of the files in it)",
+                        OUT_DIR_MAX);
+    }
     c->out = value;
     break;
   case RESAMPLES:
@@ -187,8 +200,55 @@ static void release(campaigns *cs) {
 
 /* ---- Writing ------------------------------------------------------------------- */
 
+/* The files a campaign is read from: an archive itself, or a folder's
+ * records. */
+static const char *const input_names[4] = {"meta.json", "runs.csv", "warmups.csv",
+                                           "environment.txt"};
+
+/* True when the existing file st is one of the campaign path's inputs. */
+static bool is_input(const char *path, const struct stat *st) {
+  struct stat in;
+  char p[PATH_MAX];
+  if (stat(path, &in) == 0 && S_ISREG(in.st_mode)) {
+    return in.st_dev == st->st_dev && in.st_ino == st->st_ino;
+  }
+  for (int k = 0; k < 4; k++) {
+    if (gb_path_join(p, sizeof p, path, input_names[k], NULL) == 0 && stat(p, &in) == 0 &&
+        in.st_dev == st->st_dev && in.st_ino == st->st_ino) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The outputs, checked before any campaign is read: each is nothing or a
+ * regular file (gb_output_check; a device, FIFO, socket or link is
+ * refused), and none is one of the inputs. -EINVAL with the message. */
+static int check_outputs(const cli *c, gb_err *err) {
+  char path[PATH_MAX];
+  for (int i = 0; i < 3; i++) {
+    gb_err inner;
+    struct stat st;
+    if (gb_path_join(path, sizeof path, c->out, output_names[i], NULL) < 0) {
+      return gb_err_set(err, EINVAL, "compare: --out: path too long");
+    }
+    if (gb_output_check(AT_FDCWD, path, &inner) < 0) {
+      return gb_err_set(err, EINVAL, "compare: --out %s", inner.msg);
+    }
+    for (size_t m = 0; m < c->n && lstat(path, &st) == 0; m++) {
+      if (is_input(c->paths[m], &st)) {
+        return gb_err_set(err, EINVAL,
+                          "compare: %s is the campaign %s; refusing to overwrite "
+                          "an input",
+                          SHOWN(path), SHOWN(c->paths[m]));
+      }
+    }
+  }
+  return 0;
+}
+
 static int write_outputs(const char *dir, const gb_comparison *cmp, gb_err *err) {
-  static const char *const names[3] = {"compare.md", "compare.svg", "compare.json"};
+  const char *const *names = output_names;
   char paths[3][PATH_MAX];
   char *data[3] = {NULL, NULL, NULL};
   size_t lens[3] = {0, 0, 0};
@@ -256,6 +316,8 @@ int gb_cli_compare(int argc, char **argv, const gb_cli_env *env) {
                "compare: at least two records folders expected, got %zu (see greenbench "
                "compare --help)",
                c.n);
+  } else if (check_outputs(&c, &err) < 0) {
+    status = 2;
   } else {
     status = run(&c, env->err, &err) < 0 ? 1 : 0;
   }

@@ -18,6 +18,7 @@
 #include "greenbench/text.h"
 
 #include "cli_args.h"
+#include "cli_report_console.h"
 
 static const char usage[] =
     "usage: greenbench report DIR [options]\n"
@@ -37,7 +38,8 @@ static const char usage[] =
     "  --summary FILE             summary.json to write (default DIR/summary.json)\n"
     "  --no-datapackage           do not write DIR/datapackage.json\n"
     "                             (the files are written as a set, all or none, and\n"
-    "                             never over DIR's records or each other)\n"
+    "                             never over DIR's records or each other; only over\n"
+    "                             nothing or a regular file; - for standard output)\n"
     "  --resamples N              bootstrap resamples per configuration (default 10000)\n"
     "  --seed S                   bootstrap seed (default 2463534242)\n"
     "  --equivalence-margin M     margin of the power-ratio readings (default 0.10)\n"
@@ -45,6 +47,10 @@ static const char usage[] =
     "                             energy over its own time, the default) or study\n"
     "                             (median energy over median time per sort)\n"
     "  --allow-partial            report a campaign that did not complete\n"
+    "  --quiet                    print nothing when done (by default: the files\n"
+    "                             written and a table of time and energy per sort)\n"
+    "  --startup-fixed            hold the startup medians fixed in the intervals, as the\n"
+    "                             study first did (default: resampled with the runs)\n"
     "  --carbon REGION,...        grid regions by name or ISO 3166-1 alpha-3 code, or\n"
     "                             UAE / UK (default UAE,UK)\n"
     "  --carbon-intensity NAME=G  add a custom intensity in g CO2e/kWh (repeatable)\n"
@@ -66,6 +72,7 @@ typedef struct {
   gb_intensity custom[MAX_INTENSITIES];
   size_t n_custom;
   gb_intensity all[MAX_INTENSITIES];
+  bool quiet;
 } cli;
 
 static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
@@ -106,7 +113,9 @@ enum {
   CUSTOM,
   ALLOW_PARTIAL,
   NO_DATAPACKAGE,
-  ESTIMATOR
+  ESTIMATOR,
+  QUIET,
+  STARTUP_FIXED
 };
 static const gb_opt options[] = {
     {"--out", NULL, GB_OPT_VALUE, OUT},
@@ -121,6 +130,8 @@ static const gb_opt options[] = {
     {"--allow-partial", NULL, 0, ALLOW_PARTIAL},
     {"--no-datapackage", NULL, 0, NO_DATAPACKAGE},
     {"--power-estimator", NULL, GB_OPT_VALUE, ESTIMATOR},
+    {"--quiet", NULL, 0, QUIET},
+    {"--startup-fixed", NULL, 0, STARTUP_FIXED},
     {NULL, NULL, 0, 0},
 };
 
@@ -160,6 +171,12 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
     break;
   case NO_DATAPACKAGE:
     c->o.no_datapackage = true;
+    break;
+  case QUIET:
+    c->quiet = true;
+    break;
+  case STARTUP_FIXED:
+    c->o.startup_fixed = true;
     break;
   default:
     *paths[id] = value;
@@ -243,7 +260,7 @@ static int resolve_carbon(cli *c, int *status, gb_err *err) {
 /* The report the parsed arguments ask for. Returns the exit status: 2 for
  * an output or a carbon region refused as a bad argument, 1 for a missing
  * carbon table or what gb_report_write refuses, with the error in err. */
-static int report(cli *c, gb_err *err) {
+static int report(cli *c, FILE *out, gb_err *err) {
   int status = 0;
   if (gb_records_is_packed(c->o.dir) && gb_report_packed_outputs(&c->o, err) < 0) {
     return 2; /* an output that would overwrite the archive */
@@ -254,7 +271,9 @@ static int report(cli *c, gb_err *err) {
   if (resolve_carbon(c, &status, err) < 0) {
     return status;
   }
-  return gb_report_write(&c->o, err) < 0 ? 1 : 0;
+  if (gb_report_write(&c->o, err) < 0)
+    return 1;
+  return c->quiet || cli_report_console(&c->o, out, err) == 0 ? 0 : 1;
 }
 
 int gb_cli_report(int argc, char **argv, const gb_cli_env *env) {
@@ -277,7 +296,7 @@ int gb_cli_report(int argc, char **argv, const gb_cli_env *env) {
     status = 2;
     gb_err_set(&err, EINVAL, "report: no records folder given (see greenbench report --help)");
   } else {
-    status = report(c, &err);
+    status = report(c, env->out, &err);
   }
   if (status != 0) {
     gb_str_put_line(env->err, "greenbench: error: ", err.msg);

@@ -13,6 +13,7 @@
 #include "greenbench/campaign.h"
 #include "greenbench/cli.h"
 #include "greenbench/clock.h"
+#include "greenbench/entry.h"
 #include "greenbench/estimate.h"
 #include "greenbench/meta.h"
 #include "greenbench/numparse.h"
@@ -53,7 +54,8 @@ static const char usage[] =
     "  --node PATH              Node.js binary (default: the one found at build time)\n"
     "  --out DIR                records folder (default: results/PROFILE-UTCTIME)\n"
     "  --resume DIR             continue an interrupted campaign in DIR\n"
-    "  --dry-run                print the plan and its estimated duration, run nothing\n"
+    "  --dry-run                print the plan and its estimated duration, run nothing;\n"
+    "                           refuses an --out the run would refuse (not empty)\n"
     "  --quiet                  no progress output\n"
     "  --version                print greenbench's version and git commit\n"
     "  --help                   show this help\n"
@@ -61,7 +63,8 @@ static const char usage[] =
     "python/worker.py and node/worker.js (default: ../libexec/greenbench from the\n"
     "command's own place, or the build tree).\n"
     "Exit status: 0 done (or planned, with --dry-run), 1 the campaign failed (records\n"
-    "kept), 2 bad arguments, 130 interrupted (records kept; continue with --resume).\n";
+    "kept) or its folder was refused, 2 bad arguments, 130 interrupted (records kept;\n"
+    "continue with --resume).\n";
 
 /* What the command line said, before validation. */
 typedef struct {
@@ -321,19 +324,15 @@ static int run_campaign(const run_args *a, const gb_settings *s, int argc, char 
     default_out(s, fallback, sizeof fallback);
     out = fallback;
   }
-  gb_campaign_opts o = {.settings = *s,
-                        .settings_given = a->resume && any_setting(a),
-                        .out_dir = out,
-                        .resume = a->resume != NULL,
-                        .workers = env->workers,
-                        .cpus = a->cpus,
-                        .machine_label = a->machine_label,
-                        .source_dir = env->source_dir,
-                        .argc = (size_t)argc,
-                        .argv = (const char *const *)argv,
-                        .stop = env->stop,
-                        .progress = a->quiet ? GB_PROGRESS_QUIET : GB_PROGRESS_AUTO,
-                        .log = env->err};
+  gb_campaign_opts o =
+      gb_entry_campaign_opts(s, out, &env->workers, env->source_dir, (size_t)argc,
+                             (const char *const *)argv, env->stop);
+  o.settings_given = a->resume && any_setting(a);
+  o.resume = a->resume != NULL;
+  o.cpus = a->cpus;
+  o.machine_label = a->machine_label;
+  o.progress = a->quiet ? GB_PROGRESS_QUIET : GB_PROGRESS_AUTO;
+  o.log = env->err;
   if (a->python)
     o.workers.python = a->python;
   if (a->node)
@@ -376,5 +375,13 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
   if ((rc = build_settings(&a, &s, env)) || (rc = check_paths(&a, env)) ||
       (rc = check_cpus(&a, env)))
     return rc;
+  if (a.dry_run && a.out) {
+    /* The plan refuses what the run would refuse of its folder. */
+    gb_err err;
+    if (gb_campaign_check_out(a.out, &err) < 0) {
+      gb_str_put_line(env->err, "greenbench: error: ", err.msg);
+      return 1;
+    }
+  }
   return a.dry_run ? print_plan(&s, env) : run_campaign(&a, &s, argc, argv, env);
 }

@@ -1,48 +1,92 @@
 /* greenbench: the study's command line. Subcommands: check, run, report,
  * compare, pack (gb_cli, greenbench/cli.h); this file gives them the
- * process's streams, the workers it finds and its signal handlers. */
+ * process's streams, the workers it finds and the signal policy: a campaign's
+ * through the one entry that the suite shares (greenbench/entry.h); report,
+ * pack and compare stop at once. */
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "greenbench/cli.h"
+#include "greenbench/entry.h"
+#include "greenbench/files.h"
 #include "greenbench/paths.h"
+#include "greenbench/perf_energy.h"
+#include "greenbench/privilege.h"
+#include "greenbench/rapl.h"
 #include "greenbench/text.h"
 #include "greenbench/version.h"
 
 static volatile sig_atomic_t stop_requested;
 
-/* A second signal means "now": exit without finishing the records (the
- * workers die with the harness, PR_SET_PDEATHSIG in spawn.c). */
-static void on_signal(int sig) {
+/* report, pack and compare have nothing to finish: the first SIGINT,
+ * SIGTERM or SIGHUP removes their temporary files (a packed records
+ * folder is read into memory files, which vanish with the process) and
+ * exits 130 at once. */
+static void on_signal_now(int sig) {
   (void)sig;
-  if (stop_requested) {
-    static const char msg[] = "greenbench: stopped at once; meta.json may not say how far the "
-                              "records go\n";
-    ssize_t n = write(2, msg, sizeof msg - 1);
-    (void)n;
-    _exit(130);
-  }
-  stop_requested = 1;
+  gb_replace_remove_pending();
+  static const char msg[] = "greenbench: stopped by a signal; temporary files removed\n";
+  ssize_t n = write(2, msg, sizeof msg - 1);
+  (void)n;
+  _exit(130);
 }
 
-/* SIGINT, SIGTERM and SIGHUP (a dropped SSH session) stop the campaign at
- * once: the running worker is killed, its run is not recorded, every earlier
- * row stays on disk and meta.json says how far they go. The workers run in
- * their own process groups, so a Ctrl-C at the terminal reaches only the
- * harness. */
-static void install_handlers(void) {
+static void install_handlers_now(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
+  sa.sa_handler = on_signal_now;
+  sigfillset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
+}
+
+/* report, pack and compare need nothing of root: under sudo they become
+ * the user who typed the command, wholly and for good, before an argument
+ * is read, so that every path they open, read or write is opened with that
+ * user's identity (docs/security.md). 0, or the exit status after one
+ * line. */
+static int become_the_caller(void) {
+  gb_privilege p;
+  gb_err err;
+  if (gb_privilege_detect(&p, &err) < 0) {
+    gb_str_put_line(stderr, "greenbench: error: ", err.msg);
+    return 2;
+  }
+  int rc = gb_privilege_apply(&p);
+  if (rc < 0) {
+    fprintf(stderr, "greenbench: error: cannot become uid %u gid %u: %s\n", (unsigned)p.uid,
+            (unsigned)p.gid, strerror(-rc));
+    return 1;
+  }
+  return 0;
+}
+
+/* Test-only variables: they point greenbench at files a test made. */
+static const char *const test_hooks[] = {GB_RAPL_ROOT_ENV, GB_PERF_POWER_DIR_ENV};
+
+/* Under sudo (euid 0, SUDO_UID set) a test hook would let the user choose
+ * which files root reads and reports: refused with one line, exit 2,
+ * unless this build enables the hooks for its tests. */
+static int refuse_test_hooks(void) {
+  if (GB_TEST_HOOKS_UNDER_SUDO || geteuid() != 0 || !getenv("SUDO_UID"))
+    return 0;
+  for (size_t i = 0; i < sizeof test_hooks / sizeof test_hooks[0]; i++) {
+    if (getenv(test_hooks[i])) {
+      fprintf(stderr,
+              "greenbench: error: %s is a test hook and is refused under sudo (it would let "
+              "the user choose the files root reads); unset it\n",
+              test_hooks[i]);
+      return 2;
+    }
+  }
+  return 0;
 }
 
 static const char usage[] =
@@ -58,28 +102,29 @@ static const char usage[] =
     "  --version  print greenbench's version and git commit\n"
     "Run greenbench <command> --help for its options.\n";
 
+/* measures: the command reads the energy counters and starts workers
+ * (root stays for the counters and the privilege drop); the others read
+ * and write files only. */
 static const struct {
   const char *name;
   int (*fn)(int argc, char **argv, const gb_cli_env *env);
-} commands[] = {{"run", gb_cli_run},
-                {"check", gb_cli_check},
-                {"report", gb_cli_report},
-                {"pack", gb_cli_pack},
-                {"compare", gb_cli_compare}};
+  bool measures;
+} commands[] = {{"run", gb_cli_run, true},
+                {"check", gb_cli_check, true},
+                {"report", gb_cli_report, false},
+                {"pack", gb_cli_pack, false},
+                {"compare", gb_cli_compare, false}};
 
 int main(int argc, char **argv) {
   /* The workers, found relative to this executable (greenbench/paths.h);
    * run and check report a missing one, report needs none. */
-  static gb_worker_files found;
-  gb_err missing;
-  bool have = gb_worker_files_find(&found, &missing) == 0;
-  gb_cli_env env = {.workers = {.worker_c = found.worker_c,
-                                .python = GB_PYTHON_PATH,
-                                .python_worker = found.python_worker,
-                                .node = GB_NODE_PATH,
-                                .node_worker = found.node_worker},
-                    .source_dir = found.source_dir[0] ? found.source_dir : NULL,
-                    .workers_missing = have ? NULL : missing.msg,
+  static gb_entry_workers found;
+  if (gb_entry_find_workers(&found) < 0) {
+    /* found.missing says why; run and check report it, report needs none. */
+  }
+  gb_cli_env env = {.workers = found.workers,
+                    .source_dir = found.source_dir,
+                    .workers_missing = found.missing,
                     .stop = &stop_requested,
                     .out = stdout,
                     .err = stderr};
@@ -91,10 +136,21 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "--version")) {
     return gb_version_print(stdout) < 0 ? 1 : 0;
   }
-  install_handlers();
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-    if (!strcmp(argv[1], commands[i].name))
-      return commands[i].fn(argc - 1, argv + 1, &env);
+    if (strcmp(argv[1], commands[i].name))
+      continue;
+    int refused = refuse_test_hooks();
+    if (refused)
+      return refused;
+    if (commands[i].measures) {
+      gb_entry_signals(&stop_requested, "greenbench");
+    } else {
+      install_handlers_now();
+      int rc = become_the_caller();
+      if (rc)
+        return rc;
+    }
+    return commands[i].fn(argc - 1, argv + 1, &env);
   }
   gb_excerpt_buf shown;
   fprintf(stderr,

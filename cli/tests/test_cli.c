@@ -243,6 +243,44 @@ Test(cli_check, a_worker_that_does_not_run_means_exit_1) {
             "%s", r.out);
 }
 
+/* check starts the workers as run does: with the minimal environment only
+ * (a PYTHONPATH of the caller's never reaches Python), and, under sudo, as
+ * the user (the security label runs this as root with SUDO_UID set). */
+Test(cli_check, workers_get_the_minimal_environment_as_run_gives_it) {
+  char dir[] = "/tmp/gb-check-env-XXXXXX", wrapper[128], log[128], script[512];
+  cr_assert(mkdtemp(dir));
+  snprintf(wrapper, sizeof wrapper, "%s/python", dir);
+  snprintf(log, sizeof log, "%s/log", dir);
+  snprintf(script, sizeof script,
+           "#!/bin/sh\n{ echo uid=$(id -u); env; } > %s\nexec /usr/bin/python3 \"$@\"\n", log);
+  FILE *f = fopen(wrapper, "w");
+  cr_assert(f);
+  fputs(script, f);
+  fclose(f);
+  cr_assert_eq(chmod(dir, 0777), 0); /* a dropped worker writes its log here */
+  cr_assert_eq(chmod(wrapper, 0755), 0);
+  setenv("PYTHONPATH", dir, 1);
+  result r = CHECK("check", "--python", wrapper);
+  unsetenv("PYTHONPATH");
+  FILE *l = fopen(log, "r");
+  cr_assert(l, "the wrapper ran: %s", r.out);
+  char text[8192];
+  text[fread(text, 1, sizeof text - 1, l)] = '\0';
+  fclose(l);
+  cr_assert_null(strstr(text, "PYTHONPATH"), "%s", text);
+  cr_assert(strstr(text, "PATH=/usr/local/bin:/usr/bin:/bin\n"), "%s", text);
+  cr_assert(strstr(text, "LC_ALL=C\n"), "%s", text);
+  const char *sudo_uid = getenv("SUDO_UID");
+  if (geteuid() == 0 && sudo_uid && getenv("SUDO_GID")) {
+    char want[64];
+    snprintf(want, sizeof want, "uid=%s\n", sudo_uid);
+    cr_assert(strncmp(text, want, strlen(want)) == 0, "the worker ran as root: %s", text);
+  }
+  char cmd[160];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
 /* Nothing in s but printable text and newlines. */
 static void assert_printable(const char *s) {
   for (const char *p = s; *p; p++)
@@ -396,4 +434,59 @@ Test(cli_check, an_old_node_is_named_with_the_version_needed) {
                           "the Node.js worker is tested with; install Node.js 20 or later"),
             "%s", r.out);
   cr_assert_null(strstr(CHECK("check").out, "node: warning:"), "not for the node built with");
+}
+
+/* Each way of reading the counters on its own line (cli_check_ways.c). */
+Test(cli_check, each_way_is_listed_with_why_not) {
+  powercap_fake *f = powercap_fake_create();
+  char pmu[1100];
+  snprintf(pmu, sizeof pmu, "%s/no-power-pmu", powercap_fake_root(f));
+  setenv("GREENBENCH_POWERCAP_ROOT", powercap_fake_root(f), 1);
+  result r = CHECK("check");
+  cr_assert(strstr(r.out, "\nperf_event: unavailable: not tried beside another powercap tree "
+                          "(GREENBENCH_POWERCAP_ROOT): set GREENBENCH_PERF_POWER_DIR"),
+            "%s", r.out);
+  setenv("GREENBENCH_PERF_POWER_DIR", pmu, 1);
+  r = CHECK("check");
+  unsetenv("GREENBENCH_PERF_POWER_DIR");
+  unsetenv("GREENBENCH_POWERCAP_ROOT");
+  powercap_fake_destroy(f);
+  cr_assert_eq(r.rc, 1);
+  cr_assert_eq(strncmp(r.out, "powercap: unavailable: no RAPL package zone under ", 50), 0,
+               "%s", r.out);
+  cr_assert(strstr(r.out, "\nperf_event: unavailable: no perf_event power PMU: "), "%s", r.out);
+  cr_assert(strstr(r.out, "/no-power-pmu does not exist"), "%s", r.out);
+  cr_assert(strstr(r.out, "\nways: neither works: energy cannot be read\n"), "%s", r.out);
+  cr_assert(strstr(r.out, "perf_event: no perf_event power PMU"), "the verdict's why: %s",
+            r.out);
+}
+
+/* A PMU folder whose event the kernel will not open (no such PMU type). */
+Test(cli_check, a_perf_event_that_cannot_be_opened_says_why) {
+  powercap_fake *f = powercap_fake_create();
+  int pkg = powercap_fake_package(f, 0, 1234, 262143328850u);
+  powercap_fake_power(f, pkg, 5000);
+  powercap_fake_start(f);
+  mkdir(strcat(strcpy((char[1100]){0}, powercap_fake_root(f)), "/power"), 0755);
+  mkdir(strcat(strcpy((char[1100]){0}, powercap_fake_root(f)), "/power/events"), 0755);
+  powercap_fake_write(f, "power/type", "4000000000\n");
+  powercap_fake_write(f, "power/cpumask", "0\n");
+  powercap_fake_write(f, "power/events/energy-pkg", "event=0x02\n");
+  powercap_fake_write(f, "power/events/energy-pkg.scale", "2.3283064365386962890625e-10\n");
+  powercap_fake_write(f, "power/events/energy-pkg.unit", "Joules\n");
+  char pmu[1100];
+  snprintf(pmu, sizeof pmu, "%s/power", powercap_fake_root(f));
+  setenv("GREENBENCH_POWERCAP_ROOT", powercap_fake_root(f), 1);
+  setenv("GREENBENCH_PERF_POWER_DIR", pmu, 1);
+  result r = CHECK("check");
+  unsetenv("GREENBENCH_PERF_POWER_DIR");
+  unsetenv("GREENBENCH_POWERCAP_ROOT");
+  powercap_fake_destroy(f);
+  cr_assert_eq(r.rc, 0, "powercap alone measures: %s", r.out);
+  cr_assert(strstr(r.out, "powercap: works: 1 zone(s) under "), "%s", r.out);
+  cr_assert(
+      strstr(r.out, "\nperf_event: unavailable: perf_event_open(power/energy-pkg/, CPU 0)"),
+      "%s", r.out);
+  cr_assert(strstr(r.out, "\nways: the study reads powercap alone\n"), "%s", r.out);
+  cr_assert(strstr(r.out, "(powercap), all readable"), "%s", r.out);
 }

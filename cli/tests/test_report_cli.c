@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "greenbench/cli.h"
@@ -184,6 +185,32 @@ Test(report_cli, options_change_the_report) {
   cr_expect(strstr(text, "| lab | custom | given | 123.5 |"));
   cr_expect_null(strstr(text, "United Arab Emirates"));
   free(text);
+  remove_tree(dir);
+}
+
+/* Issue 32, item 1: --startup-fixed holds the startup medians fixed, as
+ * the study first did, and the report says so; by default they are
+ * resampled, and the intervals differ. */
+Test(report_cli, startup_fixed_holds_the_startup) {
+  char dir[64], err[4096], fixed[4200], resampled[4200];
+  copy_fixture("report-noisy", dir, sizeof dir);
+  snprintf(fixed, sizeof fixed, "%s/fixed.md", dir);
+  snprintf(resampled, sizeof resampled, "%s/resampled.md", dir);
+  char *argv1[] = {"report", dir, "--out", fixed, "--startup-fixed", "--allow-partial", NULL};
+  char *argv2[] = {"report", dir, "--out", resampled, "--allow-partial", NULL};
+  cr_assert_eq(run_report(argv1, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(run_report(argv2, err, sizeof err), 0, "%s", err);
+  size_t n;
+  char *a = gbt_slurp(fixed, &n), *b = gbt_slurp(resampled, &n);
+  cr_expect(strstr(a, "--equivalence-margin 0.1 --startup-fixed`"));
+  cr_expect(strstr(a, "The median startup cost per process subtracted is held fixed "
+                      "(--startup-fixed), so its noise is not in the intervals."));
+  cr_expect(strstr(a, "| c | quick | sorted | 100 | 3 of 3 | 1 | -50 [-300, 10] "));
+  cr_expect_null(strstr(b, "--startup-fixed`"));
+  cr_expect(strstr(b, "Each resample also resamples the startup trial's batches"));
+  cr_expect(strstr(b, "| c | quick | sorted | 100 | 3 of 3 | 1 | -50 [-324, 28] "));
+  free(a);
+  free(b);
   remove_tree(dir);
 }
 
@@ -444,6 +471,49 @@ static void assert_no_temporaries(const char *dir) {
   cr_assert_neq(system(cmd), 0, "a temporary file was left behind in %s", dir);
 }
 
+/* Each output names something that is not a regular file: refused with
+ * one line and exit 2 before any work, and the thing is what it was. */
+static void assert_special_refused(const char *option, const char *name, mode_t type,
+                                   const char *kind) {
+  char dir[64], err[4096], path[200], want[600];
+  copy_fixture("report-energy", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  int made = type == S_IFIFO   ? mkfifo(path, 0666)
+             : type == S_IFLNK ? symlink("/proc/self/fd/1", path)
+                               : mknod(path, S_IFCHR | 0666, makedev(1, 3));
+  if (made < 0 && type == S_IFCHR) {
+    remove_tree(dir);
+    cr_skip_test("mknod needs root (the security label runs this as root): %s",
+                 strerror(errno));
+  }
+  cr_assert_eq(made, 0, "%s", strerror(errno));
+  char *argv[] = {"report", dir, (char *)option, path, NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 2, "%s", err);
+  snprintf(want, sizeof want, "report: %s %s: is %s; refusing to replace it", option, path,
+           kind);
+  assert_one_error(err, want);
+  struct stat st;
+  cr_assert_eq(lstat(path, &st), 0);
+  cr_assert_eq(st.st_mode & S_IFMT, type, "%s is still %s", path, kind);
+  char results[200];
+  snprintf(results, sizeof results, "%s/summary.json", dir);
+  cr_assert_neq(access(results, F_OK), 0, "nothing was written");
+  assert_no_temporaries(dir);
+  remove_tree(dir);
+}
+
+Test(report_cli, refuses_a_fifo_output_before_any_work) {
+  assert_special_refused("--junit", "fifo", S_IFIFO, "a FIFO");
+}
+
+Test(report_cli, refuses_a_link_output_before_any_work) {
+  assert_special_refused("--out", "stdout", S_IFLNK, "a symbolic link");
+}
+
+Test(report_cli, refuses_a_character_device_output_before_any_work) {
+  assert_special_refused("--out", "null", S_IFCHR, "a character device");
+}
+
 Test(report_cli, refuses_an_output_that_is_an_input) {
   static const char *const inputs[][2] = {{"--out", "runs.csv"},
                                           {"--junit", "meta.json"},
@@ -505,9 +575,10 @@ Test(report_cli, refuses_two_outputs_that_are_one_file) {
   remove_tree(dir);
 }
 
-/* Old results.md and junit.xml; the chart's path a folder, or in a folder
- * that does not exist: nothing is replaced and no temporary file stays. */
-static void assert_outputs_kept(const char *chart_in) {
+/* Old results.md and junit.xml; the chart's path a folder (refused as a
+ * bad argument before any work, exit 2), or in a folder that does not
+ * exist (exit 1): nothing is replaced and no temporary file stays. */
+static void assert_outputs_kept(const char *chart_in, int status) {
   char dir[64], err[4096], md[4200], xml[4200], chart[4200];
   copy_fixture("report-energy", dir, sizeof dir);
   snprintf(md, sizeof md, "%s/results.md", dir);
@@ -519,7 +590,7 @@ static void assert_outputs_kept(const char *chart_in) {
     cr_assert_eq(mkdir(chart, 0755), 0);
   }
   char *argv[] = {"report", dir, "--chart", chart, NULL};
-  cr_assert_eq(run_report(argv, err, sizeof err), 1, "%s", err);
+  cr_assert_eq(run_report(argv, err, sizeof err), status, "%s", err);
   cr_assert(strstr(err, "greenbench: error: "), "%s", err);
   cr_assert(strstr(err, dir), "the error names the path: %s", err);
   char *got_md = gbt_slurp_or_fail(md), *got_xml = gbt_slurp_or_fail(xml);
@@ -532,11 +603,11 @@ static void assert_outputs_kept(const char *chart_in) {
 }
 
 Test(report_cli, outputs_are_replaced_all_or_none_when_the_chart_is_a_folder) {
-  assert_outputs_kept("chart.svg");
+  assert_outputs_kept("chart.svg", 2);
 }
 
 Test(report_cli, outputs_are_replaced_all_or_none_when_a_folder_is_missing) {
-  assert_outputs_kept("missing-folder/chart.svg");
+  assert_outputs_kept("missing-folder/chart.svg", 1);
 }
 
 /* A FIFO in place of a record file: an error naming it, at once. */

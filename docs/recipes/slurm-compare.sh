@@ -28,6 +28,12 @@ if [ "${#packs[@]}" -eq 0 ]; then
   exit 1
 fi
 
+if [ "${#packs[@]}" -eq 1 ]; then
+  echo "slurm-compare: one packed campaign in $dir: nothing to compare; its report is" \
+       "$(basename "${packs[0]}" .tar.gz)/results.md there"
+  exit 0
+fi
+
 # compare refuses, with the reason, campaigns of different workload versions,
 # disagreeing parity hashes and archives whose checksums do not match.
 greenbench compare --out "$dir/compare" "${packs[@]}"

@@ -26,6 +26,11 @@
 #                       (a build on shared storage, say: .../build)
 #   GREENBENCH_LABEL    the machine label (default: host name and CPU model)
 #   GREENBENCH_SCRATCH  node-local folder to measure into (default TMPDIR or /tmp)
+#   GREENBENCH_RUN_OPTIONS  greenbench run's options instead of the study's
+#                       ("--profile study --energy on"), e.g. "--profile smoke
+#                       --energy off" to try the recipe on machines without
+#                       RAPL; without --energy on, a failed check is reported
+#                       but does not stop the task
 set -euo pipefail
 
 task=${SLURM_ARRAY_TASK_ID:?run this as a Slurm array task (see slurm-submit.sh)}
@@ -42,7 +47,8 @@ if ! command -v greenbench >/dev/null; then
   exit 1
 fi
 
-host=$(hostname -s)
+# The Slurm node's name (SLURMD_NODENAME), which need not be the host name.
+host=${SLURMD_NODENAME:-$(hostname -s)}
 read -r -a nodes <<<"${GREENBENCH_NODES:-}"
 if [ "${#nodes[@]}" -gt 0 ]; then
   want=${nodes[$task]:-}
@@ -67,36 +73,57 @@ if [ -e "$dir/$label" ] || [ -e "$dir/$label.tar.gz" ]; then
   echo "slurm-study: error: $dir/$label is there already; choose another GREENBENCH_STUDY" >&2
   exit 1
 fi
-mkdir -p "$dir"
-
-# Measure into node-local storage: writing each row over the network would
-# add its own work to the energy measured, and root (under sudo) often may
-# not write to shared storage (root_squash). The finished records go to the
-# shared folder afterwards.
-scratch=$(mktemp -d "${GREENBENCH_SCRATCH:-${TMPDIR:-/tmp}}/greenbench.XXXXXX")
-records="$scratch/$label"
+read -r -a run_options <<<"${GREENBENCH_RUN_OPTIONS:---profile study --energy on}"
+needs_energy=false
+if [[ " ${run_options[*]} " == *" --energy on "* ]]; then
+  needs_energy=true
+fi
 
 # energy_uj is readable by root only since Linux 5.10: run greenbench as the
 # user where read access was granted (docs/bare-metal.md, section 3), else
 # with sudo, which must not ask for a password in a batch job. Under sudo
 # greenbench runs the workers as the user and gives the user the records.
+# The check comes first, so that a node that cannot measure leaves nothing
+# behind; its own reason is kept whatever sudo says.
 gb=$(command -v greenbench)
-if found=$(greenbench check 2>&1); then
-  as_root=()
-elif found=$(sudo -n "$gb" check 2>&1); then
-  as_root=(sudo -n)
-else
-  printf '%s\n' "$found" >&2
-  echo "slurm-study: error: $host cannot measure energy (greenbench check above)" >&2
-  exit 1
+as_root=()
+if ! found=$(greenbench check 2>&1); then
+  if ! command -v sudo >/dev/null; then
+    sudo_said="sudo is not installed"
+  elif root_found=$(sudo -n "$gb" check 2>&1); then
+    found=$root_found
+    as_root=(sudo -n)
+    sudo_said=""
+  else
+    sudo_said=$(printf '%s\n' "$root_found" | tail -n 1)
+  fi
+  if [ ${#as_root[@]} -eq 0 ]; then
+    printf '%s\n' "$found" >&2
+    if $needs_energy; then
+      echo "slurm-study: error: $host cannot measure energy: $(printf '%s\n' "$found" |
+        sed -n 's/^verdict: //p') (greenbench check above; sudo -n greenbench check: $sudo_said)" >&2
+      exit 1
+    fi
+    echo "slurm-study: warning: greenbench check failed on $host (above); measuring anyway," \
+         "as GREENBENCH_RUN_OPTIONS does not ask for --energy on" >&2
+  fi
 fi
+
+# Measure into node-local storage: writing each row over the network would
+# add its own work to the energy measured, and root (under sudo) often may
+# not write to shared storage (root_squash). The finished records go to the
+# shared folder afterwards. Whatever happens, the scratch folder goes, and
+# so does the study folder if this task leaves it empty.
+scratch=$(mktemp -d "${GREENBENCH_SCRATCH:-${TMPDIR:-/tmp}}/greenbench.XXXXXX")
+trap 'rm -rf "$scratch"; rmdir "$dir" 2>/dev/null || true' EXIT
+records="$scratch/$label"
+mkdir -p "$dir"
 printf '%s\n' "$found" | tee "$dir/check-$label.txt"
 
 echo "slurm-study: task $task on $host, label $label, records $records"
-${as_root[@]+"${as_root[@]}"} "$gb" run --profile study --energy on \
+${as_root[@]+"${as_root[@]}"} "$gb" run "${run_options[@]}" \
   --machine-label "$label" --quiet --out "$records"
-greenbench report "$records"
+greenbench report --quiet "$records"
 greenbench pack "$records" --out "$dir/$label.tar.gz"
 cp -R "$records" "$dir/$label"
-rm -rf "$scratch"
-echo "slurm-study: wrote $dir/$label.tar.gz and $dir/$label"
+echo "slurm-study: wrote $dir/$label.tar.gz and $dir/$label (report: $dir/$label/results.md)"

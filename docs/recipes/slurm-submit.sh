@@ -7,9 +7,10 @@
 # A job array gives all its tasks the same options, so --nodelist cannot name
 # a different node per task at submission. This script submits the array held
 # (--hold), gives task i the i-th node with `scontrol update` (ReqNodeList),
-# and releases it; each task checks that it runs on its node. Then it submits
-# slurm-compare.sh with --dependency=afterok on the array, which waits for
-# every task to succeed. sbatch's own variables (SBATCH_PARTITION,
+# and releases it; each task checks that it runs on its node. Then, for two
+# nodes or more, it submits slurm-compare.sh with --dependency=afterok on the
+# array, which waits for every task to succeed (and is removed when one
+# fails); a single node's task ends with its own report. sbatch's own variables (SBATCH_PARTITION,
 # SBATCH_ACCOUNT, ...) choose the partition and account; GREENBENCH_SHARED,
 # GREENBENCH_BIN_DIR and the others reach the jobs through the environment.
 set -euo pipefail
@@ -41,8 +42,18 @@ for i in "${!nodes[@]}"; do
 done
 scontrol release "$array"
 
-compare=$(sbatch --parsable --dependency="afterok:$array" "$here/slurm-compare.sh")
+shared=${GREENBENCH_SHARED:-$HOME/greenbench}
+if [ "${#nodes[@]}" -eq 1 ]; then
+  # One campaign: nothing to compare; the task writes its own report.
+  echo "slurm-submit: study $GREENBENCH_STUDY: job $array on ${nodes[0]}; one node, so no" \
+       "comparison: the report will be $shared/$GREENBENCH_STUDY/LABEL/results.md"
+  exit 0
+fi
+# --kill-on-invalid-dep=yes: when a study task fails, afterok can never be
+# met, and Slurm removes the comparison instead of leaving it pending.
+compare=$(sbatch --parsable --kill-on-invalid-dep=yes --dependency="afterok:$array" \
+  "$here/slurm-compare.sh")
 compare=${compare%%;*}
 echo "slurm-submit: study $GREENBENCH_STUDY: array job $array on ${nodes[*]}," \
      "compare job $compare after it"
-echo "slurm-submit: results in ${GREENBENCH_SHARED:-$HOME/greenbench}/$GREENBENCH_STUDY"
+echo "slurm-submit: results in $shared/$GREENBENCH_STUDY"

@@ -89,10 +89,21 @@ uint64_t gb_calibration_next(const gb_calibration *k) {
 }
 
 void gb_calibration_record(gb_calibration *k, uint64_t sorts, uint64_t loop_ns) {
+  k->recent_sorts[k->done % GB_CALIBRATION_RATE_WINDOW] = sorts;
+  k->recent_loop_ns[k->done % GB_CALIBRATION_RATE_WINDOW] = loop_ns;
   k->done++;
   k->last_sorts = sorts;
   k->last_loop_ns = loop_ns;
-  k->next = gb_calibrate_sorts(sorts, loop_ns, k->target_ns);
+  /* The fastest time per sort, loop / sorts, compared exactly across:
+   * a / b < c / d as a x d < c x b in 128 bits. */
+  size_t best = (k->done - 1) % GB_CALIBRATION_RATE_WINDOW;
+  unsigned n = k->done < GB_CALIBRATION_RATE_WINDOW ? k->done : GB_CALIBRATION_RATE_WINDOW;
+  for (unsigned i = 0; i < n; i++) {
+    if ((u128)k->recent_loop_ns[i] * k->recent_sorts[best] <
+        (u128)k->recent_loop_ns[best] * k->recent_sorts[i])
+      best = i;
+  }
+  k->next = gb_calibrate_sorts(k->recent_sorts[best], k->recent_loop_ns[best], k->target_ns);
 }
 
 uint64_t gb_calibration_sorts(const gb_calibration *k) {

@@ -46,6 +46,12 @@ uint64_t gb_predict_sorts(uint64_t ref_sorts, uint64_t ref_loop_ns, uint64_t ref
  * entries. Returns its index, or p->nconfigs when there is none. */
 size_t gb_calibration_reference(const gb_plan *p, size_t i, const bool *usable);
 
+/* The warm-ups whose fastest time per sort sets the next sorts: one slow
+ * episode in the last warm-up (a shared machine, a garbage collection) no
+ * longer sets the sorts of every measured run (issue 32: Node.js loops of
+ * 72 ms for a 240 ms aim). */
+#define GB_CALIBRATION_RATE_WINDOW 3u
+
 /* One configuration's warm-ups, one at a time. */
 typedef struct {
   unsigned warmups;    /* --warmups, >= 1 */
@@ -54,6 +60,10 @@ typedef struct {
   uint64_t next;       /* the sorts of the next warm-up */
   uint64_t last_sorts; /* the last recorded warm-up's sorts and loop */
   uint64_t last_loop_ns;
+  /* The last GB_CALIBRATION_RATE_WINDOW warm-ups' sorts and loops, the
+   * latest at (done - 1) % GB_CALIBRATION_RATE_WINDOW. */
+  uint64_t recent_sorts[GB_CALIBRATION_RATE_WINDOW];
+  uint64_t recent_loop_ns[GB_CALIBRATION_RATE_WINDOW];
 } gb_calibration;
 
 /* Before the first warm-up: it runs `predicted` sorts (gb_predict_sorts), or
@@ -66,9 +76,11 @@ void gb_calibration_start(gb_calibration *k, unsigned warmups, uint64_t target_n
  * GB_CALIBRATION_EXTRA_WARMUPS more. */
 uint64_t gb_calibration_next(const gb_calibration *k);
 /* Records a warm-up that ran `sorts` sorts in loop_ns; the next one runs the
- * sorts it predicts, gb_calibrate_sorts(sorts, loop_ns, target_ns). */
+ * sorts that the fastest time per sort of the last
+ * GB_CALIBRATION_RATE_WINDOW warm-ups (this one included) predicts,
+ * gb_calibrate_sorts(its sorts, its loop_ns, target_ns). */
 void gb_calibration_record(gb_calibration *k, uint64_t sorts, uint64_t loop_ns);
-/* The measured runs' sorts: what the last warm-up predicts (1 before any). */
+/* The measured runs' sorts: what the last warm-ups predict (1 before any). */
 uint64_t gb_calibration_sorts(const gb_calibration *k);
 /* Whether the configuration may serve as a reference: at least one warm-up,
  * and the last one's loop on target. */

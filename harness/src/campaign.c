@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "greenbench/clock.h"
+#include "greenbench/energy_ways.h"
 
 /* Frozen counters (most virtual machines) are told apart from live ones by
  * watching them this long before the campaign starts. */
@@ -73,16 +74,35 @@ static int setup_energy(gb_campaign *c, gb_err *err) {
   }
   gb_err why;
   uint64_t period;
-  if (gb_rapl_open(c->o->rapl, &c->rapl, &why) < 0) {
-    energy_unavailable(c, why.msg);
+  /* The counters are root's: opened with root's identity, then the files
+   * are the user's again. */
+  gb_privilege_fs_leave(&c->fs);
+  gb_energy_ways ways;
+  gb_energy_ways_open(c->o->rapl, c->o->perf, &ways);
+  int rc = gb_privilege_fs_enter(&c->owner, &c->fs);
+  gb_energy_ways_take(&ways, &c->rapl, &c->cross);
+  if (rc < 0) {
+    gb_rapl_close(c->rapl);
+    gb_rapl_close(c->cross);
+    c->rapl = c->cross = NULL;
+    return gb_err_set(err, -rc, "cannot open files as uid %u: %s", (unsigned)c->owner.uid,
+                      strerror(-rc));
+  }
+  gb_sampler_opts so = c->o->sampler ? *c->o->sampler : (gb_sampler_opts){0};
+  so.cross = c->cross;
+  if (!c->rapl) {
+    char both[GB_META_TEXT_MAX];
+    gb_energy_ways_why(&ways, both, sizeof both);
+    energy_unavailable(c, both);
   } else if (gb_rapl_probe(c->rapl, ENERGY_PROBE_NS, &why) < 0 ||
-             gb_sampler_fit(c->rapl, c->o->sampler, &period, &why) < 0) {
+             gb_sampler_fit(c->rapl, &so, &period, &why) < 0) {
     energy_unavailable(c, why.msg); /* frozen, or a counter that could wrap unseen */
     gb_rapl_close(c->rapl);
-    c->rapl = NULL;
+    gb_rapl_close(c->cross);
+    c->rapl = c->cross = NULL;
   } else {
     c->energy = GB_REC_ENERGY_OK;
-    return gb_sampler_create(c->rapl, c->o->sampler, &c->sampler, err);
+    return gb_sampler_create(c->rapl, &so, &c->sampler, err);
   }
   if (c->s.energy == GB_ENERGY_ON)
     return gb_err_set(err, ENODEV,
@@ -140,7 +160,9 @@ int gb_campaign_setup_expected(gb_campaign *c, gb_err *err) {
  * also holds every language to the others. */
 static void check_parity(const gb_campaign *c, const gb_job *job, size_t index,
                          const gb_worker_line *line, gb_run_row *row) {
-  gb_expected startup = {.input_hash = c->startup_hash[index]};
+  /* index is a configuration's for a sort and a startup group's otherwise:
+   * startup_hash has only nstartups entries. */
+  gb_expected startup = {.input_hash = job->kind == GB_RUN_SORT ? 0 : c->startup_hash[index]};
   const gb_expected *e = job->kind == GB_RUN_SORT ? &c->expected[index] : &startup;
   const char *field = NULL;
   uint64_t got = 0, want = 0;
@@ -342,12 +364,15 @@ static int prepare(gb_campaign *c, gb_err *err) {
                             .spawner = c->o->spawner,
                             .sampler = c->sampler,
                             .machine = c->machine,
-                            .run_as = gb_privilege_drops(&c->owner) ? &c->owner : NULL,
                             .timeout_ns = (uint64_t)c->s.timeout_s * 1000000000u,
                             .idle = true,
-                            .envp = c->workerenv.envp,
                             .stop = c->o->stop};
+  gb_workerenv_apply(&c->owner, &c->workerenv, &c->env);
   return probe_runtimes(c, err);
+}
+
+int gb_campaign_check_out(const char *out_dir, gb_err *err) {
+  return gb_recorder_check_new(out_dir, err);
 }
 
 static int open_records(gb_campaign *c, gb_err *err) {
@@ -410,6 +435,7 @@ static int start(gb_campaign *c, gb_err *err) {
 static void teardown(gb_campaign *c) {
   gb_sampler_destroy(c->sampler);
   gb_rapl_close(c->rapl);
+  gb_rapl_close(c->cross);
   gb_machine_sampler_close(c->machine);
   if (c->topo)
     hwloc_topology_destroy(c->topo);
@@ -429,9 +455,12 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   gb_campaign_result res = {0};
   int rc = gb_machine_label(o->machine_label, c.label, sizeof c.label, err);
   if (rc == 0)
-    rc = gb_privilege_detect(&c.owner, err);
-  if (rc == 0)
-    rc = gb_workerenv_build(&c.owner, &c.workerenv, err);
+    rc = gb_workerenv_for_caller(&c.owner, &c.workerenv, err);
+  /* Under sudo every path of the user's (--out, --resume and what is in
+   * them) is opened as the user would open it (docs/security.md). */
+  if (rc == 0 && (rc = gb_privilege_fs_enter(&c.owner, &c.fs)) < 0)
+    rc = gb_err_set(err, -rc, "cannot open files as uid %u: %s", (unsigned)c.owner.uid,
+                    strerror(-rc));
   if (rc == 0)
     rc = start(&c, err);
   if (rc == 0)
@@ -450,6 +479,7 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   res.completed = rc == 0 && c.runs_done == c.plan.nruns;
   res.energy = c.energy == GB_REC_ENERGY_OK;
   teardown(&c);
+  gb_privilege_fs_leave(&c.fs);
   if (result)
     *result = res;
   return rc;

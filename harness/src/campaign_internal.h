@@ -15,9 +15,9 @@
 #include "greenbench/rapl.h"
 #include "greenbench/records.h"
 #include "greenbench/sampler.h"
+#include "greenbench/workerenv.h"
 #include "progress.h"
 #include "recorder.h"
-#include "workerenv.h"
 
 typedef struct {
   const gb_campaign_opts *o;
@@ -25,12 +25,14 @@ typedef struct {
   gb_settings s;
   gb_plan plan;
   gb_privilege owner;
+  gb_privilege_fs fs; /* under sudo: files opened as owner, but for the counters */
   hwloc_topology_t topo;
   gb_pin_choice pin;
   gb_pin_binding binding;
   gb_machine_info info;
   gb_machine_sampler *machine;
-  gb_rapl *rapl;
+  gb_rapl *rapl;  /* the way energy is read: powercap, or perf_event */
+  gb_rapl *cross; /* perf_event beside powercap, checking every window; or NULL */
   gb_sampler *sampler;
   gb_rec_energy energy;
   char energy_reason[GB_META_TEXT_MAX];

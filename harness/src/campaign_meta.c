@@ -15,7 +15,7 @@
 #include "greenbench/spawn.h"
 #include "greenbench/text.h"
 #include "greenbench/timefmt.h"
-#include "workerenv.h"
+#include "greenbench/workerenv.h"
 
 #ifndef GB_VERSION
 #define GB_VERSION "unknown"
@@ -164,6 +164,11 @@ static void energy_to_meta(const gb_campaign *c, gb_meta *m) {
   snprintf(m->energy.reason, sizeof m->energy.reason, "%s", c->energy_reason);
   if (!c->rapl)
     return;
+  m->energy.has_source = true;
+  gb_str_copy(m->energy.source, sizeof m->energy.source, gb_rapl_source(c->rapl));
+  m->energy.has_cross = c->cross != NULL;
+  gb_str_copy(m->energy.cross_check, sizeof m->energy.cross_check,
+              c->cross ? gb_rapl_source(c->cross) : "");
   size_t root_len = strlen(gb_rapl_root(c->rapl));
   for (size_t i = 0; i < gb_rapl_count(c->rapl) && i < GB_META_MAX_ZONES; i++) {
     const gb_rapl_zone *z = gb_rapl_zone_at(c->rapl, i);
@@ -257,6 +262,19 @@ static void describe_access(const gb_campaign *c, char *buf, size_t len) {
              "spawner: clone(CLONE_VM|CLONE_VFORK) + execve, workers keep uid 0\n");
 }
 
+/* Which way the counters were read (energy_ways.h), and what checked them. */
+static void describe_energy_way(const gb_campaign *c, char *buf, size_t len) {
+  if (!c->rapl)
+    snprintf(buf, len, "energy: not read (%s)\n", gb_rec_energy_name(c->energy));
+  else if (c->cross)
+    snprintf(buf, len, "energy: %s (%s), every window cross-checked against %s (%s)\n",
+             gb_rapl_source(c->rapl), gb_rapl_root(c->rapl), gb_rapl_source(c->cross),
+             gb_rapl_root(c->cross));
+  else
+    snprintf(buf, len, "energy: %s (%s), not cross-checked\n", gb_rapl_source(c->rapl),
+             gb_rapl_root(c->rapl));
+}
+
 /* meta.json's access and spawner: the first words of describe_access. */
 static void access_to_meta(const gb_campaign *c, gb_meta *m) {
   bool drops = gb_privilege_drops(&c->owner);
@@ -347,7 +365,8 @@ int gb_campaign_write_environment(gb_campaign *c, gb_err *err) {
   static char lscpu[32768], uname_a[1024], facts[8192], text[48000];
   char *lscpu_argv[] = {"/usr/bin/lscpu", NULL};
   char *uname_argv[] = {"/usr/bin/uname", "-a", NULL};
-  char sampler[512] = "", access_line[512];
+  char sampler[512] = "", access_line[512], way[GB_RAPL_PATH_MAX * 2 + 128];
+  bool powercap = c->rapl && strcmp(gb_rapl_source(c->rapl), "powercap") == 0;
   capture_command(lscpu_argv, NULL, c->workerenv.envp, lscpu, sizeof lscpu);
   capture_command(uname_argv, NULL, c->workerenv.envp, uname_a, sizeof uname_a);
   /* A description cut to its buffer (-ENOSPC, still terminated) is kept and
@@ -356,18 +375,20 @@ int gb_campaign_write_environment(gb_campaign *c, gb_err *err) {
                                 ? " (cut short)"
                                 : "";
   const char *facts_cut =
-      gb_machine_facts_describe(c->o->machine_root, c->rapl ? gb_rapl_root(c->rapl) : NULL,
+      gb_machine_facts_describe(c->o->machine_root, powercap ? gb_rapl_root(c->rapl) : NULL,
                                 c->pin.ncpus ? c->pin.cpus[0] : 0, facts, sizeof facts) < 0
           ? "\n(cut short)\n"
           : "";
   describe_access(c, access_line, sizeof access_line);
+  describe_energy_way(c, way, sizeof way);
   snprintf(text, sizeof text,
            "# uname -a\n%s\n# git commit\n%s\n\n"
            "# build\ncompiler: %s\nCMAKE_BUILD_TYPE: %s\nC flags: %s\n"
            "C worker flags: %s (the last -O wins)\n\n"
-           "# access\n%s\n# machine\n%s%s\n"
+           "# access\n%s%s\n# machine\n%s%s\n"
            "# per-run machine readings\n%s%s\n\n# lscpu\n%s",
            uname_a, c->meta.git_commit, GB_BUILD_COMPILER, GB_BUILD_TYPE, GB_BUILD_C_FLAGS,
-           GB_BUILD_WORKER_C_FLAGS, access_line, facts, facts_cut, sampler, sampler_cut, lscpu);
+           GB_BUILD_WORKER_C_FLAGS, access_line, way, facts, facts_cut, sampler, sampler_cut,
+           lscpu);
   return gb_recorder_write_text(c->rec, "environment.txt", text, err);
 }

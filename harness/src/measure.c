@@ -155,10 +155,13 @@ static gb_rec_status status_of_spawn(gb_spawn_status s) {
   }
 }
 
+/* The records have no value of their own for a disagreement of the two
+ * ways of reading the counters: it is an energy_jump (a counter rose by
+ * what it cannot have), and the message says which. */
 static gb_rec_status status_of_energy(gb_energy_status s) {
-  return s == GB_ENERGY_STALLED ? GB_REC_STATUS_ENERGY_STALLED
-         : s == GB_ENERGY_JUMP  ? GB_REC_STATUS_ENERGY_JUMP
-                                : GB_REC_STATUS_ENERGY_VANISHED;
+  return s == GB_ENERGY_STALLED                           ? GB_REC_STATUS_ENERGY_STALLED
+         : s == GB_ENERGY_JUMP || s == GB_ENERGY_DISAGREE ? GB_REC_STATUS_ENERGY_JUMP
+                                                          : GB_REC_STATUS_ENERGY_VANISHED;
 }
 
 /* Sleeps ns, or less when *stop gets set: signals are taken only inside

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -138,4 +139,38 @@ int gb_privilege_chown_path(const gb_privilege *p, const char *path, gb_err *err
   int e = errno;
   return gb_err_set(err, e, "cannot give %s to uid %u gid %u: %s", path, (unsigned)p->uid,
                     (unsigned)p->gid, strerror(e));
+}
+
+int gb_privilege_fs_enter(const gb_privilege *p, gb_privilege_fs *saved) {
+  *saved = (gb_privilege_fs){.changed = false};
+  if (!gb_privilege_drops(p) || geteuid() != 0)
+    return 0;
+  int n = getgroups(GB_PRIVILEGE_MAX_GROUPS, saved->groups);
+  if (n < 0)
+    return -errno;
+  saved->ngroups = (size_t)n;
+  /* setfsuid and setfsgid return the old id and cannot report a failure:
+   * each is read back with a second call that changes nothing. */
+  saved->fsgid = (gid_t)setfsgid((gid_t)-1);
+  saved->fsuid = (uid_t)setfsuid((uid_t)-1);
+  saved->changed = true;
+  int rc = id_call(SYS_setgroups, (long)p->ngroups, (long)p->groups, 0);
+  if (rc == 0) {
+    setfsgid(p->gid);
+    setfsuid(p->uid);
+    if ((uid_t)setfsuid((uid_t)-1) != p->uid || (gid_t)setfsgid((gid_t)-1) != p->gid)
+      rc = -EPERM;
+  }
+  if (rc < 0)
+    gb_privilege_fs_leave(saved);
+  return rc;
+}
+
+void gb_privilege_fs_leave(gb_privilege_fs *saved) {
+  if (!saved->changed)
+    return;
+  setfsuid(saved->fsuid);
+  setfsgid(saved->fsgid);
+  (void)id_call(SYS_setgroups, (long)saved->ngroups, (long)saved->groups, 0);
+  saved->changed = false;
 }

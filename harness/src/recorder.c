@@ -152,8 +152,8 @@ static int lock_folder(gb_recorder *r, const struct stat *st, gb_err *err) {
                     r->dir, who);
 }
 
-/* The folder itself, never through a symbolic link, of the right owner. */
-static int open_folder(gb_recorder *r, gb_err *err) {
+/* The folder r->dir opened into r->dirfd, never through a symbolic link. */
+static int open_real_folder(gb_recorder *r, gb_err *err) {
   r->dirfd = open(r->dir, O_RDONLY | O_DIRECTORY | IN_FOLDER);
   struct stat link;
   if (r->dirfd < 0 && (errno == ELOOP || errno == ENOTDIR) && lstat(r->dir, &link) == 0 &&
@@ -164,6 +164,14 @@ static int open_folder(gb_recorder *r, gb_err *err) {
                       r->dir);
   if (r->dirfd < 0)
     return gb_err_set(err, errno, "cannot open folder %s: %s", r->dir, strerror(errno));
+  return 0;
+}
+
+/* The folder itself, never through a symbolic link, of the right owner. */
+static int open_folder(gb_recorder *r, gb_err *err) {
+  int rc = open_real_folder(r, err);
+  if (rc < 0)
+    return rc;
   struct stat st;
   if (fstat(r->dirfd, &st) < 0)
     return gb_err_set(err, errno, "cannot stat %s: %s", r->dir, strerror(errno));
@@ -285,6 +293,19 @@ static int open_in(gb_recorder *r, const gb_recorder_opts *o, gb_err *err) {
   if (fsync(r->dirfd) < 0)
     return gb_err_set(err, errno, "cannot flush folder %s: %s", r->dir, strerror(errno));
   return 0;
+}
+
+int gb_recorder_check_new(const char *dir, gb_err *err) {
+  gb_recorder r = {.dirfd = -1};
+  struct stat st;
+  int rc = set_dir(&r, dir, err);
+  if (rc < 0 || (lstat(r.dir, &st) < 0 && errno == ENOENT))
+    return rc; /* a missing folder is made by the campaign */
+  if ((rc = open_real_folder(&r, err)) == 0)
+    rc = check_empty(&r, err);
+  if (r.dirfd >= 0)
+    close(r.dirfd);
+  return rc;
 }
 
 int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, gb_err *err) {

@@ -37,6 +37,12 @@ typedef struct gb_recorder gb_recorder;
  * -ELOOP, -EPERM, -EBUSY, -EACCES, -ENOSPC, ... with a message naming the
  * path. */
 GB_MUST_USE int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, gb_err *err);
+
+/* What gb_recorder_open refuses of a new campaign's folder, checked without
+ * creating, locking or changing anything (run --dry-run): a folder that is
+ * a symbolic link, not a folder, unreadable or not empty. A missing folder
+ * is fine. Returns 0, or -errno with gb_recorder_open's message. */
+GB_MUST_USE int gb_recorder_check_new(const char *dir, gb_err *err);
 void gb_recorder_close(gb_recorder *r);
 const char *gb_recorder_dir(const gb_recorder *r);
 

@@ -21,6 +21,10 @@ struct gb_sampler {
   size_t n;
   int abort_fd;
   pthread_t thread;
+  /* Stepped (tests that simulate time): no thread; samples come from
+   * gb_sampler_step, and settle waits through wait() on the opts clock. */
+  gb_sampler_wait_fn wait;
+  void *wait_ctx;
   pthread_mutex_t mu; /* guards everything below; held for the whole of a sample */
   run_state state;
   bool faulted;
@@ -42,6 +46,12 @@ struct gb_sampler {
   uint64_t still[GB_RAPL_MAX_ZONES]; /* time seen standing still inside the window */
   bool moved[GB_RAPL_MAX_ZONES];     /* changed after the window's first reading */
   uint64_t begin_ns, end_ns, samples, max_gap_ns;
+  /* The cross-check (opts.cross): its first reading, and how far each zone
+   * of the sampler's rose while the second way was read at the two edges. */
+  uint64_t cross_begin[GB_RAPL_MAX_ZONES];
+  uint64_t cross_slack[GB_RAPL_MAX_ZONES];
+  uint64_t cross_total[2]; /* package, dram: the second way's window */
+  bool crossed;
 };
 
 const char *gb_energy_status_name(gb_energy_status s) {
@@ -50,6 +60,7 @@ const char *gb_energy_status_name(gb_energy_status s) {
       [GB_ENERGY_STALLED] = "stalled",
       [GB_ENERGY_JUMP] = "jump",
       [GB_ENERGY_VANISHED] = "vanished",
+      [GB_ENERGY_DISAGREE] = "disagree",
   };
   return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
@@ -342,8 +353,8 @@ static int start_thread(gb_sampler *s, gb_err *err) {
   return 0;
 }
 
-int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **out,
-                      gb_err *err) {
+static int create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler_wait_fn wait,
+                  void *wait_ctx, gb_sampler **out, gb_err *err) {
   gb_sampler_opts o;
   int rc = resolve_opts(opts, &o, err);
   if (rc == 0)
@@ -355,6 +366,8 @@ int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **o
     return gb_err_set(err, ENOMEM, "out of memory for the sampler");
   s->rapl = rapl;
   s->opts = o;
+  s->wait = wait;
+  s->wait_ctx = wait_ctx;
   s->n = gb_rapl_count(rapl);
   for (size_t i = 0; i < s->n; i++)
     s->wrap_ns[i] =
@@ -374,7 +387,7 @@ int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **o
     return rc;
   }
   pthread_mutex_init(&s->mu, NULL);
-  rc = start_thread(s, err);
+  rc = wait ? 0 : start_thread(s, err);
   if (rc < 0) {
     close(s->abort_fd);
     free(s);
@@ -384,16 +397,108 @@ int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **o
   return 0;
 }
 
+int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **out,
+                      gb_err *err) {
+  return create(rapl, opts, NULL, NULL, out, err);
+}
+
+int gb_sampler_create_stepped(gb_rapl *rapl, const gb_sampler_opts *opts,
+                              gb_sampler_wait_fn wait, void *ctx, gb_sampler **out,
+                              gb_err *err) {
+  if (!wait || !opts || !opts->clock.now_ns)
+    return gb_err_set(err, EINVAL, "a stepped sampler needs a clock and a wait function");
+  return create(rapl, opts, wait, ctx, out, err);
+}
+
+void gb_sampler_step(gb_sampler *s) {
+  pthread_mutex_lock(&s->mu);
+  sample(s);
+  pthread_mutex_unlock(&s->mu);
+}
+
 void gb_sampler_destroy(gb_sampler *s) {
   if (!s)
     return;
   pthread_mutex_lock(&s->mu);
   s->state = QUIT;
   pthread_mutex_unlock(&s->mu);
-  pthread_join(s->thread, NULL);
+  if (!s->wait)
+    pthread_join(s->thread, NULL);
   pthread_mutex_destroy(&s->mu);
   close(s->abort_fd);
   free(s);
+}
+
+/* Reads the second way into c, then the sampler's zones again: what each
+ * rose by since p (the reading just taken) bounds where the second reading
+ * lies, and is added to the window's allowance. */
+static int cross_edge(gb_sampler *s, const uint64_t *p, uint64_t *c) {
+  uint64_t again[GB_RAPL_MAX_ZONES];
+  gb_err err;
+  int rc = gb_rapl_read_all(s->opts.cross, c, &err);
+  if (rc == 0)
+    rc = gb_rapl_read_all(s->rapl, again, &err);
+  if (rc < 0) {
+    fault(s, GB_ENERGY_VANISHED, "%s", err.msg);
+    return rc;
+  }
+  for (size_t i = 0; i < s->n; i++)
+    s->cross_slack[i] +=
+        gb_rapl_delta_uj(p[i], again[i], gb_rapl_zone_at(s->rapl, i)->max_energy_range_uj);
+  return 0;
+}
+
+static bool same_group(const gb_rapl_zone *a, const gb_rapl_zone *b) {
+  return a->socket == b->socket && a->kind == b->kind;
+}
+
+/* The second way's energy for zone i's socket and kind over the window;
+ * false when it has no such zone. */
+static bool cross_energy(const gb_sampler *s, const gb_rapl_zone *z, const uint64_t *end,
+                         uint64_t *uj, uint64_t *zones) {
+  const gb_rapl *x = s->opts.cross;
+  *uj = *zones = 0;
+  for (size_t j = 0; j < gb_rapl_count(x); j++) {
+    const gb_rapl_zone *y = gb_rapl_zone_at(x, j);
+    if (same_group(z, y)) {
+      *uj += gb_rapl_delta_uj(s->cross_begin[j], end[j], y->max_energy_range_uj);
+      ++*zones;
+    }
+  }
+  return *zones > 0;
+}
+
+/* Per socket and kind: the sampler's total against the second way's, within
+ * the counters' resolution. */
+static void cross_compare(gb_sampler *s, const uint64_t *end) {
+  s->crossed = true;
+  for (size_t i = 0; i < s->n && !s->faulted; i++) {
+    const gb_rapl_zone *z = gb_rapl_zone_at(s->rapl, i);
+    uint64_t p = 0, slack = 0, zones = 0, c, czones;
+    bool first = true;
+    for (size_t j = 0; j < s->n; j++)
+      if (same_group(z, gb_rapl_zone_at(s->rapl, j))) {
+        first = first && j >= i;
+        p += s->total[j];
+        slack += s->cross_slack[j];
+        zones++;
+      }
+    if (!first || !cross_energy(s, z, end, &c, &czones))
+      continue;
+    s->cross_total[z->kind == GB_RAPL_PACKAGE ? 0 : 1] += c;
+    uint64_t tol = slack +
+                   GB_SAMPLER_CROSS_UNITS * GB_SAMPLER_CROSS_UNIT_UJ * (zones + czones) +
+                   (uint64_t)((double)p * GB_SAMPLER_CROSS_PPM / 1e6);
+    uint64_t diff = c > p ? c - p : p - c;
+    if (diff > tol)
+      fault(s, GB_ENERGY_DISAGREE,
+            "%s and %s disagree on %s of socket %u: %llu uJ against %llu uJ (%.2f%%), beyond "
+            "the counters' resolution of %llu uJ",
+            gb_rapl_source(s->rapl), gb_rapl_source(s->opts.cross),
+            z->kind == GB_RAPL_PACKAGE ? "the package" : "DRAM", z->socket,
+            (unsigned long long)p, (unsigned long long)c,
+            p ? 100.0 * (double)diff / (double)p : 100.0, (unsigned long long)tol);
+  }
 }
 
 /* A window that begins inside a standstill may have lost energy before its
@@ -420,6 +525,9 @@ static int open_window(gb_sampler *s) {
   memset(s->total, 0, sizeof s->total);
   memset(s->still, 0, sizeof s->still);
   memset(s->moved, 0, sizeof s->moved);
+  memset(s->cross_slack, 0, sizeof s->cross_slack);
+  memset(s->cross_total, 0, sizeof s->cross_total);
+  s->crossed = false;
   s->samples = 1;
   s->max_gap_ns = 0;
   gb_err err;
@@ -433,6 +541,8 @@ static int open_window(gb_sampler *s) {
     fault(s, GB_ENERGY_VANISHED, "%s", err.msg);
     return rc;
   }
+  if (s->opts.cross && (rc = cross_edge(s, v, s->cross_begin)) < 0)
+    return rc;
   for (size_t i = 0; i < s->n; i++)
     if (v[i] == s->last[i])
       check_unchanged(s, i, lo);
@@ -470,6 +580,9 @@ static void fill(const gb_sampler *s, gb_energy_reading *out) {
       out->has_dram = true;
     }
   }
+  out->crossed = s->crossed;
+  out->cross_pkg_uj = s->cross_total[0];
+  out->cross_dram_uj = s->cross_total[1];
   out->samples = s->samples;
   out->max_gap_ns = s->max_gap_ns;
   out->begin_ns = s->begin_ns;
@@ -512,8 +625,11 @@ int gb_sampler_end(gb_sampler *s, gb_energy_reading *out) {
     pthread_mutex_unlock(&s->mu);
     return -EINVAL;
   }
+  uint64_t cross_end[GB_RAPL_MAX_ZONES];
   if (!s->faulted)
     sample(s);
+  if (!s->faulted && s->opts.cross && cross_edge(s, s->last, cross_end) == 0)
+    cross_compare(s, cross_end);
   if (!s->faulted)
     check_window(s);
   fill(s, out);
@@ -559,9 +675,21 @@ static void settled_stalled(const gb_sampler *s, size_t i, uint64_t still, bool 
                   z->name, z->path, (unsigned long long)s->last[i], ms_of(still));
 }
 
+/* Settling's own time: CLOCK_MONOTONIC, or the opts clock when stepped. */
+static uint64_t settle_now(const gb_sampler *s) {
+  return s->wait ? now(s) : mono_ns();
+}
+
+static void settle_wait(gb_sampler *s) {
+  if (s->wait)
+    s->wait(GB_SAMPLER_SETTLE_STEP_NS, s->wait_ctx);
+  else
+    sleep_until(mono_ns() + GB_SAMPLER_SETTLE_STEP_NS);
+}
+
 int gb_sampler_settle(gb_sampler *s, gb_energy_reading *r) {
   bool judge = r->status == GB_ENERGY_OK;
-  uint64_t give_up = mono_ns() + GB_SAMPLER_SETTLE_MAX_NS;
+  uint64_t give_up = settle_now(s) + GB_SAMPLER_SETTLE_MAX_NS;
   pthread_mutex_lock(&s->mu);
   if (s->state == OPEN) {
     pthread_mutex_unlock(&s->mu);
@@ -571,7 +699,7 @@ int gb_sampler_settle(gb_sampler *s, gb_energy_reading *r) {
     sample(s);
     size_t i = unchanged_since(s, r->end_ns);
     uint64_t still = i < s->n ? since(s->prev_lo, s->changed_hi[i]) : 0;
-    bool late = mono_ns() >= give_up;
+    bool late = settle_now(s) >= give_up;
     if (judge && i < s->n && (still >= s->opts.edge_ns || late)) {
       settled_stalled(s, i, still, late, r);
       judge = false;
@@ -579,7 +707,7 @@ int gb_sampler_settle(gb_sampler *s, gb_energy_reading *r) {
     if (i == s->n || late)
       break;
     pthread_mutex_unlock(&s->mu);
-    sleep_until(mono_ns() + GB_SAMPLER_SETTLE_STEP_NS);
+    settle_wait(s);
     pthread_mutex_lock(&s->mu);
   }
   pthread_mutex_unlock(&s->mu);

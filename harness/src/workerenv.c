@@ -1,4 +1,4 @@
-#include "workerenv.h"
+#include "greenbench/workerenv.h"
 
 #include <pwd.h>
 #include <stdio.h>
@@ -32,6 +32,17 @@ int gb_workerenv_build(const gb_privilege *as, gb_workerenv *out, gb_err *err) {
   }
   out->envp[GB_WORKERENV_VARS] = NULL;
   return 0;
+}
+
+int gb_workerenv_for_caller(gb_privilege *owner, gb_workerenv *we, gb_err *err) {
+  int rc = gb_privilege_detect(owner, err);
+  return rc < 0 ? rc : gb_workerenv_build(owner, we, err);
+}
+
+void gb_workerenv_apply(const gb_privilege *owner, const gb_workerenv *we,
+                        gb_measure_env *env) {
+  env->run_as = gb_privilege_drops(owner) ? owner : NULL;
+  env->envp = (char *const *)we->envp;
 }
 
 bool gb_workerenv_affects_speed(const char *entry) {

@@ -171,13 +171,15 @@ Test(calibration_rule, extends_while_the_last_loop_misses_its_aim) {
   gb_calibration k;
   uint64_t sorts[16];
   gb_calibration_start(&k, 2, 20 * MS, 500);
-  /* The second warm-up's loop is 40 ms (above 30): a third runs 600 sorts,
-   * then a fourth at 16 ms (below 18) runs 900, which lands. */
+  /* The second warm-up's loop is 40 ms (above 30): a third runs the 1000
+   * sorts that the fastest of the last three (the first, 24 us a sort)
+   * predicts, not the 600 of the slow one; at 16 ms (below 18, 16 us a
+   * sort, now the fastest) a fourth runs 1500, which lands. */
   const uint64_t loops[] = {12, 40, 16, 24};
   cr_assert_eq(script(&k, loops, 4, sorts, 16), 4u);
-  cr_assert_eq(sorts[2], 600u);
-  cr_assert_eq(sorts[3], 900u);
-  cr_assert_eq(gb_calibration_sorts(&k), 900u);
+  cr_assert_eq(sorts[2], 1000u);
+  cr_assert_eq(sorts[3], 1500u);
+  cr_assert_eq(gb_calibration_sorts(&k), 1500u);
   cr_assert(gb_calibration_usable(&k));
 }
 
@@ -268,34 +270,39 @@ Test(calibration_campaign, the_first_warmup_is_predicted_from_a_calibrated_confi
 }
 
 /* The runtime is slow (3 x) in random's second warm-up: 7.2 ms, past the
- * band; the third, fast again, runs 793 sorts in 0.8 ms, short of it; the
- * fourth runs 2377 again and lands. The measured runs use what it predicts. */
-Test(calibration_campaign, extends_while_the_loop_misses_then_stops_on_target) {
+ * band. The third runs what the fastest time per sort of the warm-ups so far
+ * predicts (the probe's), 2377 sorts, not the 793 the slow one alone would,
+ * and lands (issue 32: one slow episode no longer sets the sorts). */
+Test(calibration_campaign, a_slow_warmup_does_not_set_the_sorts) {
   worker_script *w = script_create(&workers);
   script_at(w, 3, 0, SCRIPT_SLOW, 300);
   gb_records *r = calibrated(script_settings(1, 1, 2, GB_ENERGY_OFF), w);
-  const uint64_t sorts[] = {1, 2377, 793, 2377};
-  const uint64_t loops[] = {1010, 3u * 2400770u, 793u * 1010u, 2400770};
-  assert_warmups(r, GB_RANDOM, sorts, loops, 4, 2377);
+  const uint64_t sorts[] = {1, 2377, 2377};
+  const uint64_t loops[] = {1010, 3u * 2400770u, 2400770};
+  assert_warmups(r, GB_RANDOM, sorts, loops, 3, 2377);
   cr_assert_eq(gb_calibrate_sorts(2377, 3u * 2400770u, 2 * MS), 793u);
   gb_records_free(r);
   script_destroy(w);
 }
 
-/* Every other warm-up of random is 3 x slow: each misses, so it stops after
- * GB_CALIBRATION_EXTRA_WARMUPS more, off target, and is no reference:
- * sorted's first warm-up probes with one sort. */
+/* Random's warm-ups are 3 x slow but for the fifth: three slow ones after
+ * the probe run 2377 sorts each (the probe's time per sort is the fastest
+ * of the last three), then 793 from the slow ones alone, which the fast
+ * fifth runs short; the sixth, slow, runs 2377 again. Each misses, so it
+ * stops after GB_CALIBRATION_EXTRA_WARMUPS more, off target, and is no
+ * reference: sorted's first warm-up probes with one sort. */
 Test(calibration_campaign, a_configuration_that_never_lands_is_no_reference) {
   worker_script *w = script_create(&workers);
   script_at(w, 3, 0, SCRIPT_SLOW, 300);
+  script_at(w, 4, 0, SCRIPT_SLOW, 300);
   script_at(w, 5, 0, SCRIPT_SLOW, 300);
   script_at(w, 7, 0, SCRIPT_SLOW, 300);
   gb_records *r = calibrated(script_settings(1, 1, 2, GB_ENERGY_OFF), w);
-  const uint64_t random_sorts[] = {1, 2377, 793, 2377, 793, 2377};
-  const uint64_t random_loops[] = {1010,          3u * 2400770u, 793u * 1010u,
+  const uint64_t random_sorts[] = {1, 2377, 2377, 2377, 793, 2377};
+  const uint64_t random_loops[] = {1010,          3u * 2400770u, 3u * 2400770u,
                                    3u * 2400770u, 793u * 1010u,  3u * 2400770u};
   cr_assert_eq(1 + GB_CALIBRATION_EXTRA_WARMUPS, 6u);
-  assert_warmups(r, GB_RANDOM, random_sorts, random_loops, 6, 793);
+  assert_warmups(r, GB_RANDOM, random_sorts, random_loops, 6, 2377);
   const uint64_t sorted_sorts[] = {1, 906}, sorted_loops[] = {2650, 906u * 2650u};
   assert_warmups(r, GB_SORTED, sorted_sorts, sorted_loops, 2, 906);
   cr_assert_eq(script_call_at(w, 8)->sorts, 1u, "sorted's first warm-up is call 8");

@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "greenbench/campaign.h"
+#include "greenbench/perf_energy.h"
 #include "greenbench/records_read.h"
 #include "greenbench/sampler.h"
 #include "helper_powercap.h"
@@ -444,4 +446,153 @@ Test(energy_campaign, a_counter_that_goes_backwards, .timeout = 120) {
   gb_records_free(r);
   powercap_fake_destroy(f);
   script_destroy(w);
+}
+
+/* ---- perf_event, alone and beside powercap (docs/bare-metal.md, 14) ------ */
+
+/* A power PMU folder in the fake tree whose energy-pkg counts are what the
+ * fake injected into zone `zone` (or 20 W of its ticks when zone < 0). */
+typedef struct {
+  powercap_fake *f;
+  int zone;
+  long double skew; /* counts against the fake's energy: 1, or a planted disagreement */
+  gb_perf_reader reader;
+  gb_perf_opts opts;
+  char dir[1100], cpus[1100];
+} fake_pmu;
+
+static int pmu_open(void *ctx, uint32_t type, uint64_t config, int cpu) {
+  (void)ctx;
+  return type == 23 && config == 2 && cpu == 0 ? 7 : -ENOENT;
+}
+
+static int pmu_read(void *ctx, int fd, uint64_t *count) {
+  fake_pmu *p = ctx;
+  uint64_t uj = p->zone < 0 ? powercap_fake_ticks(p->f) * WATTS_20
+                            : powercap_fake_injected(p->f, p->zone);
+  (void)fd;
+  *count = (uint64_t)((long double)uj * p->skew * 4294967296.0L / 1e6L); /* 2^-32 J/count */
+  return 0;
+}
+
+static void pmu_close(void *ctx, int fd) {
+  (void)ctx;
+  (void)fd;
+}
+
+static void fake_pmu_init(fake_pmu *p, powercap_fake *f, int zone) {
+  static const char *const dirs[] = {"power", "power/events", "cpus", "cpus/cpu0",
+                                     "cpus/cpu0/topology"};
+  for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+    snprintf(p->dir, sizeof p->dir, "%s/%s", powercap_fake_root(f), dirs[i]);
+    cr_assert_eq(mkdir(p->dir, 0755), 0, "%s", p->dir);
+  }
+  powercap_fake_write(f, "power/type", "23\n");
+  powercap_fake_write(f, "power/cpumask", "0\n");
+  powercap_fake_write(f, "power/events/energy-pkg", "event=0x02\n");
+  powercap_fake_write(f, "power/events/energy-pkg.scale", "2.3283064365386962890625e-10\n");
+  powercap_fake_write(f, "power/events/energy-pkg.unit", "Joules\n");
+  powercap_fake_write(f, "cpus/cpu0/topology/physical_package_id", "0\n");
+  p->f = f;
+  p->zone = zone;
+  p->skew = 1;
+  p->reader = (gb_perf_reader){pmu_open, pmu_read, pmu_close, p};
+  snprintf(p->dir, sizeof p->dir, "%s/power", powercap_fake_root(f));
+  snprintf(p->cpus, sizeof p->cpus, "%s/cpus", powercap_fake_root(f));
+  p->opts = (gb_perf_opts){.dir = p->dir, .reader = &p->reader, .cpu_dir = p->cpus};
+}
+
+static char *environment_of(const char *out) {
+  static char text[65536];
+  char path[1200];
+  snprintf(path, sizeof path, "%s/environment.txt", out);
+  FILE *fp = fopen(path, "r");
+  cr_assert_not_null(fp, "%s", path);
+  text[fread(text, 1, sizeof text - 1, fp)] = '\0';
+  fclose(fp);
+  return text;
+}
+
+/* A scripted energy campaign (2 runs, 20 ms) on tree f with the fake PMU
+ * beside it, counting zone's energy (or 20 W of ticks when zone < 0) times
+ * skew; returns its records, and its environment.txt in *env. */
+static gb_records *pmu_campaign(powercap_fake *f, int zone, long double skew, char **env) {
+  powercap_fake_start(f);
+  fake_pmu pmu;
+  fake_pmu_init(&pmu, f, zone);
+  pmu.skew = skew;
+  char *out = new_out();
+  energy_campaign c;
+  worker_script *w;
+  scripted_campaign_on(&c, f, out, script_settings(2, 1, 20, GB_ENERGY_ON), &w, NULL, NULL);
+  c.o.perf = &pmu.opts;
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&c.o, NULL, &err), 0, "%s", err.msg);
+  script_destroy(w);
+  *env = environment_of(out);
+  return read_records(out);
+}
+
+static powercap_fake *tree_at_20_w(int *pkg) {
+  powercap_fake *f = powercap_fake_create();
+  *pkg = powercap_fake_package(f, 0, 1000, RANGE_PKG);
+  powercap_fake_power(f, *pkg, WATTS_20);
+  return f;
+}
+
+/* Where powercap cannot be read, perf_event measures, and the records say so. */
+Test(energy_campaign, perf_event_measures_where_powercap_cannot, .timeout = 120) {
+  powercap_fake *f = powercap_fake_create(); /* no package zone */
+  char *env;
+  gb_records *r = pmu_campaign(f, -1, 1, &env);
+  cr_assert_eq(r->meta.energy.status, GB_REC_ENERGY_OK, "%s", r->meta.energy.reason);
+  cr_assert(r->meta.energy.has_source);
+  cr_assert_str_eq(r->meta.energy.source, "perf_event");
+  cr_assert_not(r->meta.energy.has_cross);
+  cr_assert_str_eq(r->meta.energy.zones[0].path, "events/energy-pkg");
+  for (size_t i = 0; i < r->runs.n_rows; i++) {
+    cr_assert_eq(r->runs.rows[i].status, GB_REC_STATUS_OK, "row %zu: %s", i,
+                 r->runs.rows[i].message);
+    cr_assert(r->runs.rows[i].pkg_uj.present && r->runs.rows[i].pkg_uj.value > 0, "row %zu", i);
+  }
+  cr_assert(strstr(env, "\nenergy: perf_event ("), "%s", env);
+  cr_assert(strstr(env, "), not cross-checked\n"), "%s", env);
+  gb_records_free(r);
+  powercap_fake_destroy(f);
+}
+
+/* Where both can be read, powercap is read and every window cross-checked. */
+Test(energy_campaign, perf_event_checks_powercap_in_every_window, .timeout = 120) {
+  int pkg;
+  powercap_fake *f = tree_at_20_w(&pkg);
+  char *env;
+  gb_records *r = pmu_campaign(f, pkg, 1, &env);
+  cr_assert_str_eq(r->meta.energy.source, "powercap");
+  cr_assert(r->meta.energy.has_cross);
+  cr_assert_str_eq(r->meta.energy.cross_check, "perf_event");
+  for (size_t i = 0; i < r->runs.n_rows; i++)
+    cr_assert_eq(r->runs.rows[i].status, GB_REC_STATUS_OK, "row %zu: %s", i,
+                 r->runs.rows[i].message);
+  cr_assert(strstr(env, "), every window cross-checked against perf_event ("), "%s", env);
+  gb_records_free(r);
+  powercap_fake_destroy(f);
+}
+
+/* A planted 5% disagreement makes every row energy_jump, with the reason. */
+Test(energy_campaign, a_5_percent_disagreement_is_recorded_as_an_energy_fault, .timeout = 120) {
+  int pkg;
+  powercap_fake *f = tree_at_20_w(&pkg);
+  char *env;
+  gb_records *r = pmu_campaign(f, pkg, 1.05L, &env);
+  cr_assert_gt(r->runs.n_rows, 0u);
+  for (size_t i = 0; i < r->runs.n_rows; i++) {
+    const gb_run_row *row = &r->runs.rows[i];
+    cr_assert_eq(row->status, GB_REC_STATUS_ENERGY_JUMP, "row %zu: %s", i, row->message);
+    cr_assert(
+        strstr(row->message, "powercap and perf_event disagree on the package of socket 0"),
+        "row %zu: %s", i, row->message);
+    cr_assert(no_energy(row), "row %zu", i);
+  }
+  gb_records_free(r);
+  powercap_fake_destroy(f);
 }

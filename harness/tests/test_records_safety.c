@@ -80,6 +80,9 @@ static void setup(fixture *f, bool sudo) {
     cr_skip_test("cannot create the unprivileged user " TEST_USER " (useradd failed)");
   f->uid = pw->pw_uid;
   f->gid = pw->pw_gid;
+  /* The records folder is the user's to make: under sudo the harness opens
+   * it as the user (docs/security.md). root-only stays root's. */
+  cr_assert_eq(chown(f->base, f->uid, f->gid), 0);
   if (!user_can_run_worker(f->uid, f->gid))
     cr_skip_test("the user " TEST_USER " cannot execute " GB_WORKER_C_PATH
                  " (a folder above it is closed to others), and a sudo campaign runs its "

@@ -4,6 +4,7 @@
  * milliseconds, so the whole file runs in a few seconds. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -916,4 +917,45 @@ Test(spawn_privilege, chown_does_not_follow_symlinks) {
   unlink(target);
   cr_assert_eq(st.st_uid, 0, "the link's target keeps its owner");
   cr_assert_eq(lst.st_uid, 65534);
+}
+
+/* Under sudo files are opened as the user (gb_privilege_fs_enter): a
+ * root-only file cannot be read, one root's group may read neither (the
+ * supplementary groups are the user's), and root's identity comes back. */
+Test(spawn_privilege, files_are_opened_as_the_user_between_enter_and_leave) {
+  skip_unless_root();
+  char dir[] = "/tmp/gb_fs_priv_XXXXXX", own[64], group[64];
+  cr_assert_not_null(mkdtemp(dir));
+  cr_assert_eq(chmod(dir, 0755), 0);
+  snprintf(own, sizeof own, "%s/root-only", dir);
+  snprintf(group, sizeof group, "%s/root-group", dir);
+  FILE *f = fopen(own, "w");
+  cr_assert_not_null(f);
+  fclose(f);
+  cr_assert_eq(chmod(own, 0600), 0);
+  f = fopen(group, "w");
+  cr_assert_not_null(f);
+  fclose(f);
+  cr_assert_eq(chmod(group, 0640), 0);
+  gb_privilege p = nobody();
+  gb_privilege_fs saved;
+  cr_assert_eq(gb_privilege_fs_enter(&p, &saved), 0);
+  int a = open(own, O_RDONLY), ea = errno;
+  int b = open(group, O_RDONLY), eb = errno;
+  int c = open(dir, O_RDONLY | O_DIRECTORY);
+  gb_privilege_fs_leave(&saved);
+  gb_privilege_fs_leave(&saved); /* a second leave changes nothing */
+  int d = open(own, O_RDONLY);
+  cr_assert_eq(a, -1);
+  cr_assert_eq(ea, EACCES);
+  cr_assert_eq(b, -1, "root's group is not the user's");
+  cr_assert_eq(eb, EACCES);
+  cr_assert_geq(c, 0, "what the user may open opens");
+  cr_assert_geq(d, 0, "root's identity is back");
+  close(c);
+  close(d);
+  cr_assert_eq(geteuid(), 0);
+  unlink(own);
+  unlink(group);
+  rmdir(dir);
 }

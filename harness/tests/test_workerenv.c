@@ -14,8 +14,8 @@
 #include "campaign_internal.h"
 #include "greenbench/campaign.h"
 #include "greenbench/records_read.h"
+#include "greenbench/workerenv.h"
 #include "privilege_internal.h"
-#include "workerenv.h"
 
 #define TEST_USER "gbtestuser"
 

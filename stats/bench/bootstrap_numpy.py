@@ -5,7 +5,10 @@ independent peer that stats/tests/numpy_check.py holds the report to.
 
 Same method as stats/src/analysis.c and bootstrap.c: the ok runs of each
 configuration; startup cost per process = batch / launches, the median over
-the trial's ok batches, held fixed; per-run time, CPU time, net energy
+the trial's ok batches, which each resample resamples too (the trial's
+batches drawn with replacement, their medians subtracted in place of the
+fixed ones; held fixed with --startup-fixed, as `greenbench report
+--startup-fixed`); per-run time, CPU time, net energy
 (idle baseline scaled to the run's length), process time and energy with
 idle, per sort; 10,000 resamples of the run indices, the median of each
 estimate along the resample axis, net power as the ratio of the two
@@ -17,7 +20,7 @@ POINTS from bench_report when given.
 
 Units as the C library's: time in ns, energy in uJ, power in W.
 
-usage: bootstrap_numpy.py DIR [POINTS]
+usage: bootstrap_numpy.py DIR [POINTS] [--startup-fixed]
 """
 import csv
 import sys
@@ -95,6 +98,21 @@ def config_values(rows, costs):
     return {k: np.array(v).T for k, v in groups.items()}
 
 
+def config_shift(rows, costs):
+    """Per configuration what a resampled startup needs of its ok runs, in
+    config_values' order: a (2, n) array of 1 / sorts and idle power
+    (uJ per ns, NaN without energy)."""
+    groups = {}
+    for r in rows:
+        k = (r["language"], r["order"], r["size"])
+        if r["kind"] != "sort" or k not in costs:
+            continue
+        k = (r["language"], r["algorithm"], r["order"], r["size"])
+        groups.setdefault(k, []).append(
+            (1.0 / float(r["sorts"]), energy(r, "idle_") / number(r["idle_ns"])))
+    return {k: np.array(v).T for k, v in groups.items()}
+
+
 def median_last_axis(v):
     """The type 7 median along the last axis by np.partition, which is
     about twice as fast as np.median here (it skips np.median's NaN checks
@@ -121,16 +139,31 @@ def paired_power(x):
 
 
 def replicates(x, rng, resamples=RESAMPLES, rows=(TIME, ENERGY, PROCESS, CPU, GROSS),
-               paired=False):
+               paired=False, startup=None):
     """A (6, resamples) array: rows TIME..GROSS the medians of each
     resample of x's runs (one index vector for every estimate), row POWER
     their energy over time, or with paired the median of the resample's
     per-run powers (NaN left out). Only the rows listed are computed (the
-    others are NaN): the same draws, less work."""
+    others are NaN): the same draws, less work. startup, when given, is
+    (batches (m, 3), their median (3,), config_shift's (2, n)): each
+    resample also draws m batches and moves every run's values from the
+    fixed startup to that draw's medians."""
     n = x.shape[1]
     idx = rng.integers(0, n, size=(resamples, n))
+    vals = x[list(rows)][:, idx]
+    if startup is not None:
+        batches, cost, shift = startup
+        m = batches.shape[0]
+        sidx = rng.integers(0, m, size=(resamples, m))
+        d = median_last_axis(batches.T[:, sidx]) - cost[:, None]  # (3, resamples)
+        inv, idle = shift[0][idx], shift[1][idx]
+        moves = {TIME: d[0][:, None] * inv, CPU: d[1][:, None] * inv,
+                 ENERGY: d[2][:, None] * inv,
+                 GROSS: (d[2][:, None] + idle * d[0][:, None]) * inv, PROCESS: 0.0}
+        for j, e in enumerate(rows):
+            vals[j] = vals[j] - moves[e]
     med = np.full((5, resamples), np.nan)
-    med[list(rows)] = median_last_axis(x[list(rows)][:, idx])
+    med[list(rows)] = median_last_axis(vals)
     if not paired:
         return np.vstack([med, power_w(med[ENERGY], med[TIME])])
     pw = paired_power(x)[idx]
@@ -139,8 +172,8 @@ def replicates(x, rng, resamples=RESAMPLES, rows=(TIME, ENERGY, PROCESS, CPU, GR
         return np.vstack([med, np.nanmedian(pw, axis=1)])
 
 
-def bootstrap(x, rng):
-    return np.percentile(replicates(x, rng), [2.5, 97.5], axis=1)
+def bootstrap(x, rng, startup=None):
+    return np.percentile(replicates(x, rng, startup=startup), [2.5, 97.5], axis=1)
 
 
 def check_points(points, path):
@@ -156,26 +189,31 @@ def check_points(points, path):
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
-        sys.exit("usage: bootstrap_numpy.py DIR [POINTS]")
+    args = [a for a in sys.argv[1:] if a != "--startup-fixed"]
+    fixed = len(args) < len(sys.argv) - 1
+    if len(args) not in (1, 2):
+        sys.exit("usage: bootstrap_numpy.py DIR [POINTS] [--startup-fixed]")
     t0 = time.perf_counter()
-    rows = read_rows(sys.argv[1] + "/runs.csv")
+    rows = read_rows(args[0] + "/runs.csv")
+    batches = startup_batches(rows)
     costs = startup_costs(rows)
     values = config_values(rows, costs)
+    shifts = config_shift(rows, costs)
     t1 = time.perf_counter()
     rng = np.random.default_rng(2463534242)
     points = {}
     for k in sorted(values):
         x = values[k]
-        bootstrap(x, rng)
+        st = (k[0], k[2], k[3])
+        bootstrap(x, rng, None if fixed else (batches[st], costs[st], shifts[k]))
         points[k] = (np.median(x[0]), np.median(x[1]))
     t2 = time.perf_counter()
     print("numpy %s: read and derive %.3f s, bootstrap of %d configurations %.3f s"
           % (np.__version__, t1 - t0, len(values), t2 - t1))
     print("PY_BOOTSTRAP_S=%.6f" % (t2 - t1))
     print("PY_TOTAL_S=%.6f" % (t2 - t0))
-    if len(sys.argv) == 3:
-        worst = check_points(points, sys.argv[2])
+    if len(args) == 2:
+        worst = check_points(points, args[1])
         print("point estimates: largest relative difference from C %.3g" % worst)
         if worst > 1e-12:
             sys.exit("point estimates differ from the C library's")

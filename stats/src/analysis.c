@@ -1,8 +1,8 @@
 /* The report's numbers from a campaign's records (study.md, Analysis).
  * Medians and percentile intervals come from bootstrap.h, ratios from
  * ratio.h, rank agreement from spearman.h; this file decides which runs go
- * in (status ok only), subtracts the startup cost held fixed, and collects
- * the data checks. */
+ * in (status ok only), subtracts the startup cost (resampled with the runs
+ * unless opts.startup_fixed), and collects the data checks. */
 #include "greenbench/analysis.h"
 
 #include "analysis_internal.h"
@@ -19,6 +19,11 @@
 uint64_t gb_analysis_stream(gb_language l, gb_algorithm a, gb_order o, uint64_t size) {
   uint64_t key = ((uint64_t)l * GB_ALGORITHM_COUNT + (uint64_t)a) * GB_ORDER_COUNT + o;
   return (key << 32) | (size & UINT64_C(0xffffffff));
+}
+
+uint64_t gb_analysis_startup_stream(gb_language l, gb_order o, uint64_t size) {
+  uint64_t key = (uint64_t)l * GB_ORDER_COUNT + (uint64_t)o;
+  return (UINT64_C(1) << 63) | (key << 32) | (size & UINT64_C(0xffffffff));
 }
 
 void gb_an_config_label(const gb_an_config *c, char *buf, size_t len) {
@@ -93,6 +98,14 @@ static int startup_cost(const gb_rec_group *g, gb_an_startup *s, gb_err *err) {
   }
   s->n_ok = n;
   s->measured = n > 0;
+  s->batches = malloc((n + 1) * sizeof *s->batches);
+  if (!s->batches) {
+    free(v);
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
+  for (size_t i = 0; i < n; i++) {
+    s->batches[i] = (gb_startup){.time_ns = wall[i], .cpu_ns = cpu[i], .energy_uj = energy[i]};
+  }
   if (n > 0) {
     s->cost = (gb_startup){.time_ns = median_or_nan(wall, n),
                            .cpu_ns = median_or_nan(cpu, n),
@@ -116,8 +129,11 @@ static int build_startups(gb_analysis *a, gb_err *err) {
           continue;
         }
         gb_an_startup *st = &a->startups[a->n_startups++];
-        *st = (gb_an_startup){
-            .language = l, .order = o, .size = s->sizes[z], .cost = {.energy_uj = NAN}};
+        *st = (gb_an_startup){.language = l,
+                              .order = o,
+                              .size = s->sizes[z],
+                              .cost = {.energy_uj = NAN},
+                              .stream = gb_analysis_startup_stream(l, o, s->sizes[z])};
         const gb_rec_group *g =
             gb_rec_table_find_startup(&a->records->runs, st->language, st->order, st->size);
         st->n_rows = g ? g->n_rows : 0;
@@ -143,6 +159,26 @@ static const gb_an_startup *find_startup(const gb_analysis *a, gb_language l, gb
 }
 
 /* ---- Configurations ------------------------------------------------------ */
+
+/* c->loop_per_sort_ns: the median of loop_ns / sorts over the ok runs with
+ * a loop time. 0 or -ENOMEM. */
+static int loop_median(gb_an_config *c, const gb_rec_group *g) {
+  c->loop_per_sort_ns = NAN;
+  double *v = malloc((g->n_rows + 1) * sizeof *v);
+  if (!v) {
+    return -ENOMEM;
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < g->n_rows; i++) {
+    const gb_run_row *r = g->rows[i];
+    if (row_ok(r) && r->loop_ns.present && r->sorts > 0) {
+      v[n++] = (double)r->loop_ns.value / (double)r->sorts;
+    }
+  }
+  c->loop_per_sort_ns = n > 0 ? gb_quantile_select(v, n, 0.5) : NAN;
+  free(v);
+  return 0;
+}
 
 static void count_rows(gb_an_config *c, const gb_rec_group *g, uint64_t target_ns) {
   c->sorts_min = UINT64_MAX;
@@ -238,11 +274,16 @@ static bool bootstrappable(const gb_an_config *c) {
 /* Only time and energy per sort are paired across configurations (ratios,
  * rank intervals), so only theirs are held. */
 static gb_boot_opts boot_opts(const gb_analysis *a, const gb_an_config *c) {
+  bool resample = !a->opts.startup_fixed && c->startup && c->startup->n_ok > 0;
   return (gb_boot_opts){.seed = a->opts.seed,
                         .stream = c->stream,
                         .replicates = a->opts.resamples,
                         .level = a->opts.level,
-                        .paired_only = true};
+                        .paired_only = true,
+                        .startup_batches = resample ? c->startup->batches : NULL,
+                        .n_startup_batches = resample ? c->startup->n_ok : 0,
+                        .startup_stream = resample ? c->startup->stream : 0,
+                        .startup_replicates = resample ? c->startup->replicates : NULL};
 }
 
 /* Names c in a bootstrap error. */
@@ -341,6 +382,7 @@ static int build_config(gb_analysis *a, gb_an_config *c, gb_err *err) {
   c->startup = find_startup(a, c->language, c->order, c->size);
   c->coupling = (gb_rho){.defined = false, .rho = NAN};
   c->process = (gb_summary){.min = NAN, .median = NAN, .p95 = NAN, .max = NAN};
+  c->loop_per_sort_ns = NAN;
   check_plateau(c, a->records);
   const gb_rec_group *g =
       gb_rec_table_find_sort(&a->records->runs, c->language, c->algorithm, c->order, c->size);
@@ -349,6 +391,9 @@ static int build_config(gb_analysis *a, gb_an_config *c, gb_err *err) {
   }
   c->n_rows = g->n_rows;
   count_rows(c, g, s->target_ms * UINT64_C(1000000));
+  if (loop_median(c, g) < 0) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
   if (!bootstrappable(c)) {
     return 0;
   }
@@ -572,6 +617,47 @@ static int measure_group(gb_analysis *a, int algorithm, uint64_t size, group_ite
   return rc;
 }
 
+/* The startup trials of one size, whose replicates its groups share. */
+typedef struct {
+  gb_analysis *a;
+  gb_an_startup **trials;
+} size_startups;
+
+static int startup_item(void *ctx, size_t i, size_t worker, gb_err *err) {
+  (void)worker;
+  size_startups *z = ctx;
+  gb_an_startup *s = z->trials[i];
+  size_t B = z->a->opts.resamples;
+  s->replicates = malloc(B * sizeof *s->replicates);
+  if (!s->replicates) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
+  return gb_boot_startup_replicates(s->batches, s->n_ok, z->a->opts.seed, s->stream, B,
+                                    s->replicates, err);
+}
+
+/* Makes the replicates of the startup trials of this size (none with
+ * opts.startup_fixed), or releases them (make false). Each trial's
+ * replicates come from its own stream, so making them once per size rather
+ * than once per configuration changes nothing but the time. */
+static int size_replicates(gb_analysis *a, uint64_t size, bool make, gb_err *err) {
+  gb_an_startup *trials[GB_LANGUAGE_COUNT * GB_ORDER_COUNT];
+  size_t n = 0;
+  for (size_t i = 0; i < a->n_startups; i++) {
+    gb_an_startup *s = &a->startups[i];
+    if (s->size != size) {
+      continue;
+    }
+    free(s->replicates);
+    s->replicates = NULL;
+    if (make && !a->opts.startup_fixed && s->n_ok > 0 && n < sizeof trials / sizeof *trials) {
+      trials[n++] = s;
+    }
+  }
+  size_startups z = {a, trials};
+  return n > 0 ? gb_parallel_for(n, a->opts.threads, startup_item, &z, err) : 0;
+}
+
 static int measure_groups(gb_analysis *a, gb_err *err) {
   const gb_meta_settings *s = &a->records->meta.settings;
   size_t workers = a->opts.threads;
@@ -582,10 +668,15 @@ static int measure_groups(gb_analysis *a, gb_err *err) {
     g.bufs[w].ratio = malloc(4 * a->opts.resamples * sizeof *g.bufs[w].ratio);
     rc = g.bufs[w].ratio ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
-  for (int alg = 0; rc == 0 && alg < GB_ALGORITHM_COUNT; alg++) {
-    for (size_t z = 0; rc == 0 && z < s->n_sizes; z++) {
+  /* Size by size, so that a size's startup replicates serve its groups
+   * and are released before the next size's are made. */
+  for (size_t z = 0; rc == 0 && z < s->n_sizes; z++) {
+    rc = size_replicates(a, s->sizes[z], true, err);
+    for (int alg = 0; rc == 0 && alg < GB_ALGORITHM_COUNT; alg++) {
       rc = measure_group(a, alg, s->sizes[z], &g, err);
     }
+    int released = size_replicates(a, s->sizes[z], false, err);
+    rc = rc < 0 ? rc : released;
   }
   for (size_t w = 0; g.bufs && w < workers; w++) {
     gb_boot_work_free(&g.bufs[w].boot);
@@ -919,6 +1010,10 @@ void gb_analysis_free(gb_analysis *a) {
     free(a->configs[i].power_replicates);
   }
   free(a->configs);
+  for (size_t i = 0; i < a->n_startups; i++) {
+    free(a->startups[i].batches);
+    free(a->startups[i].replicates);
+  }
   free(a->startups);
   free(a->ratios);
   free(a->ranks);

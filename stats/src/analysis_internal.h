@@ -12,6 +12,10 @@
 /* A configuration's bootstrap stream, from its key alone (analysis.h,
  * "Canonical order"). */
 uint64_t gb_analysis_stream(gb_language l, gb_algorithm a, gb_order o, uint64_t size);
+/* A startup trial's stream, from its key alone, apart from every
+ * configuration's: bit 63 set, (language x 4 + order) x 2^32 + size mod
+ * 2^32 below it. */
+uint64_t gb_analysis_startup_stream(gb_language l, gb_order o, uint64_t size);
 
 /* The smallest k with P(X > k) <= 0.05 for X ~ Binomial(n, p), 0 < p < 1:
  * how many of n intervals chance alone exceeds at most one time in 20 when

@@ -174,6 +174,65 @@ static void count_remedies(gb_analysis *a) {
   }
 }
 
+/* The CPUs in a list as sched_setaffinity was given it ("2,4", "0-3"), or
+ * 0 when the list is empty or not one. */
+static uint64_t cpus_in(const char *list) {
+  uint64_t n = 0;
+  const char *p = list;
+  while (*p) {
+    char *end;
+    unsigned long lo = strtoul(p, &end, 10), hi = lo;
+    if (end == p) {
+      return 0;
+    }
+    p = end;
+    if (*p == '-') {
+      hi = strtoul(++p, &end, 10);
+      if (end == p || hi < lo) {
+        return 0;
+      }
+      p = end;
+    }
+    n += hi - lo + 1;
+    if (*p == ',') {
+      p++;
+    } else if (*p) {
+      return 0;
+    }
+  }
+  return n;
+}
+
+/* The loop-time cross-check (analysis.h, GB_ANALYSIS_LOOP_TOLERANCE): time
+ * per sort from process time minus the startup median against the worker's
+ * own loop time per sort, and CPU per sort against what the CPUs the
+ * workers could use allow. */
+static void check_loop_times(gb_analysis *a) {
+  gb_an_checks *k = &a->checks;
+  k->worker_cpus = cpus_in(a->records->meta.pinning.cpus);
+  if (k->worker_cpus == 0) {
+    k->worker_cpus = a->records->meta.machine.cpus_online;
+  }
+  for (size_t i = 0; i < a->n_configs; i++) {
+    gb_an_config *c = &a->configs[i];
+    if (!c->measured) {
+      continue;
+    }
+    const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
+    const gb_interval *cpu = &c->boot.est[GB_EST_CPU_PER_SORT];
+    double loop = c->loop_per_sort_ns;
+    if (!isnan(loop) && !isnan(t->point)) {
+      k->loop_checked++;
+      c->loop_disagrees = loop < t->lo || loop > t->hi ||
+                          fabs(t->point - loop) > GB_ANALYSIS_LOOP_TOLERANCE * loop;
+      k->loop_disagrees += c->loop_disagrees;
+    }
+    c->cpu_above_wall = k->worker_cpus > 0 && !isnan(cpu->point) && !isnan(t->point) &&
+                        cpu->point > t->point * (double)k->worker_cpus;
+    k->cpu_above_wall += c->cpu_above_wall;
+  }
+}
+
 static void validate_configs(gb_analysis *a) {
   for (size_t i = 0; i < a->n_configs; i++) {
     gb_an_config *c = &a->configs[i];
@@ -188,6 +247,7 @@ int gb_analysis_conclude(gb_analysis *a, gb_err *err) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
   count_remedies(a);
+  check_loop_times(a);
   validate_configs(a);
   a->verdict = gb_analysis_verdict(&a->tally_all);
   a->noisy = gb_analysis_noisy(&a->tally_all);

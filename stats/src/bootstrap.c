@@ -109,7 +109,30 @@ typedef struct {
    * 0 .. lo, where e's walk starts (gb_counted_positions_from). Used while
    * n < 2^LANE_BITS, so a lane never overflows into the next. */
   uint64_t *lanes;
+  /* With the startup resampled (gb_boot_opts.startup_batches): the fixed
+   * startup the sorted values subtract; the sorts per process when every run
+   * made the same number (0 otherwise), whose values then shift in step;
+   * and per run, for the estimates that cannot shift in step, its values
+   * with the fixed startup (N_MEDIANS x n, estimate-major), 1 / sorts, idle
+   * power, and n doubles to gather a resample in. */
+  gb_startup fixed;
+  double uniform_sorts;
+  double *base, *inv_sorts, *idle_power, *gather;
+  /* Gross energy with equal sorts: its order of runs depends only on the
+   * startup time's move, which a startup resample takes from few values.
+   * Per distinct move d (n_moves of them), the runs' values
+   * base - idle power x d / sorts sorted with the run behind each
+   * (n_moves x n), and per replicate the index of its move; NULL when not
+   * used (then gathered, shifted_median). */
+  size_t n_moves;
+  double *gross_sorted;
+  uint32_t *gross_order, *move_of;
 } boot_work;
+
+/* The most distinct startup-time moves held for gross energy; beyond, it
+ * is gathered replicate by replicate. A trial of 30 batches has at most
+ * 465 distinct medians. */
+enum { MAX_MOVES = 512 };
 
 enum { LANE_BITS = 12 };
 _Static_assert(N_MEDIANS *LANE_BITS <= 64, "a lane per median in 64 bits");
@@ -147,6 +170,10 @@ static void work_free(boot_work *w) {
   free(w->order);
   free(w->counts);
   free(w->lanes);
+  free(w->base);
+  free(w->gross_sorted);
+  free(w->gross_order);
+  free(w->move_of);
 }
 
 static int work_alloc(boot_work *w, size_t n, gb_err *err) {
@@ -209,7 +236,137 @@ static double power_w(double energy_uj, double time_ns) {
  * estimate's median of those runs. The generator's state is kept in a local
  * copy (rng_core.h) so that it stays in registers; the draws are
  * gb_rng_below's. */
-static void resample_all(boot_work *w, gb_rng *rng, size_t replicates, double *rep) {
+/* The median of estimate e over the resample in counts, each run's value
+ * moved from the fixed startup to st: (value - (st - fixed) / sorts), and
+ * for gross energy also minus idle power x the time's move. A gather and a
+ * selection, for the estimates whose order of runs the move can change. */
+static double shifted_median(boot_work *w, int e, const gb_startup *st) {
+  size_t n = w->n, m = 0;
+  double dt = st->time_ns - w->fixed.time_ns, dc = st->cpu_ns - w->fixed.cpu_ns;
+  double de = st->energy_uj - w->fixed.energy_uj;
+  for (size_t i = 0; i < n; i++) {
+    double v = w->base[e * n + i], k = w->inv_sorts[i];
+    switch (e) {
+    case GB_EST_TIME_PER_SORT:
+      v -= dt * k;
+      break;
+    case GB_EST_CPU_PER_SORT:
+      v -= dc * k;
+      break;
+    case GB_EST_ENERGY_PER_SORT:
+      v -= de * k;
+      break;
+    case GB_EST_GROSS_ENERGY_PER_SORT:
+      v -= (de + w->idle_power[i] * dt) * k;
+      break;
+    default:
+      break;
+    }
+    for (uint32_t c = 0; c < w->counts[i]; c++) {
+      w->gather[m++] = v;
+    }
+  }
+  return gb_quantile_select(w->gather, m, 0.5);
+}
+
+/* Moves replicate r's medians (out[e * replicates], e < N_MEDIANS) from the
+ * fixed startup to st: in step, (median - move / sorts), when every run made
+ * the same sorts, for the estimates whose order of runs a common move keeps;
+ * else by shifted_median. Process time does not move. */
+/* The index of move x among moves[0..*d), added when new: an open
+ * addressing table of 2 x MAX_MOVES slots keyed by x's bits (slot holds
+ * index + 1, 0 when free). MAX_MOVES when the table is full. */
+static size_t move_index(double x, double *moves, size_t *d, uint32_t *slots) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  size_t h = (size_t)((bits * UINT64_C(0x9e3779b97f4a7c15)) >> 54); /* 10 bits */
+  for (;; h = (h + 1) % (2 * MAX_MOVES)) {
+    uint32_t at = slots[h];
+    if (at == 0) {
+      if (*d == MAX_MOVES) {
+        return MAX_MOVES;
+      }
+      moves[*d] = x;
+      slots[h] = (uint32_t)++ * d;
+      return *d - 1;
+    }
+    if (memcmp(&moves[at - 1], &x, sizeof x) == 0) {
+      return at - 1;
+    }
+  }
+}
+
+/* Prepares gross energy's sorted values per distinct startup-time move
+ * (boot_work.gross_sorted), when every run made the same sorts and gross
+ * energy is active; leaves it NULL (gathered instead) when the moves are
+ * too many or memory is short: the same values either way. */
+static void prepare_gross(boot_work *w, const gb_startup *startups, size_t B, keyed *tmp) {
+  _Static_assert(2 * MAX_MOVES == 1 << 10, "move_index hashes to 10 bits");
+  size_t n = w->n, d = 0;
+  if (!(w->uniform_sorts > 0.0) || !w->active[GB_EST_GROSS_ENERGY_PER_SORT]) {
+    return;
+  }
+  double moves[MAX_MOVES];
+  uint32_t slots[2 * MAX_MOVES] = {0};
+  w->move_of = malloc(B * sizeof *w->move_of);
+  for (size_t r = 0; w->move_of && r < B && d <= MAX_MOVES; r++) {
+    size_t m = move_index(startups[r].time_ns - w->fixed.time_ns, moves, &d, slots);
+    w->move_of[r] = (uint32_t)m;
+    d = m == MAX_MOVES ? MAX_MOVES + 1 : d;
+  }
+  bool fits = w->move_of && d <= MAX_MOVES;
+  w->gross_sorted = fits ? malloc(d * n * sizeof *w->gross_sorted) : NULL;
+  w->gross_order = fits ? malloc(d * n * sizeof *w->gross_order) : NULL;
+  if (!w->gross_sorted || !w->gross_order) {
+    free(w->gross_sorted);
+    free(w->gross_order);
+    free(w->move_of);
+    w->gross_sorted = NULL;
+    w->gross_order = w->move_of = NULL;
+    return;
+  }
+  const double *g = w->base + GB_EST_GROSS_ENERGY_PER_SORT * n;
+  for (size_t m = 0; m < d; m++) {
+    for (size_t i = 0; i < n; i++) {
+      tmp[i] = (keyed){g[i] - w->idle_power[i] * moves[m] / w->uniform_sorts, (uint32_t)i};
+    }
+    qsort(tmp, n, sizeof *tmp, cmp_keyed);
+    for (size_t i = 0; i < n; i++) {
+      w->gross_sorted[m * n + i] = tmp[i].v;
+      w->gross_order[m * n + i] = tmp[i].run;
+    }
+  }
+  w->n_moves = d;
+}
+
+static void shift_replicate(boot_work *w, const gb_startup *st, size_t r, double *out,
+                            size_t replicates) {
+  const double moves[N_MEDIANS] = {[GB_EST_TIME_PER_SORT] = st->time_ns - w->fixed.time_ns,
+                                   [GB_EST_ENERGY_PER_SORT] =
+                                       st->energy_uj - w->fixed.energy_uj,
+                                   [GB_EST_CPU_PER_SORT] = st->cpu_ns - w->fixed.cpu_ns};
+  for (int e = 0; e < N_MEDIANS; e++) {
+    double *v = out + (size_t)e * replicates;
+    if (!w->active[e] || e == GB_EST_PROCESS_TIME) {
+      continue;
+    }
+    if (w->uniform_sorts > 0.0 && e != GB_EST_GROSS_ENERGY_PER_SORT) {
+      *v -= moves[e] / w->uniform_sorts;
+    } else if (e == GB_EST_GROSS_ENERGY_PER_SORT && w->gross_sorted) {
+      size_t n = w->n, m = w->move_of[r], lo;
+      double frac;
+      q7_position(n, 0.5, &lo, &frac);
+      *v = gb_counted_quantile(w->gross_sorted + m * n, w->gross_order + m * n, w->counts, lo,
+                               frac) -
+           moves[GB_EST_ENERGY_PER_SORT] / w->uniform_sorts;
+    } else {
+      *v = shifted_median(w, e, st);
+    }
+  }
+}
+
+static void resample_all(boot_work *w, gb_rng *rng, size_t replicates, double *rep,
+                         const gb_startup *startups) {
   size_t n = w->n, lo;
   double frac;
   q7_position(n, 0.5, &lo, &frac);
@@ -243,6 +400,9 @@ static void resample_all(boot_work *w, gb_rng *rng, size_t replicates, double *r
         gb_counted_positions(w->order + e * n, counts, lo, frac, &at[e][0], &at[e][1]);
       }
       *out = gb_counted_value(w->sorted + e * n, at[k][0], at[k][1], frac);
+    }
+    if (startups) {
+      shift_replicate(w, &startups[r], r, rep + r, replicates);
     }
     rep[GB_EST_NET_POWER * replicates + r] =
         power_w(rep[GB_EST_ENERGY_PER_SORT * replicates + r],
@@ -376,9 +536,17 @@ static void summarise(gb_boot *b, const boot_work *w, const double *rep, double 
     iv->point =
         e < N_MEDIANS && iv->available ? gb_quantile_sorted(w->sorted + e * n, n, 0.5) : NAN;
   }
-  b->est[GB_EST_NET_POWER].point = b->has_energy ? power_w(b->est[GB_EST_ENERGY_PER_SORT].point,
-                                                           b->est[GB_EST_TIME_PER_SORT].point)
-                                                 : NAN;
+  /* Net power is undefined, with no point and no interval, where the
+   * median time or energy per sort is not above 0: the sort is lost in the
+   * startup's noise, and a power from it would be a number without
+   * meaning. */
+  double e = b->est[GB_EST_ENERGY_PER_SORT].point, t = b->est[GB_EST_TIME_PER_SORT].point;
+  gb_interval *p = &b->est[GB_EST_NET_POWER];
+  p->point = b->has_energy && e > 0.0 ? power_w(e, t) : NAN;
+  if (isnan(p->point)) {
+    p->lo = p->hi = NAN;
+    p->n_used = 0;
+  }
 }
 
 static int check_opts(const gb_boot_opts *o, size_t n, gb_err *err) {
@@ -409,8 +577,32 @@ static int derive_all(const gb_run *runs, size_t n, const gb_startup *st, gb_run
   return 0;
 }
 
-static int boot_prepare(const gb_run *runs, size_t n, const gb_startup *st, boot_work *w,
-                        bool *has_energy, gb_err *err) {
+/* What a resampled startup needs of each run (boot_work.base and the rest). */
+static int work_fill_shift(boot_work *w, const gb_run *runs, const gb_run_values *vals,
+                           const gb_startup *st, gb_err *err) {
+  size_t n = w->n;
+  w->fixed = *st;
+  w->base = malloc((N_MEDIANS + 3) * n * sizeof *w->base);
+  if (!w->base) {
+    return gb_err_set(err, ENOMEM, "bootstrap: out of memory for %zu runs", n);
+  }
+  w->inv_sorts = w->base + N_MEDIANS * n;
+  w->idle_power = w->inv_sorts + n;
+  w->gather = w->idle_power + n;
+  w->uniform_sorts = (double)runs[0].sorts;
+  for (size_t i = 0; i < n; i++) {
+    for (int e = 0; e < N_MEDIANS; e++) {
+      w->base[e * n + i] = value_of(&vals[i], e);
+    }
+    w->inv_sorts[i] = 1.0 / (double)runs[i].sorts;
+    w->idle_power[i] = runs[i].idle_energy_uj / runs[i].idle_ns;
+    w->uniform_sorts = runs[i].sorts == runs[0].sorts ? w->uniform_sorts : 0.0;
+  }
+  return 0;
+}
+
+static int boot_prepare(const gb_run *runs, size_t n, const gb_startup *st, bool shift,
+                        boot_work *w, bool *has_energy, gb_err *err) {
   gb_run_values *vals = malloc(n * sizeof *vals);
   keyed *tmp = malloc(n * sizeof *tmp);
   int rc =
@@ -423,6 +615,12 @@ static int boot_prepare(const gb_run *runs, size_t n, const gb_startup *st, boot
   }
   if (rc == 0) {
     work_fill(w, vals, *has_energy, tmp);
+  }
+  if (rc == 0 && shift) {
+    rc = work_fill_shift(w, runs, vals, st, err);
+    if (rc < 0) {
+      work_free(w);
+    }
   }
   free(vals);
   free(tmp);
@@ -445,22 +643,93 @@ int gb_boot_check(const gb_run *runs, size_t n, const gb_startup *startup,
 void gb_boot_work_free(gb_boot_work *w) {
   if (w) {
     free(w->buf);
+    free(w->startups);
     *w = (gb_boot_work){0};
   }
 }
 
-/* Grows w to hold B replicates of every estimate and B of scratch. */
+/* Grows w to hold B replicates of every estimate, B of scratch and B
+ * startups. */
 static int work_reserve(gb_boot_work *w, size_t B, gb_err *err) {
   if (w->replicates >= B) {
     return 0;
   }
   double *buf = malloc((GB_EST_COUNT + 1) * B * sizeof *buf);
-  if (!buf) {
+  gb_startup *st = malloc(B * sizeof *st);
+  if (!buf || !st) {
+    free(buf);
+    free(st);
     return gb_err_set(err, ENOMEM, "bootstrap: out of memory for %zu replicates", B);
   }
-  free(w->buf);
-  *w = (gb_boot_work){.replicates = B, .buf = buf};
+  gb_boot_work_free(w);
+  *w = (gb_boot_work){.replicates = B, .buf = buf, .startups = st};
   return 0;
+}
+
+/* One column of the startup batches (time, CPU or energy) sorted with the
+ * batch behind each value (keyed, as the runs' values are). */
+static double startup_field(const gb_startup *s, int f) {
+  return f == 0 ? s->time_ns : f == 1 ? s->cpu_ns : s->energy_uj;
+}
+
+int gb_boot_startup_replicates(const gb_startup *batches, size_t n, uint64_t seed,
+                               uint64_t stream, size_t replicates, gb_startup *out,
+                               gb_err *err) {
+  if (n == 0 || n > UINT32_MAX) {
+    return gb_err_set(err, EINVAL, "bootstrap: %zu startup batches (need 1 to %u)", n,
+                      UINT32_MAX);
+  }
+  /* Sorted once per field; each resample, held as counts, walks to its
+   * median (gb_counted_quantile): the value a sort of the resample gives. */
+  enum { FIELDS = 3 };
+  keyed *tmp = malloc(n * sizeof *tmp);
+  double *sorted = malloc(FIELDS * n * sizeof *sorted);
+  uint32_t *order = malloc(FIELDS * n * sizeof *order), *counts = malloc(n * sizeof *counts);
+  bool energy = true;
+  for (size_t i = 0; i < n; i++) {
+    energy = energy && !isnan(batches[i].energy_uj);
+  }
+  gb_rng rng;
+  gb_rng_seed_stream(&rng, seed, stream);
+  size_t lo;
+  double frac;
+  q7_position(n, 0.5, &lo, &frac);
+  int rc = tmp && sorted && order && counts
+               ? 0
+               : gb_err_set(err, ENOMEM, "bootstrap: out of memory for %zu startup batches", n);
+  if (rc == 0) {
+    for (int f = 0; f < FIELDS; f++) {
+      for (size_t i = 0; i < n; i++) {
+        double v = startup_field(&batches[i], f);
+        tmp[i] = (keyed){isnan(v) ? 0.0 : v, (uint32_t)i};
+      }
+      qsort(tmp, n, sizeof *tmp, cmp_keyed);
+      for (size_t i = 0; i < n; i++) {
+        sorted[f * n + i] = tmp[i].v;
+        order[f * n + i] = tmp[i].run;
+      }
+    }
+    /* The generator's state in a local copy, as resample_all keeps it: the
+     * draws are gb_rng_below's. */
+    uint64_t st[4] = {rng.s[0], rng.s[1], rng.s[2], rng.s[3]};
+    uint64_t threshold = rng_core_threshold(n);
+    for (size_t r = 0; r < replicates; r++) {
+      memset(counts, 0, n * sizeof *counts);
+      for (size_t i = 0; i < n; i++) {
+        counts[rng_core_below(st, n, threshold)]++;
+      }
+      double m[FIELDS];
+      for (int f = 0; f < FIELDS; f++) {
+        m[f] = gb_counted_quantile(sorted + f * n, order + f * n, counts, lo, frac);
+      }
+      out[r] = (gb_startup){.time_ns = m[0], .cpu_ns = m[1], .energy_uj = energy ? m[2] : NAN};
+    }
+  }
+  free(tmp);
+  free(sorted);
+  free(order);
+  free(counts);
+  return rc;
 }
 
 int gb_boot_run_in(gb_boot_work *work, const gb_run *runs, size_t n, const gb_startup *startup,
@@ -473,8 +742,10 @@ int gb_boot_run_in(gb_boot_work *work, const gb_run *runs, size_t n, const gb_st
   size_t held = opts->paired_only ? GB_BOOT_TRIM_ESTIMATES : GB_EST_COUNT;
   boot_work w = {0};
   gb_boot b = {.n_runs = n, .n_replicates = B, .n_held = B, .n_held_estimates = held};
+  bool given = opts->startup_replicates != NULL;
+  bool shift = given || (opts->startup_batches && opts->n_startup_batches > 0);
   if ((rc = work_reserve(work, B, err)) < 0 ||
-      (rc = boot_prepare(runs, n, startup, &w, &b.has_energy, err)) < 0) {
+      (rc = boot_prepare(runs, n, startup, shift, &w, &b.has_energy, err)) < 0) {
     return rc;
   }
   b.replicates = malloc(held * B * sizeof *b.replicates);
@@ -485,7 +756,23 @@ int gb_boot_run_in(gb_boot_work *work, const gb_run *runs, size_t n, const gb_st
   double *rep = work->buf, *scratch = work->buf + GB_EST_COUNT * B;
   gb_rng rng;
   gb_rng_seed_stream(&rng, opts->seed, opts->stream);
-  resample_all(&w, &rng, B, rep);
+  if (shift && !given &&
+      (rc = gb_boot_startup_replicates(opts->startup_batches, opts->n_startup_batches,
+                                       opts->seed, opts->startup_stream, B, work->startups,
+                                       err)) < 0) {
+    work_free(&w);
+    free(b.replicates);
+    return rc;
+  }
+  const gb_startup *startups = given ? opts->startup_replicates : work->startups;
+  if (shift) {
+    keyed *tmp = malloc(n * sizeof *tmp);
+    if (tmp) {
+      prepare_gross(&w, startups, B, tmp);
+    }
+    free(tmp);
+  }
+  resample_all(&w, &rng, B, rep, shift ? startups : NULL);
   summarise(&b, &w, rep, opts->level, scratch);
   memcpy(b.replicates, rep, held * B * sizeof *rep); /* estimate-major: a prefix */
   work_free(&w);

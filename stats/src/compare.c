@@ -356,7 +356,12 @@ int gb_compare_build(const gb_cmp_input *in, size_t n, gb_comparison **out, gb_e
     group_verdicts(c);
     common_configs(c);
     common_ratios(c);
-    rc = rank_pairs(c, err);
+    rc = c->n_configs > 0 ? rank_pairs(c, err)
+                          : gb_err_set(err, EINVAL,
+                                       "compare: the %zu campaigns have no configuration "
+                                       "(language, algorithm, order, size) in common; nothing "
+                                       "to compare",
+                                       n);
   }
   if (rc < 0) {
     gb_compare_free(c);

@@ -134,10 +134,14 @@ static void put_ratio(cj *s, cJSON *arr, const gb_cmp_ratio *x) {
     cJSON *v = put_obj(s, ms, NULL);
     put_str(s, v, "machine", c->machines[m].name);
     gb_jb_interval(&s->jb, v, "time_ratio", r->computed, &r->ratio.time);
-    gb_jb_interval(&s->jb, v, "energy_ratio", r->computed, &r->ratio.energy);
-    gb_jb_interval(&s->jb, v, "power_ratio", r->computed, &r->ratio.power);
+    /* As summary.json says it: without energy, energy and power ratios and
+     * the reading are pending (null), not undefined. */
+    bool energy = c->machines[m].a->energy;
+    gb_jb_interval(&s->jb, v, "energy_ratio", r->computed && energy, &r->ratio.energy);
+    gb_jb_interval(&s->jb, v, "power_ratio", r->computed && energy, &r->ratio.power);
     put_str(s, v, "reading",
-            gb_reading_name(r->computed ? r->ratio.reading : GB_READING_UNDEFINED));
+            !energy ? NULL
+                    : gb_reading_name(r->computed ? r->ratio.reading : GB_READING_UNDEFINED));
   }
 }
 

@@ -43,12 +43,18 @@ static void machines(gb_textbuf *b, const gb_comparison *c) {
   for (size_t m = 0; m < c->n; m++) {
     const gb_cmp_machine *x = &c->machines[m];
     const gb_ratio_tally *t = &x->a->tally_all.tally;
-    gb_tb_printf(b, "| %s | `%s` | %s | %s%s | %zu / %zu / %zu / %zu | %zu (%zu) |\n", x->name,
-                 x->path, x->a->records->meta.machine.cpu_model, verdict_words(x->verdict),
-                 x->a->energy && x->a->noisy ? "; many inconclusive" : "",
-                 t->readings[GB_READING_SAME], t->readings[GB_READING_DIFFERS],
-                 t->readings[GB_READING_INCONCLUSIVE], t->readings[GB_READING_UNDEFINED],
-                 t->excluding_one, x->a->tally_all.chance_bound);
+    gb_tb_printf(b, "| %s | `%s` | %s | %s%s | ", x->name, x->path,
+                 x->a->records->meta.machine.cpu_model, verdict_words(x->verdict),
+                 x->a->energy && x->a->noisy ? "; many inconclusive" : "");
+    if (!x->a->energy) {
+      /* As results.md says it: without energy the readings are pending. */
+      gb_tb_puts(b, "pending | pending |\n");
+      continue;
+    }
+    gb_tb_printf(b, "%zu / %zu / %zu / %zu | %zu (%zu) |\n", t->readings[GB_READING_SAME],
+                 t->readings[GB_READING_DIFFERS], t->readings[GB_READING_INCONCLUSIVE],
+                 t->readings[GB_READING_UNDEFINED], t->excluding_one,
+                 x->a->tally_all.chance_bound);
   }
 }
 

@@ -133,6 +133,12 @@ int gb_ratio_of_in(const gb_boot *a, const gb_boot *b, double m, double level, d
                 .power = interval_of(pr, n, pp, level, sel)};
   r.reading = gb_ratio_read(r.power.lo, r.power.hi, m, is_undefined(a, b));
   r.excludes_one = r.reading != GB_READING_UNDEFINED && (r.power.lo > 1.0 || r.power.hi < 1.0);
+  if (r.reading == GB_READING_UNDEFINED) {
+    /* An undefined reading carries no power ratio: a point and an interval
+     * from the replicates left would look like a measurement. */
+    r.power = (gb_interval){
+        .point = NAN, .lo = NAN, .hi = NAN, .n_nonpositive = r.power.n_nonpositive};
+  }
   *out = r;
   return 0;
 }

@@ -25,8 +25,10 @@
 #include "greenbench/timefmt.h"
 #include "records_pack_internal.h"
 
-const gb_pack_limits gb_pack_default_limits = {
-    .max_total = 4ull << 30, .max_members = 1024, .max_manifest = 1u << 20};
+const gb_pack_limits gb_pack_default_limits = {.max_member = 256ull << 20,
+                                               .max_total = 512ull << 20,
+                                               .max_members = 1024,
+                                               .max_manifest = 1u << 20};
 
 #define SHOWN(s) gb_excerpt(&(gb_excerpt_buf){{0}}, (s))
 #define CHUNK 65536
@@ -97,6 +99,24 @@ static int check_entry(const pack_plan *p, const char *name, mode_t mode, gb_err
   return 0;
 }
 
+/* The caps of the reader (a member, all together), from the file's size
+ * as fstat gives it, before a byte is read: a huge or sparse file is
+ * refused at once. */
+static int check_size(const pack_plan *p, const char *name, uint64_t size, uint64_t *total,
+                      gb_err *err) {
+  const gb_pack_limits *lim = &gb_pack_default_limits;
+  if (size > lim->max_member)
+    return gb_err_set(err, EFBIG,
+                      "pack: %s/%s: larger than %llu MiB; a packed file is read "
+                      "back only up to that",
+                      p->dir, SHOWN(name), (unsigned long long)(lim->max_member >> 20));
+  *total += size;
+  if (*total > lim->max_total - lim->max_manifest)
+    return gb_err_set(err, EFBIG, "pack: %s holds more than %llu MiB", p->dir,
+                      (unsigned long long)((lim->max_total - lim->max_manifest) >> 20));
+  return 0;
+}
+
 static int add_entry(pack_plan *p, const char *name, gb_err *err) {
   pack_file *f = realloc(p->files, (p->n + 1) * sizeof *f);
   if (!f)
@@ -111,6 +131,7 @@ static int add_entry(pack_plan *p, const char *name, gb_err *err) {
 /* Every regular file of dir but an old manifest, or a refusal naming the
  * first entry that is not one. */
 static int list_folder(pack_plan *p, gb_err *err) {
+  uint64_t total = 0;
   DIR *d = fdopendir(dup(p->dir_fd));
   if (!d)
     return gb_err_set(err, errno, "pack: %s: %s", p->dir, strerror(errno));
@@ -123,7 +144,8 @@ static int list_folder(pack_plan *p, gb_err *err) {
       continue;
     if (fstatat(p->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
       rc = gb_err_set(err, errno, "pack: %s/%s: %s", p->dir, SHOWN(e->d_name), strerror(errno));
-    else if ((rc = check_entry(p, e->d_name, st.st_mode, err)) == 0)
+    else if ((rc = check_entry(p, e->d_name, st.st_mode, err)) == 0 &&
+             (rc = check_size(p, e->d_name, (uint64_t)st.st_size, &total, err)) == 0)
       rc = add_entry(p, e->d_name, err);
   }
   if (rc == 0 && errno)
@@ -137,7 +159,8 @@ static int by_name(const void *a, const void *b) {
 }
 
 /* Opens dir/name for reading, a regular file only, never through a link. */
-static int open_member(const pack_plan *p, const char *name, int *fd, gb_err *err) {
+static int open_member(const pack_plan *p, const char *name, int *fd, uint64_t *size,
+                       gb_err *err) {
   struct stat st;
   *fd = openat(p->dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (*fd < 0)
@@ -146,13 +169,17 @@ static int open_member(const pack_plan *p, const char *name, int *fd, gb_err *er
     close(*fd);
     return gb_err_set(err, EINVAL, "pack: %s/%s: not a regular file", p->dir, SHOWN(name));
   }
+  *size = (uint64_t)st.st_size;
   return 0;
 }
 
 /* Reads dir/name whole through the hash; with a (not NULL), also writes
  * it into the archive. Sets f's size and hash. */
 static int copy_file(const pack_plan *p, pack_file *f, struct archive *a, gb_err *err) {
-  int fd, rc = open_member(p, f->name, &fd, err);
+  uint64_t want, total = 0;
+  int fd, rc = open_member(p, f->name, &fd, &want, err);
+  if (rc == 0 && (rc = check_size(p, f->name, want, &total, err)) < 0)
+    close(fd);
   if (rc < 0)
     return rc;
   XXH3_state_t *st = XXH3_createState();
@@ -162,7 +189,8 @@ static int copy_file(const pack_plan *p, pack_file *f, struct archive *a, gb_err
   if (!st || !buf)
     rc = gb_err_set(err, ENOMEM, "pack: out of memory");
   XXH3_128bits_reset(st);
-  while (rc == 0 && (n = read(fd, buf, CHUNK)) > 0) {
+  /* At most the size fstat gave, and one byte more to see a file that grew. */
+  while (rc == 0 && size <= want && (n = read(fd, buf, CHUNK)) > 0) {
     XXH3_128bits_update(st, buf, (size_t)n);
     size += (uint64_t)n;
     if (a && archive_write_data(a, buf, (size_t)n) != n)
@@ -170,6 +198,9 @@ static int copy_file(const pack_plan *p, pack_file *f, struct archive *a, gb_err
   }
   if (rc == 0 && n < 0)
     rc = gb_err_set(err, errno, "pack: %s/%s: %s", p->dir, f->name, strerror(errno));
+  if (rc == 0 && size != want)
+    rc = gb_err_set(err, EAGAIN, "pack: %s/%s changed while it was packed; pack it again",
+                    p->dir, f->name);
   if (rc == 0)
     hex_of(st, f->hex);
   f->size = size;
@@ -183,12 +214,10 @@ static int hash_files(pack_plan *p, gb_err *err) {
   uint64_t total = 0;
   for (size_t i = 0; i < p->n; i++) {
     int rc = copy_file(p, &p->files[i], NULL, err);
+    if (rc == 0)
+      rc = check_size(p, p->files[i].name, p->files[i].size, &total, err);
     if (rc < 0)
       return rc;
-    total += p->files[i].size;
-    if (total > gb_pack_default_limits.max_total)
-      return gb_err_set(err, EFBIG, "pack: %s holds more than %llu GiB", p->dir,
-                        (unsigned long long)(gb_pack_default_limits.max_total >> 30));
   }
   return 0;
 }
@@ -203,10 +232,14 @@ static int make_manifest(pack_plan *p, gb_err *err) {
   for (size_t i = 0; i < p->n; i++)
     p->manifest_len += (size_t)sprintf(p->manifest + p->manifest_len, "%s  %s\n",
                                        p->files[i].hex, p->files[i].name);
+  /* The manifest is the archive's first file, so that the reader checks
+   * every later member against it as it reads. */
   int rc = add_entry(p, GB_PACK_MANIFEST, err);
   if (rc == 0) {
-    p->files[p->n - 1].size = p->manifest_len;
-    qsort(p->files, p->n, sizeof *p->files, by_name);
+    pack_file manifest = p->files[p->n - 1];
+    memmove(p->files + 1, p->files, (p->n - 1) * sizeof *p->files);
+    p->files[0] = manifest;
+    p->files[0].size = p->manifest_len;
   }
   return rc;
 }
@@ -313,10 +346,13 @@ static int write_archive(const pack_plan *p, int fd, gb_err *err) {
 static int check_out(const char *dir, int dir_fd, const char *out, gb_err *err) {
   char folder[PATH_MAX];
   struct stat st, in;
+  gb_err inner;
   if (strnlen(out, PATH_MAX) >= PATH_MAX - 16)
     return gb_err_set(err, ENAMETOOLONG, "pack: --out: path too long");
-  if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
-    return gb_err_set(err, EINVAL, "pack: --out %s is a folder", SHOWN(out));
+  if (gb_output_check(AT_FDCWD, out, &inner) < 0)
+    return gb_err_set(err, EINVAL, "pack: --out %s", inner.msg);
+  if (gb_output_is_stdout(out))
+    return 0;
   if (gb_path_dir(folder, sizeof folder, out) < 0) /* never: out is bounded above */
     return gb_err_set(err, ENAMETOOLONG, "pack: --out: path too long");
   if (stat(folder, &st) < 0)

@@ -18,12 +18,14 @@
 #define GB_PACK_TOP_MAX 154
 
 typedef struct {
+  uint64_t max_member; /* bytes of one member */
   uint64_t max_total;  /* bytes of all members together */
   size_t max_members;  /* members, the folder's entry included */
   size_t max_manifest; /* bytes of MANIFEST.xxh128 */
 } gb_pack_limits;
 
-/* 4 GiB, 1024 members, 1 MiB. */
+/* 256 MiB a member, 512 MiB in all, 1024 members, a 1 MiB manifest: a
+ * study's records are a few MB (docs/records.md). */
 extern const gb_pack_limits gb_pack_default_limits;
 
 /* Writes a canonical XXH128 (16 bytes, big-endian) as GB_PACK_HEX_LEN hex digits

@@ -95,7 +95,7 @@ static int write_temp(gb_replace *r, const char *path, const char *data, size_t 
   if (rc == 0) {
     rc = gb_write_all(r->fd, data, len);
   }
-  if (rc == 0 && fchmod(r->fd, 0644) < 0) {
+  if (rc == 0 && !r->to_stdout && fchmod(r->fd, 0644) < 0) {
     rc = -errno;
   }
   if (rc == 0) {
@@ -104,13 +104,14 @@ static int write_temp(gb_replace *r, const char *path, const char *data, size_t 
   return rc < 0 ? write_failed(r, path, rc, err) : 0;
 }
 
-/* A target a rename can replace: absent, or anything but a folder (a
- * symbolic link is replaced, not followed). Checked before anything is
- * written, so that such a target replaces none of the set. */
-static int check_target(const char *path, gb_err *err) {
-  struct stat st;
-  if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-    return gb_err_set(err, EISDIR, "%s: cannot write: it is a folder", path);
+/* A target the report may replace: nothing, a regular file or "-"
+ * (gb_output_check); a device, FIFO, socket, link or folder is refused,
+ * named by its option, before anything is written. */
+static int check_target(const char *option, const char *path, gb_err *err) {
+  gb_err inner;
+  if (gb_output_check(AT_FDCWD, path, &inner) < 0) {
+    return gb_err_set(err, EINVAL, "report: %s%s%s", option ? option : "", option ? " " : "",
+                      inner.msg);
   }
   return 0;
 }
@@ -125,7 +126,7 @@ static int write_files(const char *const *paths, const char *const *data, const 
   gb_replace r[N_OUT];
   int started = 0, rc = 0;
   for (int i = 0; rc == 0 && i < n; i++) {
-    rc = check_target(paths[i], err);
+    rc = check_target(NULL, paths[i], err);
   }
   for (; rc == 0 && started < n; started++) {
     rc = write_temp(&r[started], paths[started], data[started], lens[started], err);
@@ -293,6 +294,7 @@ int gb_report_check_outputs(const gb_report_opts *o, gb_err *err) {
   int rc = output_paths(o, &f->paths, err);
   char in[PATH_MAX];
   for (int i = 0; rc == 0 && i < n_outputs(o); i++) {
+    rc = check_target(output_options[i], f->paths.out[i], err);
     identify(f->paths.out[i], &f->out[i]);
   }
   for (int k = 0; rc == 0 && k < 4; k++) {
@@ -371,6 +373,7 @@ static int analyse_and_write(const gb_records *r, const gb_report_opts *o,
   ao.resamples = o->resamples;
   ao.margin = o->margin;
   ao.power_estimator = o->power_estimator;
+  ao.startup_fixed = o->startup_fixed;
   gb_analysis *a = NULL;
   outputs out = {0};
   int rc = gb_analysis_run(r, &ao, &a, err);

@@ -55,7 +55,9 @@ static const char *const meanings[GB_REC_COL_COUNT] = {
     [GB_REC_COL_TEMP_START_MC] = "Package temperature just before the run; may be negative.",
     [GB_REC_COL_TEMP_END_MC] = "Package temperature just after the run; may be negative.",
     [GB_REC_COL_STARTED_UNIX_NS] = "CLOCK_REALTIME when the run started.",
-    [GB_REC_COL_MESSAGE] = "Why a run failed; empty for ok runs.",
+    [GB_REC_COL_MESSAGE] = "Why a run failed; empty for ok runs. At most 255 bytes of UTF-8 "
+                           "(< 256 bytes, as the reader checks); maxLength counts characters, "
+                           "so it states the bound those bytes imply.",
 };
 
 /* The unit a column's name carries, or NULL for names and counts. */
@@ -149,9 +151,18 @@ static int field_of(build *b, cJSON *fields, gb_rec_col c) {
   const char *unit = unit_of(col->name);
   snprintf(text, sizeof text, "%s%s%s%s", meanings[c], unit ? " Unit: " : "", unit ? unit : "",
            unit ? "." : "");
+  /* Instants in ns since 1970 are above 2^53 (about 104 days of ns): a
+   * reader that holds integers as doubles (JavaScript, R) rounds them. */
+  bool beyond = unit && strcmp(unit, "ns since the Unix epoch") == 0;
+  if (beyond)
+    snprintf(text + strlen(text), sizeof text - strlen(text), "%s",
+             " Values exceed 2^53: read them as 64-bit integers (pandas int64, R "
+             "bit64::integer64, JavaScript BigInt), never as doubles.");
   put_str(b, f, "name", col->name);
   put_str(b, f, "type", integer ? "integer" : "string");
   put_str(b, f, "description", text);
+  if (beyond)
+    put(b, f, "greenbench:exceeds_2^53", cJSON_CreateBool(true));
   return constraints_of(b, f, c, col);
 }
 

@@ -174,10 +174,11 @@ void md_section_measured(md *d) {
   row_begin(b, "This report");
   gb_tb_printf(b,
                "`greenbench report --resamples %zu --seed %" PRIu64
-               " --equivalence-margin %.6g --power-estimator %s`; %s percentile-bootstrap "
+               " --equivalence-margin %.6g --power-estimator %s%s`; %s percentile-bootstrap "
                "intervals |\n\n",
                d->a->opts.resamples, d->a->opts.seed, d->a->opts.margin,
-               gb_power_estimator_name(d->a->opts.power_estimator), d->level);
+               gb_power_estimator_name(d->a->opts.power_estimator),
+               d->a->opts.startup_fixed ? " --startup-fixed" : "", d->level);
 }
 
 /* ---- Chart and method notes ------------------------------------------------------------ */
@@ -219,13 +220,21 @@ static void section_notes(md *d) {
                "- Each configuration's ok runs are resampled with replacement %zu times "
                "(percentile bootstrap, Efron & Tibshirani 1993), keeping each run's time and "
                "energy together; every estimate of a configuration comes from the same "
-               "resamples. The median startup cost per process subtracted is held fixed, so "
-               "its noise is not in the intervals.\n"
+               "resamples. %s\n"
                "- Each configuration draws from its own random stream (xoshiro256**, seed "
                "%" PRIu64 "), numbered by its key, so its intervals do not depend on which "
                "other configurations were measured or in what order they are processed.\n"
                "- Halving an interval costs about four times the runs.\n",
-               d->a->opts.resamples, d->a->opts.seed);
+               d->a->opts.resamples,
+               d->a->opts.startup_fixed
+                   ? "The median startup cost per process subtracted is held fixed "
+                     "(--startup-fixed), so its noise is not in the intervals."
+                   : "Each resample also resamples the startup trial's batches of the "
+                     "configuration's language, order and size and subtracts that "
+                     "resample's median startup cost per process, so the startup's noise "
+                     "is in every per-sort interval and the ratios built from them "
+                     "(configurations that share a trial share its resample).",
+               d->a->opts.seed);
   gb_tb_printf(b,
                "- Each figure with an interval is printed to what the interval supports: "
                "%d significant digits of its half-width, and never more than %d significant "

@@ -105,6 +105,13 @@ void md_est(md *d, const gb_an_config *c, gb_estimate e, double scale) {
       (e == GB_EST_ENERGY_PER_SORT && c->nonpositive_energy)) {
     gb_tb_puts(d->b, " " FLAG_NONPOSITIVE);
   }
+  if (e == GB_EST_TIME_PER_SORT && c->loop_disagrees) {
+    gb_tb_puts(d->b, " " FLAG_LOOP " ");
+    gb_tb_sig(d->b, c->loop_per_sort_ns * scale, SIG);
+  }
+  if (e == GB_EST_CPU_PER_SORT && c->cpu_above_wall) {
+    gb_tb_puts(d->b, " " FLAG_CPU);
+  }
 }
 
 /* After a ratio: the point outside its own interval, and how many
@@ -126,6 +133,13 @@ void md_ratio_cell(md *d, const gb_an_ratio *r, const gb_interval *iv, bool ener
     gb_tb_interval(d->b, iv->point, iv->lo, iv->hi, SIG);
     outside_mark(d, iv);
   }
+  if (r->computed && md_ratio_loop_flagged(d->a, r) && iv == &r->ratio.time) {
+    gb_tb_puts(d->b, " ‡");
+  }
+}
+
+bool md_ratio_loop_flagged(const gb_analysis *a, const gb_an_ratio *r) {
+  return a->configs[r->a].loop_disagrees || a->configs[r->b].loop_disagrees;
 }
 
 const char *md_reading_text(const gb_analysis *a, const gb_an_ratio *r) {

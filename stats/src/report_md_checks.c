@@ -41,6 +41,20 @@ static void check_loops(md *d) {
                    GB_META_CALIBRATION_HEADROOM_DEN);
 }
 
+/* A list of n configurations after a check's sentence: ": " and the items,
+ * folded away behind "the n" when long; list_close ends it. */
+static const char *list_open(md *d, size_t n) {
+  if (n > FOLD_ROWS) {
+    gb_tb_printf(d->b, ": <details><summary>the %zu</summary>", n);
+    return "";
+  }
+  return ": ";
+}
+
+static void list_close(md *d, size_t n) {
+  gb_tb_puts(d->b, n > FOLD_ROWS ? ".</details>\n" : ".\n");
+}
+
 /* Configurations whose time or energy per sort is not above 0, every one
  * listed (folded when long). */
 static void check_nonpositive(md *d) {
@@ -54,12 +68,7 @@ static void check_nonpositive(md *d) {
     gb_tb_puts(d->b, ".\n");
     return;
   }
-  bool fold = n > FOLD_ROWS;
-  const char *sep = ": ";
-  if (fold) {
-    gb_tb_printf(d->b, ": <details><summary>the %zu</summary>", n);
-    sep = "";
-  }
+  const char *sep = list_open(d, n);
   for (size_t i = 0; i < d->a->n_configs; i++) {
     const gb_an_config *c = &d->a->configs[i];
     if (!c->nonpositive_time && !c->nonpositive_energy) {
@@ -73,7 +82,53 @@ static void check_nonpositive(md *d) {
                                                               : "energy");
     sep = ", ";
   }
-  gb_tb_puts(d->b, fold ? ".</details>\n" : ".\n");
+  list_close(d, n);
+}
+
+/* The loop-time cross-check: every configuration that fails it listed
+ * with both figures (folded when long). */
+static void check_loop_time(md *d) {
+  const gb_an_checks *k = &d->a->checks;
+  gb_tb_printf(d->b,
+               "- **Loop time** (time per sort from process time minus the startup median, "
+               "against the worker's own loop time per sort: outside the interval or more "
+               "than %.6g%% away): %zu of %zu configurations with a loop time disagree",
+               100.0 * GB_ANALYSIS_LOOP_TOLERANCE, k->loop_disagrees, k->loop_checked);
+  gb_tb_printf(d->b,
+               "; CPU time per sort above time per sort times the %" PRIu64
+               " CPU%s the workers could use, which is impossible: %zu",
+               k->worker_cpus, k->worker_cpus == 1 ? "" : "s", k->cpu_above_wall);
+  size_t n = 0;
+  for (size_t i = 0; i < d->a->n_configs; i++) {
+    n += d->a->configs[i].loop_disagrees || d->a->configs[i].cpu_above_wall;
+  }
+  if (n == 0) {
+    gb_tb_puts(d->b, ".\n");
+    return;
+  }
+  const char *sep = list_open(d, n);
+  for (size_t i = 0; i < d->a->n_configs; i++) {
+    const gb_an_config *c = &d->a->configs[i];
+    if (!c->loop_disagrees && !c->cpu_above_wall) {
+      continue;
+    }
+    char label[96];
+    gb_an_config_label(c, label, sizeof label);
+    const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
+    gb_tb_printf(d->b, "%s%s (time per sort ", sep, label);
+    gb_tb_interval(d->b, t->point * 1e-3, t->lo * 1e-3, t->hi * 1e-3, SIG);
+    gb_tb_puts(d->b, " µs, loop ");
+    gb_tb_sig(d->b, c->loop_per_sort_ns * 1e-3, SIG);
+    gb_tb_puts(d->b, " µs");
+    if (c->cpu_above_wall) {
+      gb_tb_puts(d->b, ", CPU ");
+      gb_tb_sig(d->b, c->boot.est[GB_EST_CPU_PER_SORT].point * 1e-3, SIG);
+      gb_tb_puts(d->b, " µs: impossible");
+    }
+    gb_tb_puts(d->b, ")");
+    sep = ", ";
+  }
+  list_close(d, n);
 }
 
 static void check_plateau(md *d) {
@@ -177,6 +232,7 @@ void md_section_checks(md *d) {
   check_validity(d);
   check_loops(d);
   check_nonpositive(d);
+  check_loop_time(d);
   check_plateau(d);
   check_throttle(d);
   gb_tb_printf(b, "- **Pinning**: %s.\n",

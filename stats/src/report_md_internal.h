@@ -15,6 +15,10 @@
 /* Marks after a figure, explained under each table that can hold them. */
 #define FLAG_NONPOSITIVE "⚠ not above 0"
 #define FLAG_OUTSIDE "† outside its interval of"
+/* Time per sort that disagrees with the worker's own loop time, and a CPU
+ * time per sort that the workers' CPUs could not have spent (Data checks). */
+#define FLAG_LOOP "‡ loop time"
+#define FLAG_CPU "⊘ impossible"
 
 typedef struct {
   gb_textbuf *b;
@@ -47,6 +51,9 @@ const char *md_missing_word(const gb_analysis *a);
 void md_est(md *d, const gb_an_config *c, gb_estimate e, double scale);
 /* A ratio with its interval, or why there is none, and its marks. */
 void md_ratio_cell(md *d, const gb_an_ratio *r, const gb_interval *iv, bool energy);
+/* Whether either side of r has a time per sort that disagrees with its
+ * loop time (FLAG_LOOP): its ratios stand on that figure. */
+bool md_ratio_loop_flagged(const gb_analysis *a, const gb_an_ratio *r);
 const char *md_reading_text(const gb_analysis *a, const gb_an_ratio *r);
 /* "median (min to max)", or n/a. */
 void md_range_cell(gb_textbuf *b, const double v[3]);

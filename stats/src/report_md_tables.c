@@ -94,7 +94,10 @@ static void section_startups(md *d) {
   gb_textbuf *b = d->b;
   gb_tb_puts(b, "### Startup cost per process\n\nMedian over each trial's ok batches of the "
                 "batch's cost divided by its launches (energy net of idle), subtracted from "
-                "every run of the trial's language, order and size and held fixed.\n\n");
+                "every run of the trial's language, order and size; ");
+  gb_tb_puts(b, d->a->opts.startup_fixed ? "held fixed (--startup-fixed).\n\n"
+                                         : "its uncertainty enters the intervals (Method "
+                                           "notes).\n\n");
   md_fold_open(b, d->a->n_startups, "Startup cost per process");
   gb_tb_puts(b, "| Language | Order | Size | Ok batches | Launches per batch | Wall (ms) | CPU "
                 "(ms) | Energy (mJ) |\n|---|---|---|---|---|---|---|---|\n");
@@ -148,6 +151,19 @@ void md_section_configs(md *d) {
                  FLAG_NONPOSITIVE, d->a->checks.nonpositive,
                  d->a->checks.nonpositive == 1 ? "" : "s");
   }
+  if (d->a->checks.loop_disagrees > 0 || d->a->checks.cpu_above_wall > 0) {
+    gb_tb_printf(b,
+                 "%s: the time per sort (process time minus the startup median) disagrees "
+                 "with the worker's own loop time per sort, given after the mark in µs: it "
+                 "lies outside the interval, or more than %.6g%% away (%zu configuration%s). "
+                 "%s: the CPU time per sort exceeds the time per sort times the %" PRIu64
+                 " CPU%s the workers could use, which no process can do (%zu configuration%s). "
+                 "Both say that the startup subtraction failed there; see Data checks.\n\n",
+                 FLAG_LOOP, 100.0 * GB_ANALYSIS_LOOP_TOLERANCE, d->a->checks.loop_disagrees,
+                 d->a->checks.loop_disagrees == 1 ? "" : "s", FLAG_CPU,
+                 d->a->checks.worker_cpus, d->a->checks.worker_cpus == 1 ? "" : "s",
+                 d->a->checks.cpu_above_wall, d->a->checks.cpu_above_wall == 1 ? "" : "s");
+  }
   section_startups(d);
 }
 
@@ -187,6 +203,17 @@ static void ratio_table(md *d, gb_an_family f, size_t from, size_t to) {
         (d->a->energy && (gb_an_point_outside(&r->energy) || gb_an_point_outside(&r->power)));
   }
   md_fold_close(b, to - from);
+  size_t loop = 0;
+  for (size_t i = from; i < to; i++) {
+    loop += d->a->ratios[i].computed && md_ratio_loop_flagged(d->a, &d->a->ratios[i]);
+  }
+  if (loop > 0) {
+    gb_tb_printf(b,
+                 "‡ after a time ratio: a side's time per sort disagrees with its worker's "
+                 "loop time (%zu row%s; Data checks), and every ratio of the row stands on "
+                 "it.\n\n",
+                 loop, loop == 1 ? "" : "s");
+  }
   if (outside > 0) {
     gb_tb_printf(b,
                  "%s N of %zu: in %zu rows a ratio's point estimate (from the original "
@@ -212,9 +239,11 @@ void md_section_ratios(md *d) {
   md_margin_text(d);
   gb_tb_puts(b,
              " fixed before measuring (from 1/(1 + m) to 1 + m): *same power* when the whole "
-             "interval lies inside the margin; *differs* when it excludes 1 (and reaches "
-             "beyond the margin); *inconclusive* when it includes 1 but reaches beyond the "
-             "margin, which is never read as the same power; *undefined* when energy or time "
+             "interval lies inside the margin; otherwise *differs* when the interval excludes "
+             "1, which is all that *differs* says: part of such an interval may lie inside "
+             "the margin; *inconclusive* when it includes 1 but reaches beyond the "
+             "margin, which is never read as the same power; *undefined*, with no power "
+             "ratio, when energy or time "
              "per sort is lost in the noise (a median, or more than ");
   gb_tb_printf(b,
                "%.6g%% of the replicates, at zero or below) or missing. The intervals are "

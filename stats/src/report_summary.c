@@ -111,6 +111,7 @@ static void put_options(sj *s, cJSON *root) {
   put_num(s, o, "level", p->level);
   put_num(s, o, "equivalence_margin", p->margin);
   put_str(s, o, "power_estimator", gb_power_estimator_name(p->power_estimator));
+  put_bool(s, o, "startup_resampled", !p->startup_fixed);
 }
 
 /* ---- Question 1 and the tallies --------------------------------------------------------- */
@@ -178,6 +179,9 @@ static void put_estimates(sj *s, cJSON *o, const gb_an_config *c) {
   }
   put_bool(s, o, "time_per_sort_not_above_zero", c->nonpositive_time);
   put_bool(s, o, "energy_per_sort_not_above_zero", c->nonpositive_energy);
+  put_num(s, o, "loop_time_per_sort_ns", c->loop_per_sort_ns);
+  put_bool(s, o, "loop_time_disagrees", c->loop_disagrees);
+  put_bool(s, o, "cpu_per_sort_above_wall_times_cpus", c->cpu_above_wall);
 }
 
 static void put_warmup(sj *s, cJSON *o, const gb_an_config *c) {
@@ -324,6 +328,12 @@ static void put_checks(sj *s, cJSON *root) {
   put_u64(s, o, "loops_short", k->loops_short);
   put_u64_or_null(s, o, "shortest_loop_ns", k->loops > 0, k->shortest_loop_ns);
   put_u64(s, o, "configurations_not_above_zero", k->nonpositive);
+  cJSON *l = put_obj(s, o, "loop_time");
+  put_num(s, l, "tolerance", GB_ANALYSIS_LOOP_TOLERANCE);
+  put_u64(s, l, "configurations_checked", k->loop_checked);
+  put_u64(s, l, "configurations_disagreeing", k->loop_disagrees);
+  put_u64(s, l, "worker_cpus", k->worker_cpus);
+  put_u64(s, l, "configurations_cpu_above_wall_times_cpus", k->cpu_above_wall);
   cJSON *p = put_obj(s, o, "warmup_plateau");
   put_u64(s, p, "reached", k->plateau[GB_AN_PLATEAU_YES]);
   put_u64(s, p, "missed", k->plateau[GB_AN_PLATEAU_NO]);

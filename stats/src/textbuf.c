@@ -168,9 +168,26 @@ static void put_three(gb_textbuf *b, const double v[3], int dec, const char *con
   }
 }
 
+int gb_range_decimals(double median, double min, double max, int sig) {
+  int dec = gb_interval_decimals(median, min, max, sig);
+  if (dec < 0 || !(min > 0.0)) {
+    return dec;
+  }
+  /* A range of positive figures (ratios) keeps two significant digits of
+   * its smallest, as the ends of an interval in the same table have: never
+   * "0.004" for 0.003756 beside "0.0020"; but never more than sig digits
+   * of the largest, where the range spans too many decades to share
+   * decimals (-1: each figure with sig significant digits). */
+  int keep = decimals_for(min, GB_INTERVAL_HALF_WIDTH_DIGITS);
+  if (keep <= dec) {
+    return dec;
+  }
+  return keep <= decimals_for(max, sig) ? keep : -1;
+}
+
 void gb_tb_range(gb_textbuf *b, double median, double min, double max, int sig) {
   static const char *const sep[3] = {" (", " to ", ")"};
-  int dec = gb_interval_decimals(median, min, max, sig);
+  int dec = gb_range_decimals(median, min, max, sig);
   if (dec < 0) {
     const double v[3] = {median, min, max};
     for (int i = 0; i < 3; i++) {

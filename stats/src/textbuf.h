@@ -72,9 +72,15 @@ GB_MUST_USE int gb_interval_decimals(double point, double lo, double hi, int sig
  * decimals of gb_interval_decimals; without a finite interval the point
  * with sig significant digits and " [n/a]". */
 void gb_tb_interval(gb_textbuf *b, double point, double lo, double hi, int sig);
-/* "1.08 (0.85 to 1.28)": a median over a group with its range, rounded by
- * the same rule with the range in place of the interval (a spread that
- * wide leaves the median no more digits). */
+/* The decimals of a range: gb_interval_decimals with the range in place of
+ * the interval, but a range of positive figures (min > 0) also keeps two
+ * significant digits of its smallest, as long as that gives the largest no
+ * more than sig; -1 when it would (each figure is then printed with sig
+ * significant digits) or as gb_interval_decimals gives. */
+GB_MUST_USE int gb_range_decimals(double median, double min, double max, int sig);
+/* "1.08 (0.85 to 1.28)": a median over a group with its range, with the
+ * decimals of gb_range_decimals (a spread that wide leaves the median no
+ * more digits; "0.0120 (0.0038 to 0.0310)" keeps two digits of 0.0038). */
 void gb_tb_range(gb_textbuf *b, double median, double min, double max, int sig);
 
 #endif

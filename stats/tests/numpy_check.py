@@ -110,6 +110,24 @@ def interval_decimals(point, lo, hi, sig):
     return min(dec, dec_for(half, 2)) if half > 0 else dec
 
 
+def range_decimals(median, lo, hi, sig):
+    """gb_range_decimals: interval_decimals with the range in place of the
+    interval, but a range of positive figures also keeps two significant
+    digits of its smallest, unless that gives the largest more than sig
+    (None: each figure with sig significant digits)."""
+    dec = interval_decimals(median, lo, hi, sig)
+    if dec is None or not lo > 0:
+        return dec
+
+    def dec_for(x, digits):
+        return min(max(digits - 1 - math.floor(math.log10(x)), 0), 15)
+
+    keep = dec_for(lo, 2)
+    if keep <= dec:
+        return dec
+    return keep if keep <= dec_for(hi, sig) else None
+
+
 def same_printed(printed, value, sig):
     """printed is value rounded to the report's precision. A value within
     an ulp of a rounding tie may round either way; the printed digits
@@ -129,6 +147,14 @@ CELL_SPLIT = re.compile(r"(?<!\\)\|")
 INTERVAL = re.compile(r"(\S+) \[(?:(\S+), (\S+)|n/a)\]\Z")
 RANGE = re.compile(r"(\S+) \((\S+) to (\S+)\)(?:, (\d+) of (\d+) defined)?\Z")
 NONPOSITIVE = " ⚠ not above 0"
+# The loop-time cross-check's marks (issue 32): after time per sort, the
+# worker's loop time per sort where the two disagree; after CPU per sort,
+# where it exceeds time per sort x the workers' CPUs; after a time ratio
+# whose side is so marked.
+LOOP = re.compile(r" ‡ loop time (\S+)\Z")
+IMPOSSIBLE = " ⊘ impossible"
+RATIO_LOOP = " ‡"
+LOOP_TOLERANCE = 0.10
 OUTSIDE = re.compile(r" † outside its interval of (\d+) of (\d+)\Z")
 NET_POWER = re.compile(r"Net power above idle has a median of (\S+) W across the (\d+) "
                        r"configurations with energy \(from (\S+) W to (\S+) W\)")
@@ -220,6 +246,7 @@ class Peer:
             meta = json.load(f)
         s = meta["settings"]
         self.energy = meta["energy"]["status"] == "ok"
+        self.cpus = cpus_in(meta["pinning"]["cpus"]) or meta["machine"]["cpus_online"]
         self.langs = [x for x in LANGS if x in s["languages"]]
         self.algs = [x for x in ALGS if x in s["algorithms"]]
         self.orders = [x for x in ORDERS if x in s["orders"]]
@@ -242,6 +269,7 @@ class Peer:
 
     def startups(self, groups, ok):
         batches = bn.startup_batches(ok)
+        self.batches = batches
         self.costs = {k: np.quantile(v, 0.5, axis=0) for k, v in batches.items()}
         self.startup = {}
         for lang in self.langs:
@@ -257,6 +285,7 @@ class Peer:
 
     def configs(self, groups, ok):
         values = bn.config_values(ok, self.costs)
+        self.shifts = bn.config_shift(ok, self.costs)
         self.config = {}
         for lang in self.langs:
             for alg in self.algs:
@@ -273,6 +302,8 @@ class Peer:
         if x is None:
             return c
         has_energy = not np.isnan(x[bn.ENERGY]).any()
+        loops = [float(r["loop_ns"]) / float(r["sorts"]) for r in ok if r["loop_ns"] != ""]
+        c["loop"] = np.quantile(loops, 0.5) if loops else np.nan
         point = [np.quantile(x[e], 0.5) for e in range(bn.POWER)]
         if PAIRED:
             pw = bn.paired_power(x)
@@ -283,8 +314,12 @@ class Peer:
             point.append(bn.power_w(point[bn.ENERGY], point[bn.TIME])[()])
         # The report shows no interval of process time; energy's only with energy.
         shown = (bn.TIME, bn.CPU) + ((bn.ENERGY, bn.GROSS) if has_energy else ())
+        # The report resamples the startup batches in every replicate
+        # (docs/adr/0014-startup-in-the-intervals.md); so does numpy.
+        st = (k[0], k[2], k[3])
         reps = bn.replicates(x, np.random.default_rng([SEED, stream(*k)]), rows=shown,
-                             paired=PAIRED and has_energy)
+                             paired=PAIRED and has_energy,
+                             startup=(self.batches[st], self.costs[st], self.shifts[k]))
         for e in NEEDS_ENERGY if not has_energy else ():
             point[e] = np.nan
         wall = x[bn.PROCESS]
@@ -371,7 +406,7 @@ class Check:
         if not same_printed(printed, value, sig):
             self.fail(what, printed, "%.17g (%s at this precision)" % (value, fmt_sig(value, sig)))
 
-    def rounded(self, what, printed, lo, hi, value, sig):
+    def rounded(self, what, printed, lo, hi, value, sig, rule=interval_decimals):
         """A point printed to what its interval supports: point and ends
         share the decimals of interval_decimals (for the true ends, which
         lie within a unit of the last printed digit of the printed ones),
@@ -382,7 +417,7 @@ class Check:
             self.fail(what, "%s [%s, %s]" % (printed, lo, hi), "one number of decimals")
             return
         u = 10.0 ** -dec
-        allowed = {interval_decimals(value, float(lo) + a, float(hi) + b, sig)
+        allowed = {rule(value, float(lo) + a, float(hi) + b, sig)
                    for a in (-u, 0.0, u) for b in (-u, 0.0, u)}
         if None in allowed:
             allowed.add(decimals(fmt_sig(value, sig)))
@@ -448,6 +483,15 @@ class Check:
         return z
 
 
+def cpus_in(text):
+    """The CPUs of a list as sched_setaffinity takes it ("2,4", "0-3")."""
+    n = 0
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        n += int(hi or lo) - int(lo) + 1
+    return n
+
+
 def label(k):
     return "/".join(k)
 
@@ -462,6 +506,19 @@ def est_cell(chk, peer, what, cell, c, e, scale):
         chk.text(what, cell, "undefined")
     else:
         point = c["point"][e] * scale
+        if e == bn.TIME:
+            loop = LOOP.search(cell)
+            cell = cell[:loop.start()] if loop else cell
+            far = abs(c["point"][bn.TIME] - c["loop"]) > LOOP_TOLERANCE * c["loop"]
+            if far or loop:
+                chk.text(what + " loop-time mark", bool(loop), True)
+            if loop:
+                chk.point(what + " loop time", loop.group(1), c["loop"] * scale)
+        if e == bn.CPU:
+            impossible = cell.endswith(IMPOSSIBLE)
+            cell = cell[:-len(IMPOSSIBLE)] if impossible else cell
+            chk.text(what + " impossible mark", impossible,
+                     bool(c["point"][bn.CPU] > c["point"][bn.TIME] * peer.cpus))
         flagged = cell.endswith(NONPOSITIVE)
         if e in (bn.TIME, bn.ENERGY):
             chk.text(what + " flag for a figure not above 0", flagged, not point > 0)
@@ -479,9 +536,14 @@ def range_cell(chk, what, cell, v, sig=4, used=None, n=None):
     if not m:
         chk.fail(what, repr(cell), "%s (%s to %s)" % tuple(fmt_sig(x, sig) for x in v))
         return
-    # Rounded as an interval with the range in its place (gb_tb_range).
+    # Rounded as an interval with the range in its place, keeping two
+    # digits of a positive smallest (gb_tb_range, gb_range_decimals).
     med, lo, hi = m.groups()[:3]
-    chk.rounded(what + ", median", med, lo, hi, v[0], sig)
+    if range_decimals(v[0], v[1], v[2], sig) is None and v[1] > 0:
+        for part, printed, x in (("median", med, v[0]), ("min", lo, v[1]), ("max", hi, v[2])):
+            chk.point("%s, %s" % (what, part), printed, x, sig)
+    else:
+        chk.rounded(what + ", median", med, lo, hi, v[0], sig, rule=range_decimals)
     for part, printed, x in (("min", lo, v[1]), ("max", hi, v[2])):
         if abs(float(printed) - x) > 0.5 * 10.0 ** -decimals(printed) * (1 + 1e-9):
             chk.fail("%s, %s" % (what, part), printed, "%.17g" % x)
@@ -601,9 +663,11 @@ def check_ratio_tables(chk, peer, tabs):
                 elif what != "time" and not peer.energy:
                     chk.text(name, row[i], "pending")
                 elif np.isnan(r["point"][what]):
-                    chk.text(name, row[i], "n/a" if what == "time" else "undefined")
+                    chk.text(name, row[i].removesuffix(RATIO_LOOP),
+                             "n/a" if what == "time" else "undefined")
                 else:
-                    chk.interval(name, row[i], r["point"][what], r["reps"][what])
+                    chk.interval(name, row[i].removesuffix(RATIO_LOOP) if what == "time"
+                                 else row[i], r["point"][what], r["reps"][what])
 
 
 def asked(chk, peer, family, rows, what):

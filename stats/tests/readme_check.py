@@ -77,6 +77,13 @@ def main():
     extended = result(r"\((\d+) of them extended warm-up", "count of extended warm-ups")
     claim("the configurations that extended their warm-up", r"(\d+) extended their warm-up",
           extended)
+    loop = result(r"\*\*Loop time\*\* .*?: (\d+) of (\d+) configurations with a loop time "
+                  r"disagree; CPU time per sort above time per sort times the (\d+) CPUs? .*?"
+                  r"impossible: (\d+)", "Loop time check")
+    claim("the configurations whose time per sort disagrees with the loop time",
+          r"In (\d+) of (\d+) configurations, all Node\.js, the time per sort", loop[:2])
+    claim("the configurations with CPU time above wall time",
+          r"and (\d+) show more CPU time per sort than wall time", loop[3:])
     for f in failures:
         print("readme_check: " + f)
     if failures:

@@ -564,6 +564,8 @@ def field_error(f, v):
         return "does not match its pattern"
     if "maxLength" in k and len(v) > k["maxLength"]:
         return "too long"
+    if "maxLength" in k and len(v.encode("utf-8")) > k["maxLength"]:
+        return "longer than its maxLength in bytes (docs/records.md: < 256 bytes)"
     return None
 
 

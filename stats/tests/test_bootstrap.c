@@ -236,6 +236,137 @@ Test(bootstrap, matches_naive_resampling) {
   gb_boot_free(&b);
 }
 
+/* Issue 32, item 1: with the startup resampled, replicate r subtracts the
+ * medians of its own resample of the startup batches (drawn from the
+ * startup's stream), checked against a naive resampling: the runs' draws
+ * as before, each run's values from that startup, then medians. With equal
+ * sorts (values that shift in step) and with unequal ones (gathered). */
+static void check_startup_resampled(bool equal_sorts) {
+  enum { N = 30, NB = 12, B = 300 };
+  gb_run runs[N];
+  plausible_runs(runs, N, 7);
+  for (int i = 0; equal_sorts == false && i < N; i++) {
+    runs[i].sorts = 8 + (uint64_t)(i % 5);
+  }
+  gb_startup batches[NB];
+  for (int i = 0; i < NB; i++) {
+    batches[i] = (gb_startup){.time_ns = 2e7 + 1e6 * ((i * 7) % NB),
+                              .cpu_ns = 1e7 + 5e5 * ((i * 5) % NB),
+                              .energy_uj = 3e5 + 2e4 * ((i * 11) % NB)};
+  }
+  gb_startup st = {.time_ns = 0, .cpu_ns = 0, .energy_uj = 0};
+  double col[3][NB];
+  for (int f = 0; f < 3; f++) {
+    for (int i = 0; i < NB; i++) {
+      col[f][i] = f == 0   ? batches[i].time_ns
+                  : f == 1 ? batches[i].cpu_ns
+                           : batches[i].energy_uj;
+    }
+  }
+  st.time_ns = gb_quantile_select(col[0], NB, 0.5);
+  st.cpu_ns = gb_quantile_select(col[1], NB, 0.5);
+  st.energy_uj = gb_quantile_select(col[2], NB, 0.5);
+  gb_boot_opts o = GB_BOOT_OPTS_DEFAULT;
+  o.seed = 2024;
+  o.stream = 5;
+  o.replicates = B;
+  o.startup_batches = batches;
+  o.n_startup_batches = NB;
+  o.startup_stream = UINT64_C(1) << 63 | 77;
+  gb_boot b;
+  gb_err err = {{0}};
+  cr_assert_eq(gb_boot_run(runs, N, &st, &o, &b, &err), 0, "%s", err.msg);
+  gb_startup reps[B];
+  cr_assert_eq(gb_boot_startup_replicates(batches, NB, 2024, o.startup_stream, B, reps, &err),
+               0);
+  gb_rng rng, srng;
+  gb_rng_seed_stream(&rng, 2024, 5);
+  gb_rng_seed_stream(&srng, 2024, o.startup_stream);
+  for (int r = 0; r < B; r++) {
+    double sc[3][NB];
+    for (int i = 0; i < NB; i++) {
+      const gb_startup *x = &batches[gb_rng_below(&srng, NB)];
+      sc[0][i] = x->time_ns;
+      sc[1][i] = x->cpu_ns;
+      sc[2][i] = x->energy_uj;
+    }
+    gb_startup sr = {.time_ns = gb_quantile_select(sc[0], NB, 0.5),
+                     .cpu_ns = gb_quantile_select(sc[1], NB, 0.5),
+                     .energy_uj = gb_quantile_select(sc[2], NB, 0.5)};
+    cr_assert_eq(reps[r].time_ns, sr.time_ns);
+    cr_assert_eq(reps[r].cpu_ns, sr.cpu_ns);
+    cr_assert_eq(reps[r].energy_uj, sr.energy_uj);
+    double v[5][N];
+    for (int i = 0; i < N; i++) {
+      gb_run_values x;
+      cr_assert_eq(gb_run_values_of(&runs[gb_rng_below(&rng, N)], &sr, &x, NULL), 0);
+      double vals[5] = {x.time_per_sort_ns, x.energy_per_sort_uj, x.process_ns,
+                        x.cpu_per_sort_ns, x.gross_energy_per_sort_uj};
+      for (int e = 0; e < 5; e++) {
+        v[e][i] = vals[e];
+      }
+    }
+    for (int e = 0; e < 5; e++) {
+      double want = gb_quantile_select(v[e], N, 0.5);
+      double got = gb_boot_replicates(&b, (gb_estimate)e)[r];
+      cr_assert(fabs(got - want) <= 1e-9 * fabs(want), "rep %d est %d: %.17g, expected %.17g",
+                r, e, got, want);
+    }
+  }
+  gb_boot_free(&b);
+}
+
+Test(bootstrap, startup_resampled_with_equal_sorts_matches_naive) {
+  check_startup_resampled(true);
+}
+
+Test(bootstrap, startup_resampled_with_unequal_sorts_matches_naive) {
+  check_startup_resampled(false);
+}
+
+/* Batches that all cost the fixed startup give the intervals of a fixed
+ * startup, bit for bit; noisy batches widen the interval of time per sort
+ * and leave process time alone. */
+Test(bootstrap, startup_resampled_widens_only_what_it_should) {
+  enum { N = 30, NB = 10, B = 2000 };
+  gb_run runs[N];
+  plausible_runs(runs, N, 3);
+  gb_startup st = {.time_ns = 3e8, .cpu_ns = 2e8, .energy_uj = 4e6};
+  gb_startup same[NB], noisy[NB];
+  for (int i = 0; i < NB; i++) {
+    same[i] = st;
+    noisy[i] = (gb_startup){.time_ns = 3e8 * (0.7 + 0.06 * i), .cpu_ns = 2e8, .energy_uj = 4e6};
+  }
+  gb_boot fixed = boot(runs, N, &st, 9, 2, B);
+  gb_boot_opts o = GB_BOOT_OPTS_DEFAULT;
+  o.seed = 9;
+  o.stream = 2;
+  o.replicates = B;
+  o.startup_batches = same;
+  o.n_startup_batches = NB;
+  o.startup_stream = 11;
+  gb_boot b;
+  cr_assert_eq(gb_boot_run(runs, N, &st, &o, &b, NULL), 0);
+  for (int e = 0; e < GB_EST_COUNT; e++) {
+    cr_assert_eq(memcmp(gb_boot_replicates(&b, (gb_estimate)e),
+                        gb_boot_replicates(&fixed, (gb_estimate)e), B * sizeof(double)),
+                 0, "estimate %d", e);
+  }
+  gb_boot_free(&b);
+  noisy[NB / 2].time_ns = st.time_ns;
+  o.startup_batches = noisy;
+  cr_assert_eq(gb_boot_run(runs, N, &st, &o, &b, NULL), 0);
+  const gb_interval *t = &b.est[GB_EST_TIME_PER_SORT], *t0 = &fixed.est[GB_EST_TIME_PER_SORT];
+  cr_assert_gt(t->hi - t->lo, 1.5 * (t0->hi - t0->lo));
+  cr_assert_eq(t->point, t0->point, "the point subtracts the fixed startup");
+  cr_assert_eq(b.est[GB_EST_PROCESS_TIME].lo, fixed.est[GB_EST_PROCESS_TIME].lo);
+  cr_assert_eq(b.est[GB_EST_PROCESS_TIME].hi, fixed.est[GB_EST_PROCESS_TIME].hi);
+  gb_boot_free(&b);
+  gb_boot_free(&fixed);
+  gb_startup none[1];
+  cr_assert_eq(gb_boot_startup_replicates(none, 0, 1, 1, 1, none, NULL), -EINVAL);
+}
+
 /* Two runs with energy per sort -1 and 3 uJ: a resample's median is -1
  * (both draws run 0), 3 (both run 1) or 1 (one of each), so the replicates
  * at or below zero are exactly those that drew run 0 twice. */
@@ -272,6 +403,34 @@ Test(bootstrap, counts_replicates_at_or_below_zero) {
   cr_assert_eq(e->hi, 3.0);
   cr_assert_eq(b.est[GB_EST_NET_POWER].n_nonpositive, twice_run0);
   cr_assert_eq(b.est[GB_EST_TIME_PER_SORT].n_nonpositive, 0);
+  gb_boot_free(&b);
+}
+
+/* Issue 32, A: a median energy per sort at or below 0 leaves net power
+ * undefined, with neither a point nor an interval, so that no writer can
+ * print it or count it in a range. */
+Test(bootstrap, net_power_undefined_when_energy_not_above_zero) {
+  gb_run runs[3];
+  for (int i = 0; i < 3; i++) {
+    runs[i] = (gb_run){.wall_ns = 1e9,
+                       .cpu_ns = 1e9,
+                       .energy_uj = 2.0 + i,
+                       .idle_ns = 1e9,
+                       .idle_energy_uj = 0,
+                       .sorts = 1};
+  }
+  gb_startup st = {.time_ns = 0, .cpu_ns = 0, .energy_uj = 3}; /* -1, 0, 1 per sort */
+  gb_boot b = boot(runs, 3, &st, 8, 1, 500);
+  const gb_interval *p = &b.est[GB_EST_NET_POWER];
+  cr_assert_eq(b.est[GB_EST_ENERGY_PER_SORT].point, 0.0);
+  cr_assert(p->available);
+  cr_assert(isnan(p->point) && isnan(p->lo) && isnan(p->hi));
+  cr_assert_eq(p->n_used, 0);
+  gb_boot_free(&b);
+  st.energy_uj = 2.5; /* -0.5, 0.5, 1.5: median 0.5 > 0, power defined */
+  b = boot(runs, 3, &st, 8, 1, 500);
+  cr_assert_float_eq(b.est[GB_EST_NET_POWER].point, 0.5 / 1e9 * 1e3, 1e-18);
+  cr_assert(!isnan(b.est[GB_EST_NET_POWER].lo));
   gb_boot_free(&b);
 }
 

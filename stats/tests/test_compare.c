@@ -256,6 +256,59 @@ Test(compare, refuses_an_unlabelled_campaign_given_once) {
   unload(&s);
 }
 
+/* Issue 32, C: a campaign without energy reads "pending" in compare.md and
+ * null in compare.json, as results.md and summary.json say it, never
+ * "undefined" or "0 / 0 / 0 / N". */
+Test(compare, without_energy_pending_as_report_says) {
+  static const char *const names[2] = {"report-off", "report-off"};
+  set s;
+  load(&s, names, 2);
+  s.in[1].same_as = 0;
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, 2, &c, &err), 0, "%s", err.msg);
+  cr_assert_gt(c->n_ratios, 0);
+  cJSON *root = json_of(c);
+  cJSON *ratio;
+  cJSON_ArrayForEach(ratio, at(root, "ratios")) {
+    cJSON *m;
+    cJSON_ArrayForEach(m, at(ratio, "machines")) {
+      cr_expect(cJSON_IsNull(at(m, "reading")));
+      cr_expect(cJSON_IsNull(at(m, "power_ratio")));
+      cr_expect(cJSON_IsNull(at(m, "energy_ratio")));
+      cr_expect(cJSON_IsObject(at(m, "time_ratio")));
+    }
+  }
+  cJSON_Delete(root);
+  char *md;
+  size_t len;
+  cr_assert_eq(gb_compare_md(c, &md, &len, &err), 0, "%s", err.msg);
+  cr_expect(strstr(md, "pending (energy not measured) | pending | pending |"), "%s", md);
+  cr_expect_null(strstr(md, " / 0 / 0 / "), "%s", md);
+  free(md);
+  gb_compare_free(c);
+  unload(&s);
+}
+
+/* No configuration in common is nothing to compare: refused, never "the
+ * verdicts agree". */
+Test(compare, refuses_campaigns_with_no_configuration_in_common) {
+  set s;
+  load(&s, abc, 2);
+  gb_analysis *b = s.l[1].a;
+  for (size_t i = 0; i < b->n_configs; i++) {
+    b->configs[i].size += 1; /* no size of a matches any of b's now */
+  }
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, 2, &c, &err), -EINVAL);
+  cr_expect_null(c);
+  cr_expect(strstr(err.msg, "no configuration (language, algorithm, order, size) in common"),
+            "%s", err.msg);
+  cr_expect_null(strchr(err.msg, '\n'));
+  unload(&s);
+}
+
 Test(compare, refuses_fewer_than_two) {
   set s;
   load(&s, abc, 1);

@@ -130,7 +130,15 @@ static gb_reading reading_with_nonpositive(int side, bool energy, int count) {
   gb_boot a = fake(B, ta, ea, 2.0, 2.0), b = fake(B, tb, eb, 1.0, 1.0);
   gb_ratio r;
   cr_assert_eq(gb_ratio_of(&a, &b, M, 0.95, &r, NULL), 0);
-  cr_assert_eq(r.power.n_used, B - (size_t)count, "those replicates are left out");
+  if (r.reading != GB_READING_UNDEFINED) {
+    cr_assert_eq(r.power.n_used, B - (size_t)count, "those replicates are left out");
+  } else {
+    /* Issue 32, B: an undefined reading carries no point and no interval. */
+    cr_assert_not(r.power.available);
+    cr_assert(isnan(r.power.point) && isnan(r.power.lo) && isnan(r.power.hi));
+    cr_assert_eq(r.power.n_used, 0);
+    cr_assert(r.power.n_nonpositive >= (size_t)count);
+  }
   gb_boot_free(&a);
   gb_boot_free(&b);
   return r.reading;
@@ -175,6 +183,7 @@ Test(ratio, nonpositive_median_is_undefined) {
   gb_ratio r;
   cr_assert_eq(gb_ratio_of(&a, &b, M, 0.95, &r, NULL), 0);
   cr_assert_eq(r.reading, GB_READING_UNDEFINED);
+  cr_assert(isnan(r.power.point) && isnan(r.power.lo) && isnan(r.power.hi));
   gb_boot_free(&a);
   gb_boot_free(&b);
 }

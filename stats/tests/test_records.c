@@ -1102,6 +1102,7 @@ static char *study_runs(const gb_meta *m, size_t *len) {
   size_t used = (size_t)gb_records_header(text, GB_REC_LINE_MAX);
   for (size_t i = 0; i < n; i++) {
     rows[i].run = i;
+    rows[i].started_unix_ns = 1796281200000000000u + i; /* in run order, as written */
     int w = gb_records_format_row(&rows[i], text + used, GB_REC_LINE_MAX);
     cr_assert_gt(w, 0);
     used += (size_t)w;
@@ -1342,4 +1343,47 @@ Test(records_meta, a_host_name_is_made_a_label) {
   cr_assert(gb_meta_label_valid(buf));
   gb_meta_label_from_host("a\xc3\xa9.b", buf, sizeof buf);
   cr_assert_str_eq(buf, "a---b", "each byte that a label cannot hold");
+}
+
+/* ---- meta.json: energy.source and energy.cross_check (optional; issue 37) ----- */
+
+static void source_added(cJSON *r) {
+  cJSON_AddStringToObject(obj(r, "energy"), "source", "powercap");
+  cJSON_AddStringToObject(obj(r, "energy"), "cross_check", "perf_event");
+}
+static void source_unknown(cJSON *r) {
+  cJSON_AddStringToObject(obj(r, "energy"), "source", "msr");
+  cJSON_AddNullToObject(obj(r, "energy"), "cross_check");
+}
+static void cross_unknown(cJSON *r) {
+  cJSON_AddStringToObject(obj(r, "energy"), "source", "perf_event");
+  cJSON_AddStringToObject(obj(r, "energy"), "cross_check", "powercap");
+}
+
+Test(records_meta, energy_source_is_optional_and_round_trips) {
+  gb_meta m = good_meta();
+  cr_assert_not(m.energy.has_source, "records from before the field have none");
+  char *first = print_meta(&m);
+  cr_assert_null(strstr(first, "\"source\""), "and it is not invented on writing");
+  free(first);
+  gb_meta_free(&m);
+  char *json = meta_variant(source_added);
+  gb_err err = {""};
+  cr_assert_eq(gb_meta_parse(json, strlen(json), "meta.json", &m, &err), 0, "%s", err.msg);
+  free(json);
+  cr_assert(m.energy.has_source && m.energy.has_cross);
+  cr_assert_str_eq(m.energy.source, "powercap");
+  cr_assert_str_eq(m.energy.cross_check, "perf_event");
+  char *printed = print_meta(&m);
+  cr_assert(strstr(printed, "\"source\":\t\"powercap\""), "%s", printed);
+  cr_assert(strstr(printed, "\"cross_check\":\t\"perf_event\""), "%s", printed);
+  free(printed);
+  gb_meta_free(&m);
+}
+
+Test(records_meta, energy_source_must_be_a_way) {
+  expect_meta_error(source_unknown,
+                    "meta.json: energy.source: 'msr' is neither powercap nor perf_event");
+  expect_meta_error(cross_unknown,
+                    "meta.json: energy.cross_check: 'powercap' is not perf_event");
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -56,6 +57,9 @@ Test(records_pack, round_trips_byte_for_byte_and_xxhsum_checks_it) {
   path_in(dir, sizeof dir, "camp");
   path_in(out, sizeof out, "camp.tar.gz");
   cr_assert_eq(gb_records_pack(dir, out, &err), 0, "%s", err.msg);
+  /* The folder, then the manifest first, for the reader to check as it reads. */
+  cr_assert_eq(
+      sh("test \"$(tar -tzf %s/camp.tar.gz | sed -n 2p)\" = camp/MANIFEST.xxh128", work), 0);
   cr_assert_eq(sh("mkdir %s/x && tar -xzf %s/camp.tar.gz -C %s/x && cd %s/x/camp && "
                   "for f in meta.json runs.csv warmups.csv; do cmp ../../camp/$f $f || exit 1; "
                   "done",
@@ -142,6 +146,30 @@ Test(records_pack, refuses_an_out_inside_the_folder) {
   path_in(out, sizeof out, "camp/camp.tar.gz");
   cr_assert_eq(gb_records_pack_check_out(dir, out, &err), -EINVAL);
   cr_assert(strstr(err.msg, "is inside"), "%s", err.msg);
+}
+
+/* A 100 GB sparse file is refused from its size (fstat) before a byte of
+ * it is read, at once. */
+Test(records_pack, refuses_a_huge_sparse_file_from_its_size) {
+  char dir[128], out[128], big[160];
+  gb_err err;
+  copy_fixture();
+  path_in(dir, sizeof dir, "camp");
+  path_in(out, sizeof out, "camp.tar.gz");
+  snprintf(big, sizeof big, "%s/huge.bin", dir);
+  if (truncate(big, 0) < 0) {
+    FILE *f = fopen(big, "w");
+    cr_assert(f);
+    fclose(f);
+  }
+  cr_assert_eq(truncate(big, 100000000000LL), 0);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  cr_assert_eq(gb_records_pack(dir, out, &err), -EFBIG);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  cr_assert_lt(t1.tv_sec - t0.tv_sec, 2, "refused at once");
+  cr_assert(strstr(err.msg, "huge.bin: larger than 256 MiB"), "%s", err.msg);
+  cr_assert_neq(access(out, F_OK), 0, "no archive written");
 }
 
 /* ---- Refusals of the reader ---------------------------------------------- */
@@ -244,8 +272,50 @@ Test(records_pack, refuses_an_absolute_path) {
 }
 
 Test(records_pack, refuses_two_top_folders) {
-  member_spec m[] = {{"c/a.txt", "a", 0}, {"d/b.txt", "b", 0}};
+  char manifest[256];
+  line_for("b.txt", "b", manifest, sizeof manifest);
+  member_spec m[] = {{"c/MANIFEST.xxh128", manifest, 0}, {"d/b.txt", "b", 0}};
   refuse_read(m, 2, NULL, "d/b.txt: more than one top folder (c and another)");
+}
+
+Test(records_pack, refuses_a_manifest_that_is_not_the_first_file) {
+  char manifest[256];
+  line_for("a.txt", "a", manifest, sizeof manifest);
+  member_spec m[] = {{"c/", NULL, 0}, {"c/a.txt", "a", 0}, {"c/MANIFEST.xxh128", manifest, 0}};
+  refuse_read(m, 3, NULL, "no c/MANIFEST.xxh128 before c/a.txt");
+}
+
+Test(records_pack, refuses_a_nul_byte_inside_a_manifest_name) {
+  char manifest[256], path[128];
+  line_for("a.txt", "a", manifest, sizeof manifest);
+  /* "<hash>  a.txt\0x\n": strcmp would stop at the NUL and match a.txt. */
+  size_t len = strlen(manifest);
+  memcpy(manifest + len - 1, "\0x\n", 4);
+  len += 2;
+  path_in(path, sizeof path, "bad.tar.gz");
+  struct archive *a = archive_write_new();
+  cr_assert_eq(archive_write_set_format_pax_restricted(a), ARCHIVE_OK);
+  cr_assert_eq(archive_write_add_filter_gzip(a), ARCHIVE_OK);
+  cr_assert_eq(archive_write_open_filename(a, path), ARCHIVE_OK);
+  const char *names[] = {"c/MANIFEST.xxh128", "c/a.txt"}, *data[] = {manifest, "a"};
+  size_t sizes[] = {len, 1};
+  for (int i = 0; i < 2; i++) {
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, names[i]);
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    archive_entry_set_size(e, (la_int64_t)sizes[i]);
+    cr_assert_eq(archive_write_header(a, e), ARCHIVE_OK);
+    cr_assert_eq(archive_write_data(a, data[i], sizes[i]), (la_ssize_t)sizes[i]);
+    archive_entry_free(e);
+  }
+  cr_assert_eq(archive_write_close(a), ARCHIVE_OK);
+  archive_write_free(a);
+  gb_records *r = NULL;
+  gb_err err;
+  cr_assert_lt(gb_records_read_path(path, &r, &err), 0);
+  cr_assert(strstr(err.msg, "c/MANIFEST.xxh128:1: not a '<XXH128>  <name>' line"), "%s",
+            err.msg);
 }
 
 Test(records_pack, refuses_a_subfolder_and_a_link) {
@@ -256,10 +326,92 @@ Test(records_pack, refuses_a_subfolder_and_a_link) {
 }
 
 Test(records_pack, refuses_a_member_too_large) {
+  char manifest[256], more[128];
+  line_for("a.txt", "ab", manifest, sizeof manifest);
+  line_for("b.txt", "cd", more, sizeof more);
+  strcat(manifest, more);
   gb_pack_limits lim = gb_pack_default_limits;
-  lim.max_total = 3;
-  member_spec m[] = {{"c/a.txt", "ab", 0}, {"c/b.txt", "cd", 0}};
-  refuse_read(m, 2, &lim, "c/b.txt: too large (more than 3 bytes in all)");
+  lim.max_total = strlen(manifest) + 3;
+  member_spec m[] = {
+      {"c/MANIFEST.xxh128", manifest, 0}, {"c/a.txt", "ab", 0}, {"c/b.txt", "cd", 0}};
+  char want[128];
+  snprintf(want, sizeof want, "c/b.txt: too large (more than %zu bytes in all)",
+           (size_t)lim.max_total);
+  refuse_read(m, 3, &lim, want);
+  /* One member larger than the cap of one, though all fit the total. */
+  static char big[200];
+  memset(big, 'x', sizeof big - 1);
+  line_for("a.txt", "ab", manifest, sizeof manifest);
+  line_for("b.txt", big, more, sizeof more);
+  strcat(manifest, more);
+  lim = gb_pack_default_limits;
+  lim.max_member = strlen(manifest);
+  member_spec n[] = {
+      {"c/MANIFEST.xxh128", manifest, 0}, {"c/a.txt", "ab", 0}, {"c/b.txt", big, 0}};
+  snprintf(want, sizeof want, "c/b.txt: too large (more than %zu bytes in one member)",
+           strlen(manifest));
+  refuse_read(n, 3, &lim, want);
+}
+
+/* work/bomb.tar.gz: a tar whose one member's header says `size` bytes,
+ * followed by 64 KiB of its zeros and cut short there (the reader must
+ * refuse from the header alone), with a manifest first when asked, gzipped
+ * `layers` times. Built with Python's tarfile and gzip. */
+static void build_bomb(const char *size, bool manifest, int layers, char *out, size_t len) {
+  path_in(out, len, "bomb.tar.gz");
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd,
+           "python3 -c 'import gzip,io,sys,tarfile\n"
+           "b=io.BytesIO()\n"
+           "def add(n,s):\n"
+           " t=tarfile.TarInfo(n);t.size=s;b.write(t.tobuf(format=tarfile.GNU_FORMAT))\n"
+           "if %d:\n"
+           " m=b\"0\"*32+b\"  big.bin\\n\";add(\"c/MANIFEST.xxh128\",len(m));"
+           "b.write(m+bytes(512-len(m)))\n"
+           "add(\"c/big.bin\",%s);b.write(bytes(65536))\n"
+           "d=b.getvalue()\n"
+           "for i in range(%d): d=gzip.compress(d)\n"
+           "open(sys.argv[1],\"wb\").write(d)' '%s'",
+           manifest ? 1 : 0, size, layers, out);
+  cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/* A bomb is refused at once, with nothing written anywhere: the caps come
+ * from the header, and a second gzip layer is refused before any member. */
+static void refuse_bomb(const char *size, bool manifest, int layers, const char *want) {
+  char path[128], tmp[128], cmd[512];
+  build_bomb(size, manifest, layers, path, sizeof path);
+  path_in(tmp, sizeof tmp, "tmp");
+  cr_assert_eq(mkdir(tmp, 0700), 0);
+  setenv("TMPDIR", tmp, 1);
+  gb_records *r = NULL;
+  gb_err err;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  cr_assert_lt(gb_records_read_path(path, &r, &err), 0);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  unsetenv("TMPDIR");
+  double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+  cr_assert_lt(s, 1.0, "refused after %.2f s", s);
+  cr_assert(strstr(err.msg, want), "%s", err.msg);
+  snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s')\" && rmdir '%s'", tmp, tmp);
+  cr_assert_eq(system(cmd), 0, "nothing written to TMPDIR");
+}
+
+Test(records_pack, refuses_a_4_gib_member_from_its_header) {
+  refuse_bomb("4<<30", true, 1,
+              "c/big.bin: too large (more than 268435456 bytes in one member)");
+  refuse_bomb("4<<30", false, 1,
+              "c/big.bin: too large (more than 268435456 bytes in one member)");
+}
+
+Test(records_pack, refuses_two_gzip_layers_before_any_member) {
+  refuse_bomb("4<<30", false, 2, "a .tar.gz has exactly one gzip layer, this has 2 filter(s)");
+  refuse_bomb("1", true, 2, "exactly one gzip layer");
+}
+
+Test(records_pack, refuses_a_tar_without_gzip) {
+  refuse_bomb("1", true, 0, "exactly one gzip layer, this has 0 filter(s)");
 }
 
 Test(records_pack, refuses_a_flipped_byte_in_the_archive) {

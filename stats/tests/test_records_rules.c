@@ -121,6 +121,78 @@ Test(records_rules, loop_longer_than_wall_in_warmups) {
   remove_copy(dir);
 }
 
+/* ---- Plausibility (docs/records.md, "Plausibility") -------------------------------- */
+
+Test(records_rules, temperatures_outside_minus_50_to_150_c) {
+  runs_field(2, GB_REC_COL_TEMP_START_MC, "-300000",
+             "runs.csv:2: temp_start_mc: -300000 m°C, outside -50..150 °C, where no working "
+             "processor runs");
+  runs_field(2, GB_REC_COL_TEMP_END_MC, "1000000000",
+             "runs.csv:2: temp_end_mc: 1000000000 m°C, outside -50..150 °C, where no working "
+             "processor runs");
+}
+
+Test(records_rules, a_frequency_above_10_ghz) {
+  runs_field(2, GB_REC_COL_FREQ_START_KHZ, "1000000000000",
+             "runs.csv:2: freq_start_khz: 1000000000000 kHz, above 10 GHz, which no processor "
+             "runs at");
+}
+
+Test(records_rules, a_max_rss_outside_1_mib_to_1_tib) {
+  runs_field(2, GB_REC_COL_MAX_RSS_KIB, "1099511627776",
+             "runs.csv:2: max_rss_kib: 1099511627776 KiB, outside 1 MiB..1 TiB (a process "
+             "that ran a runtime holds at least 1 MiB)");
+  runs_field(2, GB_REC_COL_MAX_RSS_KIB, "0",
+             "runs.csv:2: max_rss_kib: 0 KiB, outside 1 MiB..1 TiB (a process that ran a "
+             "runtime holds at least 1 MiB)");
+}
+
+Test(records_rules, start_times_outside_the_campaign) {
+  static const char *const times[] = {"0", "17000000000000000000", "1796281600000000000"};
+  for (size_t i = 0; i < 3; i++) {
+    char want[256];
+    snprintf(want, sizeof want,
+             "runs.csv:2: started_unix_ns: %s, outside the campaign (meta.json started_at to "
+             "finished_at, or to now while it runs)",
+             times[i]);
+    runs_field(2, GB_REC_COL_STARTED_UNIX_NS, times[i], want);
+  }
+}
+
+Test(records_rules, start_times_that_decrease) {
+  runs_field(3, GB_REC_COL_STARTED_UNIX_NS, "1796281200399999999",
+             "runs.csv:3: started_unix_ns: 1796281200399999999, before the previous row's "
+             "1796281200400000000: runs are written in the order they start");
+}
+
+static void meta_changed(const char *from, const char *to, const char *want) {
+  char dir[64];
+  copy_good(dir, sizeof dir);
+  replace_in(dir, "meta.json", from, to);
+  expect_refused(dir, want);
+  remove_copy(dir);
+}
+
+Test(records_rules, finished_at_before_started_at) {
+  meta_changed("\"finished_at\": \"2026-12-03T07:05:00Z\"",
+               "\"finished_at\": \"2026-12-03T06:05:00Z\"",
+               "meta.json: finished_at: '2026-12-03T06:05:00Z' is not a time from started_at "
+               "'2026-12-03T07:00:00Z' to a day from now");
+}
+
+Test(records_rules, a_campaign_in_the_year_2500) {
+  meta_changed("\"started_at\": \"2026-12-03T07:00:00Z\"",
+               "\"started_at\": \"2500-12-03T07:00:00Z\"",
+               "meta.json: started_at: '2500-12-03T07:00:00Z' is not a time from 2020-01-01 to "
+               "a day from now");
+}
+
+Test(records_rules, a_timeout_outside_1_to_86400_s) {
+  meta_changed("\"timeout_s\": 60", "\"timeout_s\": 18446744073709551615",
+               "meta.json: settings.timeout_s: 18446744073709551615, outside 1..86400 s "
+               "(greenbench run accepts no more than a day per process)");
+}
+
 /* ---- CPU time ---------------------------------------------------------------------- */
 
 Test(records_rules, cpu_beyond_wall_times_pinned_cpus) {

@@ -229,14 +229,26 @@ Test(report_analysis, intervals_do_not_depend_on_other_configurations) {
   gb_boot_opts o = {.seed = GB_ANALYSIS_SEED_DEFAULT,
                     .stream = gb_analysis_stream(GB_NODE, GB_QUICK, GB_SORTED, 200),
                     .replicates = 10000,
-                    .level = 0.95};
+                    .level = 0.95,
+                    .startup_batches = c->startup->batches,
+                    .n_startup_batches = c->startup->n_ok,
+                    .startup_stream = gb_analysis_startup_stream(GB_NODE, GB_SORTED, 200)};
   gb_boot alone;
   gb_err err;
   cr_assert_eq(gb_boot_run(runs, n, &c->startup->cost, &o, &alone, &err), 0, "%s", err.msg);
   for (int e = 0; e < GB_EST_COUNT; e++) {
+    if (e == GB_EST_NET_POWER) {
+      continue; /* the paired estimator's, below */
+    }
     cr_assert_eq(alone.est[e].lo, c->boot.est[e].lo, "estimate %d", e);
     cr_assert_eq(alone.est[e].hi, c->boot.est[e].hi, "estimate %d", e);
   }
+  double rep[10000];
+  gb_interval paired;
+  cr_assert_eq(gb_paired_power(runs, n, &c->startup->cost, &o, rep, &paired, &err), 0, "%s",
+               err.msg);
+  cr_assert_eq(paired.lo, c->boot.est[GB_EST_NET_POWER].lo);
+  cr_assert_eq(paired.hi, c->boot.est[GB_EST_NET_POWER].hi);
   gb_boot_free(&alone);
   gb_analysis_free(a);
   gb_records_free(r);
@@ -380,7 +392,10 @@ Test(report_analysis, same_on_any_number_of_threads) {
     gb_boot_opts bo = {.seed = one->opts.seed,
                        .stream = c->stream,
                        .replicates = one->opts.resamples,
-                       .level = one->opts.level};
+                       .level = one->opts.level,
+                       .startup_batches = c->startup->batches,
+                       .n_startup_batches = c->startup->n_ok,
+                       .startup_stream = c->startup->stream};
     gb_boot alone;
     gb_err err;
     cr_assert_eq(gb_boot_run(runs, n, &c->startup->cost, &bo, &alone, &err), 0, "%s", err.msg);
@@ -484,4 +499,94 @@ Test(report_analysis, many_inconclusive_is_one_in_five_of_the_defined) {
   /* Against the defined readings: 19 of 95 defined is one in five. */
   t = tally_of(100, 50, 26, 19, 26, 9);
   cr_assert(gb_analysis_noisy(&t));
+}
+
+/* Issue 32, item 2, on the committed study: every configuration whose loop
+ * time per sort lies outside its per-sort interval, or more than 10% from
+ * it, is flagged, node/insertion/reversed/1000 among them; and none shows
+ * CPU per sort above time per sort x the workers' CPUs unflagged. */
+Test(report_analysis, study_loop_time_and_cpu_checks_flag_every_one) {
+  gb_records *r = gbt_load_dir(GB_TEST_DATA_DIR "/../../../results/study-vm-2026-12-03");
+  gb_analysis *a = gbt_analyse(r);
+  cr_assert_eq(a->checks.worker_cpus, 1, "the study pinned its workers to CPU 1");
+  size_t disagree = 0, above = 0;
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_an_config *c = &a->configs[i];
+    if (!c->measured) {
+      continue;
+    }
+    const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
+    double loop = c->loop_per_sort_ns, cpu = c->boot.est[GB_EST_CPU_PER_SORT].point;
+    cr_assert(!isnan(loop));
+    bool off = loop < t->lo || loop > t->hi || fabs(t->point - loop) > 0.10 * loop;
+    cr_expect_eq(c->loop_disagrees, off, "configuration %zu", i);
+    cr_expect_eq(c->cpu_above_wall, cpu > t->point, "configuration %zu", i);
+    disagree += off;
+    above += cpu > t->point;
+  }
+  cr_expect_eq(a->checks.loop_disagrees, disagree);
+  cr_expect_eq(a->checks.cpu_above_wall, above);
+  const gb_an_config *c = gb_analysis_find(a, GB_NODE, GB_INSERTION, GB_REVERSED, 1000);
+  cr_assert_not_null(c);
+  cr_expect(c->loop_disagrees);
+  cr_expect(c->cpu_above_wall);
+  cr_expect(fabs(c->loop_per_sort_ns - 1167e3) < 1e3, "%g", c->loop_per_sort_ns);
+  gb_analysis_free(a);
+  gb_records_free(r);
+}
+
+/* Issue 32, item 1: --startup-fixed reproduces the study's first intervals
+ * (a bootstrap with the startup held fixed), the default resamples the
+ * startup and gives wider ones here; the points are the same. */
+Test(report_analysis, startup_fixed_reproduces_the_held_startup) {
+  gb_records *r = gbt_load("report-noisy");
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  o.resamples = 2000;
+  gb_analysis *def = NULL, *fixed = NULL;
+  gb_err err;
+  cr_assert_eq(gb_analysis_run(r, &o, &def, &err), 0, "%s", err.msg);
+  o.startup_fixed = true;
+  cr_assert_eq(gb_analysis_run(r, &o, &fixed, &err), 0, "%s", err.msg);
+  size_t wider = 0;
+  for (size_t i = 0; i < fixed->n_configs; i++) {
+    const gb_an_config *c = &fixed->configs[i], *d = &def->configs[i];
+    if (!c->measured) {
+      continue;
+    }
+    const gb_rec_group *g =
+        gb_rec_table_find_sort(&r->runs, c->language, c->algorithm, c->order, c->size);
+    gb_run runs[64];
+    size_t n = 0;
+    for (size_t k = 0; k < g->n_rows && n < 64; k++) {
+      const gb_run_row *w = g->rows[k];
+      if (w->status == GB_REC_STATUS_OK) {
+        double e = w->pkg_uj.value + (w->dram_uj.present ? (double)w->dram_uj.value : 0.0);
+        double ie = w->idle_pkg_uj.value +
+                    (w->idle_dram_uj.present ? (double)w->idle_dram_uj.value : 0.0);
+        runs[n++] = (gb_run){.wall_ns = (double)w->wall_ns.value,
+                             .cpu_ns = (double)w->user_ns.value + (double)w->sys_ns.value,
+                             .energy_uj = e,
+                             .idle_ns = (double)w->idle_ns.value,
+                             .idle_energy_uj = ie,
+                             .sorts = w->sorts};
+      }
+    }
+    gb_boot_opts bo = {
+        .seed = o.seed, .stream = c->stream, .replicates = o.resamples, .level = o.level};
+    gb_boot alone;
+    cr_assert_eq(gb_boot_run(runs, n, &c->startup->cost, &bo, &alone, &err), 0, "%s", err.msg);
+    for (int e = 0; e < GB_EST_COUNT; e++) {
+      cr_assert(alone.est[e].lo == c->boot.est[e].lo || isnan(alone.est[e].lo), "%zu %d", i, e);
+      cr_assert(alone.est[e].hi == c->boot.est[e].hi || isnan(alone.est[e].hi), "%zu %d", i, e);
+    }
+    gb_boot_free(&alone);
+    const gb_interval *tf = &c->boot.est[GB_EST_TIME_PER_SORT];
+    const gb_interval *td = &d->boot.est[GB_EST_TIME_PER_SORT];
+    cr_assert_eq(tf->point, td->point);
+    wider += td->hi - td->lo > tf->hi - tf->lo;
+  }
+  cr_assert_gt(wider, 0, "the startup's noise widens some interval");
+  gb_analysis_free(def);
+  gb_analysis_free(fixed);
+  gb_records_free(r);
 }

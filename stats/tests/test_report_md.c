@@ -86,8 +86,8 @@ Test(report_md, states_what_the_study_asks) {
       "the campaign planned 3 runs per configuration, fewer than the 30",
       "timeout\\_s 60 \\& was killed \\<SIGKILL\\> \"hard\"",
       "<details markdown=\"1\">\n<summary>Ratios between languages (12 rows)</summary>\n\n| ",
-      "| c | quick | random | 100 | 3 of 3 | 100000 | 2.550 [2.500, 2.600] | 2.528 [2.478, "
-      "2.578] "
+      "| c | quick | random | 100 | 3 of 3 | 100000 | 2.550 [2.499, 2.601] | 2.528 [2.477, "
+      "2.579] "
       "| 45.8 [44.8, 46.8] |",
       "![Energy per sort against time per sort",
       "](chart.svg)",
@@ -98,6 +98,19 @@ Test(report_md, states_what_the_study_asks) {
     cr_expect(strstr(md, must[i]), "results.md lacks: %s", must[i]);
   }
   cr_expect_null(strstr(md, "pending"));
+  free(md);
+}
+
+/* Issue 32, D: the legend says exactly what "differs" means (the interval
+ * excludes 1, and may lie partly inside the margin), never that it reaches
+ * beyond the margin. */
+Test(report_md, legend_says_differs_means_the_interval_excludes_one) {
+  size_t len;
+  char *md = render("report-energy", &len);
+  cr_expect(strstr(md, "otherwise *differs* when the interval excludes 1, which is all that "
+                       "*differs* says: part of such an interval may lie inside the margin;"),
+            "legend of differs");
+  cr_expect_null(strstr(md, "(and reaches beyond the margin)"));
   free(md);
 }
 
@@ -118,7 +131,7 @@ Test(report_md, energy_pending_reads_pending) {
     cr_expect(strstr(md, must[i]), "results.md lacks: %s", must[i]);
   }
   /* Time ratios keep their intervals. */
-  cr_expect(strstr(md, "| Python / C | quick | random | 100 | 157.0 [152.6, 162.0] | pending | "
+  cr_expect(strstr(md, "| Python / C | quick | random | 100 | 157.0 [152.5, 162.0] | pending | "
                        "pending | pending |"),
             "time ratio interval");
   cr_expect_null(strstr(md, "| same power |"), "no reading without energy");
@@ -141,9 +154,9 @@ Test(report_md, partial_campaign_is_flagged) {
 Test(report_md, noise_is_shown_not_hidden) {
   size_t len;
   char *md = render("report-noisy", &len);
-  cr_expect(strstr(md,
-                   "| c | quick | sorted | 100 | 3 of 3 | 1 | -50 [-300, 10] ⚠ not above 0 "
-                   "| -108 [-345, -50] | -5838 [-5838, -5838] ⚠ not above 0 | undefined |"));
+  cr_expect(strstr(md, "| c | quick | sorted | 100 | 3 of 3 | 1 | -50 [-324, 28] ⚠ not above 0 "
+                       "‡ loop time 9.000 | -108 [-369, -33] | -5838 [-5910, -5784] ⚠ not "
+                       "above 0 | undefined |"));
   cr_expect(strstr(md, "⚠ not above 0: the median time or energy per sort is zero or below"));
   cr_expect(strstr(md, "- **Per-sort figures above 0**: 1 of 12 measured configurations have a "
                        "median time or energy per sort of zero or below (the startup cost "

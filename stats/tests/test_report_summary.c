@@ -168,6 +168,11 @@ Test(report_summary, datapackage_describes_every_column) {
       cr_assert_str_eq(at(f, "name")->valuestring, col->name);
       cr_assert_eq(cJSON_IsTrue(at(at(f, "constraints"), "required")), !col->optional);
       cr_assert_gt(strlen(at(f, "description")->valuestring), 10);
+      /* Only the instants go beyond 2^53, and they say so. */
+      bool beyond = c == GB_REC_COL_STARTED_UNIX_NS;
+      cr_assert_eq(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "greenbench:exceeds_2^53")),
+                   beyond, "%s", col->name);
+      cr_assert_eq(strstr(at(f, "description")->valuestring, "exceed 2^53") != NULL, beyond);
       strcat(names, c ? "," : "");
       strcat(names, col->name);
     }
@@ -178,6 +183,14 @@ Test(report_summary, datapackage_describes_every_column) {
       at(at(cJSON_GetArrayItem(at(j, "resources"), 0), "schema"), "fields"), GB_REC_COL_SEED);
   cr_assert_eq(at(at(seed, "constraints"), "minimum")->valuedouble, 1);
   cr_assert_eq(at(at(seed, "constraints"), "maximum")->valuedouble, 4294967295.0);
+  /* Issue 32, F: the message's bound is the reader's, < 256 bytes, and the
+   * description says bytes where maxLength can only count characters. */
+  const cJSON *msg =
+      cJSON_GetArrayItem(at(at(cJSON_GetArrayItem(at(j, "resources"), 0), "schema"), "fields"),
+                         GB_REC_COL_MESSAGE);
+  cr_assert_eq(at(at(msg, "constraints"), "maxLength")->valuedouble, GB_REC_MESSAGE_MAX - 1);
+  cr_assert_eq(GB_REC_MESSAGE_MAX, 256);
+  cr_assert(strstr(at(msg, "description")->valuestring, "At most 255 bytes of UTF-8"));
   cJSON_Delete(j);
   free(p);
 }

@@ -6,16 +6,22 @@
 
 #include "textbuf.h"
 
-static void expect_interval(double point, double lo, double hi, const char *want) {
+/* What write (gb_tb_interval or gb_tb_range) makes of three figures. */
+static void expect_three(void (*write)(gb_textbuf *, double, double, double, int), double v0,
+                         double v1, double v2, const char *want) {
   gb_textbuf b;
   gb_tb_init(&b);
-  gb_tb_interval(&b, point, lo, hi, 4);
+  write(&b, v0, v1, v2, 4);
   char *got = NULL;
   size_t len = 0;
   gb_err err = {""};
-  cr_assert_eq(gb_tb_take(&b, &got, &len, "interval", &err), 0);
-  cr_expect_str_eq(got, want, "%g [%g, %g]", point, lo, hi);
+  cr_assert_eq(gb_tb_take(&b, &got, &len, "figures", &err), 0);
+  cr_expect_str_eq(got, want, "%g, %g, %g", v0, v1, v2);
   free(got);
+}
+
+static void expect_interval(double point, double lo, double hi, const char *want) {
+  expect_three(gb_tb_interval, point, lo, hi, want);
 }
 
 Test(textbuf, a_wide_interval_drops_the_digits_it_does_not_support) {
@@ -51,4 +57,21 @@ Test(textbuf, without_an_interval_four_significant_digits) {
   cr_expect_eq(gb_interval_decimals(1.0, NAN, 2.0, 4), -1);
   cr_expect_eq(gb_interval_decimals(88.0, 62.1, 114.3, 4), 0);
   cr_expect_eq(gb_interval_decimals(1.0, 0.99, 1.01, 4), 3);
+}
+
+static void expect_range(double median, double min, double max, const char *want) {
+  expect_three(gb_tb_range, median, min, max, want);
+}
+
+/* Issue 32, E: a group range keeps the precision of the figures beside it,
+ * two significant digits of its smallest, never "0.004" for 0.003756. */
+Test(textbuf, a_range_keeps_two_digits_of_its_smallest) {
+  expect_range(0.01201, 0.003756, 0.03102, "0.0120 (0.0038 to 0.0310)");
+  expect_range(0.0061, 0.0020, 0.0157, "0.0061 (0.0020 to 0.0157)");
+  expect_range(88.0, 59.2, 128.4, "88 (59 to 128)");
+  expect_range(1.08, 0.85, 1.28, "1.08 (0.85 to 1.28)");
+  /* Too many decades for shared decimals: each with four digits. */
+  expect_range(12.5, 0.003756, 134113.0, "12.50 (0.003756 to 134113)");
+  /* Ranges that reach 0 or below (rhos) keep the interval rule. */
+  expect_range(0.35, -0.02, 0.61, "0.35 (-0.02 to 0.61)");
 }

@@ -15,8 +15,18 @@
 #             failures and validates.
 #   stale     a run whose fixture is left out (-FS) finds the state of an
 #             earlier run and fails every case, never passes on old records.
-#   by-hand   the fixture started outside ctest measures the whole profile
-#             and says so.
+#   by-hand   the fixture started outside ctest refuses, with the reason and
+#             the way out; with GREENBENCH_SELECT=all it takes the whole
+#             profile and says so.
+#   forms     the same 2 cases selected in every form CTest reads: from
+#             inside the build folder with no --test-dir, an absolute and a
+#             relative --test-dir, the long options, -LE, -R and -E, -I and
+#             -U, --preset from the source folder (ADR 0016): each measures
+#             exactly those 2 cases.
+#   refused   a selection the fixture cannot read (an argument it does not
+#             know; --label-regex=X, which CTest 3.25 ignores) fails at once
+#             with its reason on ctest's own output and in the project
+#             JUnit, and measures nothing.
 set -u
 check=$1 build=$2 schema=$3 junit_check=$4
 suite="$build/greenbench-suite"
@@ -29,7 +39,80 @@ run_ctest() {
   ctest --test-dir "$build" --output-junit "$tmp/ctest-junit.xml" --output-on-failure "$@" >"$tmp/out" 2>&1
 }
 
+# The configurations runs.csv of the state's records holds, as
+# language/algorithm/order/size lines.
+measured() {
+  local records
+  records=$(sed -n 's/^records: //p' "$tmp/smoke-campaign.state")
+  [ -f "$records/runs.csv" ] || return 1
+  awk -F, 'NR > 1 && $2 == "sort" { print $3 "/" $4 "/" $5 "/" $6 }' "$records/runs.csv" | sort -u | tr '\n' ' '
+}
+
+# expect_c_quick_sorted WHAT: the last run measured exactly the C quick
+# sorted smoke cases.
+expect_c_quick_sorted() {
+  local got
+  got=$(measured) || { cat "$tmp/out"; fail "$1: no records"; }
+  [ "$got" = "c/quick/sorted/100 c/quick/sorted/200 " ] || { cat "$tmp/out"; fail "$1 measured: $got"; }
+  grep -q 'tests passed, 0 tests failed out of 3' "$tmp/out" || { cat "$tmp/out"; fail "$1: expected 3 tests passed"; }
+  rm -f "$tmp/smoke-campaign.state"
+}
+
 case $check in
+forms)
+  source=$5
+  sel=(-L smoke -L language=c -L algorithm=quick -L order=sorted)
+  (cd "$build" && ctest "${sel[@]}" >"$tmp/out" 2>&1)
+  expect_c_quick_sorted "no --test-dir, from inside the build folder"
+  ctest --test-dir "$build" "${sel[@]}" >"$tmp/out" 2>&1
+  expect_c_quick_sorted "an absolute --test-dir"
+  (cd "$build/.." && ctest --test-dir "$(basename "$build")" "${sel[@]}" >"$tmp/out" 2>&1)
+  expect_c_quick_sorted "a relative --test-dir"
+  (cd "$build/suite" && ctest --test-dir .. "${sel[@]}" >"$tmp/out" 2>&1)
+  expect_c_quick_sorted "--test-dir .. from a subfolder"
+  ctest --test-dir "$build" --label-regex smoke --label-regex language=c --label-regex algorithm=quick \
+    --label-exclude 'order=(random|reversed|nearly)' >"$tmp/out" 2>&1
+  expect_c_quick_sorted "--label-regex and --label-exclude"
+  ctest --test-dir "$build" -L smoke -L language=c -L algorithm=quick -LE 'order=(random|reversed|nearly)' >"$tmp/out" 2>&1
+  expect_c_quick_sorted "-LE"
+  ctest --test-dir "$build" -R '^smoke/c/quick/' -E '/(random|reversed|nearly)/' >"$tmp/out" 2>&1
+  expect_c_quick_sorted "-R and -E"
+  ctest --test-dir "$build" --tests-regex '^smoke/c/quick/' --exclude-regex '/(random|reversed|nearly)/' >"$tmp/out" 2>&1
+  expect_c_quick_sorted "--tests-regex and --exclude-regex"
+  n100=$(ctest --test-dir "$build" -N | sed -n 's|^ *Test *#\([0-9]*\): smoke/c/quick/sorted/100$|\1|p')
+  n200=$(ctest --test-dir "$build" -N | sed -n 's|^ *Test *#\([0-9]*\): smoke/c/quick/sorted/200$|\1|p')
+  [ -n "$n100" ] && [ -n "$n200" ] || fail "cannot number the two cases"
+  ctest --test-dir "$build" -I "0,0,0,$n100" -U -R '^smoke/c/quick/sorted/200$' >"$tmp/out" 2>&1
+  expect_c_quick_sorted "-I with -U"
+  ctest --test-dir "$build" --tests-information "0,0,0,$n100,$n200" >"$tmp/out" 2>&1
+  expect_c_quick_sorted "--tests-information"
+  # --preset reads CMakePresets.json where ctest starts: a copy of the
+  # source folder's with build/ naming this build tree, as a clone has.
+  mkdir "$tmp/clone" && cp "$source/CMakePresets.json" "$tmp/clone/" && ln -s "$build" "$tmp/clone/build"
+  (cd "$tmp/clone" && ctest --preset default "${sel[@]}" >"$tmp/out" 2>&1)
+  expect_c_quick_sorted "--preset default"
+  (cd "$tmp/clone" && ctest --preset=default "${sel[@]}" >"$tmp/out" 2>&1)
+  expect_c_quick_sorted "--preset=default"
+  ;;
+refused)
+  for bad in "--label-regex=language=c" "--no-such-option"; do
+    rm -f "$tmp/smoke-campaign.state" "$tmp/smoke-junit.xml"
+    # Through a pipe, as a terminal or a CI log reads ctest: the reason is on
+    # ctest's own output without -V or --output-on-failure.
+    ctest --test-dir "$build" -L smoke -R '^smoke/(c|python)/quick/sorted/|campaign' "$bad" 2>&1 | cat >"$tmp/out"
+    line=$(grep -m1 '^greenbench-suite: error: smoke/campaign: the selection of the ctest run cannot be read' "$tmp/out") ||
+      { cat "$tmp/out"; fail "$bad: no reason on ctest's output"; }
+    grep -q 'GREENBENCH_SELECT=all' <<<"$line" || fail "$bad: the reason names no way out: $line"
+    case $bad in
+    --label-regex=*) grep -q "'--label-regex=language=c'.*write the value after a space" <<<"$line" || fail "$bad: $line" ;;
+    *) grep -q "'--no-such-option' is not an option" <<<"$line" || fail "$bad: $line" ;;
+    esac
+    grep -q 'smoke/campaign .*\*\*\*Failed' "$tmp/out" || { cat "$tmp/out"; fail "$bad: the fixture did not fail"; }
+    grep -q '^status: failed' "$tmp/smoke-campaign.state" || fail "$bad: the state is not failed"
+    ls -d "$tmp"/smoke-2* >/dev/null 2>&1 && fail "$bad: a records folder was made"
+    grep -q 'selection of the ctest run cannot be read' "$tmp/smoke-junit.xml" || fail "$bad: the JUnit file lacks the reason"
+  done
+  ;;
 labels)
   run_ctest -L smoke -L language=c -L algorithm=quick -L order=sorted || { cat "$tmp/out"; fail "ctest failed"; }
   grep -q '100% tests passed, 0 tests failed out of 3' "$tmp/out" || { cat "$tmp/out"; fail "expected 3 tests passed"; }
@@ -88,16 +171,24 @@ stale)
 by-hand)
   # Started by a shell that exits at once, the fixture has no ctest among
   # its ancestors (it is adopted by init), as when a user runs it by hand.
-  GREENBENCH_POWERCAP_ROOT="$tmp/no-powercap" bash -c '"$@" >"$0" 2>&1 </dev/null & exit 0' "$tmp/out" \
-    "$suite" --profile study --campaign --out "$tmp" --state "$tmp/study-campaign.state" \
-    --junit "$tmp/study-junit.xml" --progress-log "$tmp/study-progress.log"
-  for _ in $(seq 600); do
-    grep -qs '^status: failed' "$tmp/study-campaign.state" && break
-    sleep 0.1
-  done
-  grep -qs '^status: failed' "$tmp/study-campaign.state" || { cat "$tmp/out"; fail "the fixture did not finish"; }
-  sleep 0.2
-  grep -q 'could not be read (it was not started by ctest): measuring the whole study profile' "$tmp/out" ||
+  by_hand() {
+    rm -f "$tmp/study-campaign.state"
+    GREENBENCH_POWERCAP_ROOT="$tmp/no-powercap" bash -c '"$@" >"$0" 2>&1 </dev/null & exit 0' "$tmp/out" \
+      "$suite" --profile study --campaign --out "$tmp" --state "$tmp/study-campaign.state" \
+      --junit "$tmp/study-junit.xml" --progress-log "$tmp/study-progress.log"
+    for _ in $(seq 600); do
+      grep -qs '^status: failed' "$tmp/study-campaign.state" && break
+      sleep 0.1
+    done
+    grep -qs '^status: failed' "$tmp/study-campaign.state" || { cat "$tmp/out"; fail "the fixture did not finish"; }
+    sleep 0.2
+  }
+  by_hand
+  grep -q 'cannot be read (it was not started by ctest), and nothing is measured .*GREENBENCH_SELECT=all for the whole profile' "$tmp/out" ||
+    { cat "$tmp/out"; fail "it does not refuse with the way out"; }
+  grep -q 'energy is unavailable' "$tmp/out" && fail "it went on to start the campaign"
+  GREENBENCH_SELECT=all by_hand
+  grep -q 'could not be read (it was not started by ctest): measuring GREENBENCH_SELECT=all of the study profile' "$tmp/out" ||
     { cat "$tmp/out"; fail "it does not say it measures the whole profile"; }
   /usr/bin/python3 "$junit_check" "$tmp/study-junit.xml" --tests 144 --failures 144 --skipped 0 ||
     fail "the project JUnit does not list the whole profile"

@@ -295,7 +295,12 @@ def commands(recipes, greenbench):
 STUB_GREENBENCH = r"""#!/bin/bash
 echo "greenbench $*" >> "$STUB_LOG"
 case $1 in
-  check) echo "verdict: energy can be measured (stand-in)" ;;
+  check) if [ -n "${STUB_CHECK_FAILS:-}" ]; then
+           echo "energy: unavailable: no RAPL package zone (stand-in)"
+           echo "verdict: this machine cannot measure energy for the study: no RAPL (stand-in)"
+           exit 1
+         fi
+         echo "verdict: energy can be measured (stand-in)" ;;
   run) while [ $# -gt 0 ]; do
          if [ "$1" = --out ]; then mkdir "$2" && echo "stand-in" > "$2/runs.csv"; fi; shift
        done ;;
@@ -309,6 +314,7 @@ echo "sbatch $* GREENBENCH_STUDY=$GREENBENCH_STUDY GREENBENCH_NODES=$GREENBENCH_
 echo "4242;cluster"
 """
 STUB_PLAIN = "#!/bin/bash\necho \"{name} $*\" >> \"$STUB_LOG\"\n"
+STUB_SUDO = "#!/bin/bash\necho \"sudo $*\" >> \"$STUB_LOG\"\necho 'sudo: a password is required' >&2\nexit 1\n"
 
 
 def slurm_dry_run(recipes):
@@ -324,7 +330,8 @@ def slurm_dry_run(recipes):
         bindir = os.path.join(tmp, "bin")
         os.mkdir(bindir)
         stubs = {"greenbench": STUB_GREENBENCH, "sbatch": STUB_SBATCH,
-                 "scontrol": STUB_PLAIN.format(name="scontrol"), "scancel": STUB_PLAIN.format(name="scancel")}
+                 "scontrol": STUB_PLAIN.format(name="scontrol"), "scancel": STUB_PLAIN.format(name="scancel"),
+                 "sudo": STUB_SUDO}
         for name, text in stubs.items():
             with open(os.path.join(bindir, name), "w", encoding="utf-8") as f:
                 f.write(text)
@@ -354,7 +361,7 @@ def slurm_dry_run(recipes):
         bash(SUBMIT, 0, GREENBENCH_NODES="n1 n2 n3", GREENBENCH_STUDY="s1")
         want = ["sbatch --parsable --hold --array=0-2 ", "scontrol update JobId=4242_0 ReqNodeList=n1",
                 "scontrol update JobId=4242_2 ReqNodeList=n3", "scontrol release 4242",
-                "sbatch --parsable --dependency=afterok:4242 "]
+                "sbatch --parsable --kill-on-invalid-dep=yes --dependency=afterok:4242 "]
         text = logged()
         for w in want:
             if w not in text:
@@ -362,6 +369,11 @@ def slurm_dry_run(recipes):
         if "GREENBENCH_STUDY=s1 GREENBENCH_NODES=n1 n2 n3" not in text:
             problems.append(f"{SUBMIT}: the jobs do not get GREENBENCH_STUDY and GREENBENCH_NODES")
         bash(SUBMIT, 2, GREENBENCH_NODES="n1 n2 n1")
+        # One node: no comparison to queue; the task's report is the answer.
+        out = bash(SUBMIT, 0, GREENBENCH_NODES="n1", GREENBENCH_STUDY="s0")
+        text = logged()
+        if "slurm-compare.sh" in text or "no comparison" not in out:
+            problems.append(f"{SUBMIT}: one node still queues a comparison: {out}{text}")
 
         task = dict(SLURM_ARRAY_TASK_ID="1", SLURM_ARRAY_JOB_ID="4242", GREENBENCH_NODES=f"n0 {host}",
                     GREENBENCH_STUDY="s1", GREENBENCH_LABEL="node-one")
@@ -385,10 +397,35 @@ def slurm_dry_run(recipes):
         if "greenbench run" in logged():
             problems.append(f"{STUDY}: measured although it was refused")
 
+        # A node that cannot measure: the check's own reason, then sudo's,
+        # and nothing left in the shared folder or the scratch space.
+        failing = dict(task, GREENBENCH_STUDY="s2", STUB_CHECK_FAILS="1")
+        out = bash(STUDY, 1, **failing)
+        for w in ("energy: unavailable: no RAPL package zone (stand-in)",
+                  "cannot measure energy: this machine cannot measure energy for the study: no RAPL "
+                  "(stand-in) (greenbench check above; sudo -n greenbench check: sudo: a password is "
+                  "required)"):
+            if w not in out:
+                problems.append(f"{STUDY}: a failed check does not say `{w}`: {out}")
+        if os.path.exists(os.path.join(shared, "s2")) or glob.glob(os.path.join(tmp, "greenbench.*")):
+            problems.append(f"{STUDY}: a failed check left a folder behind")
+        if "greenbench run" in logged():
+            problems.append(f"{STUDY}: measured although the check failed")
+        # Without --energy on, a failed check only warns.
+        out = bash(STUDY, 0, **dict(failing, GREENBENCH_RUN_OPTIONS="--profile smoke --energy off"))
+        if "measuring anyway" not in out or "--profile smoke --energy off --machine-label" not in logged():
+            problems.append(f"{STUDY}: GREENBENCH_RUN_OPTIONS without --energy on was not run: {out}")
+
+        out = bash(COMPARE, 0, GREENBENCH_STUDY="s1")
+        if "nothing to compare" not in out or "greenbench compare" in logged():
+            problems.append(f"{COMPARE}: one packed campaign was compared: {out}")
+        bash(STUDY, 0, **dict(task, GREENBENCH_LABEL="node-two"))
+        logged()
         bash(COMPARE, 0, GREENBENCH_STUDY="s1")
         text = logged()
-        if f"greenbench compare --out {shared}/s1/compare {shared}/s1/node-one.tar.gz" not in text:
-            problems.append(f"{COMPARE}: did not compare the packed archive; it ran:\n{text}")
+        if (f"greenbench compare --out {shared}/s1/compare {shared}/s1/node-one.tar.gz "
+                f"{shared}/s1/node-two.tar.gz") not in text:
+            problems.append(f"{COMPARE}: did not compare the packed archives; it ran:\n{text}")
         bash(COMPARE, 1, GREENBENCH_STUDY="empty")
     return problems
 

@@ -1,8 +1,12 @@
 #!/bin/bash
 # package_check.sh CPACK BUILD_DIR SOURCE_DIR: builds the Debian package of
 # BUILD_DIR with CPack into a temporary folder and checks it with dpkg-deb:
-# Depends and Recommends, the fields Debian needs, the files it installs, a
-# machine-readable copyright file, and no path of the source or build tree.
+# Depends (computed by dpkg-shlibdeps), Suggests and no Recommends, the
+# fields Debian needs, the files it installs (compressed man pages and
+# changelog, executable recipes), a machine-readable copyright file, stripped
+# binaries, and no path of the source or build tree; then with
+# `lintian --pedantic --display-info`: no error or warning, and every note
+# that stays named in SOURCE_DIR/docs/packaging.md.
 set -uo pipefail
 cpack=$1 build=$2 source=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/greenbench-deb.XXXXXX") || exit 1
@@ -28,13 +32,16 @@ cat "$work/info"
 field() { dpkg-deb -f "$deb" "$1"; }
 # The names in a relation field, one a line, without versions.
 names() { field "$1" | tr ',' '\n' | sed -E 's/\(.*\)//; s/^ +//; s/ +$//'; }
-depends=$(names Depends) recommends=$(names Recommends)
+depends=$(names Depends) suggests=$(names Suggests)
 for d in libc6 libcriterion3 libcjson1 libxxhash0 libhwloc15 libarchive13 python3 python3-xxhash nodejs; do
   grep -qxF "$d" <<<"$depends" || fail "Depends lacks $d: $(field Depends)"
 done
-for r in linux-cpupower hyperfine; do
-  grep -qxF "$r" <<<"$recommends" || fail "Recommends lacks $r: $(field Recommends)"
+# dpkg-shlibdeps wrote the libraries' versions (from their symbols files).
+grep -qE 'libcjson1 \(>= [0-9]' <<<"$(field Depends)" || fail "Depends has no computed floors: $(field Depends)"
+for s in bash-completion linux-cpupower; do
+  grep -qxF "$s" <<<"$suggests" || fail "Suggests lacks $s: $(field Suggests)"
 done
+[ -z "$(field Recommends)" ] || fail "Recommends what the package does not use: $(field Recommends)"
 [ "$(field Package)" = greenbench ] || fail "Package: $(field Package)"
 for f in Version Architecture Maintainer Section Description; do
   [ -n "$(field $f)" ] || fail "no $f field"
@@ -47,13 +54,19 @@ for f in usr/bin/greenbench usr/bin/greenbench-suite usr/libexec/greenbench/work
   usr/libexec/greenbench/python/worker.py usr/libexec/greenbench/node/worker.js \
   usr/libexec/greenbench/node/node_modules/xxhash-wasm/package.json \
   usr/share/greenbench/data/grid-carbon-intensity.csv usr/share/greenbench/data/README.md \
-  usr/share/greenbench/schema/greenbench-junit.xsd usr/share/doc/greenbench/copyright \
-  usr/share/doc/greenbench/README.md usr/share/man/man1/greenbench.1 \
+  usr/share/greenbench/schema/greenbench-junit.xsd usr/share/greenbench/schema/summary.schema.json \
+  usr/share/greenbench/schema/check.schema.json usr/share/doc/greenbench/copyright \
+  usr/share/doc/greenbench/README.md usr/share/doc/greenbench/changelog.gz \
+  usr/share/man/man1/greenbench.1.gz usr/share/man/man1/greenbench-suite.1.gz \
   usr/share/bash-completion/completions/greenbench; do
   grep -qE " \./$f\$" "$work/contents" || fail "the package lacks /$f"
 done
 grep -qE '^-rwxr-xr-x .* \./usr/libexec/greenbench/worker-c$' "$work/contents" ||
   fail "worker-c is not executable in the package"
+for r in slurm-submit.sh slurm-study.sh slurm-compare.sh; do
+  grep -qE "^-rwxr-xr-x .* \./usr/share/doc/greenbench/examples/$r\$" "$work/contents" ||
+    fail "the recipe $r is not executable in the package"
+done
 echo "contents: $(wc -l <"$work/contents") entries, every expected file present"
 
 dpkg-deb -x "$deb" "$work/root" || fail "dpkg-deb -x"
@@ -62,9 +75,35 @@ head -1 "$work/root/usr/share/doc/greenbench/copyright" |
   fail "the copyright file is not in the machine-readable format"
 grep -q "^License: Expat$" "$work/root/usr/share/doc/greenbench/copyright" ||
   fail "the copyright file does not state the licence"
+zcat "$work/root/usr/share/doc/greenbench/changelog.gz" >"$work/changelog" || fail "changelog.gz"
+dpkg-parsechangelog -l "$work/changelog" -S Version | grep -qxF "$(field Version)" ||
+  fail "the changelog's version is not the package's: $(head -1 "$work/changelog")"
+for b in usr/bin/greenbench usr/bin/greenbench-suite usr/libexec/greenbench/worker-c; do
+  sections=$(readelf -S -W "$work/root/$b") || fail "readelf $b"
+  ! grep -qE ' \.(symtab|debug_[a-z]+|comment) ' <<<"$sections" || fail "$b is not stripped"
+  readelf -d "$work/root/$b" | grep -q 'BIND_NOW' || fail "$b is not linked with -z now"
+done
 for tree in "$source" "$build"; do
   if hits=$(grep -rlF -- "$tree" "$work/root"); then
     fail "the package's files hold the path $tree:"$'\n'"$hits"
   fi
 done
+
+# lintian: no error or warning; each note (information or pedantic) and each
+# override is named in docs/packaging.md, which says why it stays.
+command -v lintian >/dev/null || fail "lintian is not installed (ci/setup installs it)"
+lintian --pedantic --display-info --show-overrides "$deb" >"$work/lintian" 2>"$work/lintian.err"
+rc=$?
+cat "$work/lintian"
+# lintian exits 1 when it finds an error, above that when it could not check.
+[ $rc -le 1 ] || { cat "$work/lintian.err"; fail "lintian could not check the package (exit $rc)"; }
+if grep -E '^[EW]: ' "$work/lintian"; then
+  fail "lintian found errors or warnings"
+fi
+sed -nE 's/^[IPO]: greenbench[^:]*: ([a-z0-9-]+).*/\1/p' "$work/lintian" | sort -u >"$work/tags"
+while read -r tag; do
+  grep -qF "\`$tag\`" "$source/docs/packaging.md" ||
+    fail "lintian's note $tag is not explained in docs/packaging.md"
+done <"$work/tags"
+echo "lintian --pedantic: no error, no warning; every note explained in docs/packaging.md"
 echo "PASS"

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,6 +68,32 @@ int gb_read_small_file(const char *path, char *buf, size_t cap, size_t *len, gb_
   return 0;
 }
 
+/* The replaces under way, for gb_replace_remove_pending: a slot holds its
+ * gb_replace from the temporary file's creation to its rename or removal. */
+static gb_replace *volatile pending_slots[GB_REPLACE_TRACKED];
+
+static void track(gb_replace *r) {
+  for (size_t i = 0; i < GB_REPLACE_TRACKED; i++)
+    if (!pending_slots[i]) {
+      pending_slots[i] = r;
+      return;
+    }
+}
+
+static void untrack(const gb_replace *r) {
+  for (size_t i = 0; i < GB_REPLACE_TRACKED; i++)
+    if (pending_slots[i] == r)
+      pending_slots[i] = NULL;
+}
+
+void gb_replace_remove_pending(void) {
+  for (size_t i = 0; i < GB_REPLACE_TRACKED; i++) {
+    gb_replace *r = pending_slots[i];
+    if (r && r->pending)
+      unlinkat(r->dirfd, r->tmp, 0);
+  }
+}
+
 /* Messages name a file of r as "<shown>/<file>", or "<file>". */
 static int fail(const gb_replace *r, int code, const char *what, const char *file,
                 gb_err *err) {
@@ -121,6 +148,60 @@ static int create_temp(gb_replace *r, mode_t mode, unsigned flags, gb_err *err) 
   return fd;
 }
 
+bool gb_output_is_stdout(const char *name) {
+  return name && strcmp(name, "-") == 0;
+}
+
+const char *gb_file_kind(mode_t m) {
+  return S_ISCHR(m)    ? "a character device"
+         : S_ISBLK(m)  ? "a block device"
+         : S_ISFIFO(m) ? "a FIFO"
+         : S_ISSOCK(m) ? "a socket"
+         : S_ISLNK(m)  ? "a symbolic link"
+         : S_ISDIR(m)  ? "a folder"
+                       : "not a regular file";
+}
+
+static int check_output(int dirfd, const char *shown, const char *name, gb_err *err) {
+  struct stat st;
+  if (dirfd == AT_FDCWD && gb_output_is_stdout(name))
+    return 0;
+  if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+    return errno == ENOENT ? 0
+                           : gb_err_set(err, errno, "%s%s%s: %s", shown ? shown : "",
+                                        shown ? "/" : "", name, strerror(errno));
+  if (S_ISREG(st.st_mode))
+    return 0;
+  return gb_err_set(err, EINVAL,
+                    "%s%s%s: is %s; refusing to replace it (only a regular file is replaced)",
+                    shown ? shown : "", shown ? "/" : "", name, gb_file_kind(st.st_mode));
+}
+
+int gb_output_check(int dirfd, const char *name, gb_err *err) {
+  return check_output(dirfd, NULL, name, err);
+}
+
+int gb_output_open(const char *path, int *fd, gb_err *err) {
+  struct stat st;
+  int rc = check_output(AT_FDCWD, NULL, path, err);
+  if (rc < 0)
+    return rc;
+  *fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  if (*fd < 0)
+    return gb_err_set(err, errno, "%s: cannot write: %s", path, strerror(errno));
+  if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode))
+    rc = gb_err_set(err, EINVAL,
+                    "%s: is %s; refusing to replace it (only a regular file is replaced)", path,
+                    gb_file_kind(st.st_mode));
+  else if (ftruncate(*fd, 0) < 0 || fcntl(*fd, F_SETFL, 0) < 0)
+    rc = gb_err_set(err, errno, "%s: cannot write: %s", path, strerror(errno));
+  if (rc < 0) {
+    close(*fd);
+    *fd = -1;
+  }
+  return rc;
+}
+
 int gb_replace_begin(gb_replace *r, int dirfd, const char *shown, const char *name, mode_t mode,
                      unsigned flags, gb_err *err) {
   *r = (gb_replace){.dirfd = dirfd, .fd = -1, .shown = shown};
@@ -128,18 +209,28 @@ int gb_replace_begin(gb_replace *r, int dirfd, const char *shown, const char *na
     return gb_err_set(err, ENAMETOOLONG, "%s%s%s: path too long", shown ? shown : "",
                       shown ? "/" : "", name);
   memcpy(r->name, name, strlen(name) + 1);
+  int rc = check_output(dirfd, shown, name, err);
+  if (rc < 0)
+    return rc;
+  if (dirfd == AT_FDCWD && gb_output_is_stdout(name)) {
+    r->to_stdout = true;
+    r->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    return r->fd >= 0 ? 0 : fail(r, errno, "cannot write", "standard output", err);
+  }
   int fd = create_temp(r, mode, flags, err);
   if (fd < 0)
     return fd;
   r->fd = fd;
   r->pending = true;
+  track(r);
   return 0;
 }
 
 int gb_replace_flush(gb_replace *r, gb_err *err) {
   if (r->fd < 0)
     return 0;
-  int rc = fsync(r->fd) < 0 ? -errno : 0;
+  /* Standard output may be a pipe or a terminal, which cannot be flushed. */
+  int rc = fsync(r->fd) < 0 && !(r->to_stdout && errno == EINVAL) ? -errno : 0;
   if (close(r->fd) < 0 && rc == 0)
     rc = -errno;
   r->fd = -1;
@@ -165,6 +256,10 @@ static int flush_folder(const gb_replace *r) {
 
 int gb_replace_commit(gb_replace *r, gb_err *err) {
   int rc = gb_replace_flush(r, err);
+  if (r->to_stdout)
+    return rc;
+  if (rc == 0)
+    rc = check_output(r->dirfd, r->shown, r->name, err);
   if (rc == 0 && renameat(r->dirfd, r->tmp, r->dirfd, r->name) < 0)
     rc = fail(r, errno, "cannot write", r->name, err);
   if (rc < 0) {
@@ -172,6 +267,7 @@ int gb_replace_commit(gb_replace *r, gb_err *err) {
     return rc;
   }
   r->pending = false;
+  untrack(r);
   rc = flush_folder(r);
   return rc < 0 ? fail(r, -rc, "cannot write", r->name, err) : 0;
 }
@@ -183,6 +279,7 @@ void gb_replace_abort(gb_replace *r) {
   if (r->pending)
     unlinkat(r->dirfd, r->tmp, 0);
   r->pending = false;
+  untrack(r);
 }
 
 int gb_write_file_atomic(int dirfd, const char *name, const void *data, size_t len, mode_t mode,

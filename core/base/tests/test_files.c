@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -327,11 +328,92 @@ Test(files, a_missing_folder_is_refused_and_nothing_is_written) {
   write_refused("missing/results.md", ENOENT, "missing/results.md.tmp-XXXXXX", "");
 }
 
-Test(files, a_folder_in_the_way_is_refused_and_the_temporary_file_removed) {
+/* Anything but a regular file at the target is refused before a temporary
+ * file is made, and is still there, unchanged, afterwards. */
+static void refused_target(const char *rel, const char *kind, mode_t type) {
+  char path[PATH_MAX], want[sizeof(gb_err)];
+  gb_replace r;
+  gb_err err;
+  under_root(rel, path, sizeof path);
+  cr_assert_eq(gb_output_check(AT_FDCWD, path, &err), -EINVAL, "%s", rel);
+  FMT(want, "%s: is %s; refusing to replace it (only a regular file is replaced)", path, kind);
+  cr_assert_str_eq(err.msg, want);
+  cr_assert_eq(gb_replace_begin(&r, AT_FDCWD, NULL, path, 0644, 0, &err), -EINVAL);
+  cr_assert_str_eq(err.msg, want);
+  gb_replace_abort(&r);
+  cr_assert_eq(gb_write_file_atomic(AT_FDCWD, path, "x", 1, 0644, &err), -EINVAL);
+  struct stat st;
+  cr_assert_eq(lstat(path, &st), 0);
+  cr_assert_eq(st.st_mode & S_IFMT, type, "%s is what it was", rel);
+  cr_assert_str_eq(listing(""), rel, "no temporary file beside it");
+}
+
+Test(files, a_folder_in_the_way_is_refused_and_nothing_is_made) {
   char path[PATH_MAX];
   under_root("junit.xml", path, sizeof path);
   cr_assert_eq(mkdir(path, 0755), 0);
-  write_refused("junit.xml", EISDIR, "junit.xml", "junit.xml");
+  refused_target("junit.xml", "a folder", S_IFDIR);
+}
+
+Test(files, a_fifo_is_refused_not_replaced) {
+  char path[PATH_MAX];
+  under_root("fifo", path, sizeof path);
+  cr_assert_eq(mkfifo(path, 0600), 0);
+  refused_target("fifo", "a FIFO", S_IFIFO);
+}
+
+Test(files, a_symbolic_link_is_refused_not_replaced_nor_followed) {
+  char path[PATH_MAX];
+  under_root("stdout", path, sizeof path);
+  cr_assert_eq(symlink("/proc/self/fd/1", path), 0);
+  refused_target("stdout", "a symbolic link", S_IFLNK);
+}
+
+/* A character device needs root to make (mknod); the security label runs
+ * this as root. A scratch node of /dev/null's numbers, never /dev itself. */
+Test(files, a_character_device_is_refused_not_replaced) {
+  char path[PATH_MAX];
+  under_root("null", path, sizeof path);
+  if (mknod(path, S_IFCHR | 0666, makedev(1, 3)) < 0)
+    cr_skip_test("mknod needs root: %s", strerror(errno));
+  refused_target("null", "a character device", S_IFCHR);
+}
+
+Test(files, a_target_that_appears_before_the_commit_is_refused) {
+  char path[PATH_MAX];
+  gb_replace r;
+  gb_err err;
+  under_root("out", path, sizeof path);
+  cr_assert_eq(gb_replace_begin(&r, AT_FDCWD, NULL, path, 0644, 0, &err), 0, "%s", err.msg);
+  cr_assert_eq(mkfifo(path, 0600), 0);
+  cr_assert_eq(gb_replace_commit(&r, &err), -EINVAL);
+  cr_assert(strstr(err.msg, "is a FIFO; refusing"), "%s", err.msg);
+  cr_assert_str_eq(listing(""), "out", "the temporary file removed, the FIFO kept");
+}
+
+Test(files, a_dash_writes_to_standard_output_in_place) {
+  char path[PATH_MAX];
+  under_root("captured", path, sizeof path);
+  fflush(stdout);
+  int saved = dup(1), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  cr_assert_geq(fd, 0);
+  cr_assert_eq(dup2(fd, 1), 1);
+  close(fd);
+  gb_replace r;
+  gb_err err;
+  cr_assert(gb_output_is_stdout("-"));
+  cr_assert_eq(gb_output_check(AT_FDCWD, "-", &err), 0);
+  int rc = gb_replace_begin(&r, AT_FDCWD, NULL, "-", 0644, 0, &err);
+  if (rc == 0)
+    rc = gb_write_all(r.fd, "to stdout\n", 10);
+  if (rc == 0)
+    rc = gb_replace_commit(&r, &err);
+  gb_replace_abort(&r);
+  dup2(saved, 1);
+  close(saved);
+  cr_assert_eq(rc, 0, "%s", err.msg);
+  cr_assert_str_eq(slurp("captured"), "to stdout\n");
+  cr_assert_str_eq(listing(""), "captured", "no file named '-' and no temporary file");
 }
 
 /* A write that fails half-way (here the file size limit, EFBIG, standing in

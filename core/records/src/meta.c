@@ -447,6 +447,11 @@ static int check_energy(vctx *v, const gb_meta *m) {
                 gb_meta_energy_mode_name(m->settings.energy));
   if (st != GB_REC_ENERGY_OK && !m->energy.reason[0])
     return FAIL(v, "energy.reason: empty, but energy is %s", gb_rec_energy_name(st));
+  if (m->energy.has_source && strcmp(m->energy.source, "powercap") != 0 &&
+      strcmp(m->energy.source, "perf_event") != 0)
+    return FAIL(v, "energy.source: '%s' is neither powercap nor perf_event", m->energy.source);
+  if (m->energy.has_cross && strcmp(m->energy.cross_check, "perf_event") != 0)
+    return FAIL(v, "energy.cross_check: '%s' is not perf_event", m->energy.cross_check);
   return check_zones(v, m);
 }
 

@@ -218,6 +218,10 @@ static void add_energy(builder *root, const gb_meta *m) {
   builder b = begin();
   add_str(&b, "status", gb_rec_energy_name(m->energy.status));
   add_str(&b, "reason", m->energy.reason);
+  if (m->energy.has_source) {
+    add_str(&b, "source", m->energy.source);
+    add_str_null(&b, "cross_check", m->energy.has_cross, m->energy.cross_check);
+  }
   add_item(&b, "zones",
            m->energy.n_zones <= GB_META_MAX_ZONES
                ? entries(m->energy.zones, m->energy.n_zones, sizeof *m->energy.zones, make_zone)

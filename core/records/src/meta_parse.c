@@ -403,6 +403,14 @@ static int parse_energy(jctx *j, const cJSON *root, gb_meta *m) {
       (rc = get_str(j, e, "energy", "reason", m->energy.reason, sizeof m->energy.reason)) < 0)
     return rc;
   m->energy.status = (gb_rec_energy)status;
+  /* Optional: older records, and campaigns that read no energy, have none. */
+  m->energy.has_source = cJSON_GetObjectItemCaseSensitive(e, "source") != NULL;
+  if (m->energy.has_source &&
+      ((rc = get_str(j, e, "energy", "source", m->energy.source, sizeof m->energy.source)) <
+           0 ||
+       (rc = get_str_null(j, e, "energy", "cross_check", m->energy.cross_check,
+                          sizeof m->energy.cross_check, &m->energy.has_cross)) < 0))
+    return rc;
   return parse_list(j, e, "energy", "zones", m, parse_zone);
 }
 

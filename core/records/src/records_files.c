@@ -9,22 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "greenbench/files.h"
 #include "greenbench/paths.h"
 #include "greenbench/records_read.h"
 #include "records_rules.h"
 
 /* Far beyond a study folder (~1 MB), small enough to refuse a wrong file. */
 #define MAX_FILE_BYTES (256u << 20)
-
-/* What a file that is not a regular one is, for the message. */
-static const char *kind_of(mode_t m) {
-  return S_ISFIFO(m)   ? "a FIFO"
-         : S_ISDIR(m)  ? "a folder"
-         : S_ISCHR(m)  ? "a character device"
-         : S_ISBLK(m)  ? "a block device"
-         : S_ISSOCK(m) ? "a socket"
-                       : "not a regular file";
-}
 
 /* The whole file from offset 0 (pread: the caller's offset stays), to its
  * end rather than to st_size, as the harness may still be appending. */
@@ -33,7 +24,8 @@ static int read_all(int fd, const char *path, char **out, size_t *out_len, gb_er
   if (fstat(fd, &st) < 0)
     return gb_err_set(err, errno, "%s: cannot stat: %s", path, strerror(errno));
   if (!S_ISREG(st.st_mode))
-    return gb_err_set(err, EINVAL, "%s: not a regular file (%s)", path, kind_of(st.st_mode));
+    return gb_err_set(err, EINVAL, "%s: not a regular file (%s)", path,
+                      gb_file_kind(st.st_mode));
   if (st.st_size > MAX_FILE_BYTES)
     return gb_err_set(err, EFBIG, "%s: larger than %u MiB", path, MAX_FILE_BYTES >> 20);
   size_t cap = (size_t)st.st_size + 1, len = 0;

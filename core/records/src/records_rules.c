@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "greenbench/workload.h"
+#include "records_plausible.h"
 
 #define NS_PER_S UINT64_C(1000000000)
 /* The CPU bound's allowance for the kernel's CPU clock running a little
@@ -37,6 +38,7 @@ struct gb_rec_rules {
   /* The workload's values for settings.seed, computed on first use. */
   counts_entry counts[GB_ALGORITHM_COUNT][GB_ORDER_COUNT][GB_META_MAX_SIZES];
   hash_entry hashes[GB_ORDER_COUNT][GB_META_MAX_SIZES];
+  gb_plausible plausible; /* the campaign's times, and each file's last start */
 };
 
 /* ---- Arithmetic that saturates instead of wrapping ----------------------- */
@@ -198,7 +200,8 @@ int gb_rec_rules_new(const gb_meta *m, const char *meta_path, gb_rec_rules **out
   int rc;
   if ((rc = check_plan(m, meta_path, err)) < 0 || (rc = check_sizes(m, meta_path, err)) < 0 ||
       (rc = set_cpus(r, meta_path, err)) < 0 ||
-      (rc = index_calibration(r, meta_path, err)) < 0) {
+      (rc = index_calibration(r, meta_path, err)) < 0 ||
+      (rc = gb_plausible_meta(m, meta_path, &r->plausible, err)) < 0) {
     free(r);
     return rc;
   }
@@ -404,7 +407,8 @@ int gb_rec_rules_check_row(gb_rec_rules *r, gb_rec_file which, const gb_run_row 
   if (z < 0) /* the reader checks the configuration first */
     return gb_err_set(err, EINVAL, "size: %" PRIu64 " is not in meta.json settings.sizes",
                       row->size);
-  if (which == GB_REC_FILE_RUNS && (rc = check_calibrated(r, row, z, err)) < 0)
+  if ((which == GB_REC_FILE_RUNS && (rc = check_calibrated(r, row, z, err)) < 0) ||
+      (rc = gb_plausible_row(&r->plausible, which, row, err)) < 0)
     return rc;
   if (row->status != GB_REC_STATUS_OK)
     return 0;

@@ -13,6 +13,7 @@
 
 #include "greenbench/error.h"
 #include "greenbench/measure.h"
+#include "greenbench/perf_energy.h"
 #include "greenbench/plan.h"
 #include "greenbench/rapl.h"
 #include "greenbench/sampler.h"
@@ -31,6 +32,9 @@ typedef struct {
   const char *cpus;         /* --cpus override, or NULL for the rule */
   const char *topology_xml; /* NULL: this machine (tests: a synthetic topology, no binding) */
   const gb_rapl_opts *rapl; /* NULL: $GREENBENCH_POWERCAP_ROOT or /sys/class/powercap */
+  /* perf_event, read where powercap cannot be and beside it where both can
+   * (energy_ways.h); NULL: $GREENBENCH_PERF_POWER_DIR or the machine's. */
+  const gb_perf_opts *perf;
   const gb_sampler_opts *sampler; /* NULL: the defaults (10 ms, 100 ms stall, 1 kW) */
   const char *machine_root;       /* NULL: "/" (tests: a fake sysfs/procfs tree) */
   const char *source_dir;         /* for the git commit in the records; NULL: not recorded */
@@ -70,5 +74,11 @@ typedef struct {
  * then says completed: false. */
 GB_MUST_USE int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result,
                                 gb_err *err);
+
+/* What gb_campaign_run refuses of a new campaign's records folder (--out),
+ * checked without creating anything, for a plan (run --dry-run): a symbolic
+ * link, not a folder, or a folder that is not empty. 0 for a missing or
+ * empty folder, else -errno with the message the run would give. */
+GB_MUST_USE int gb_campaign_check_out(const char *out_dir, gb_err *err);
 
 #endif

@@ -43,6 +43,27 @@ GB_MUST_USE int gb_privilege_detect(gb_privilege *out, gb_err *err);
  * that failed. */
 GB_MUST_USE int gb_privilege_apply(const gb_privilege *p);
 
+/* A thread's file-system identity, saved by gb_privilege_fs_enter. */
+typedef struct {
+  bool changed;
+  uid_t fsuid;
+  gid_t fsgid;
+  size_t ngroups;
+  gid_t groups[GB_PRIVILEGE_MAX_GROUPS];
+} gb_privilege_fs;
+
+/* Makes the calling thread open, create, read and write files as p's user
+ * would: its supplementary groups, then setfsgid and setfsuid (root's other
+ * rights, such as reading the energy counters opened before, stay). Saves
+ * the identity before into *saved for gb_privilege_fs_leave. Does nothing
+ * for "keep" or when this process is not root. Returns 0, or -errno of the
+ * step that failed, with the identity restored. */
+GB_MUST_USE int gb_privilege_fs_enter(const gb_privilege *p, gb_privilege_fs *saved);
+
+/* Restores the identity gb_privilege_fs_enter saved (nothing when it
+ * changed nothing); safe to call twice. */
+void gb_privilege_fs_leave(gb_privilege_fs *saved);
+
 /* Gives path (not a symlink's target) to p's user and group, so the records a
  * root harness writes belong to the person who ran it. Does nothing and
  * returns 0 for "keep". Returns -errno from lchown with a message naming the

@@ -83,8 +83,10 @@ void gb_rapl_close(gb_rapl *r);
  * a root that cannot be listed has none. */
 GB_MUST_USE int gb_rapl_tpmi_zones(const char *root, char *buf, size_t len);
 
-/* The root in use. */
+/* The root in use (for perf_event, the PMU folder). */
 const char *gb_rapl_root(const gb_rapl *r);
+/* How the counters are read: "powercap", or "perf_event" (perf_energy.h). */
+const char *gb_rapl_source(const gb_rapl *r);
 /* Number of zones (at least 1). Zones are ordered by socket, each package
  * before its DRAM zone. */
 size_t gb_rapl_count(const gb_rapl *r);

@@ -27,6 +27,11 @@
 #define GB_ANALYSIS_MIN_RUNS 30         /* docs/methods.md #3 */
 /* A warm-up plateau: the last two warm-ups' per-sort loop times within 10%. */
 #define GB_ANALYSIS_PLATEAU_TOLERANCE 0.10
+/* The loop-time cross-check (docs/methods.md): time per sort from process
+ * time minus the startup median disagrees with the worker's own clock
+ * (median of loop_ns / sorts) when that lies outside its interval or more
+ * than 10% away from its point. */
+#define GB_ANALYSIS_LOOP_TOLERANCE 0.10
 /* A run counts as throttled when the pinned CPUs' mean frequency at its end
  * is more than 10% below that at its start. */
 #define GB_ANALYSIS_THROTTLE_DROP 0.10
@@ -56,6 +61,10 @@ typedef struct {
    * (gb_an_tally); 0 sets the count against the plain binomial bound. */
   size_t chance_campaigns;
   gb_power_estimator power_estimator;
+  /* Hold the startup medians fixed, as the study first did, instead of
+   * resampling the startup batches in every replicate
+   * (docs/adr/0014-startup-in-the-intervals.md); the default is false. */
+  bool startup_fixed;
 } gb_analysis_opts;
 
 /* The chance count's null (chance.c): this many campaigns of the
@@ -73,15 +82,22 @@ typedef struct {
   }
 
 /* One startup trial (language, order, size): the cost per process of its
- * ok batches (batch / launches), median over them, held fixed. */
+ * ok batches (batch / launches), median over them. Every bootstrap replicate
+ * of a configuration resamples these batches (from the trial's own stream,
+ * gb_analysis_startup_stream) unless opts.startup_fixed. */
 typedef struct {
   gb_language language;
   gb_order order;
   uint64_t size;
   size_t n_rows, n_ok;
-  bool measured;     /* at least one ok batch */
-  gb_startup cost;   /* per process; energy net of idle, NAN when missing */
-  uint64_t launches; /* of its first ok batch */
+  bool measured;       /* at least one ok batch */
+  gb_startup cost;     /* per process; energy net of idle, NAN when missing */
+  uint64_t launches;   /* of its first ok batch */
+  gb_startup *batches; /* n_ok costs per process, one per ok batch (owned) */
+  uint64_t stream;     /* its bootstrap stream */
+  /* Its replicates (gb_boot_startup_replicates), held while the
+   * configurations of its size are bootstrapped; NULL otherwise. */
+  gb_startup *replicates;
 } gb_an_startup;
 
 typedef enum { GB_AN_PLATEAU_UNCHECKED, GB_AN_PLATEAU_YES, GB_AN_PLATEAU_NO } gb_an_plateau;
@@ -121,6 +137,14 @@ typedef struct {
   /* The point estimate of time or energy per sort is not above 0: the
    * startup cost subtracted is as large as the whole sort, or larger. */
   bool nonpositive_time, nonpositive_energy;
+  /* The worker's own clock: median over the ok runs with a loop time of
+   * loop_ns / sorts (NAN without one), and whether time per sort disagrees
+   * with it (GB_ANALYSIS_LOOP_TOLERANCE; false when either is missing). */
+  double loop_per_sort_ns;
+  bool loop_disagrees;
+  /* Impossible: median CPU time per sort above median time per sort times
+   * the CPUs the workers could use (gb_an_checks.worker_cpus). */
+  bool cpu_above_wall;
 } gb_an_config;
 
 /* Whether iv's point lies outside its own interval, as it can when
@@ -261,6 +285,12 @@ typedef struct {
   size_t invalid; /* configurations whose records fail gb_validate_case */
   /* Measured configurations whose time or energy per sort is not above 0. */
   size_t nonpositive;
+  /* The loop-time cross-check: measured configurations with a loop time,
+   * of those disagreeing with time per sort, and those whose CPU per sort
+   * exceeds time per sort x worker_cpus (the CPUs of pinning.cpus, or every
+   * online CPU when the workers were not pinned). */
+  size_t loop_checked, loop_disagrees, cpu_above_wall;
+  uint64_t worker_cpus;
   bool all_energy_zero; /* energy is ok, and every ok reading is 0 uJ */
 } gb_an_checks;
 

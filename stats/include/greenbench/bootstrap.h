@@ -1,9 +1,10 @@
 /* Percentile bootstrap (Efron & Tibshirani 1993, ch. 13) for one
  * configuration: its n measured runs are resampled with replacement, the
  * same index vector serving every estimate, so a run's time and energy stay
- * together (study.md, Analysis). The startup medians subtracted are held
- * fixed. Central values are medians and intervals are percentile intervals,
- * both by the one quantile rule, Hyndman & Fan type 7 (quantile.h).
+ * together (study.md, Analysis). The startup medians subtracted are either
+ * held fixed or resampled with the runs, replicate by replicate
+ * (gb_boot_opts.startup_batches). Central values are medians and intervals are percentile
+ * intervals, both by the one quantile rule, Hyndman & Fan type 7 (quantile.h).
  *
  * Units: time in ns, energy in uJ, power in W (uJ / ns = 1e3 W). A missing
  * energy is NAN, never 0. */
@@ -27,7 +28,8 @@ typedef struct {
 } gb_run;
 
 /* Median startup cost per process for the configuration's language, order
- * and size (cost of a batch divided by its launches), held fixed. */
+ * and size (cost of a batch divided by its launches): what the point
+ * estimates subtract. */
 typedef struct {
   double time_ns;   /* wall time, finite, >= 0 */
   double cpu_ns;    /* user + sys CPU time, finite, >= 0 (0 to subtract none) */
@@ -56,7 +58,8 @@ typedef enum {
   GB_EST_PROCESS_TIME,          /* ns: median process wall time */
   GB_EST_CPU_PER_SORT,          /* ns: median CPU time per sort */
   GB_EST_GROSS_ENERGY_PER_SORT, /* uJ: median energy per sort including idle power */
-  GB_EST_NET_POWER,             /* W: median energy per sort / median time per sort */
+  GB_EST_NET_POWER,             /* W: median energy per sort / median time per sort;
+                                 * no point or interval (NAN) unless both are > 0 */
   GB_EST_COUNT
 } gb_estimate;
 
@@ -78,10 +81,40 @@ typedef struct {
    * rank intervals pair (as gb_boot_trim(b, replicates) would leave them);
    * every interval is the same. */
   bool paired_only;
+  /* The startup's uncertainty (docs/adr/0014-startup-in-the-intervals.md):
+   * with n_startup_batches > 0, replicate r also draws n_startup_batches
+   * batch costs per process with replacement from startup_batches (time,
+   * CPU and energy of one batch kept together), by gb_rng_below from
+   * gb_rng_seed_stream(seed, startup_stream), and subtracts that draw's
+   * medians in place of the fixed startup (gb_boot_startup_replicates).
+   * The point estimates still subtract the fixed startup, which should be
+   * the medians of all the batches. NULL and 0: the startup is held fixed,
+   * and the replicates are bit for bit those of a bootstrap without these
+   * fields. */
+  const gb_startup *startup_batches;
+  size_t n_startup_batches;
+  uint64_t startup_stream;
+  /* Or the startup of every replicate given, `replicates` of them, as
+   * gb_boot_startup_replicates makes them (a report makes them once per
+   * startup trial rather than once per configuration); NULL: from the
+   * fields above. */
+  const gb_startup *startup_replicates;
 } gb_boot_opts;
 
 #define GB_BOOT_OPTS_DEFAULT                                                                   \
   { .seed = 0, .stream = 0, .replicates = 10000, .level = 0.95, .paired_only = false }
+
+/* The startup medians of `replicates` resamples of batches[0..n-1] (n >= 1)
+ * into out[0..replicates-1]: resample r draws n batches by
+ * gb_rng_below(rng, n) from gb_rng_seed_stream(seed, stream), and out[r]
+ * holds the type 7 medians of their time, CPU and energy (energy NAN when
+ * any batch's is). The same arguments give bit-identical results, so every
+ * configuration that shares a startup trial (and its stream) subtracts the
+ * same startup in its replicate r. Errors: -EINVAL (n == 0 or above
+ * UINT32_MAX), -ENOMEM. */
+GB_MUST_USE int gb_boot_startup_replicates(const gb_startup *batches, size_t n, uint64_t seed,
+                                           uint64_t stream, size_t replicates, gb_startup *out,
+                                           gb_err *err);
 
 typedef struct {
   size_t n_runs;
@@ -98,12 +131,13 @@ typedef struct {
 } gb_boot;
 
 /* Buffers for the resamples and their intervals (GB_EST_COUNT + 1 doubles
- * per replicate), kept from one gb_boot_run_in to the next, so that a
+ * and a gb_startup per replicate), kept from one gb_boot_run_in to the next, so that a
  * report's many bootstraps do not each take fresh pages from the system.
  * Zero-initialise; release with gb_boot_work_free. One thread at a time. */
 typedef struct {
   size_t replicates; /* held for, 0 before the first use */
   double *buf;
+  gb_startup *startups; /* a startup per replicate, when resampled */
 } gb_boot_work;
 
 void gb_boot_work_free(gb_boot_work *w);

@@ -54,7 +54,9 @@ typedef struct {
  * when more than 2.5% (strictly more than 1/40) of either side's replicates
  * of time or energy per sort are not > 0: the interval from the rest would
  * look narrower than it is. Point estimates are ratios of the medians
- * (power: energy ratio / time ratio).
+ * (power: energy ratio / time ratio). An undefined reading leaves the
+ * power ratio unavailable, its point and interval NAN (n_nonpositive
+ * still counts the replicates that made it so).
  * Errors: -EINVAL when the two sides differ in replicate count or either
  * no longer holds all its replicates of time and energy per sort
  * (gb_boot_trim), m is not positive and finite, or level is outside

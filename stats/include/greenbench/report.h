@@ -35,6 +35,7 @@ typedef struct {
   double margin;    /* equivalence margin of power ratios, > 0 */
   gb_power_estimator power_estimator; /* net power and power ratios (ADR 0015) */
   bool allow_partial; /* report a campaign whose meta.json says completed: false */
+  bool startup_fixed; /* hold the startup medians fixed (gb_analysis_opts) */
   /* Carbon intensities in the order to report them. NULL: the default
    * regions, the United Arab Emirates and the United Kingdom, from
    * gb_carbon_default_path(); non-NULL with n_intensities 0: none. */

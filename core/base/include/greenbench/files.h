@@ -37,6 +37,32 @@ GB_MUST_USE int gb_write_all_with(gb_write_fn fn, void *ctx, int fd, const void 
 GB_MUST_USE int gb_read_small_file(const char *path, char *buf, size_t cap, size_t *len,
                                    gb_err *err);
 
+/* The one rule of every writer (report, pack, compare, the harness, the
+ * suite): a file is replaced only where there is nothing or a regular file.
+ * Returns 0 when name (relative to dirfd, AT_FDCWD for a path) is absent
+ * or a regular file, or name is "-" with dirfd AT_FDCWD (standard output,
+ * written through in place). Anything else, not followed: -EINVAL "<shown
+ * or name>: is a character device (a block device, a FIFO, a socket, a
+ * symbolic link, a folder); refusing to replace it, only a regular file is
+ * replaced"; -errno "<name>: ..." when it cannot be looked at. */
+GB_MUST_USE int gb_output_check(int dirfd, const char *name, gb_err *err);
+
+/* What a file of mode m that is not a regular file is, for a refusal: "a
+ * character device", "a block device", "a FIFO", "a socket", "a symbolic
+ * link", "a folder", or "not a regular file". */
+const char *gb_file_kind(mode_t m);
+
+/* Opens path for writing from its start, for a file written as it goes (a
+ * log): what gb_output_check refuses is refused, the last component is
+ * never followed (O_NOFOLLOW), and what was opened must be a regular file
+ * (a FIFO or device put there meanwhile is refused, never truncated,
+ * never blocked on); then it is truncated. Mode 0644 less the umask for a
+ * new file. Returns 0 with *fd, or -errno with the message. */
+GB_MUST_USE int gb_output_open(const char *path, int *fd, gb_err *err);
+
+/* True for "-", standard output, where an output path may be one. */
+bool gb_output_is_stdout(const char *name);
+
 /* gb_replace_begin's flags. */
 enum {
   /* The caller is the folder's only writer (it holds a lock on it): the
@@ -57,11 +83,14 @@ typedef struct {
   char name[PATH_MAX]; /* the file, relative to dirfd */
   char tmp[PATH_MAX];  /* the temporary file, relative to dirfd */
   bool pending;        /* the temporary file exists */
+  bool to_stdout;      /* name is "-": fd is a copy of standard output */
 } gb_replace;
 
 /* Starts replacing name, relative to the folder dirfd (AT_FDCWD: name is a
  * path, relative or absolute, and its folder is flushed through that
- * path): creates the temporary file with O_EXCL and O_NOFOLLOW, so never
+ * path): refuses what gb_output_check refuses (before anything is made;
+ * "-" with AT_FDCWD writes to standard output, no temporary file), creates
+ * the temporary file with O_EXCL and O_NOFOLLOW, so never
  * through a link, with mode less the umask, as open(2) gives it. Write to
  * r->fd, then gb_replace_commit, or gb_replace_abort. shown, when not NULL,
  * is the folder as messages name it ("<shown>/<name>"; it must outlive r).
@@ -80,9 +109,10 @@ GB_MUST_USE int gb_replace_begin(gb_replace *r, int dirfd, const char *shown, co
  * time. */
 GB_MUST_USE int gb_replace_flush(gb_replace *r, gb_err *err);
 
-/* Flushes (gb_replace_flush) when not done yet, renames the temporary file
- * over name and flushes the folder, so the rename survives a crash (a
- * folder that cannot be flushed, EINVAL, is left as it is). Errors: -errno
+/* Flushes (gb_replace_flush) when not done yet, checks name again with
+ * gb_output_check (what appeared there meanwhile is refused, not
+ * replaced), renames the temporary file over name and flushes the folder, so the rename
+ * survives a crash (a folder that cannot be flushed, EINVAL, is left as it is). Errors: -errno
  * "cannot write <name>: ..."; before the rename, the temporary file is
  * removed and name is untouched; after it (the folder's flush failed), name
  * is the new file. */
@@ -91,5 +121,11 @@ GB_MUST_USE int gb_replace_commit(gb_replace *r, gb_err *err);
 /* Gives up: closes and removes the temporary file; name is untouched. Safe
  * after a failed begin or a commit. */
 void gb_replace_abort(gb_replace *r);
+
+/* Removes every temporary file of a gb_replace begun and not yet committed
+ * or aborted (up to GB_REPLACE_TRACKED at once), for a signal handler that
+ * is about to exit: async-signal-safe (unlinkat only). */
+#define GB_REPLACE_TRACKED 16
+void gb_replace_remove_pending(void);
 
 #endif

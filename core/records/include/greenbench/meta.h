@@ -130,6 +130,13 @@ typedef struct {
     char reason[GB_META_TEXT_MAX]; /* why energy is off or unavailable; may be "" when ok */
     gb_meta_zone zones[GB_META_MAX_ZONES];
     size_t n_zones;
+    /* How the counters were read, "powercap" or "perf_event", and what every
+     * window was cross-checked against ("perf_event"; has_cross false when
+     * nothing). Optional: has_source is false in records written before
+     * they existed, and when energy was not read. */
+    bool has_source, has_cross;
+    char source[GB_META_NAME_MAX];
+    char cross_check[GB_META_NAME_MAX];
   } energy;
   struct {
     /* The machine's label (gb_meta_label_valid), which JUnit classnames carry

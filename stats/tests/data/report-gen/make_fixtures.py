@@ -250,7 +250,7 @@ def noisy(rows):
 
 def warmup_rows(energy, plateau_miss, extended=None):
     out = []
-    t0 = 1796281000000000000
+    t0 = 1796281200000000000  # warm-ups start with the campaign (started_at)
     n = 0
     for lang in LANGS:
         for order in ORDERS:

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "greenbench/error.h"
+#include "greenbench/measure.h"
 #include "greenbench/privilege.h"
 
 #define GB_WORKERENV_VARS 4
@@ -30,6 +31,16 @@ typedef struct {
  * the user database has no entry or the path is too long). Returns 0; never
  * fails today, but keeps the convention for a later variable that can. */
 GB_MUST_USE int gb_workerenv_build(const gb_privilege *as, gb_workerenv *out, gb_err *err);
+
+/* Who the workers run as, and with what environment, as every command that
+ * starts them decides it (run and check alike): *owner from
+ * gb_privilege_detect (under sudo, the user who typed the command), *we from
+ * gb_workerenv_build. Errors as gb_privilege_detect's. */
+GB_MUST_USE int gb_workerenv_for_caller(gb_privilege *owner, gb_workerenv *we, gb_err *err);
+
+/* Sets env to start the workers as owner with we's environment only:
+ * run_as (NULL when owner keeps the identity) and envp. */
+void gb_workerenv_apply(const gb_privilege *owner, const gb_workerenv *we, gb_measure_env *env);
 
 /* True for the names of variables that can change a runtime's or the
  * harness's speed: PYTHON*, NODE_*, V8_*, UV_*, LD_*, MALLOC*,

@@ -1,0 +1,106 @@
+/* `greenbench check --json`: the check's lines as one JSON object (cJSON
+ * parses it back); the schema is held to it by stats/tests/schema_check.py. */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_check_json.h"
+#include "greenbench/cli.h"
+#include "helper_powercap.h"
+
+static char out_text[32768], err_text[1024];
+
+/* cli_check_json on text; its output parsed (NULL when it is not JSON). */
+static cJSON *to_json(const char *text, bool energy, bool workers, int status, int *rc) {
+  FILE *out = fmemopen(out_text, sizeof out_text, "w"),
+       *err = fmemopen(err_text, sizeof err_text, "w");
+  *rc = cli_check_json(text, energy, workers, status, out, err);
+  fclose(out);
+  fclose(err);
+  return cJSON_Parse(out_text);
+}
+
+static const char *str(const cJSON *o, const char *key) {
+  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+Test(check_json, lines_become_findings_with_their_details) {
+  int rc;
+  cJSON *j = to_json("energy: 1 RAPL zone(s) under /x, all readable\n"
+                     "  counters over 0.5 s: moving\n"
+                     "  sampling: every 10 ms\n"
+                     "cpu: Intel(R) Xeon(R): 8 cores\n"
+                     "node: warning: Node.js 18 is old\n"
+                     "verdict: this machine can measure energy for the study\n",
+                     true, true, 0, &rc);
+  cr_assert_eq(rc, 0);
+  cr_assert_not_null(j, "not JSON: %s", out_text);
+  cr_assert_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(j, "schema_version")), 1);
+  cr_assert_str_eq(str(j, "generator"), "greenbench check");
+  cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "energy_measurable")));
+  cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "workers_run")));
+  cr_assert_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(j, "exit_status")), 0);
+  cr_assert_str_eq(str(j, "verdict"), "this machine can measure energy for the study");
+  cJSON *f = cJSON_GetObjectItem(j, "findings");
+  cr_assert_eq(cJSON_GetArraySize(f), 3, "%s", out_text);
+  cJSON *energy = cJSON_GetArrayItem(f, 0);
+  cr_assert_str_eq(str(energy, "topic"), "energy");
+  cr_assert_str_eq(str(energy, "text"), "1 RAPL zone(s) under /x, all readable");
+  cJSON *details = cJSON_GetObjectItem(energy, "details");
+  cr_assert_eq(cJSON_GetArraySize(details), 2);
+  cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(details, 1)),
+                   "sampling: every 10 ms");
+  /* Split at the first ": " only. */
+  cr_assert_str_eq(str(cJSON_GetArrayItem(f, 1), "text"), "Intel(R) Xeon(R): 8 cores");
+  cr_assert_str_eq(str(cJSON_GetArrayItem(f, 2), "text"), "warning: Node.js 18 is old");
+  cJSON_Delete(j);
+}
+
+Test(check_json, without_a_verdict_line_it_fails_with_one_error_line) {
+  int rc;
+  cJSON *j = to_json("energy: unavailable\n", false, true, 1, &rc);
+  cr_assert_eq(rc, 1);
+  cr_assert_null(j);
+  cr_assert_str_eq(err_text,
+                   "greenbench: error: check --json: cannot build or write the JSON output\n");
+}
+
+/* The whole command on a fake powercap tree with moving counters: exit 0,
+ * stdout one JSON object and nothing else. */
+Test(check_json, the_command_prints_one_object) {
+  powercap_fake *fake = powercap_fake_create();
+  int pkg = powercap_fake_package(fake, 0, 1234, 262143328850u);
+  powercap_fake_power(fake, pkg, 5000);
+  powercap_fake_start(fake);
+  setenv("GREENBENCH_POWERCAP_ROOT", powercap_fake_root(fake), 1);
+  FILE *out = fmemopen(out_text, sizeof out_text, "w"),
+       *err = fmemopen(err_text, sizeof err_text, "w");
+  gb_cli_env env = {.workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
+                                GB_NODE_PATH, GB_NODE_WORKER_PATH},
+                    .out = out,
+                    .err = err};
+  const char *argv[] = {"check", "--json"};
+  int rc = gb_cli_check(2, (char **)argv, &env);
+  fclose(out);
+  fclose(err);
+  unsetenv("GREENBENCH_POWERCAP_ROOT");
+  powercap_fake_destroy(fake);
+  cr_assert_eq(rc, 0, "%s%s", out_text, err_text);
+  cJSON *j = cJSON_Parse(out_text);
+  cr_assert_not_null(j, "not JSON: %s", out_text);
+  cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "energy_measurable")));
+  /* The ways to read the counters come first (powercap, perf_event), then
+   * the energy finding that sums them up. */
+  const cJSON *f, *energy = NULL;
+  cJSON_ArrayForEach(f, cJSON_GetObjectItem(j, "findings")) {
+    if (!energy && str(f, "topic") && strcmp(str(f, "topic"), "energy") == 0)
+      energy = f;
+  }
+  cr_assert_not_null(energy, "no energy finding: %s", out_text);
+  cr_assert_str_eq(str(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "findings"), 0), "topic"),
+                   "powercap");
+  cr_assert_str_eq(str(j, "verdict"), "this machine can measure energy for the study");
+  cJSON_Delete(j);
+}
