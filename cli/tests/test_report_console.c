@@ -53,11 +53,11 @@ Test(report_console, lists_the_files_and_a_table_with_energy) {
             "%s", out_text);
   /* summary.json's figures, in the unit each fits. */
   cr_assert(strstr(out_text,
-                   "\n  c        quick       6.16 us [6.104, 6.233]          110.6 uJ "
+                   "\n  c        quick       6.16 us [6.104, 6.234]          110.6 uJ "
                    "[109.2, 112.7]\n"),
             "%s", out_text);
   cr_assert(strstr(out_text,
-                   "\n  python   quick       985.5 us [976.7, 997.3]         19.48 mJ "
+                   "\n  python   quick       985.5 us [975.8, 998]           19.48 mJ "
                    "[19.21, 19.83]\n"),
             "%s", out_text);
   remove_tree(dir);
@@ -69,7 +69,7 @@ Test(report_console, says_energy_was_not_measured) {
   char *argv[] = {"report", dir, NULL};
   cr_assert_eq(call(gb_cli_report, argv), 0, "%s", err_text);
   cr_assert(
-      strstr(out_text, "  c        quick       6.16 us [6.104, 6.233]          not measured\n"),
+      strstr(out_text, "  c        quick       6.16 us [6.104, 6.234]          not measured\n"),
       "%s", out_text);
   remove_tree(dir);
 }

@@ -130,6 +130,10 @@ planted_read)
   if [ "${GB_TEST_HOOKS_UNDER_SUDO:-OFF}" = ON ]; then exit 0; fi
   [ "$s" = 2 ] && one_line && grep -q "GREENBENCH_POWERCAP_ROOT is a test hook" out.txt ||
     fail "the hook under sudo: $s $(cat out.txt)"
+  # The perf_event PMU's hook likewise.
+  s=$(status as_sudo env GREENBENCH_PERF_POWER_DIR="$work" "$gb" check)
+  [ "$s" = 2 ] && one_line && grep -q "GREENBENCH_PERF_POWER_DIR is a test hook" out.txt ||
+    fail "the perf hook under sudo: $s $(cat out.txt)"
   ;;
 run_out)
   # 4/issue item 2: run opens --out as the user: a folder only root may write is refused.
