@@ -202,7 +202,7 @@ Test(report_cli, startup_fixed_holds_the_startup) {
   cr_assert_eq(run_report(argv2, err, sizeof err), 0, "%s", err);
   size_t n;
   char *a = gbt_slurp(fixed, &n), *b = gbt_slurp(resampled, &n);
-  cr_expect(strstr(a, "--equivalence-margin 0.1 --startup-fixed`"));
+  cr_expect(strstr(a, "--equivalence-margin 0.1 --power-estimator paired --startup-fixed`"));
   cr_expect(strstr(a, "The median startup cost per process subtracted is held fixed "
                       "(--startup-fixed), so its noise is not in the intervals."));
   cr_expect(strstr(a, "| c | quick | sorted | 100 | 3 of 3 | 1 | -50 [-300, 10] "));
