@@ -147,7 +147,8 @@ def replicates(x, rng, resamples=RESAMPLES, rows=(TIME, ENERGY, PROCESS, CPU, GR
     others are NaN): the same draws, less work. startup, when given, is
     (batches (m, 3), their median (3,), config_shift's (2, n)): each
     resample also draws m batches and moves every run's values from the
-    fixed startup to that draw's medians."""
+    fixed startup to that draw's medians (a paired power too: each run's
+    energy over its time, both net of that resample's startup)."""
     n = x.shape[1]
     idx = rng.integers(0, n, size=(resamples, n))
     vals = x[list(rows)][:, idx]
@@ -166,7 +167,10 @@ def replicates(x, rng, resamples=RESAMPLES, rows=(TIME, ENERGY, PROCESS, CPU, GR
     med[list(rows)] = median_last_axis(vals)
     if not paired:
         return np.vstack([med, power_w(med[ENERGY], med[TIME])])
-    pw = paired_power(x)[idx]
+    e, t = x[ENERGY][idx], x[TIME][idx]
+    if startup is not None:
+        e, t = e - moves[ENERGY], t - moves[TIME]
+    pw = power_w(e, t)
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return np.vstack([med, np.nanmedian(pw, axis=1)])

@@ -43,7 +43,9 @@ GB_MUST_USE int gb_analysis_calibrate_chance(gb_analysis *a, gb_err *err);
  * the percentile interval at o->level of rep[0 .. o->replicates - 1],
  * replicate r being the median of the defined powers of resample r, whose
  * indices are drawn exactly as gb_boot_run_in draws replicate r's (same
- * seed, stream and order). Not available (rep all NAN) when a run lacks
+ * seed, stream and order); where o resamples the startup, every run of
+ * replicate r subtracts replicate r's startup in place of st, as the
+ * bootstrap's own estimates do (docs/adr/0014). Not available (rep all NAN) when a run lacks
  * energy. 0, -EINVAL (a run's values), -ENOMEM. */
 GB_MUST_USE int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st,
                                 const gb_boot_opts *o, double *rep, gb_interval *iv,

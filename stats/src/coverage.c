@@ -110,10 +110,16 @@ int gb_cov_paired_power(const gb_analysis *a, const gb_an_config *c, double *rep
       runs[n++] = gb_analysis_run_of_row(g->rows[i]);
     }
   }
+  /* The startup resampled in every replicate as the analysis resamples it
+   * (unless startup_fixed): each run subtracts its replicate's startup. */
+  bool resample = !a->opts.startup_fixed && c->startup->n_ok > 0;
   gb_boot_opts o = {.seed = a->opts.seed,
                     .stream = c->stream,
                     .replicates = a->opts.resamples,
-                    .level = a->opts.level};
+                    .level = a->opts.level,
+                    .startup_batches = resample ? c->startup->batches : NULL,
+                    .n_startup_batches = resample ? c->startup->n_ok : 0,
+                    .startup_stream = resample ? c->startup->stream : 0};
   gb_interval iv;
   int rc = gb_paired_power(runs, n, &c->startup->cost, &o, rep, &iv, err);
   *point = iv.point;

@@ -38,20 +38,55 @@ static double median_defined(double *v, size_t n, size_t *used) {
   return m ? gb_quantile_select(v, m, 0.5) : NAN;
 }
 
+/* Each replicate's startup, or NULL where the startup is held fixed (as
+ * gb_boot_run_in takes them from o): *owned is the block to free. */
+static int replicate_startups(const gb_boot_opts *o, const gb_startup **out, gb_startup **owned,
+                              gb_err *err) {
+  *owned = NULL;
+  *out = o->startup_replicates;
+  if (*out || !o->startup_batches || o->n_startup_batches == 0) {
+    return 0;
+  }
+  *owned = malloc((o->replicates ? o->replicates : 1) * sizeof **owned);
+  if (!*owned) {
+    return gb_err_set(err, ENOMEM, "bootstrap: out of memory for %zu replicates",
+                      o->replicates);
+  }
+  *out = *owned;
+  return gb_boot_startup_replicates(o->startup_batches, o->n_startup_batches, o->seed,
+                                    o->startup_stream, o->replicates, *owned, err);
+}
+
+/* A run's power (W) from its energy and time per sort, NAN where that time
+ * is not > 0. */
+static double run_power(double energy_uj, double time_ns) {
+  return time_ns > 0.0 ? energy_uj / time_ns * 1e3 : NAN;
+}
+
 int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st, const gb_boot_opts *o,
                     double *rep, gb_interval *iv, gb_err *err) {
-  double *p = malloc((2 * n + o->replicates + 1) * sizeof *p);
+  /* Per run: its power, energy and time per sort with the fixed startup,
+   * 1 / sorts; then the resample and the percentile scratch. */
+  double *p = malloc((5 * n + o->replicates + 1) * sizeof *p);
   if (!p) {
     return gb_err_set(err, ENOMEM, "bootstrap: out of memory for %zu runs", n);
   }
-  double *tmp = p + n, *scratch = p + 2 * n;
+  double *e = p + n, *t = p + 2 * n, *inv = p + 3 * n, *tmp = p + 4 * n, *scratch = p + 5 * n;
   bool energy = true;
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < n; i++) {
     gb_run_values v;
     rc = gb_run_values_of(&runs[i], st, &v, err);
     energy = energy && !isnan(v.energy_per_sort_uj);
-    p[i] = v.time_per_sort_ns > 0.0 ? v.energy_per_sort_uj / v.time_per_sort_ns * 1e3 : NAN;
+    e[i] = v.energy_per_sort_uj;
+    t[i] = v.time_per_sort_ns;
+    inv[i] = 1.0 / (double)runs[i].sorts;
+    p[i] = run_power(e[i], t[i]);
+  }
+  const gb_startup *reps = NULL;
+  gb_startup *owned = NULL;
+  if (rc == 0 && energy) {
+    rc = replicate_startups(o, &reps, &owned, err);
   }
   *iv = (gb_interval){.available = energy && rc == 0, .point = NAN, .lo = NAN, .hi = NAN};
   if (!iv->available) {
@@ -59,6 +94,7 @@ int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st, const gb
       rep[r] = NAN;
     }
     iv->n_nonpositive = o->replicates;
+    free(owned);
     free(p);
     return rc;
   }
@@ -68,13 +104,19 @@ int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st, const gb
   gb_rng rng;
   gb_rng_seed_stream(&rng, o->seed, o->stream);
   for (size_t r = 0; r < o->replicates; r++) {
+    /* With the startup resampled, every run's energy and time move from
+     * the fixed startup to replicate r's, as the bootstrap moves them. */
+    double dt = reps ? reps[r].time_ns - st->time_ns : 0.0;
+    double de = reps ? reps[r].energy_uj - st->energy_uj : 0.0;
     for (size_t i = 0; i < n; i++) {
-      tmp[i] = p[gb_rng_below(&rng, n)];
+      size_t k = gb_rng_below(&rng, n);
+      tmp[i] = reps ? run_power(e[k] - de * inv[k], t[k] - dt * inv[k]) : p[k];
     }
     rep[r] = median_defined(tmp, n, &used);
     iv->n_nonpositive += !(rep[r] > 0.0);
   }
   iv->n_used = gb_percentile_interval(rep, o->replicates, o->level, scratch, &iv->lo, &iv->hi);
+  free(owned);
   free(p);
   return 0;
 }

@@ -129,3 +129,31 @@ Test(paired, only_power_depends_on_the_estimator) {
   gb_analysis_free(s);
   gb_records_free(rec);
 }
+
+/* With the startup resampled, every run of replicate r subtracts replicate
+ * r's startup (docs/adr/0014): replicates given one startup st2 each are
+ * those of a bootstrap that subtracts st2 throughout (same indices), while
+ * the point still subtracts the fixed startup. */
+Test(paired, each_replicate_subtracts_its_startup) {
+  gb_run runs[4] = {run(2e6, 10.0, 4), run(3e6, 30.0, 5), run(4e6, 20.0, 6), run(5e6, 25.0, 7)};
+  const gb_startup fixed = {.time_ns = 1e5, .cpu_ns = 1e5, .energy_uj = 1.0};
+  gb_startup moved[300];
+  for (size_t r = 0; r < 300; r++) {
+    moved[r] = (gb_startup){.time_ns = 5e5, .cpu_ns = 5e5, .energy_uj = 40.0};
+  }
+  gb_boot_opts o = {.seed = 3, .stream = 4, .replicates = 300, .level = 0.95};
+  gb_boot_opts shifted = o;
+  shifted.startup_replicates = moved;
+  double a[300], b[300];
+  gb_interval ia, ib;
+  gb_err err;
+  cr_assert_eq(gb_paired_power(runs, 4, &moved[0], &o, a, &ia, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_paired_power(runs, 4, &fixed, &shifted, b, &ib, &err), 0, "%s", err.msg);
+  for (size_t r = 0; r < 300; r++) {
+    cr_assert_float_eq(b[r], a[r], 1e-9 * a[r], "replicate %zu", r);
+  }
+  gb_interval held;
+  cr_assert_eq(gb_paired_power(runs, 4, &fixed, &o, a, &held, &err), 0, "%s", err.msg);
+  cr_assert_eq(ib.point, held.point);
+  cr_assert_neq(ib.lo, held.lo);
+}
