@@ -33,8 +33,9 @@ gb_run gb_analysis_run_of_row(const gb_run_row *r);
 /* Calibrates a's three tallies' chance counts (gb_an_tally) by simulating
  * opts.chance_campaigns campaigns of a's own design under equal power
  * (chance.c); nothing when that is 0, energy was not measured or no power
- * ratio is defined. Needs the ratios and tallies. 0, -ENOMEM, or an error
- * of the analysis of a simulated campaign. */
+ * ratio is defined. Needs the ratios, the tallies and the configurations'
+ * bootstraps (only each configuration's power replicates and each ratio's
+ * power interval are simulated, not a whole analysis). 0 or -ENOMEM. */
 GB_MUST_USE int gb_analysis_calibrate_chance(gb_analysis *a, gb_err *err);
 
 /* The paired estimator of net power (paired.c, ADR 0015) over runs[0..n-1]

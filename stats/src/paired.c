@@ -6,6 +6,7 @@
 
 #include "boot_internal.h"
 #include "greenbench/quantile.h"
+#include "greenbench/quantile_rule.h"
 #include "greenbench/rng.h"
 #include "ratio_internal.h"
 
@@ -63,15 +64,52 @@ static double run_power(double energy_uj, double time_ns) {
   return time_ns > 0.0 ? energy_uj / time_ns * 1e3 : NAN;
 }
 
+/* The median of a resample (counts per run) of the runs' powers v, all
+ * defined: order holds the runs by power from the previous replicate and
+ * is mended by insertion (a replicate's startup moves the powers little, so
+ * few runs change places), then a walk up the counts finds the order
+ * statistics: the value a sort of the resample gives. */
+static double counted_median(const double *v, uint32_t *order, double *sorted,
+                             const uint32_t *counts, size_t n, size_t lo, double frac) {
+  for (size_t i = 1; i < n; i++) {
+    uint32_t x = order[i];
+    size_t j = i;
+    for (; j > 0 && v[order[j - 1]] > v[x]; j--) {
+      order[j] = order[j - 1];
+    }
+    order[j] = x;
+  }
+  for (size_t i = 0; i < n; i++) {
+    sorted[i] = v[order[i]];
+  }
+  return gb_counted_quantile(sorted, order, counts, lo, frac);
+}
+
+/* The median of the defined powers of a resample, written out into tmp. */
+static double gathered_median(const double *v, const uint32_t *counts, size_t n, double *tmp) {
+  size_t m = 0, used;
+  for (size_t i = 0; i < n; i++) {
+    for (uint32_t c = 0; c < counts[i]; c++) {
+      tmp[m++] = v[i];
+    }
+  }
+  return median_defined(tmp, m, &used);
+}
+
 int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st, const gb_boot_opts *o,
                     double *rep, gb_interval *iv, gb_err *err) {
   /* Per run: its power, energy and time per sort with the fixed startup,
    * 1 / sorts; then the resample and the percentile scratch. */
-  double *p = malloc((5 * n + o->replicates + 1) * sizeof *p);
-  if (!p) {
+  double *p = malloc((7 * n + o->replicates + 1) * sizeof *p);
+  uint32_t *order = malloc((2 * n + 1) * sizeof *order);
+  if (!p || !order) {
+    free(p);
+    free(order);
     return gb_err_set(err, ENOMEM, "bootstrap: out of memory for %zu runs", n);
   }
-  double *e = p + n, *t = p + 2 * n, *inv = p + 3 * n, *tmp = p + 4 * n, *scratch = p + 5 * n;
+  double *e = p + n, *t = p + 2 * n, *inv = p + 3 * n, *tmp = p + 4 * n, *v = p + 5 * n;
+  double *sorted = p + 6 * n, *scratch = p + 7 * n;
+  uint32_t *counts = order + n;
   bool energy = true;
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -96,6 +134,7 @@ int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st, const gb
     iv->n_nonpositive = o->replicates;
     free(owned);
     free(p);
+    free(order);
     return rc;
   }
   size_t used;
@@ -103,21 +142,34 @@ int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st, const gb
   iv->point = median_defined(tmp, n, &used);
   gb_rng rng;
   gb_rng_seed_stream(&rng, o->seed, o->stream);
+  size_t lo;
+  double frac;
+  q7_position(n, 0.5, &lo, &frac);
+  for (size_t i = 0; i < n; i++) {
+    order[i] = (uint32_t)i;
+  }
   for (size_t r = 0; r < o->replicates; r++) {
+    memset(counts, 0, n * sizeof *counts);
+    for (size_t i = 0; i < n; i++) {
+      counts[gb_rng_below(&rng, n)]++;
+    }
     /* With the startup resampled, every run's energy and time move from
      * the fixed startup to replicate r's, as the bootstrap moves them. */
     double dt = reps ? reps[r].time_ns - st->time_ns : 0.0;
     double de = reps ? reps[r].energy_uj - st->energy_uj : 0.0;
+    bool defined = true;
     for (size_t i = 0; i < n; i++) {
-      size_t k = gb_rng_below(&rng, n);
-      tmp[i] = reps ? run_power(e[k] - de * inv[k], t[k] - dt * inv[k]) : p[k];
+      v[i] = reps ? run_power(e[i] - de * inv[i], t[i] - dt * inv[i]) : p[i];
+      defined = defined && !isnan(v[i]);
     }
-    rep[r] = median_defined(tmp, n, &used);
+    rep[r] = defined ? counted_median(v, order, sorted, counts, n, lo, frac)
+                     : gathered_median(v, counts, n, tmp);
     iv->n_nonpositive += !(rep[r] > 0.0);
   }
   iv->n_used = gb_percentile_interval(rep, o->replicates, o->level, scratch, &iv->lo, &iv->hi);
   free(owned);
   free(p);
+  free(order);
   return 0;
 }
 

@@ -264,9 +264,10 @@ void md_section_ratios(md *d) {
                    "configuration are dependent, and an interval can cover more or less than "
                    "it claims (docs/methods.md, Coverage of the intervals). So the count is "
                    "calibrated for this campaign's design: its records simulated %zu times "
-                   "under equal power (its own times and idle readings, every run's energy "
-                   "one power over its wall time, scattered as its own runs' power "
-                   "scatters). ",
+                   "under equal power (its own times kept, every run's net energy one "
+                   "power over its wall time, scattered as its own runs' power scatters, "
+                   "less the startup's energy at that power; the startup held at its median, "
+                   "which errs towards a higher bound). ",
                    d->chance, a->tally_all.null_campaigns);
       md_calibrated_sentence(d, &a->tally_all);
       gb_tb_puts(b, "The bound is the larger of the binomial bound at the simulated rate and "
