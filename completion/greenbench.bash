@@ -69,6 +69,7 @@ _greenbench_value() {
   case $opt in
   --profile) _greenbench_reply "$pre$cur" "${pre}smoke" "${pre}study" ;;
   --energy) _greenbench_reply "$pre$cur" "${pre}auto" "${pre}on" "${pre}off" ;;
+  --power-estimator) _greenbench_reply "$pre$cur" "${pre}paired" "${pre}study" ;;
   --languages) _greenbench_list "$pre" "$cur" c python node ;;
   --algorithms) _greenbench_list "$pre" "$cur" bubble insertion quick ;;
   --orders) _greenbench_list "$pre" "$cur" random sorted reversed nearly ;;
@@ -134,7 +135,7 @@ _greenbench() {
     ;;
   report)
     _greenbench_options -d --out --junit --chart --summary --no-datapackage --resamples \
-      --seed --equivalence-margin --allow-partial --quiet --startup-fixed --carbon \
+      --seed --equivalence-margin --power-estimator --allow-partial --quiet --startup-fixed --carbon \
       --carbon-intensity --version --help
     ;;
   compare)

@@ -43,6 +43,9 @@ static const char usage[] =
     "  --resamples N              bootstrap resamples per configuration (default 10000)\n"
     "  --seed S                   bootstrap seed (default 2463534242)\n"
     "  --equivalence-margin M     margin of the power-ratio readings (default 0.10)\n"
+    "  --power-estimator E        net power and power ratios: paired (each run's own\n"
+    "                             energy over its own time, the default) or study\n"
+    "                             (median energy over median time per sort)\n"
     "  --allow-partial            report a campaign that did not complete\n"
     "  --quiet                    print nothing when done (by default: the files\n"
     "                             written and a table of time and energy per sort)\n"
@@ -110,6 +113,7 @@ enum {
   CUSTOM,
   ALLOW_PARTIAL,
   NO_DATAPACKAGE,
+  ESTIMATOR,
   QUIET,
   STARTUP_FIXED
 };
@@ -125,6 +129,7 @@ static const gb_opt options[] = {
     {"--carbon-intensity", NULL, GB_OPT_VALUE | GB_OPT_MANY, CUSTOM},
     {"--allow-partial", NULL, 0, ALLOW_PARTIAL},
     {"--no-datapackage", NULL, 0, NO_DATAPACKAGE},
+    {"--power-estimator", NULL, GB_OPT_VALUE, ESTIMATOR},
     {"--quiet", NULL, 0, QUIET},
     {"--startup-fixed", NULL, 0, STARTUP_FIXED},
     {NULL, NULL, 0, 0},
@@ -148,6 +153,12 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
     break;
   case MARGIN:
     rc = cli_parse_margin(value, &c->o.margin, err);
+    break;
+  case ESTIMATOR:
+    if (gb_power_estimator_parse(value, &c->o.power_estimator) < 0) {
+      rc = gb_err_set(err, EINVAL,
+                      "report: --power-estimator: '%s' is neither paired nor study", value);
+    }
     break;
   case CARBON:
     c->regions = value;

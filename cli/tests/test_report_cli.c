@@ -166,6 +166,8 @@ Test(report_cli, options_change_the_report) {
                   "7",
                   "--equivalence-margin",
                   "0.3",
+                  "--power-estimator",
+                  "study",
                   "--carbon",
                   "uk,FRA",
                   "--carbon-intensity",
@@ -175,7 +177,8 @@ Test(report_cli, options_change_the_report) {
   size_t n;
   char *text = gbt_slurp(md, &n);
   cr_expect(strstr(text, "`greenbench report --resamples 200 --seed 7 --equivalence-margin "
-                         "0.3`"));
+                         "0.3 --power-estimator study`"));
+  cr_expect(strstr(text, "net power is the power drawn above idle, by the study's estimator"));
   cr_expect(strstr(text, "*same power within 30%*"));
   cr_expect(strstr(text, "| United Kingdom | GBR |"));
   cr_expect(strstr(text, "| France | FRA |"));
@@ -199,7 +202,7 @@ Test(report_cli, startup_fixed_holds_the_startup) {
   cr_assert_eq(run_report(argv2, err, sizeof err), 0, "%s", err);
   size_t n;
   char *a = gbt_slurp(fixed, &n), *b = gbt_slurp(resampled, &n);
-  cr_expect(strstr(a, "--equivalence-margin 0.1 --startup-fixed`"));
+  cr_expect(strstr(a, "--equivalence-margin 0.1 --power-estimator paired --startup-fixed`"));
   cr_expect(strstr(a, "The median startup cost per process subtracted is held fixed "
                       "(--startup-fixed), so its noise is not in the intervals."));
   cr_expect(strstr(a, "| c | quick | sorted | 100 | 3 of 3 | 1 | -50 [-300, 10] "));
@@ -219,6 +222,7 @@ Test(report_cli, help) {
   cr_assert_str_eq(err, "");
   cr_assert(strncmp(out, "usage: greenbench report DIR [options]\n", 39) == 0, "%s", out);
   cr_assert(strstr(out, "--equivalence-margin M"));
+  cr_assert(strstr(out, "--power-estimator E"));
   cr_assert(strstr(out, "--summary FILE"));
   cr_assert(strstr(out, "--no-datapackage"));
   cr_assert(strstr(out, "DIR/datapackage.json (always in DIR"));
@@ -326,6 +330,8 @@ Test(report_cli, bad_arguments) {
   bad_args(margin, "--equivalence-margin: '0,1' is not a decimal number");
   char *margin0[] = {"report", "x", "--equivalence-margin", "0", NULL};
   bad_args(margin0, "--equivalence-margin: '0' is not a decimal number above 0");
+  char *estimator[] = {"report", "x", "--power-estimator", "median", NULL};
+  bad_args(estimator, "report: --power-estimator: 'median' is neither paired nor study");
   char *region[] = {"report", "x", "--carbon", "atlantis", NULL};
   bad_args(region, "--carbon: ");
   char *custom[] = {"report", "x", "--carbon-intensity", "lab", NULL};

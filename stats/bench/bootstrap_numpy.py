@@ -25,6 +25,7 @@ usage: bootstrap_numpy.py DIR [POINTS] [--startup-fixed]
 import csv
 import sys
 import time
+import warnings
 
 import numpy as np
 
@@ -131,15 +132,23 @@ def power_w(e, t):
         return np.where(t > 0, e / t * 1e3, np.nan)
 
 
+def paired_power(x):
+    """Each run's own net power (W): its energy per sort over its time per
+    sort, NaN where that time is not > 0 (the paired estimator, ADR 0015)."""
+    return power_w(x[ENERGY], x[TIME])
+
+
 def replicates(x, rng, resamples=RESAMPLES, rows=(TIME, ENERGY, PROCESS, CPU, GROSS),
-               startup=None):
+               paired=False, startup=None):
     """A (6, resamples) array: rows TIME..GROSS the medians of each
     resample of x's runs (one index vector for every estimate), row POWER
-    their energy over time. Only the rows listed are computed (the
+    their energy over time, or with paired the median of the resample's
+    per-run powers (NaN left out). Only the rows listed are computed (the
     others are NaN): the same draws, less work. startup, when given, is
     (batches (m, 3), their median (3,), config_shift's (2, n)): each
     resample also draws m batches and moves every run's values from the
-    fixed startup to that draw's medians."""
+    fixed startup to that draw's medians (a paired power too: each run's
+    energy over its time, both net of that resample's startup)."""
     n = x.shape[1]
     idx = rng.integers(0, n, size=(resamples, n))
     vals = x[list(rows)][:, idx]
@@ -156,7 +165,15 @@ def replicates(x, rng, resamples=RESAMPLES, rows=(TIME, ENERGY, PROCESS, CPU, GR
             vals[j] = vals[j] - moves[e]
     med = np.full((5, resamples), np.nan)
     med[list(rows)] = median_last_axis(vals)
-    return np.vstack([med, power_w(med[ENERGY], med[TIME])])
+    if not paired:
+        return np.vstack([med, power_w(med[ENERGY], med[TIME])])
+    e, t = x[ENERGY][idx], x[TIME][idx]
+    if startup is not None:
+        e, t = e - moves[ENERGY], t - moves[TIME]
+    pw = power_w(e, t)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.vstack([med, np.nanmedian(pw, axis=1)])
 
 
 def bootstrap(x, rng, startup=None):

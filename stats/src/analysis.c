@@ -241,6 +241,15 @@ static void check_plateau(gb_an_config *c, const gb_records *r) {
   c->plateau = flat ? GB_AN_PLATEAU_YES : GB_AN_PLATEAU_NO;
 }
 
+gb_run gb_analysis_run_of_row(const gb_run_row *r) {
+  return (gb_run){.wall_ns = (double)r->wall_ns.value,
+                  .cpu_ns = row_cpu_ns(r),
+                  .energy_uj = row_energy_uj(r),
+                  .idle_ns = row_idle_ns(r),
+                  .idle_energy_uj = row_idle_uj(r),
+                  .sorts = r->sorts};
+}
+
 /* The ok runs as the bootstrap takes them, and each run's process energy. */
 static size_t collect_runs(const gb_rec_group *g, gb_run *runs, double *wall, double *energy) {
   size_t n = 0;
@@ -249,12 +258,7 @@ static size_t collect_runs(const gb_rec_group *g, gb_run *runs, double *wall, do
     if (!row_ok(r)) {
       continue;
     }
-    runs[n] = (gb_run){.wall_ns = (double)r->wall_ns.value,
-                       .cpu_ns = row_cpu_ns(r),
-                       .energy_uj = row_energy_uj(r),
-                       .idle_ns = row_idle_ns(r),
-                       .idle_energy_uj = row_idle_uj(r),
-                       .sorts = r->sorts};
+    runs[n] = gb_analysis_run_of_row(r);
     wall[n] = runs[n].wall_ns;
     energy[n] = runs[n].energy_uj;
     n++;
@@ -317,6 +321,30 @@ static int prepare(gb_analysis *a, gb_an_config *c, const gb_rec_group *g, gb_er
   return rc;
 }
 
+/* c's net power by the paired estimator, on the bootstrap's resamples:
+ * its interval replaces the study's, and its replicates are held for the
+ * ratios. */
+static int paired_power(gb_an_config *c, const gb_run *runs, size_t n, const gb_boot_opts *bo,
+                        gb_err *err) {
+  c->power_replicates = malloc(bo->replicates * sizeof *c->power_replicates);
+  if (!c->power_replicates) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
+  gb_err inner;
+  gb_interval *iv = &c->boot.est[GB_EST_NET_POWER];
+  int rc = gb_paired_power(runs, n, &c->startup->cost, bo, c->power_replicates, iv, &inner);
+  if (rc < 0) {
+    return boot_error(c, rc, &inner, err);
+  }
+  /* As the report says: where the median time or energy per sort is not
+   * above 0, the startup swallows the sort and net power is undefined. */
+  if (!(c->boot.est[GB_EST_TIME_PER_SORT].point > 0.0) ||
+      !(c->boot.est[GB_EST_ENERGY_PER_SORT].point > 0.0)) {
+    iv->point = iv->lo = iv->hi = NAN;
+  }
+  return 0;
+}
+
 /* c's bootstrap (prepare has checked its runs), with the buffers of
  * `work`: every estimate with its interval, and every replicate of time
  * and energy per sort until gb_boot_trim. */
@@ -332,6 +360,9 @@ static int bootstrap(gb_analysis *a, gb_an_config *c, gb_boot_work *work, gb_err
   if (rc == 0 &&
       (rc = gb_boot_run_in(work, runs, n, &c->startup->cost, &bo, &c->boot, &inner)) < 0) {
     boot_error(c, rc, &inner, err);
+  }
+  if (rc == 0 && a->opts.power_estimator == GB_POWER_PAIRED && c->boot.has_energy) {
+    rc = paired_power(c, runs, n, &bo, err);
   }
   c->measured = rc == 0;
   if (c->measured) {
@@ -431,8 +462,14 @@ static int compute_ratio(gb_analysis *a, gb_an_ratio *r, double *scratch, gb_err
     r->ratio = (gb_ratio){.time = none, .energy = none, .power = none};
     return 0;
   }
-  return gb_ratio_of_in(&x->boot, &y->boot, a->opts.margin, a->opts.level, scratch, &r->ratio,
-                        err);
+  int rc = gb_ratio_of_in(&x->boot, &y->boot, a->opts.margin, a->opts.level, scratch, &r->ratio,
+                          err);
+  if (rc == 0 && x->power_replicates && y->power_replicates) {
+    gb_paired_power_ratio(&x->boot.est[GB_EST_NET_POWER], x->power_replicates,
+                          &y->boot.est[GB_EST_NET_POWER], y->power_replicates,
+                          a->opts.resamples, a->opts.level, a->opts.margin, scratch, &r->ratio);
+  }
+  return rc;
 }
 
 /* Python / C, Node.js / C and Python / Node.js: the slower language on top
@@ -512,7 +549,8 @@ static void tally(const gb_analysis *a, size_t from, size_t to, gb_ratio *tmp, g
     tmp[i - from] = a->ratios[i].ratio;
   }
   gb_ratio_tally_of(tmp, to - from, a->opts.level, &t->tally);
-  t->chance_bound = gb_analysis_chance_bound(t->tally.defined, 1.0 - a->opts.level);
+  t->plain_bound = gb_analysis_chance_bound(t->tally.defined, 1.0 - a->opts.level);
+  t->chance_bound = t->plain_bound;
 }
 
 /* Every ratio pairs two configurations of one algorithm and size (another
@@ -572,6 +610,8 @@ static int measure_group(gb_analysis *a, int algorithm, uint64_t size, group_ite
   for (size_t i = 0; i < a->n_configs; i++) {
     if (in_group(&a->configs[i], algorithm, size)) {
       gb_boot_trim(&a->configs[i].boot, a->opts.rank_resamples);
+      free(a->configs[i].power_replicates);
+      a->configs[i].power_replicates = NULL;
     }
   }
   return rc;
@@ -667,17 +707,21 @@ static int build_ratios(gb_analysis *a, gb_err *err) {
 
 /* ---- Rank agreement and coupling ------------------------------------------ */
 
-static bool in_scope(const gb_an_rank *k, const gb_an_config *c) {
+bool gb_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint64_t size) {
   switch (k->scope) {
   case GB_AN_RANK_SIZE:
-    return c->size == k->size;
+    return size == k->size;
   case GB_AN_RANK_LANGUAGE:
-    return c->language == k->language;
+    return l == k->language;
   case GB_AN_RANK_LANG_ALG:
-    return c->language == k->language && c->algorithm == k->algorithm;
+    return l == k->language && a == k->algorithm;
   default:
     return true;
   }
+}
+
+static bool in_scope(const gb_an_rank *k, const gb_an_config *c) {
+  return gb_an_rank_holds(k, c->language, c->algorithm, c->size);
 }
 
 static int rank_one(gb_analysis *a, gb_an_rank *k, const gb_boot **tmp, gb_err *err) {
@@ -942,7 +986,7 @@ int gb_analysis_run(const gb_records *r, const gb_analysis_opts *opts, gb_analys
   a->energy = r->meta.energy.status == GB_REC_ENERGY_OK;
   if ((rc = build_startups(a, err)) == 0 && (rc = build_configs(a, err)) == 0 &&
       (rc = build_ratios(a, err)) == 0 && (rc = build_ranks(a, err)) == 0 &&
-      (rc = build_couplings(a, err)) == 0) {
+      (rc = build_couplings(a, err)) == 0 && (rc = gb_analysis_calibrate_chance(a, err)) == 0) {
     check_rows(&a->checks, &r->runs);
     check_configs(&a->checks, a);
     if ((rc = build_warnings(a, err)) == 0) {
@@ -963,6 +1007,7 @@ void gb_analysis_free(gb_analysis *a) {
   }
   for (size_t i = 0; i < a->n_configs; i++) {
     gb_boot_free(&a->configs[i].boot);
+    free(a->configs[i].power_replicates);
   }
   free(a->configs);
   for (size_t i = 0; i < a->n_startups; i++) {

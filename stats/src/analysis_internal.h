@@ -22,6 +22,44 @@ uint64_t gb_analysis_startup_stream(gb_language l, gb_order o, uint64_t size);
  * each excludes 1 with probability p. 0 for n = 0. */
 size_t gb_analysis_chance_bound(size_t n, double p);
 
+/* Whether a configuration with this key lies in rank scope k (the
+ * coverage study checks rank intervals against the truth of each scope). */
+bool gb_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint64_t size);
+
+/* An ok row of runs.csv as the bootstrap takes it (energy NAN when the row
+ * has no reading). */
+gb_run gb_analysis_run_of_row(const gb_run_row *r);
+
+/* Calibrates a's three tallies' chance counts (gb_an_tally) by simulating
+ * opts.chance_campaigns campaigns of a's own design under equal power
+ * (chance.c); nothing when that is 0, energy was not measured or no power
+ * ratio is defined. Needs the ratios, the tallies and the configurations'
+ * bootstraps (only each configuration's power replicates and each ratio's
+ * power interval are simulated, not a whole analysis). 0 or -ENOMEM. */
+GB_MUST_USE int gb_analysis_calibrate_chance(gb_analysis *a, gb_err *err);
+
+/* The paired estimator of net power (paired.c, ADR 0015) over runs[0..n-1]
+ * with startup st: each run's power (W) is its energy per sort over its
+ * time per sort (NAN where that time is not > 0); *iv gets their median and
+ * the percentile interval at o->level of rep[0 .. o->replicates - 1],
+ * replicate r being the median of the defined powers of resample r, whose
+ * indices are drawn exactly as gb_boot_run_in draws replicate r's (same
+ * seed, stream and order); where o resamples the startup, every run of
+ * replicate r subtracts replicate r's startup in place of st, as the
+ * bootstrap's own estimates do (docs/adr/0014). Not available (rep all NAN) when a run lacks
+ * energy. 0, -EINVAL (a run's values), -ENOMEM. */
+GB_MUST_USE int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st,
+                                const gb_boot_opts *o, double *rep, gb_interval *iv,
+                                gb_err *err);
+
+/* Sets r's power interval from two paired estimates: point pa / pb, the
+ * percentile interval at level of ra[k] / rb[k] (NAN where either is not
+ * > 0), and reads it against margin again (an undefined reading stays
+ * undefined). scratch: 2 x replicates doubles. */
+void gb_paired_power_ratio(const gb_interval *pa, const double *ra, const gb_interval *pb,
+                           const double *rb, size_t replicates, double level, double margin,
+                           double *scratch, gb_ratio *r);
+
 /* Fills a's conclusions from its figures (analysis_summary.c): groups,
  * net_power, remedies, each configuration's validity and checks.invalid,
  * verdict and noisy. Needs the configurations, ratios and tallies. 0 or

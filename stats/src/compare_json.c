@@ -156,6 +156,7 @@ static cJSON *build_root(cj *s) {
   put_u64(s, b, "bootstrap_seed", c->opts.seed);
   put_num(s, b, "level", c->opts.level);
   put_num(s, b, "equivalence_margin", c->opts.margin);
+  put_str(s, b, "power_estimator", gb_power_estimator_name(c->opts.power_estimator));
   put_list(s, root, "machines", put_machine, c->machines, c->n);
   put_verdicts(s, root);
   put_list(s, root, "pairs", put_pair, c->pairs, c->n_pairs);

@@ -181,8 +181,10 @@ int gb_compare_md(const gb_comparison *c, char **out, size_t *len, gb_err *err) 
   gb_tb_printf(&b, "# greenbench: %zu machines compared\n\n", c->n);
   gb_tb_printf(&b,
                "Bootstrap: %zu resamples per configuration, seed %llu; margin of the "
-               "power-ratio readings %g. Chart: [compare.svg](compare.svg).\n\n",
-               c->opts.resamples, (unsigned long long)c->opts.seed, c->opts.margin);
+               "power-ratio readings %g; net power by the %s estimator (ADR 0015). Chart: "
+               "[compare.svg](compare.svg).\n\n",
+               c->opts.resamples, (unsigned long long)c->opts.seed, c->opts.margin,
+               gb_power_estimator_name(c->opts.power_estimator));
   machines(&b, c);
   verdicts(&b, c);
   groups(&b, c);

@@ -110,6 +110,9 @@ static void tally(gb_jb *b, cJSON *parent, const char *key, const gb_an_tally *t
   gb_jb_u64(b, o, "excluding_one", y->excluding_one);
   gb_jb_num(b, o, "expected_by_chance", y->expected_by_chance);
   gb_jb_u64(b, o, "chance_bound", t->chance_bound);
+  gb_jb_u64(b, o, "chance_bound_binomial", t->plain_bound);
+  gb_jb_u64(b, o, "null_campaigns", t->calibrated ? t->null_campaigns : 0);
+  gb_jb_num(b, o, "null_rate", t->calibrated ? t->null_rate : NAN);
 }
 
 void gb_jb_tallies(gb_jb *b, cJSON *parent, const gb_analysis *a) {

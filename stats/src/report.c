@@ -372,6 +372,7 @@ static int analyse_and_write(const gb_records *r, const gb_report_opts *o,
   ao.seed = o->seed;
   ao.resamples = o->resamples;
   ao.margin = o->margin;
+  ao.power_estimator = o->power_estimator;
   ao.startup_fixed = o->startup_fixed;
   gb_analysis *a = NULL;
   outputs out = {0};

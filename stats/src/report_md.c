@@ -174,8 +174,10 @@ void md_section_measured(md *d) {
   row_begin(b, "This report");
   gb_tb_printf(b,
                "`greenbench report --resamples %zu --seed %" PRIu64
-               " --equivalence-margin %.6g%s`; %s percentile-bootstrap intervals |\n\n",
+               " --equivalence-margin %.6g --power-estimator %s%s`; %s percentile-bootstrap "
+               "intervals |\n\n",
                d->a->opts.resamples, d->a->opts.seed, d->a->opts.margin,
+               gb_power_estimator_name(d->a->opts.power_estimator),
                d->a->opts.startup_fixed ? " --startup-fixed" : "", d->level);
 }
 

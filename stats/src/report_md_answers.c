@@ -104,7 +104,8 @@ static void tally_sentence(md *d, const gb_an_tally *t) {
                y->excluding_one == 1 ? "excludes" : "exclude");
   gb_tb_sig(d->b, y->expected_by_chance, 3);
   gb_tb_printf(d->b, " (%s), and more than %zu only one time in 20. ", d->chance,
-               t->chance_bound);
+               t->plain_bound);
+  md_calibrated_sentence(d, t);
 }
 
 static void answer_q1(md *d) {

@@ -185,3 +185,19 @@ void md_readings_cell(gb_textbuf *b, const gb_an_group *g, bool energy) {
 void md_margin_text(md *d) {
   gb_tb_printf(d->b, "%.6g%%", d->a->opts.margin * 100.0);
 }
+
+void md_calibrated_sentence(md *d, const gb_an_tally *t) {
+  if (!t->calibrated) {
+    return;
+  }
+  gb_tb_printf(d->b,
+               "Under equal power, the %zu campaigns simulated for this design gave about ",
+               t->null_campaigns);
+  gb_tb_sig(d->b, t->null_mean, 3);
+  gb_tb_puts(d->b, " (");
+  gb_tb_sig(d->b, 100.0 * t->null_rate, 3);
+  gb_tb_printf(d->b,
+               "%% of the defined intervals), and more than %zu only one time in 20: the "
+               "verdict counts against %zu. ",
+               t->chance_bound, t->chance_bound);
+}

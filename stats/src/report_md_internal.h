@@ -62,6 +62,10 @@ void md_summary_cell(gb_textbuf *b, const double v[3], size_t used, size_t n);
 void md_readings_cell(gb_textbuf *b, const gb_an_group *g, bool energy);
 /* The margin as given, "10%" for 0.10. */
 void md_margin_text(md *d);
+/* "Under equal power, the 20 campaigns simulated for this design gave about
+ * 0.25 (0.1% of the defined intervals), and more than 1 only one time in 20:
+ * the verdict counts against 1. " for a calibrated tally; nothing else. */
+void md_calibrated_sentence(md *d, const gb_an_tally *t);
 
 /* ---- Sections, in the order results.md has them ---------------------------- */
 

@@ -118,9 +118,17 @@ void md_section_configs(md *d) {
              "time per sort are the process's wall and user + system CPU time minus the "
              "median startup cost per process, divided by the sorts per process; energy per "
              "sort is also net of the idle baseline scaled to the run's length; net power is "
-             "median energy per sort over median time per sort, the power drawn above idle. "
-             "Process time is the whole process, startup included; outliers are counted by "
-             "Tukey's rule (beyond 1.5 IQR from the quartiles), never dropped.\n\n");
+             "the power drawn above idle, ");
+  gb_tb_puts(b, d->a->opts.power_estimator == GB_POWER_PAIRED
+                    ? "by the paired estimator (the default, ADR 0015): the median over runs "
+                      "of each run's own net energy over its own net time, the startup and "
+                      "idle subtracted per run, on the same resamples; power ratios are "
+                      "ratios of these. "
+                    : "by the study's estimator (--power-estimator study): median energy "
+                      "per sort over median time per sort; power ratios are the energy ratio "
+                      "over the time ratio. ");
+  gb_tb_puts(b, "Process time is the whole process, startup included; outliers are counted by "
+                "Tukey's rule (beyond 1.5 IQR from the quartiles), never dropped.\n\n");
   md_fold_open(b, d->a->n_configs, "Per-configuration results");
   gb_tb_puts(b,
              "| Language | Algorithm | Order | Size | Ok runs | Sorts per process | Time per "
@@ -221,8 +229,13 @@ void md_section_ratios(md *d) {
   gb_tb_printf(b, "## Ratios\n\nEach ratio is A / B of the medians, with a %s interval from ",
                d->level);
   gb_tb_puts(b, "resampling both configurations independently (replicate r of A against "
-                "replicate r of B). The power ratio is the energy ratio over the time ratio. "
-                "Its reading, against a margin of ");
+                "replicate r of B). ");
+  gb_tb_puts(b, a->opts.power_estimator == GB_POWER_PAIRED
+                    ? "The power ratio is the ratio of the two net powers of the paired "
+                      "estimator (each the median of its runs' own energy over time). "
+                    : "The power ratio is the energy ratio over the time ratio (the study's "
+                      "estimator). ");
+  gb_tb_puts(b, "Its reading, against a margin of ");
   md_margin_text(d);
   gb_tb_puts(b,
              " fixed before measuring (from 1/(1 + m) to 1 + m): *same power* when the whole "
@@ -242,8 +255,25 @@ void md_section_ratios(md *d) {
     gb_tb_sig(b, a->tally_all.tally.expected_by_chance, 3);
     gb_tb_printf(b,
                  " that chance alone would give (%s; more than %zu would happen by chance "
-                 "only one time in 20, by the binomial distribution).\n\n",
-                 d->chance, a->tally_all.chance_bound);
+                 "only one time in 20, by the binomial distribution).",
+                 d->chance, a->tally_all.plain_bound);
+    if (a->tally_all.calibrated) {
+      gb_tb_printf(b,
+                   " That plain figure holds only if each interval excluded 1 with "
+                   "probability %s, independently; intervals of ratios that share a "
+                   "configuration are dependent, and an interval can cover more or less than "
+                   "it claims (docs/methods.md, Coverage of the intervals). So the count is "
+                   "calibrated for this campaign's design: its records simulated %zu times "
+                   "under equal power (its own times kept, every run's net energy one "
+                   "power over its wall time, scattered as its own runs' power scatters, "
+                   "less the startup's energy at that power; the startup held at its median, "
+                   "which errs towards a higher bound). ",
+                   d->chance, a->tally_all.null_campaigns);
+      md_calibrated_sentence(d, &a->tally_all);
+      gb_tb_puts(b, "The bound is the larger of the binomial bound at the simulated rate and "
+                    "the count that one simulated campaign in 20 exceeded.");
+    }
+    gb_tb_puts(b, "\n\n");
     gb_tb_puts(b, "The answer to question 1 follows from these counts by a rule fixed before "
                   "measuring. An interval that excludes 1 counts as differing, whatever its "
                   "position against the margin. *Yes* when more than half of all power ratios "
@@ -259,7 +289,11 @@ void md_section_ratios(md *d) {
                  GB_ANALYSIS_NOISY_SHARE_DEN / GB_ANALYSIS_NOISY_SHARE_NUM);
   } else {
     gb_tb_puts(b, "Energy is pending, so the energy and power ratios and their readings are "
-                  "too; the time ratios stand on their own.\n\n");
+                  "too; the time ratios stand on their own. With energy, the count of power "
+                  "intervals excluding 1 would be set against a bound calibrated for this "
+                  "campaign's design, by simulating it under equal power, with the plain "
+                  "binomial 5% figure printed beside it (docs/study.md, Counting against "
+                  "chance).\n\n");
   }
   gb_tb_printf(b, "### Between languages (%zu)\n\n", a->n_language_ratios);
   ratio_table(d, GB_AN_LANGUAGES, 0, a->n_language_ratios);

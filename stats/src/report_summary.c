@@ -110,6 +110,7 @@ static void put_options(sj *s, cJSON *root) {
   put_u64(s, o, "bootstrap_seed", p->seed);
   put_num(s, o, "level", p->level);
   put_num(s, o, "equivalence_margin", p->margin);
+  put_str(s, o, "power_estimator", gb_power_estimator_name(p->power_estimator));
   put_bool(s, o, "startup_resampled", !p->startup_fixed);
 }
 

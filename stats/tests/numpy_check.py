@@ -14,7 +14,9 @@ startup trial the median wall, CPU and energy per process; every time,
 energy and power ratio between languages and between orders, and the
 median (range) summaries of them; the comparisons ratios; the net-power
 range; coupling and rank-agreement rho; carbon per sort. Counts printed
-beside them (ok runs, ratios per row) must be equal.
+beside them (ok runs, ratios per row) must be equal. Net power and the
+power ratios are the report's estimator's (--power-estimator, passed on to
+the report: paired, the default, or study; ADR 0015).
 
 Bootstrap interval ends can agree only statistically: numpy draws its own
 10,000 resamples per configuration (PCG64, one stream per configuration),
@@ -220,6 +222,10 @@ def q7(v, p):
     return np.quantile(v, p) if len(v) else np.full(np.shape(p), np.nan)
 
 
+# The report's estimator of net power and the power ratios (--power-estimator).
+PAIRED = True
+
+
 def positive_ratio(x, y):
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where((x > 0) & (y > 0), x / y, np.nan)
@@ -299,13 +305,20 @@ class Peer:
         loops = [float(r["loop_ns"]) / float(r["sorts"]) for r in ok if r["loop_ns"] != ""]
         c["loop"] = np.quantile(loops, 0.5) if loops else np.nan
         point = [np.quantile(x[e], 0.5) for e in range(bn.POWER)]
-        point.append(bn.power_w(point[bn.ENERGY], point[bn.TIME])[()])
+        if PAIRED:
+            pw = bn.paired_power(x)
+            pw = pw[~np.isnan(pw)]
+            defined = point[bn.TIME] > 0 and point[bn.ENERGY] > 0
+            point.append(np.quantile(pw, 0.5) if defined and pw.size else np.nan)
+        else:
+            point.append(bn.power_w(point[bn.ENERGY], point[bn.TIME])[()])
         # The report shows no interval of process time; energy's only with energy.
         shown = (bn.TIME, bn.CPU) + ((bn.ENERGY, bn.GROSS) if has_energy else ())
         # The report resamples the startup batches in every replicate
         # (docs/adr/0014-startup-in-the-intervals.md); so does numpy.
         st = (k[0], k[2], k[3])
         reps = bn.replicates(x, np.random.default_rng([SEED, stream(*k)]), rows=shown,
+                             paired=PAIRED and has_energy,
                              startup=(self.batches[st], self.costs[st], self.shifts[k]))
         for e in NEEDS_ENERGY if not has_energy else ():
             point[e] = np.nan
@@ -334,8 +347,11 @@ class Peer:
         with np.errstate(invalid="ignore"):
             pr = np.where(np.isnan(tr), np.nan, er / tr)
         er = np.where(np.isnan(pr), np.nan, er)
-        r.update(point={"time": t, "energy": e,
-                        "power": np.nan if np.isnan(t) or np.isnan(e) else e / t},
+        p = np.nan if np.isnan(t) or np.isnan(e) else e / t
+        if PAIRED:
+            pr = positive_ratio(rx[bn.POWER], ry[bn.POWER])
+            p = positive_ratio(px[bn.POWER], py[bn.POWER])[()]
+        r.update(point={"time": t, "energy": e, "power": p},
                  reps={"time": tr, "energy": er, "power": pr})
         return r
 
@@ -853,6 +869,7 @@ def report(folder, exe, allow_partial, out):
            os.path.join(out, "junit.xml"), "--chart", os.path.join(out, "chart.svg"),
            "--summary", os.path.join(out, "summary.json"), "--no-datapackage"]
     cmd += ["--allow-partial"] if allow_partial else []
+    cmd += ["--power-estimator", "paired" if PAIRED else "study"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         die("%s exited %d:\n%s" % (" ".join(cmd), p.returncode, p.stderr))
@@ -866,7 +883,10 @@ def main():
     ap.add_argument("--greenbench", required=True)
     ap.add_argument("--allow-partial", action="store_true")
     ap.add_argument("--perturb", metavar="L/A/O/N")
+    ap.add_argument("--power-estimator", choices=("paired", "study"), default="paired")
     args = ap.parse_args()
+    global PAIRED
+    PAIRED = args.power_estimator == "paired"
     with tempfile.TemporaryDirectory(prefix="numpy_check.") as out:
         text = report(args.dir, args.greenbench, args.allow_partial, out)
     peer = Peer(args.dir, args.perturb)

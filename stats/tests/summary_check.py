@@ -384,7 +384,11 @@ TALLY = re.compile(r"Of the (\d+) power ratios( between languages| between an in
                    r"orders\)), (\d+) read \*same power within [^*]*\*, (\d+) \*differ\*, "
                    r"(\d+) (?:is|are) \*inconclusive\* and (\d+) \*undefined\*\. (\d+) of the (\d+) "
                    r"defined power intervals excludes? 1; chance alone would give about "
-                   r"(%s) \(5%%\), and more than (\d+)" % NUMBER)
+                   r"(%s) \(5%%\), and more than (\d+) only one time in 20\. "
+                   r"(?:Under equal power, the (\d+) campaigns simulated for this design gave "
+                   r"about (%s) \((%s)%% of the defined intervals\), and more than (\d+) only "
+                   r"one time in 20: the verdict counts against (\d+)\. )?"
+                   % (NUMBER, NUMBER, NUMBER))
 
 
 def check_tallies(k, md, s):
@@ -407,7 +411,17 @@ def check_tallies(k, md, s):
         k.equal(label + " counts", got, (y["same"], y["differs"], y["inconclusive"],
                                          y["undefined"], y["excluding_one"], y["defined"]))
         k.number(label + " expected by chance", m.group(11), y["expected_by_chance"])
-        k.equal(label + " chance bound", int(m.group(12)), y["chance_bound"])
+        k.equal(label + " chance bound, binomial", int(m.group(12)),
+                y["chance_bound_binomial"])
+        if m.group(13) is None:
+            k.equal(label + " chance bound", int(m.group(12)), y["chance_bound"])
+            k.equal(label + " null campaigns", 0, y["null_campaigns"])
+            continue
+        k.equal(label + " null campaigns", int(m.group(13)), y["null_campaigns"])
+        k.number(label + " null rate (%)", m.group(15), 100.0 * y["null_rate"])
+        k.number(label + " null mean", m.group(14), y["null_rate"] * y["defined"])
+        k.equal(label + " chance bound", (int(m.group(16)), int(m.group(17))),
+                (y["chance_bound"], y["chance_bound"]))
 
 
 def check_checks(k, md, s):

@@ -36,6 +36,18 @@
  * is more than 10% below that at its start. */
 #define GB_ANALYSIS_THROTTLE_DROP 0.10
 
+/* How net power, and so the power ratios, are estimated (ADR 0015):
+ *   PAIRED  the median over runs of each run's own net energy / net time
+ *           (idle and startup subtracted per run), bootstrapped on the same
+ *           resamples as every other estimate; the default;
+ *   STUDY   the study's original: median energy per sort / median time per
+ *           sort, two medians that may come from different runs. */
+typedef enum { GB_POWER_PAIRED, GB_POWER_STUDY } gb_power_estimator;
+
+/* "paired", "study"; parse: 0 or -EINVAL. */
+const char *gb_power_estimator_name(gb_power_estimator e);
+GB_MUST_USE int gb_power_estimator_parse(const char *name, gb_power_estimator *out);
+
 typedef struct {
   uint64_t seed;         /* bootstrap seed */
   size_t resamples;      /* per configuration, >= 1 */
@@ -45,17 +57,28 @@ typedef struct {
   /* Threads for the bootstraps, ratios and rank intervals: 0 for one per
    * online CPU (at most 8). The results do not depend on it, bit for bit. */
   size_t threads;
+  /* Campaigns simulated under equal power to calibrate the chance count
+   * (gb_an_tally); 0 sets the count against the plain binomial bound. */
+  size_t chance_campaigns;
+  gb_power_estimator power_estimator;
   /* Hold the startup medians fixed, as the study first did, instead of
    * resampling the startup batches in every replicate
    * (docs/adr/0014-startup-in-the-intervals.md); the default is false. */
   bool startup_fixed;
 } gb_analysis_opts;
 
+/* The chance count's null (chance.c): this many campaigns of the
+ * campaign's own design, each bootstrapped with at most this many
+ * resamples. */
+#define GB_ANALYSIS_CHANCE_CAMPAIGNS 20
+#define GB_ANALYSIS_CHANCE_RESAMPLES 1000
+
 #define GB_ANALYSIS_OPTS_DEFAULT                                                               \
   {                                                                                            \
     .seed = GB_ANALYSIS_SEED_DEFAULT, .resamples = GB_ANALYSIS_RESAMPLES_DEFAULT,              \
     .rank_resamples = GB_ANALYSIS_RANK_RESAMPLES, .level = 0.95,                               \
-    .margin = GB_RATIO_MARGIN_DEFAULT                                                          \
+    .margin = GB_RATIO_MARGIN_DEFAULT, .chance_campaigns = GB_ANALYSIS_CHANCE_CAMPAIGNS,       \
+    .power_estimator = GB_POWER_PAIRED                                                         \
   }
 
 /* One startup trial (language, order, size): the cost per process of its
@@ -95,7 +118,10 @@ typedef struct {
   uint64_t sorts_min, sorts_max; /* sorts per process over the ok runs */
   bool has_counts;               /* comparisons and writes of the first ok run */
   uint64_t comparisons, writes;
-  gb_boot boot;       /* every estimate with its interval; zeroed if not measured */
+  gb_boot boot; /* every estimate with its interval; zeroed if not measured */
+  /* With the paired estimator: its replicates of net power (W), from the
+   * bootstrap until the configuration's ratios are computed; else NULL. */
+  double *power_replicates;
   gb_summary process; /* process wall time (ns) over the ok runs: p95, min, max, outliers */
   gb_rho coupling;    /* rho(process wall time, process energy) over its ok runs */
   size_t loops, loops_short; /* ok runs with a loop time; of those below target_ms */
@@ -140,9 +166,20 @@ typedef struct {
 typedef struct {
   gb_ratio_tally tally;
   /* The count of intervals excluding 1 that chance alone would exceed with
-   * probability at most 5%: the smallest k with P(X > k) <= 0.05 for
-   * X ~ Binomial(defined, 1 - level). */
+   * probability at most 5%, which the verdict sets the count against: the
+   * calibrated bound when calibrated, else plain_bound. */
   size_t chance_bound;
+  /* The study's plain figure: the smallest k with P(X > k) <= 0.05 for
+   * X ~ Binomial(defined, 1 - level). */
+  size_t plain_bound;
+  /* Calibrated by simulation (chance.c): null_campaigns campaigns of this
+   * design under equal power gave null_rate, the share of their defined
+   * power intervals that excluded 1, and null_mean = null_rate x defined;
+   * chance_bound is then the larger of the binomial bound at null_rate and
+   * the count that at most 5% of the simulated campaigns exceeded. */
+  bool calibrated;
+  size_t null_campaigns;
+  double null_rate, null_mean;
 } gb_an_tally;
 
 /* Many inconclusive readings mean the measurements were too noisy to decide

@@ -6,6 +6,7 @@
 #ifndef GREENBENCH_REPORT_H
 #define GREENBENCH_REPORT_H
 
+#include "greenbench/analysis.h"
 #include "greenbench/carbon.h"
 #include "greenbench/error.h"
 
@@ -29,9 +30,10 @@ typedef struct {
   /* false: also write DIR/datapackage.json (report_datapackage.h), which must
    * sit beside the CSV files it describes; true: leave it out. */
   bool no_datapackage;
-  size_t resamples;   /* bootstrap resamples per configuration, 1..GB_REPORT_MAX_RESAMPLES */
-  uint64_t seed;      /* bootstrap seed */
-  double margin;      /* equivalence margin of power ratios, > 0 */
+  size_t resamples; /* bootstrap resamples per configuration, 1..GB_REPORT_MAX_RESAMPLES */
+  uint64_t seed;    /* bootstrap seed */
+  double margin;    /* equivalence margin of power ratios, > 0 */
+  gb_power_estimator power_estimator; /* net power and power ratios (ADR 0015) */
   bool allow_partial; /* report a campaign whose meta.json says completed: false */
   bool startup_fixed; /* hold the startup medians fixed (gb_analysis_opts) */
   /* Carbon intensities in the order to report them. NULL: the default

@@ -52,6 +52,14 @@ CASES = {
 }
 
 
+# The random seed of a case, where not 1000 + its position. verdict-yes is
+# drawn under equal power, where about one campaign in 20 has more power
+# intervals excluding 1 than the chance count calibrated for its design
+# allows (and reads "power differs measurably"): its seed gives a draw with
+# none (issue 32; seed 1000 gave one of 4).
+SEEDS = {"report-verdict-yes": 1100}
+
+
 def sorts_of(lang):
     return max(1, round(mf.TARGET_MS * 1.2e6 / PER_SORT_NS[lang]))
 
@@ -124,7 +132,8 @@ def meta_of(langs, orders, n_rows):
 
 def main():
     for i, (name, (langs, orders, watts, scatter, time_scatter)) in enumerate(CASES.items()):
-        rows = rows_of(langs, orders, watts, scatter, time_scatter, random.Random(1000 + i))
+        rows = rows_of(langs, orders, watts, scatter, time_scatter,
+                       random.Random(SEEDS.get(name, 1000 + i)))
         mf.write(name, rows, meta_of(langs, orders, len(rows)), None)
 
 
