@@ -39,6 +39,7 @@ struct powercap_fake {
   pthread_t thread;
   bool running, quit, held, any_fail;
   uint64_t ticks, preads;
+  uint64_t stop_at; /* powercap_fake_hold_at's target, or 0 */
   int n;
   fake_zone z[POWERCAP_FAKE_MAX_ZONES];
 };
@@ -351,7 +352,7 @@ static void *fake_firmware(void *arg) {
     nanosleep(&ms, NULL);
     pthread_mutex_lock(&f->mu);
     bool quit = f->quit;
-    if (!quit && !f->held)
+    if (!quit && !f->held && !(f->stop_at && f->ticks >= f->stop_at))
       fake_tick_locked(f);
     pthread_cond_broadcast(&f->ticked);
     pthread_mutex_unlock(&f->mu);
@@ -375,6 +376,21 @@ void powercap_fake_hold(powercap_fake *f) {
 void powercap_fake_release(powercap_fake *f) {
   pthread_mutex_lock(&f->mu);
   f->held = false;
+  pthread_mutex_unlock(&f->mu);
+}
+
+void powercap_fake_hold_at(powercap_fake *f, uint64_t tick) {
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += 10;
+  pthread_mutex_lock(&f->mu);
+  f->stop_at = tick;
+  while (f->ticks < tick)
+    if (pthread_cond_timedwait(&f->ticked, &f->mu, &deadline) == ETIMEDOUT)
+      fake_die("tick %llu not reached in 10 s (at %llu; held or not started?)",
+               (unsigned long long)tick, (unsigned long long)f->ticks);
+  f->held = true;
+  f->stop_at = 0;
   pthread_mutex_unlock(&f->mu);
 }
 

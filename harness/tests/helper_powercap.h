@@ -74,6 +74,9 @@ void powercap_fake_start(powercap_fake *f);
 /* Pauses ticking (no tick is in progress once it returns) and resumes it. */
 void powercap_fake_hold(powercap_fake *f);
 void powercap_fake_release(powercap_fake *f);
+/* Lets the firmware tick up to tick and no further, then holds it there: the
+ * tick count is exactly tick when it returns, however late the caller wakes. */
+void powercap_fake_hold_at(powercap_fake *f, uint64_t tick);
 uint64_t powercap_fake_ticks(powercap_fake *f);
 /* Waits until the tick count reaches tick; aborts after 10 s of real time. */
 void powercap_fake_wait(powercap_fake *f, uint64_t tick);

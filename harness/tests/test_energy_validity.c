@@ -47,8 +47,7 @@ static timed_window exact_window(powercap_fake *f, gb_sampler *s, int zone, uint
   w.t0 = powercap_fake_ticks(f);
   cr_assert_eq(gb_sampler_begin(s), 0);
   powercap_fake_release(f);
-  powercap_fake_wait(f, w.t0 + ticks);
-  powercap_fake_hold(f);
+  powercap_fake_hold_at(f, w.t0 + ticks);
   cr_assert_eq(gb_sampler_end(s, &w.r), 0);
   w.t1 = powercap_fake_ticks(f);
   w.injected = powercap_fake_injected(f, zone) - before;

@@ -65,8 +65,7 @@ static gb_energy_reading window(uint64_t ticks, uint64_t *injected, int nzones) 
   uint64_t t0 = powercap_fake_ticks(fake);
   cr_assert_eq(gb_sampler_begin(sampler), 0);
   powercap_fake_release(fake);
-  powercap_fake_wait(fake, t0 + ticks);
-  powercap_fake_hold(fake);
+  powercap_fake_hold_at(fake, t0 + ticks);
   cr_assert_eq(gb_sampler_end(sampler, &r), 0);
   for (int z = 0; z < nzones; z++)
     injected[z] = powercap_fake_injected(fake, z) - before[z];
