@@ -273,7 +273,7 @@ static bool bootstrappable(const gb_an_config *c) {
 
 /* Only time and energy per sort are paired across configurations (ratios,
  * rank intervals), so only theirs are held. */
-static gb_boot_opts boot_opts(const gb_analysis *a, const gb_an_config *c) {
+gb_boot_opts gb_analysis_boot_opts(const gb_analysis *a, const gb_an_config *c) {
   bool resample = !a->opts.startup_fixed && c->startup && c->startup->n_ok > 0;
   return (gb_boot_opts){.seed = a->opts.seed,
                         .stream = c->stream,
@@ -304,7 +304,7 @@ static int prepare(gb_analysis *a, gb_an_config *c, const gb_rec_group *g, gb_er
   int rc = runs && v ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
   double *wall = v, *energy = v ? v + c->n_ok : NULL;
   size_t n = rc == 0 ? collect_runs(g, runs, wall, energy) : 0;
-  gb_boot_opts bo = boot_opts(a, c);
+  gb_boot_opts bo = gb_analysis_boot_opts(a, c);
   gb_err inner;
   if (rc == 0 && (rc = gb_boot_check(runs, n, &c->startup->cost, &bo, &inner)) < 0) {
     boot_error(c, rc, &inner, err);
@@ -355,7 +355,7 @@ static int bootstrap(gb_analysis *a, gb_an_config *c, gb_boot_work *work, gb_err
   double *v = malloc(2 * c->n_ok * sizeof *v);
   int rc = runs && v ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
   size_t n = rc == 0 ? collect_runs(g, runs, v, v + c->n_ok) : 0;
-  gb_boot_opts bo = boot_opts(a, c);
+  gb_boot_opts bo = gb_analysis_boot_opts(a, c);
   gb_err inner;
   if (rc == 0 &&
       (rc = gb_boot_run_in(work, runs, n, &c->startup->cost, &bo, &c->boot, &inner)) < 0) {

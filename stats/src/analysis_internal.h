@@ -30,6 +30,14 @@ bool gb_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint64
  * has no reading). */
 gb_run gb_analysis_run_of_row(const gb_run_row *r);
 
+/* Configuration c's bootstrap options as the analysis draws it: a's seed,
+ * resamples and level, c's stream, only time and energy per sort held
+ * (paired_only), and the startup resampled from c's startup batches on
+ * the trial's stream unless opts.startup_fixed (from the trial's held
+ * replicates while the analysis holds them; drawn afresh, the same
+ * values, once it has released them). c must have a startup trial. */
+gb_boot_opts gb_analysis_boot_opts(const gb_analysis *a, const gb_an_config *c);
+
 /* Calibrates a's three tallies' chance counts (gb_an_tally) by simulating
  * opts.chance_campaigns campaigns of a's own design under equal power
  * (chance.c); nothing when that is 0, energy was not measured or no power

@@ -1,6 +1,7 @@
 /* The comparison of several campaigns (compare.h): refusals, the columns'
- * names, the configurations and ratios common to every machine, verdict
- * agreement and the rank agreement of time per sort. Pure: analyses in,
+ * names, the configurations and ratios common to every machine (and those
+ * left out), verdict agreement and the rank agreement of time per sort;
+ * the changes against the first campaign are compare_change.c's. Pure: analyses in,
  * comparison out; every decision is taken here, the writers only word it. */
 #include "greenbench/compare.h"
 
@@ -87,59 +88,71 @@ static size_t root_of(const gb_cmp_input *in, size_t m) {
   return in[m].same_as >= 0 ? (size_t)in[m].same_as : m;
 }
 
-/* Whether campaign m's folder is given more than once. */
-static bool repeated(const gb_cmp_input *in, size_t n, size_t m) {
-  for (size_t k = 0; k < n; k++) {
-    if (k != m && root_of(in, k) == root_of(in, m)) {
-      return true;
-    }
+/* Campaign m's label: as given, else its folder's name (an archive's
+ * name less ".tar.gz", the folder it holds). */
+static void campaign_of(const gb_cmp_input *in, size_t m, char *buf, size_t len) {
+  if (in[m].campaign_label) {
+    snprintf(buf, len, "%s", in[m].campaign_label);
+    return;
   }
-  return false;
+  const char *b = base_name(in[m].path);
+  size_t n = strlen(b), s = strlen(".tar.gz");
+  if (n > s && strcmp(b + n - s, ".tar.gz") == 0) {
+    n -= s;
+  }
+  snprintf(buf, len, "%.*s", (int)n, b);
 }
 
-/* Machine m's label, or its folder's name when it has none and is given
- * more than once. */
-static int label_of(const gb_cmp_input *in, size_t n, size_t m, char *buf, size_t len,
-                    gb_err *err) {
-  const gb_meta *meta = &in[m].analysis->records->meta;
-  if (meta->machine.has_label) {
-    snprintf(buf, len, "%s", meta->machine.label);
-    return 0;
+/* Whether the columns are named by machine label: no campaign label was
+ * given, every campaign has a machine label, and no two campaigns of other
+ * records share one. */
+static bool by_machine(const gb_cmp_input *in, size_t n) {
+  for (size_t m = 0; m < n; m++) {
+    const gb_meta *meta = &in[m].analysis->records->meta;
+    if (in[m].campaign_label || !meta->machine.has_label) {
+      return false;
+    }
+    for (size_t k = 0; k < m; k++) {
+      if (root_of(in, k) != root_of(in, m) &&
+          strcmp(in[k].analysis->records->meta.machine.label, meta->machine.label) == 0) {
+        return false;
+      }
+    }
   }
-  if (!repeated(in, n, m)) {
-    return gb_err_set(
-        err, EINVAL,
-        "compare: %s/meta.json has no machine label, so its machine cannot be told "
-        "apart: record each campaign with greenbench run --machine-label NAME",
-        in[m].path);
+  return true;
+}
+
+static void label_of(const gb_cmp_input *in, size_t m, bool machine, char *buf, size_t len) {
+  if (machine) {
+    snprintf(buf, len, "%s", in[m].analysis->records->meta.machine.label);
+  } else {
+    campaign_of(in, m, buf, len);
   }
-  snprintf(buf, len, "%s", base_name(in[m].path));
-  return 0;
 }
 
 static int name_machines(const gb_cmp_input *in, size_t n, gb_comparison *c, gb_err *err) {
+  c->by_machine = by_machine(in, n);
   for (size_t m = 0; m < n; m++) {
     char label[GB_META_NAME_MAX];
-    int rc = label_of(in, n, m, label, sizeof label, err);
-    if (rc < 0) {
-      return rc;
-    }
+    label_of(in, m, c->by_machine, label, sizeof label);
     size_t copies = 1;
     for (size_t k = 0; k < m; k++) {
       char other[GB_META_NAME_MAX];
-      if (label_of(in, n, k, other, sizeof other, err) < 0 || strcmp(label, other) != 0) {
+      label_of(in, k, c->by_machine, other, sizeof other);
+      if (strcmp(label, other) != 0) {
         continue;
       }
-      if (root_of(in, k) != root_of(in, m)) {
+      if (root_of(in, k) != root_of(in, m) || in[m].campaign_label) {
         return gb_err_set(err, EINVAL,
-                          "compare: %s and %s both have machine label '%s': record each "
-                          "machine's campaign with its own greenbench run --machine-label NAME",
+                          "compare: %s and %s are both named '%s': give each campaign its "
+                          "own name with --campaign-label NAME (once per path, in order)",
                           in[k].path, in[m].path, label);
       }
       copies++;
     }
     gb_cmp_machine *mc = &c->machines[m];
     snprintf(mc->name, sizeof mc->name, copies > 1 ? "%s#%zu" : "%s", label, copies);
+    campaign_of(in, m, mc->campaign, sizeof mc->campaign);
     mc->path = in[m].path;
     mc->a = in[m].analysis;
     mc->verdict = gb_analysis_verdict_name(mc->a);
@@ -225,6 +238,29 @@ static void common_ratios(gb_comparison *c) {
       c->n_ratios++;
     }
   }
+}
+
+/* Each campaign's configurations that another campaign lacks. */
+static int left_out(gb_comparison *c, gb_err *err) {
+  for (size_t m = 0; m < c->n; m++) {
+    gb_cmp_machine *x = &c->machines[m];
+    x->left_out = calloc(x->a->n_configs + 1, sizeof *x->left_out);
+    if (!x->left_out) {
+      return gb_err_set(err, ENOMEM, "compare: out of memory");
+    }
+    for (size_t i = 0; i < x->a->n_configs; i++) {
+      const gb_an_config *k = &x->a->configs[i];
+      bool all = true;
+      for (size_t j = 0; j < c->n && all; j++) {
+        all = gb_analysis_find(c->machines[j].a, k->language, k->algorithm, k->order,
+                               k->size) != NULL;
+      }
+      if (!all) {
+        x->left_out[x->n_left_out++] = k;
+      }
+    }
+  }
+  return 0;
 }
 
 /* ---- Rank agreement ------------------------------------------------------------ */
@@ -356,12 +392,18 @@ int gb_compare_build(const gb_cmp_input *in, size_t n, gb_comparison **out, gb_e
     group_verdicts(c);
     common_configs(c);
     common_ratios(c);
-    rc = c->n_configs > 0 ? rank_pairs(c, err)
+    rc = c->n_configs > 0 ? left_out(c, err)
                           : gb_err_set(err, EINVAL,
                                        "compare: the %zu campaigns have no configuration "
                                        "(language, algorithm, order, size) in common; nothing "
                                        "to compare",
                                        n);
+  }
+  if (rc == 0) {
+    rc = rank_pairs(c, err);
+  }
+  if (rc == 0) {
+    rc = gb_compare_changes(c, err);
   }
   if (rc < 0) {
     gb_compare_free(c);
@@ -374,6 +416,9 @@ int gb_compare_build(const gb_cmp_input *in, size_t n, gb_comparison **out, gb_e
 void gb_compare_free(gb_comparison *c) {
   if (!c) {
     return;
+  }
+  for (size_t m = 0; m < c->n; m++) {
+    free(c->machines[m].left_out);
   }
   free(c->configs);
   free(c->ratios);

@@ -1,7 +1,8 @@
 /* compare.json: the comparison as JSON (docs/records.md, "compare.json").
  * Figures are full-precision doubles with their unit in the key, null
  * where they do not exist; integers exact. Decides nothing: every flag is
- * the comparison's or the analyses'. */
+ * the comparison's or the analyses'. Keys are only ever added within a
+ * schema_version. */
 #include "greenbench/compare.h"
 
 #include "json_out.h"
@@ -47,12 +48,19 @@ static void put_machine(cj *s, cJSON *arr, const gb_cmp_machine *m) {
   cJSON *o = put_obj(s, arr, NULL);
   put_str(s, o, "name", m->name);
   put_str(s, o, "label", meta->machine.has_label ? meta->machine.label : NULL);
+  put_str(s, o, "campaign_label", m->campaign);
   put_str(s, o, "path", m->path);
   put_str(s, o, "cpu_model", meta->machine.cpu_model);
   put_bool(s, o, "energy_measured", a->energy);
   put_bool(s, o, "completed", meta->completed);
   put_u64(s, o, "configurations", a->checks.configs);
   put_u64(s, o, "configurations_measured", a->checks.configs_measured);
+  cJSON *left = put_arr(s, o, "configurations_left_out");
+  for (size_t i = 0; i < m->n_left_out; i++) {
+    char key[96];
+    gb_an_config_label(m->left_out[i], key, sizeof key);
+    put(s, left, NULL, cJSON_CreateString(key));
+  }
   cJSON *q = put_obj(s, o, "question_1");
   put_str(s, q, "verdict", m->verdict);
   put_bool(s, q, "many_inconclusive", a->energy && a->noisy);
@@ -145,6 +153,47 @@ static void put_ratio(cj *s, cJSON *arr, const gb_cmp_ratio *x) {
   }
 }
 
+/* ---- Changes against the first campaign ------------------------------------ */
+
+/* A ratio of a change with its reading; both null where it does not exist,
+ * the interval null too where the reading is undefined. */
+static void put_change_ratio(cj *s, cJSON *o, const char *what, const gb_interval *iv,
+                             gb_reading r, bool exists) {
+  char key[32];
+  snprintf(key, sizeof key, "%s_ratio", what);
+  gb_jb_interval(&s->jb, o, key, exists && r != GB_READING_UNDEFINED, iv);
+  snprintf(key, sizeof key, "%s_reading", what);
+  put_str(s, o, key, exists ? gb_reading_name(r) : NULL);
+}
+
+static void put_change(cj *s, cJSON *arr, size_t m) {
+  const gb_comparison *c = s->c;
+  const gb_cmp_machine *first = &c->machines[0], *x = &c->machines[m];
+  cJSON *o = put_obj(s, arr, NULL);
+  put_str(s, o, "campaign", x->name);
+  put_str(s, o, "against", first->name);
+  put_bool(s, o, "energy_measured_in_both", first->a->energy && x->a->energy);
+  cJSON *q = put_obj(s, o, "question_1");
+  put_str(s, q, "from", first->verdict);
+  put_str(s, q, "to", x->verdict);
+  if (x->verdict_known) {
+    put_bool(s, q, "changed", x->verdict_changed);
+  } else {
+    put_null(s, q, "changed");
+  }
+  cJSON *cs = put_arr(s, o, "configurations");
+  for (size_t i = 0; i < c->n_configs; i++) {
+    const gb_cmp_change *ch = &c->configs[i].change[m];
+    cJSON *k = put_obj(s, cs, NULL);
+    gb_jb_config_key(&s->jb, k, c->configs[i].config[0]);
+    put_change_ratio(s, k, "time", &ch->ratio.time, ch->time_reading, ch->computed);
+    put_change_ratio(s, k, "energy", &ch->ratio.energy, ch->energy_reading,
+                     ch->computed && ch->energy);
+    put_change_ratio(s, k, "power", &ch->ratio.power, ch->ratio.reading,
+                     ch->computed && ch->energy);
+  }
+}
+
 static cJSON *build_root(cj *s) {
   const gb_comparison *c = s->c;
   cJSON *root = cJSON_CreateObject();
@@ -162,6 +211,10 @@ static cJSON *build_root(cj *s) {
   put_list(s, root, "pairs", put_pair, c->pairs, c->n_pairs);
   put_list(s, root, "configurations", put_config, c->configs, c->n_configs);
   put_list(s, root, "ratios", put_ratio, c->ratios, c->n_ratios);
+  cJSON *changes = put_arr(s, root, "changes");
+  for (size_t m = 1; m < c->n; m++) {
+    put_change(s, changes, m);
+  }
   return root;
 }
 

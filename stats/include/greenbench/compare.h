@@ -1,9 +1,13 @@
 /* `greenbench compare PATH PATH...`: several campaigns of the same workload
- * (one per machine) in, one comparison out (docs/records.md, "compare.json"):
- * per machine the study's three answers, per ratio common to all machines
- * each machine's ratios with their intervals and readings, whether the
- * verdicts of question 1 agree, and the rank agreement of median time per
- * sort between every pair of machines.
+ * (one per machine, or several of one machine: before and after a change)
+ * in, one comparison out (docs/records.md, "compare.json"): per campaign
+ * the study's three answers, per ratio common to all campaigns each
+ * campaign's ratios with their intervals and readings, whether the
+ * verdicts of question 1 agree, the rank agreement of median time per sort
+ * between every pair of campaigns, and, per configuration all hold, each
+ * later campaign's time, energy and net power against the first one's
+ * (ratios with bootstrap intervals, read against the margin) and whether
+ * the answer to question 1 changed.
  *
  * gb_compare_build is pure (analyses in, comparison out); the writers are
  * pure (comparison in, bytes out); gb_cli_compare (greenbench/cli.h, the
@@ -24,10 +28,15 @@
 #define GB_COMPARE_SCHEMA_VERSION 1
 /* At most this many campaigns in one comparison. */
 #define GB_COMPARE_MAX 16
-/* A column's name: the machine label ("#2", "#3" ... added when the same
- * records folder is given again); a folder without a label, allowed only
- * when given more than once, is named by its last path component. */
+/* A column's name (gb_compare_build): the campaign labels when given,
+ * else the machine labels when every campaign has one and they tell the
+ * campaigns apart, else the campaign labels by default (each folder's
+ * name); "#2", "#3" ... added when the same records are given again. */
 #define GB_COMPARE_NAME_MAX (GB_META_NAME_MAX + 8)
+/* Campaign m >= 1 draws the bootstraps of its side of a change from the
+ * analysis's streams with m x 2^56 added (xor), so that no two campaigns
+ * resample with the same indices; the first draws the report's own. */
+#define GB_COMPARE_STREAM_SHIFT 56
 
 /* One campaign as the comparison gets it: all borrowed. */
 typedef struct {
@@ -36,17 +45,31 @@ typedef struct {
    * meta.json file): then it may share that one's label. */
   int same_as; /* index of the earlier campaign with the same files, or -1 */
   const gb_analysis *analysis;
+  /* The campaign's label as the user gave it (compare --campaign-label,
+   * gb_meta_label_valid), or NULL for its folder's name (the path's last
+   * component, less ".tar.gz" for a packed archive). Given for all the
+   * campaigns or for none. */
+  const char *campaign_label;
 } gb_cmp_input;
 
-/* One machine's column. */
+/* One campaign's column. */
 typedef struct {
-  char name[GB_COMPARE_NAME_MAX]; /* the label (with "#k" for a repeated folder) */
+  char name[GB_COMPARE_NAME_MAX];     /* the column's name (GB_COMPARE_NAME_MAX) */
+  char campaign[GB_COMPARE_NAME_MAX]; /* the campaign label, given or the folder's name */
   const char *path;
   const gb_analysis *a;
   const char *verdict; /* gb_analysis_verdict_name of its analysis */
   /* The first machine with this verdict (m itself for the first): the
    * writers list the verdicts by first appearance, each with its machines. */
   size_t same_verdict_as;
+  /* Its configurations that some other campaign lacks, so compared
+   * nowhere (canonical order; owned by the comparison). */
+  const gb_an_config **left_out;
+  size_t n_left_out;
+  /* For m >= 1, against the first campaign: whether both verdicts of
+   * question 1 are known (energy measured in both: not "pending"), and
+   * then whether they differ. */
+  bool verdict_known, verdict_changed;
 } gb_cmp_machine;
 
 /* One ratio of the study that every machine holds (same family and the
@@ -58,9 +81,27 @@ typedef struct {
   bool readings_agree; /* every machine reads its power ratio the same */
 } gb_cmp_ratio;
 
-/* One configuration every machine holds; config[m] is machine m's. */
+/* Campaign m against the first in one configuration: ratio.time,
+ * ratio.energy and ratio.power are m / first of time per sort, energy per
+ * sort and net power (by the analyses' power estimator: paired, ADR 0015,
+ * unless told otherwise), each with the percentile interval of the ratios
+ * of two independent bootstraps (the two sides' resamples drawn from
+ * different streams, GB_COMPARE_STREAM_SHIFT, with the startup resampled as
+ * the report resamples it), and each read against the margin by the rule
+ * of ratio.h (ratio.reading is the power ratio's). Energy and power exist
+ * only when both campaigns measured energy. */
+typedef struct {
+  bool computed; /* both campaigns measured the configuration */
+  bool energy;   /* and both measured energy */
+  gb_ratio ratio;
+  gb_reading time_reading, energy_reading;
+} gb_cmp_change;
+
+/* One configuration every campaign holds; config[m] is campaign m's, and
+ * change[m] (m >= 1) campaign m against the first. */
 typedef struct {
   const gb_an_config *config[GB_COMPARE_MAX];
+  gb_cmp_change change[GB_COMPARE_MAX];
 } gb_cmp_config;
 
 /* Machines i < j: Spearman's rho of their median times per sort over the
@@ -85,6 +126,7 @@ typedef struct {
   gb_cmp_pair *pairs; /* (0,1), (0,2), ..., (1,2), ... */
   size_t n_pairs;
   bool verdicts_agree;   /* every machine's verdict of question 1 is the same */
+  bool by_machine;       /* the columns are named by their machine labels */
   gb_analysis_opts opts; /* the analyses' options (machine 0's; all equal) */
 } gb_comparison;
 
@@ -98,14 +140,20 @@ GB_MUST_USE int gb_compare_check_pair(const gb_cmp_input *a, const gb_cmp_input 
 
 /* Builds the comparison of in[0..n-1] (2 <= n <= GB_COMPARE_MAX), each
  * analysed with the same options. Refuses (-EINVAL, naming both paths)
- * any pair gb_compare_check_pair refuses, a campaign without a machine
- * label (unless its folder is given more than once: a self-comparison),
- * and two campaigns with the same label unless one is the same folder
- * given again (same_as). -EINVAL for n out of range or analyses with
+ * any pair gb_compare_check_pair refuses, and two campaigns whose column
+ * names (GB_COMPARE_NAME_MAX) would be the same unless one is the same
+ * records given again (same_as). -EINVAL for n out of range or analyses with
  * different options, -ENOMEM. *out (release with gb_compare_free) is set
  * only on success; it borrows the analyses. */
 GB_MUST_USE int gb_compare_build(const gb_cmp_input *in, size_t n, gb_comparison **out,
                                  gb_err *err);
+
+/* Fills c->configs[*].change and each campaign's verdict_known and
+ * verdict_changed (compare_change.c); gb_compare_build calls it. It draws
+ * each campaign's bootstraps again from its records, so the analyses must
+ * still hold their records. 0, -EINVAL (a bootstrap's refusal, naming the
+ * configuration and the path), -ENOMEM. */
+GB_MUST_USE int gb_compare_changes(gb_comparison *c, gb_err *err);
 void gb_compare_free(gb_comparison *c);
 
 /* The writers: pure and deterministic, numbers in the "C" locale. Each
