@@ -26,18 +26,24 @@
 static const char usage[] =
     "usage: greenbench compare [options] PATH PATH...\n"
     "\n"
-    "Compares campaigns of the same workload recorded on different machines (at\n"
-    "least two records folders, or archives that greenbench pack wrote, told apart\n"
-    "by the machine label that greenbench run records) and writes compare.md,\n"
-    "compare.svg and compare.json into the output folder, as a set: per machine\n"
-    "the answers to the study's\n"
-    "questions, per ratio each machine's power ratio with its interval, whether the\n"
-    "verdicts of question 1 agree, and the rank agreement of time per sort. Refuses\n"
-    "campaigns of different input seeds or whose input hashes or operation counts\n"
-    "disagree, and two folders with the same label (a folder may be given twice).\n"
+    "Compares campaigns of the same workload (at least two records folders, or\n"
+    "archives that greenbench pack wrote), recorded on different machines or on one\n"
+    "machine before and after a change, and writes compare.md, compare.svg and\n"
+    "compare.json into the output folder, as a set: per campaign the answers to the\n"
+    "study's questions, per ratio each campaign's power ratio with its interval,\n"
+    "whether the verdicts of question 1 agree, the rank agreement of time per sort,\n"
+    "and per configuration each later campaign's time, energy and net power against\n"
+    "the first's (ratios with intervals, read against the margin) and whether the\n"
+    "answer to question 1 changed. Campaigns are named by their machine labels when\n"
+    "those tell them apart, else by their campaign labels (by default each folder's\n"
+    "name). Refuses campaigns of different input seeds or whose input hashes or\n"
+    "operation counts disagree, and two campaigns of the same name (a folder may be\n"
+    "given twice).\n"
     "\n"
     "  --out DIR                  folder to write into (default ./compare, made if\n"
     "                             missing)\n"
+    "  --campaign-label NAME      name a campaign (1 to 63 letters, digits, '_' or\n"
+    "                             '-'): once per PATH, in their order\n"
     "  --resamples N              bootstrap resamples per configuration (default 10000)\n"
     "  --seed S                   bootstrap seed (default 2463534242)\n"
     "  --equivalence-margin M     margin of the power-ratio readings (default 0.10)\n"
@@ -51,6 +57,8 @@ typedef struct {
   const char *out;
   const char *paths[GB_COMPARE_MAX];
   size_t n;
+  const char *labels[GB_COMPARE_MAX]; /* --campaign-label, in order */
+  size_t n_labels;
   gb_analysis_opts ao;
   bool allow_partial;
 } cli;
@@ -72,15 +80,38 @@ static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
 
 static const char *const output_names[3] = {"compare.md", "compare.svg", "compare.json"};
 
-enum { OUT, RESAMPLES, SEED, MARGIN, ALLOW_PARTIAL };
+enum { OUT, RESAMPLES, SEED, MARGIN, ALLOW_PARTIAL, CAMPAIGN_LABEL };
 static const gb_opt options[] = {
     {"--out", NULL, GB_OPT_VALUE, OUT},
+    {"--campaign-label", NULL, GB_OPT_VALUE | GB_OPT_MANY, CAMPAIGN_LABEL},
     {"--resamples", NULL, GB_OPT_VALUE, RESAMPLES},
     {"--seed", NULL, GB_OPT_VALUE, SEED},
     {"--equivalence-margin", NULL, GB_OPT_VALUE, MARGIN},
     {"--allow-partial", NULL, 0, ALLOW_PARTIAL},
     {NULL, NULL, 0, 0},
 };
+
+/* One more --campaign-label: a label (gb_meta_label_valid), not one given
+ * before, at most one per campaign. */
+static int add_label(cli *c, const char *value, gb_err *err) {
+  if (!gb_meta_label_valid(value)) {
+    return gb_err_set(err, EINVAL,
+                      "compare: --campaign-label '%s' is not a label: 1 to 63 letters, "
+                      "digits, '_' or '-'",
+                      SHOWN(value));
+  }
+  for (size_t k = 0; k < c->n_labels; k++) {
+    if (strcmp(c->labels[k], value) == 0) {
+      return gb_err_set(err, EINVAL, "compare: --campaign-label '%s' given twice", value);
+    }
+  }
+  if (c->n_labels == GB_COMPARE_MAX) {
+    return gb_err_set(err, EINVAL, "compare: more than %d --campaign-label given",
+                      GB_COMPARE_MAX);
+  }
+  c->labels[c->n_labels++] = value;
+  return 0;
+}
 
 static int set_option(void *ctx, int id, const char *value, gb_err *err) {
   cli *c = ctx;
@@ -98,6 +129,9 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
   case RESAMPLES:
   case SEED:
     rc = cli_parse_bootstrap(id == SEED, value, parse_u64, &c->ao.resamples, &c->ao.seed, err);
+    break;
+  case CAMPAIGN_LABEL:
+    rc = add_label(c, value, err);
     break;
   case MARGIN: {
     gb_err inner;
@@ -186,8 +220,10 @@ static int load_one(const cli *c, size_t m, campaigns *cs, FILE *warnings, gb_er
     fprintf(warnings, "greenbench: warning: %s: ", c->paths[m]);
     gb_str_put_line(warnings, "", cs->a[m]->warnings[i].text);
   }
-  cs->in[m] =
-      (gb_cmp_input){.path = c->paths[m], .same_as = same_as(c, m), .analysis = cs->a[m]};
+  cs->in[m] = (gb_cmp_input){.path = c->paths[m],
+                             .same_as = same_as(c, m),
+                             .analysis = cs->a[m],
+                             .campaign_label = c->n_labels ? c->labels[m] : NULL};
   return rc;
 }
 
@@ -316,6 +352,12 @@ int gb_cli_compare(int argc, char **argv, const gb_cli_env *env) {
                "compare: at least two records folders expected, got %zu (see greenbench "
                "compare --help)",
                c.n);
+  } else if (c.n_labels > 0 && c.n_labels != c.n) {
+    status = 2;
+    gb_err_set(&err, EINVAL,
+               "compare: %zu --campaign-label given for %zu campaigns; give one per PATH, in "
+               "their order, or none",
+               c.n_labels, c.n);
   } else if (check_outputs(&c, &err) < 0) {
     status = 2;
   } else {
