@@ -79,8 +79,8 @@ _greenbench_value() {
   --junit | --chart | --summary | --python | --node | --state | --progress-log)
     _greenbench_path -f "$cur"
     ;;
-  --sizes | --runs | --warmups | --target-ms | --cpus | --machine-label | --seed | \
-    --order-seed | --timeout-s | --resamples | --equivalence-margin | --carbon | \
+  --sizes | --runs | --warmups | --target-ms | --cpus | --machine-label | --campaign-label | \
+    --seed | --order-seed | --timeout-s | --resamples | --equivalence-margin | --carbon | \
     --carbon-intensity | --check-case)
     COMPREPLY=()
     ;;
@@ -139,8 +139,8 @@ _greenbench() {
       --carbon-intensity --version --help
     ;;
   compare)
-    _greenbench_options -d --out --resamples --seed --equivalence-margin --allow-partial \
-      --version --help
+    _greenbench_options -d --out --campaign-label --resamples --seed --equivalence-margin \
+      --allow-partial --version --help
     ;;
   pack)
     _greenbench_options -d --out --version --help
