@@ -5,8 +5,10 @@ usage: compare_check.py COMPARE_JSON
 
 Every verdict the same, every pair's rank rho of time per sort 1 (interval
 [1, 1] when computed), and every configuration's and ratio's figures the same
-on every machine (the machine's name aside). Exit 0, or 1 with one line per
-problem."""
+on every machine (the machine's name aside); against the first, every later
+campaign's answer to question 1 unchanged (null without energy) and every
+ratio of time, energy and net power exactly 1, its interval around it. Exit
+0, or 1 with one line per problem."""
 import json
 import sys
 
@@ -41,6 +43,24 @@ def problems_of(d):
             out.append(f"no {key}")
     out += [f"ratio {r['a']} / {r['b']}: readings disagree" for r in d["ratios"]
             if not r["readings_agree"]]
+    return out + change_problems(d)
+
+
+def change_problems(d):
+    out = []
+    if len(d["changes"]) != len(d["machines"]) - 1:
+        out.append(f"{len(d['changes'])} changes for {len(d['machines'])} campaigns")
+    for ch in d["changes"]:
+        changed = ch["question_1"]["changed"]
+        if changed is not (False if ch["energy_measured_in_both"] else None):
+            out.append(f"{ch['campaign']}: question 1 changed: {changed}")
+        for k in ch["configurations"]:
+            for what in ("time", "energy", "power"):
+                r = k[f"{what}_ratio"]
+                if r is None and (what == "time" or ch["energy_measured_in_both"]):
+                    out.append(f"{ch['campaign']} {k['language']}: no {what} ratio")
+                elif r is not None and not (r["point"] == 1 and r["low"] <= 1 <= r["high"]):
+                    out.append(f"{ch['campaign']} {k['language']}: {what} ratio {r}")
     return out
 
 

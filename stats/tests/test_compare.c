@@ -596,3 +596,28 @@ Test(compare, golden_before_after_md) {
 Test(compare, golden_before_after_svg) {
   golden_of(before_after, 2, 2, "compare-before-after", "compare.svg");
 }
+
+/* A run the bootstrap refuses when a change is drawn (here made so after
+ * the analysis had accepted it) fails the comparison with one line naming
+ * the campaign and the configuration; nothing is returned. */
+Test(compare, a_refused_run_in_a_change_names_campaign_and_configuration) {
+  set s;
+  load(&s, before_after, 2);
+  gb_run_row *bad = NULL;
+  for (size_t i = 0; i < s.l[1].r->runs.n_rows && !bad; i++) {
+    gb_run_row *r = &s.l[1].r->runs.rows[i];
+    bool sort = r->kind == GB_REC_KIND_SORT && r->status == GB_REC_STATUS_OK;
+    bad = sort && r->language == GB_PYTHON ? r : NULL;
+  }
+  cr_assert_not_null(bad);
+  bad->sorts = 0;
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, 2, &c, &err), -EINVAL);
+  cr_expect_null(c);
+  cr_expect(strstr(err.msg, "compare: compare-a-slower: python/quick/") &&
+                strstr(err.msg, "sorts is 0"),
+            "%s", err.msg);
+  cr_expect_null(strchr(err.msg, '\n'));
+  unload(&s);
+}
