@@ -5,6 +5,7 @@
  * place (the title says so). Pure and deterministic, numbers in "C". */
 #include "greenbench/compare.h"
 
+#include "report_junit_internal.h"
 #include "textbuf.h"
 
 #include <math.h>
@@ -79,9 +80,10 @@ static void frame(gb_textbuf *b, const gb_comparison *c, const axis *ax, bool po
                "viewBox=\"0 0 %d %.0f\">\n<rect width=\"100%%\" height=\"100%%\" "
                "fill=\"white\"/>\n<text x=\"%d\" y=\"26\" text-anchor=\"middle\" "
                "font-size=\"17\" font-weight=\"bold\" " FONT ">%s per configuration, %zu "
-               "machines</text>\n",
+               "%s</text>\n",
                WIDTH, h, WIDTH, h, WIDTH / 2,
-               power ? "Power ratio A / B" : "Time ratio A / B (energy not measured)", c->n);
+               power ? "Power ratio A / B" : "Time ratio A / B (energy not measured)", c->n,
+               c->by_machine ? "machines" : "campaigns");
   double m0 = xpos(ax, 1.0 / (1.0 + c->opts.margin)), m1 = xpos(ax, 1.0 + c->opts.margin);
   if (power) {
     gb_tb_printf(
@@ -106,8 +108,10 @@ static void legend(gb_textbuf *b, const gb_comparison *c) {
     gb_tb_printf(
         b,
         "<circle cx=\"%.2f\" cy=\"48\" r=\"4\" fill=\"%s\"/>\n<text x=\"%.2f\" y=\"52\" "
-        "font-size=\"12\" " FONT ">%s</text>\n",
-        x, col, x + 8, c->machines[m].name);
+        "font-size=\"12\" " FONT ">",
+        x, col, x + 8);
+    gb_xml_put(b, c->machines[m].name, strlen(c->machines[m].name), false);
+    gb_tb_puts(b, "</text>\n");
     x += 24 + 7.5 * (double)strlen(c->machines[m].name);
   }
 }

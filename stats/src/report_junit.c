@@ -62,7 +62,7 @@ static const char *entity_of(unsigned char c, bool attribute) {
   }
 }
 
-static void xml_put(gb_textbuf *b, const char *s, size_t n, bool attribute) {
+void gb_xml_put(gb_textbuf *b, const char *s, size_t n, bool attribute) {
   const unsigned char *u = (const unsigned char *)s;
   for (size_t i = 0; i < n;) {
     const char *ent = entity_of(u[i], attribute);
@@ -81,7 +81,7 @@ static void xml_put(gb_textbuf *b, const char *s, size_t n, bool attribute) {
 
 static void xml_attr(gb_textbuf *b, const char *name, const char *value) {
   gb_tb_printf(b, " %s=\"", name);
-  xml_put(b, value, strlen(value), true);
+  gb_xml_put(b, value, strlen(value), true);
   gb_tb_puts(b, "\"");
 }
 
@@ -89,7 +89,7 @@ int gb_xml_escape(const char *s, size_t n, bool attribute, char **out, size_t *l
                   gb_err *err) {
   gb_textbuf b;
   gb_tb_init(&b);
-  xml_put(&b, s, n, attribute);
+  gb_xml_put(&b, s, n, attribute);
   return gb_tb_take(&b, out, len, "xml escape", err);
 }
 
@@ -245,14 +245,14 @@ static void out_case(junit *j, const jcase *k, const char *classname) {
     xml_attr(b, "type", k->failure_type);
     xml_attr(b, "message", k->msg);
     gb_tb_puts(b, ">");
-    xml_put(b, k->msg, strlen(k->msg), false);
+    gb_xml_put(b, k->msg, strlen(k->msg), false);
     gb_tb_puts(b, "</failure>\n");
   }
   gb_textbuf figures;
   gb_tb_init(&figures);
   out_figures(&figures, j, k);
   gb_tb_puts(b, "      <system-out>");
-  xml_put(b, figures.data ? figures.data : "", figures.len, false);
+  gb_xml_put(b, figures.data ? figures.data : "", figures.len, false);
   b->failed = b->failed || figures.failed;
   gb_tb_free(&figures);
   gb_tb_puts(b, "</system-out>\n    </testcase>\n");

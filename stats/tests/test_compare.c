@@ -621,3 +621,21 @@ Test(compare, a_refused_run_in_a_change_names_campaign_and_configuration) {
   cr_expect_null(strchr(err.msg, '\n'));
   unload(&s);
 }
+
+/* A folder's name is text in compare.svg, never markup. */
+Test(compare, names_are_escaped_in_the_chart) {
+  set s;
+  load(&s, before_after, 2);
+  s.in[1].path = "x/<b>&amp";
+  gb_comparison *c = NULL;
+  gb_err err;
+  cr_assert_eq(gb_compare_build(s.in, 2, &c, &err), 0, "%s", err.msg);
+  char *svg;
+  size_t len;
+  cr_assert_eq(gb_compare_svg(c, &svg, &len, &err), 0, "%s", err.msg);
+  cr_expect(strstr(svg, ">&lt;b&gt;&amp;amp</text>"), "%s", svg);
+  cr_expect_null(strstr(svg, "<b>"), "%s", svg);
+  free(svg);
+  gb_compare_free(c);
+  unload(&s);
+}
