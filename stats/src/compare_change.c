@@ -147,12 +147,23 @@ static size_t most_runs(const gb_comparison *c) {
   return most;
 }
 
+/* Whether a and b hold the same configurations. */
+static bool same_configs(const gb_analysis *a, const gb_analysis *b) {
+  bool same = a->n_configs == b->n_configs;
+  for (size_t i = 0; same && i < a->n_configs; i++) {
+    const gb_an_config *k = &a->configs[i];
+    same = gb_analysis_find(b, k->language, k->algorithm, k->order, k->size) != NULL;
+  }
+  return same;
+}
+
 static void verdict_changes(gb_comparison *c) {
   const gb_cmp_machine *first = &c->machines[0];
   for (size_t m = 1; m < c->n; m++) {
     gb_cmp_machine *x = &c->machines[m];
     x->verdict_known = first->a->energy && x->a->energy;
     x->verdict_changed = x->verdict_known && strcmp(first->verdict, x->verdict) != 0;
+    x->same_configs_as_first = same_configs(first->a, x->a);
   }
 }
 

@@ -181,6 +181,7 @@ static void put_change(cj *s, cJSON *arr, size_t m) {
   } else {
     put_null(s, q, "changed");
   }
+  put_bool(s, q, "same_configurations", x->same_configs_as_first);
   cJSON *cs = put_arr(s, o, "configurations");
   for (size_t i = 0; i < c->n_configs; i++) {
     const gb_cmp_change *ch = &c->configs[i].change[m];

@@ -126,10 +126,15 @@ static void verdict_changes(gb_textbuf *b, const gb_comparison *c) {
       name(b, c, first->a->energy ? m : 0);
       gb_tb_puts(b, "\n");
     } else if (x->verdict_changed) {
-      gb_tb_printf(b, ": **changed**, from %s to %s\n", verdict_words(first->verdict),
+      gb_tb_printf(b, ": **changed**, from %s to %s", verdict_words(first->verdict),
                    verdict_words(x->verdict));
     } else {
-      gb_tb_printf(b, ": unchanged (%s)\n", verdict_words(x->verdict));
+      gb_tb_printf(b, ": unchanged (%s)", verdict_words(x->verdict));
+    }
+    if (x->verdict_known) {
+      gb_tb_puts(b, x->same_configs_as_first ? "\n"
+                                             : "; the two answers come from different sets "
+                                               "of configurations\n");
     }
   }
 }

@@ -298,6 +298,7 @@ Test(compare, before_after_slower_at_the_same_power) {
   cr_expect_str_eq(str(ch, "campaign"), "compare-a-slower");
   cr_expect_str_eq(str(ch, "against"), "compare-machine-a");
   cr_expect(cJSON_IsFalse(at(at(ch, "question_1"), "changed")));
+  cr_expect(cJSON_IsTrue(at(at(ch, "question_1"), "same_configurations")));
   cJSON *k0 = cJSON_GetArrayItem(at(ch, "configurations"), 0);
   cr_expect_str_eq(str(k0, "time_reading"), "differs");
   cr_expect_str_eq(str(k0, "power_reading"), "same");
@@ -385,6 +386,11 @@ Test(compare, only_the_shared_configurations_are_compared) {
   char *md;
   size_t len;
   cr_assert_eq(gb_compare_md(c, &md, &len, &err), 0, "%s", err.msg);
+  cr_expect(strstr(md,
+                   "- compare-a-c-only: **changed**, from yes to within the margin, yes, but "
+                   "power differs; the two answers come from different sets of "
+                   "configurations\n"),
+            "%s", md);
   cr_expect(strstr(md, "Left out, as not every one of the campaigns holds them:\n\n"
                        "- compare-machine-a: python/quick/random/100, "
                        "python/quick/sorted/100\n"),
@@ -394,6 +400,8 @@ Test(compare, only_the_shared_configurations_are_compared) {
   cJSON *left = at(cJSON_GetArrayItem(at(root, "machines"), 0), "configurations_left_out");
   cr_expect_eq(cJSON_GetArraySize(left), 2);
   cr_expect_str_eq(cJSON_GetArrayItem(left, 1)->valuestring, "python/quick/sorted/100");
+  cJSON *q = at(cJSON_GetArrayItem(at(root, "changes"), 0), "question_1");
+  cr_expect(cJSON_IsFalse(at(q, "same_configurations")));
   cJSON_Delete(root);
   gb_compare_free(c);
   unload(&s);

@@ -70,6 +70,9 @@ typedef struct {
    * question 1 are known (energy measured in both: not "pending"), and
    * then whether they differ. */
   bool verdict_known, verdict_changed;
+  /* Whether it holds exactly the first campaign's configurations: when not,
+   * the two verdicts answer question 1 over different ratios. */
+  bool same_configs_as_first;
 } gb_cmp_machine;
 
 /* One ratio of the study that every machine holds (same family and the
