@@ -344,17 +344,20 @@ Test(compare, a_verdict_that_changes) {
   unload(&s);
 }
 
-/* A campaign against itself: every point ratio exactly 1, every interval
+/* A campaign against itself (the same folder given twice, or an identical
+ * copy in another folder): every point ratio exactly 1, every interval
  * around it from two independent bootstraps (not the degenerate [1, 1] of
  * replicates paired with themselves), read same. */
-Test(compare, a_campaign_against_itself_gives_ratios_of_one) {
+static void against_itself(bool copy) {
   set s;
   load(&s, abc, 2);
   s.in[1] = s.in[0];
-  s.in[1].same_as = 0;
+  s.in[1].same_as = copy ? -1 : 0;
+  s.in[1].path = copy ? "elsewhere/copy-of-a" : s.in[0].path;
   gb_comparison *c = NULL;
   gb_err err;
   cr_assert_eq(gb_compare_build(s.in, 2, &c, &err), 0, "%s", err.msg);
+  cr_expect_str_eq(c->machines[1].name, copy ? "copy-of-a" : "machine-a#2");
   for (size_t i = 0; i < c->n_configs; i++) {
     const gb_cmp_change *ch = &c->configs[i].change[1];
     const gb_interval *iv[3] = {&ch->ratio.time, &ch->ratio.energy, &ch->ratio.power};
@@ -368,6 +371,14 @@ Test(compare, a_campaign_against_itself_gives_ratios_of_one) {
   cr_expect_not(c->machines[1].verdict_changed);
   gb_compare_free(c);
   unload(&s);
+}
+
+Test(compare, a_campaign_against_itself_gives_ratios_of_one) {
+  against_itself(false);
+}
+
+Test(compare, a_campaign_against_an_identical_copy_gives_ratios_of_one) {
+  against_itself(true);
 }
 
 /* Campaigns of different configuration sets are compared on those they
