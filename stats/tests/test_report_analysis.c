@@ -541,6 +541,21 @@ Test(report_analysis, study_loop_time_and_cpu_checks_flag_every_one) {
   gb_records_free(r);
 }
 
+/* CPU per sort above time per sort x CPUs is flagged at any excess: the
+ * clocks' resolution cannot make it (docs/methods.md, "No tolerance for CPU
+ * above wall"), so equal is not flagged and the next double above is. */
+Test(report_analysis, cpu_above_wall_has_no_tolerance) {
+  double t = 84200.0;
+  cr_expect_not(gb_an_cpu_above_wall(t, t, 1));
+  cr_expect(gb_an_cpu_above_wall(nextafter(t, INFINITY), t, 1));
+  cr_expect_not(gb_an_cpu_above_wall(2.0 * t, t, 2));
+  cr_expect(gb_an_cpu_above_wall(nextafter(2.0 * t, INFINITY), t, 2));
+  cr_expect(gb_an_cpu_above_wall(1.0002 * t, t, 1), "python/quick/nearly/250's 0.02%%");
+  cr_expect_not(gb_an_cpu_above_wall(2.0 * t, t, 0), "CPUs unknown");
+  cr_expect_not(gb_an_cpu_above_wall(NAN, t, 1));
+  cr_expect_not(gb_an_cpu_above_wall(t, NAN, 1));
+}
+
 /* Issue 32, item 1: --startup-fixed reproduces the study's first intervals
  * (a bootstrap with the startup held fixed), the default resamples the
  * startup and gives wider ones here; the points are the same. */
