@@ -68,6 +68,13 @@ void gb_paired_power_ratio(const gb_interval *pa, const double *ra, const gb_int
                            const double *rb, size_t replicates, double level, double margin,
                            double *scratch, gb_ratio *r);
 
+/* Whether a CPU time per sort is impossible beside a time per sort for
+ * workers that could use `cpus` CPUs: above time x cpus, with no tolerance
+ * (docs/methods.md, "No tolerance for CPU above wall": the clocks' resolution
+ * cannot make CPU time exceed wall time). False where either is NAN or
+ * cpus is 0 (unknown). */
+bool gb_an_cpu_above_wall(double cpu_per_sort, double time_per_sort, uint64_t cpus);
+
 /* Fills a's conclusions from its figures (analysis_summary.c): groups,
  * net_power, remedies, each configuration's validity and checks.invalid,
  * verdict and noisy. Needs the configurations, ratios and tallies. 0 or

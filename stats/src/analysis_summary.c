@@ -203,6 +203,11 @@ static uint64_t cpus_in(const char *list) {
   return n;
 }
 
+bool gb_an_cpu_above_wall(double cpu_per_sort, double time_per_sort, uint64_t cpus) {
+  return cpus > 0 && !isnan(cpu_per_sort) && !isnan(time_per_sort) &&
+         cpu_per_sort > time_per_sort * (double)cpus;
+}
+
 /* The loop-time cross-check (analysis.h, GB_ANALYSIS_LOOP_TOLERANCE): time
  * per sort from process time minus the startup median against the worker's
  * own loop time per sort, and CPU per sort against what the CPUs the
@@ -227,8 +232,7 @@ static void check_loop_times(gb_analysis *a) {
                           fabs(t->point - loop) > GB_ANALYSIS_LOOP_TOLERANCE * loop;
       k->loop_disagrees += c->loop_disagrees;
     }
-    c->cpu_above_wall = k->worker_cpus > 0 && !isnan(cpu->point) && !isnan(t->point) &&
-                        cpu->point > t->point * (double)k->worker_cpus;
+    c->cpu_above_wall = gb_an_cpu_above_wall(cpu->point, t->point, k->worker_cpus);
     k->cpu_above_wall += c->cpu_above_wall;
   }
 }

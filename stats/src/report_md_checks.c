@@ -55,6 +55,41 @@ static void list_close(md *d, size_t n) {
   gb_tb_puts(d->b, n > FOLD_ROWS ? ".</details>\n" : ".\n");
 }
 
+/* The configurations flagged() picks, n of them, listed after a check's
+ * sentence (folded when long), each as its label and what print_one adds;
+ * "." alone when there are none. */
+static void list_flagged(md *d, size_t n, bool (*flagged)(const gb_an_config *),
+                         void (*print_one)(md *, const gb_an_config *)) {
+  if (n == 0) {
+    gb_tb_puts(d->b, ".\n");
+    return;
+  }
+  const char *sep = list_open(d, n);
+  for (size_t i = 0; i < d->a->n_configs; i++) {
+    const gb_an_config *c = &d->a->configs[i];
+    if (!flagged(c)) {
+      continue;
+    }
+    char label[96];
+    gb_an_config_label(c, label, sizeof label);
+    gb_tb_printf(d->b, "%s%s", sep, label);
+    print_one(d, c);
+    sep = ", ";
+  }
+  list_close(d, n);
+}
+
+static bool is_nonpositive(const gb_an_config *c) {
+  return c->nonpositive_time || c->nonpositive_energy;
+}
+
+static void print_nonpositive(md *d, const gb_an_config *c) {
+  gb_tb_printf(d->b, " (%s)",
+               c->nonpositive_time && c->nonpositive_energy ? "time and energy"
+               : c->nonpositive_time                        ? "time"
+                                                            : "energy");
+}
+
 /* Configurations whose time or energy per sort is not above 0, every one
  * listed (folded when long). */
 static void check_nonpositive(md *d) {
@@ -64,25 +99,26 @@ static void check_nonpositive(md *d) {
                "median time or energy per sort of zero or below (the startup cost "
                "subtracted is as large as the sort)",
                n, d->a->checks.configs_measured);
-  if (n == 0) {
-    gb_tb_puts(d->b, ".\n");
-    return;
+  list_flagged(d, n, is_nonpositive, print_nonpositive);
+}
+
+static bool fails_loop_check(const gb_an_config *c) {
+  return c->loop_disagrees || c->cpu_above_wall;
+}
+
+static void print_loop_check(md *d, const gb_an_config *c) {
+  const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
+  gb_tb_puts(d->b, " (time per sort ");
+  gb_tb_interval(d->b, t->point * 1e-3, t->lo * 1e-3, t->hi * 1e-3, SIG);
+  gb_tb_puts(d->b, " µs, loop ");
+  gb_tb_sig(d->b, c->loop_per_sort_ns * 1e-3, SIG);
+  gb_tb_puts(d->b, " µs");
+  if (c->cpu_above_wall) {
+    gb_tb_puts(d->b, ", CPU ");
+    gb_tb_sig(d->b, c->boot.est[GB_EST_CPU_PER_SORT].point * 1e-3, SIG);
+    gb_tb_puts(d->b, " µs: impossible");
   }
-  const char *sep = list_open(d, n);
-  for (size_t i = 0; i < d->a->n_configs; i++) {
-    const gb_an_config *c = &d->a->configs[i];
-    if (!c->nonpositive_time && !c->nonpositive_energy) {
-      continue;
-    }
-    char label[96];
-    gb_an_config_label(c, label, sizeof label);
-    gb_tb_printf(d->b, "%s%s (%s)", sep, label,
-                 c->nonpositive_time && c->nonpositive_energy ? "time and energy"
-                 : c->nonpositive_time                        ? "time"
-                                                              : "energy");
-    sep = ", ";
-  }
-  list_close(d, n);
+  gb_tb_puts(d->b, ")");
 }
 
 /* The loop-time cross-check: every configuration that fails it listed
@@ -100,35 +136,9 @@ static void check_loop_time(md *d) {
                k->worker_cpus, k->worker_cpus == 1 ? "" : "s", k->cpu_above_wall);
   size_t n = 0;
   for (size_t i = 0; i < d->a->n_configs; i++) {
-    n += d->a->configs[i].loop_disagrees || d->a->configs[i].cpu_above_wall;
+    n += fails_loop_check(&d->a->configs[i]);
   }
-  if (n == 0) {
-    gb_tb_puts(d->b, ".\n");
-    return;
-  }
-  const char *sep = list_open(d, n);
-  for (size_t i = 0; i < d->a->n_configs; i++) {
-    const gb_an_config *c = &d->a->configs[i];
-    if (!c->loop_disagrees && !c->cpu_above_wall) {
-      continue;
-    }
-    char label[96];
-    gb_an_config_label(c, label, sizeof label);
-    const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
-    gb_tb_printf(d->b, "%s%s (time per sort ", sep, label);
-    gb_tb_interval(d->b, t->point * 1e-3, t->lo * 1e-3, t->hi * 1e-3, SIG);
-    gb_tb_puts(d->b, " µs, loop ");
-    gb_tb_sig(d->b, c->loop_per_sort_ns * 1e-3, SIG);
-    gb_tb_puts(d->b, " µs");
-    if (c->cpu_above_wall) {
-      gb_tb_puts(d->b, ", CPU ");
-      gb_tb_sig(d->b, c->boot.est[GB_EST_CPU_PER_SORT].point * 1e-3, SIG);
-      gb_tb_puts(d->b, " µs: impossible");
-    }
-    gb_tb_puts(d->b, ")");
-    sep = ", ";
-  }
-  list_close(d, n);
+  list_flagged(d, n, fails_loop_check, print_loop_check);
 }
 
 static void check_plateau(md *d) {

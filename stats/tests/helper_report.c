@@ -128,13 +128,17 @@ gb_records *gbt_load(const char *name) {
   return gbt_load_dir(dir);
 }
 
-gb_analysis *gbt_analyse(const gb_records *r) {
-  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+gb_analysis *gbt_analyse_with(const gb_records *r, const gb_analysis_opts *o) {
   gb_analysis *a = NULL;
   gb_err err;
-  int rc = gb_analysis_run(r, &o, &a, &err);
+  int rc = gb_analysis_run(r, o, &a, &err);
   cr_assert_eq(rc, 0, "%s", err.msg);
   return a;
+}
+
+gb_analysis *gbt_analyse(const gb_records *r) {
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  return gbt_analyse_with(r, &o);
 }
 
 gbt_loaded gbt_load_analysed(const char *name) {

@@ -52,6 +52,9 @@ gb_records *gbt_load_dir(const char *dir);
 gb_records *gbt_load(const char *name);
 /* gb_analysis_run with the default options. */
 gb_analysis *gbt_analyse(const gb_records *r);
+/* gb_analysis_run with options o: a test that compares two analyses of the
+ * same records calls it twice, with one option changed between the calls. */
+gb_analysis *gbt_analyse_with(const gb_records *r, const gb_analysis_opts *o);
 
 /* A fixture's records with their analysis, for the writer tests. */
 typedef struct {

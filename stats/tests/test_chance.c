@@ -3,6 +3,7 @@
  * against; the study's plain binomial figure stays beside it. */
 #include "greenbench/analysis.h"
 
+#include "alloc_fail.h"
 #include "analysis_internal.h"
 #include "helper_report.h"
 
@@ -12,10 +13,7 @@
 static gb_analysis *analyse(const gb_records *r, size_t campaigns) {
   gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
   o.chance_campaigns = campaigns;
-  gb_analysis *a = NULL;
-  gb_err err;
-  cr_assert_eq(gb_analysis_run(r, &o, &a, &err), 0, "%s", err.msg);
-  return a;
+  return gbt_analyse_with(r, &o);
 }
 
 /* By default every tally is calibrated by 20 simulated campaigns: the
@@ -100,4 +98,28 @@ Test(chance, verdict_fixtures_keep_their_verdicts) {
     gb_analysis_free(a);
     gb_records_free(r);
   }
+}
+
+/* Every allocation of the calibration can fail: it says "out of memory",
+ * returns -ENOMEM and leaves the tallies as they were, uncalibrated
+ * (alloc_fail.h; under ASan, nothing leaks). */
+static int calibrate_once(void *arg, gb_err *err) {
+  gb_analysis *a = arg;
+  cr_assert_not(a->tally_all.calibrated);
+  int rc = gb_analysis_calibrate_chance(a, err);
+  cr_assert(rc == 0 || !a->tally_all.calibrated);
+  return rc;
+}
+
+Test(chance, every_allocation_failure_is_reported) {
+  gb_records *r = gbt_load("report-energy");
+  gb_analysis *a = analyse(r, 0);
+  a->opts.chance_campaigns = 3;
+  /* Three tallies' counts, six blocks of work, two per configuration (all
+   * 12 have energy). */
+  cr_expect_eq(gbt_each_allocation_fails(calibrate_once, a), 9 + 2 * a->n_configs);
+  cr_expect(a->tally_all.calibrated);
+  cr_expect_eq(a->tally_all.null_campaigns, 3);
+  gb_analysis_free(a);
+  gb_records_free(r);
 }

@@ -1,6 +1,7 @@
 /* The paired estimator of net power (paired.c, ADR 0015): each run's own
  * net energy over its own net time, the median of those, and ratios of
  * two such estimates, worked by hand. */
+#include "alloc_fail.h"
 #include "analysis_internal.h"
 #include "greenbench/analysis.h"
 #include "helper_report.h"
@@ -104,11 +105,9 @@ Test(paired, only_power_depends_on_the_estimator) {
   gb_records *rec = gbt_load("report-verdict-differs");
   gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
   o.chance_campaigns = 0;
-  gb_analysis *p = NULL, *s = NULL;
-  gb_err err;
-  cr_assert_eq(gb_analysis_run(rec, &o, &p, &err), 0, "%s", err.msg);
+  gb_analysis *p = gbt_analyse_with(rec, &o);
   o.power_estimator = GB_POWER_STUDY;
-  cr_assert_eq(gb_analysis_run(rec, &o, &s, &err), 0, "%s", err.msg);
+  gb_analysis *s = gbt_analyse_with(rec, &o);
   for (size_t i = 0; i < p->n_configs; i++) {
     const gb_interval *x = p->configs[i].boot.est, *y = s->configs[i].boot.est;
     cr_assert_eq(x[GB_EST_TIME_PER_SORT].lo, y[GB_EST_TIME_PER_SORT].lo);
@@ -156,4 +155,38 @@ Test(paired, each_replicate_subtracts_its_startup) {
   cr_assert_eq(gb_paired_power(runs, 4, &fixed, &o, a, &held, &err), 0, "%s", err.msg);
   cr_assert_eq(ib.point, held.point);
   cr_assert_neq(ib.lo, held.lo);
+}
+
+/* Every allocation of gb_paired_power, its own and those of the startup
+ * replicates it draws, can fail: the call says "out of memory" and returns
+ * -ENOMEM (alloc_fail.h; under ASan, nothing leaks). */
+typedef struct {
+  gb_run runs[4];
+  gb_startup batches[3];
+  double rep[200];
+} paired_call;
+
+static int paired_once(void *arg, gb_err *err) {
+  paired_call *x = arg;
+  gb_boot_opts o = {.seed = 3,
+                    .stream = 4,
+                    .replicates = 200,
+                    .level = 0.95,
+                    .startup_batches = x->batches,
+                    .n_startup_batches = 3,
+                    .startup_stream = 5};
+  gb_interval iv;
+  return gb_paired_power(x->runs, 4, &x->batches[0], &o, x->rep, &iv, err);
+}
+
+Test(paired, every_allocation_failure_is_reported) {
+  paired_call x = {
+      .runs = {run(2e6, 10.0, 4), run(3e6, 30.0, 5), run(4e6, 20.0, 6), run(5e6, 25.0, 7)}};
+  for (size_t b = 0; b < 3; b++) {
+    x.batches[b] =
+        (gb_startup){.time_ns = 1e5 * (double)(b + 1), .cpu_ns = 1e5, .energy_uj = 1};
+  }
+  /* Its two blocks, the startup replicates' block and the four of
+   * gb_boot_startup_replicates. */
+  cr_expect_eq(gbt_each_allocation_fails(paired_once, &x), 7);
 }

@@ -14,6 +14,7 @@
 #include "helper_locale.h"
 #include "helper_report.h"
 #include "report_md.h"
+#include "report_md_internal.h"
 
 static char *render(const char *fixture, size_t *len) {
   gbt_loaded l = gbt_load_analysed(fixture);
@@ -241,4 +242,39 @@ Test(report_md, each_verdict_from_records_with_a_known_answer) {
   cr_expect(strstr(md, "1 read *same power within 10%*, 2 *differ*, 1 is *inconclusive* and 0 "
                        "*undefined*. 2 of the 4 defined power intervals exclude 1"));
   free(md);
+}
+
+/* Issue 32: the rank-agreement intervals do not cover 95% (the coverage
+ * study), so the report states the coverage measured beside them, and
+ * its figures are those of the Spearman row of docs/methods.md's coverage
+ * table. */
+Test(report_md, rank_intervals_carry_their_measured_coverage) {
+  size_t len;
+  char *md = render("report-energy", &len);
+  const char *at = strstr(md, "## Rank agreement");
+  cr_assert_not_null(at);
+  const char *stated =
+      strstr(at, "held the true rho in " GB_MD_RANK_COVERAGE_STUDY " of scopes");
+  cr_assert_not_null(stated);
+  cr_assert_lt(stated, strstr(at, "| Scope |"), "stated before the table");
+  cr_assert_not_null(strstr(at, "and in " GB_MD_RANK_COVERAGE_SMALL " on a small design"));
+  free(md);
+  double study, se, small;
+  cr_assert_eq(
+      sscanf(GB_MD_RANK_COVERAGE_STUDY, "%lf%% (Monte Carlo standard error %lf", &study, &se),
+      2);
+  cr_assert_eq(sscanf(GB_MD_RANK_COVERAGE_SMALL, "%lf%%", &small), 1);
+  cr_assert(study < 93.0 || study > 97.0, "a coverage within 93-97%% needs no statement");
+  char *methods = gbt_slurp_or_fail(GB_TEST_DATA_DIR "/../../../docs/methods.md");
+  const char *row = strstr(methods, "\n| Spearman rho (every scope) | ");
+  cr_assert_not_null(row, "docs/methods.md has the Spearman row of its coverage table");
+  char want[64];
+  snprintf(want, sizeof want, "| %.1f%% (%.1f) |", study, se);
+  const char *end = strchr(row + 1, '\n');
+  const char *found = strstr(row, want);
+  cr_assert(found && found < end, "the row states %s", want);
+  snprintf(want, sizeof want, "| %.1f%% (", small);
+  found = strstr(row, want);
+  cr_assert(found && found < end, "the row states %s", want);
+  free(methods);
 }
