@@ -110,9 +110,10 @@ typedef struct {
   uint64_t max_energy_range_uj; /* >= 1 */
 } gb_meta_zone;
 
-/* Integers in meta.json are limited to 0 .. 2^53, which a JSON number holds
- * exactly (RFC 8259, section 6). Text fields are NUL-terminated; one that
- * does not fit is an error, never cut. */
+/* Integers in meta.json are 0 .. 2^64-1, written and read as their exact
+ * decimal digits (never through a double, which holds only 2^53 exactly).
+ * Text fields are NUL-terminated; one that does not fit is an error, never
+ * cut. */
 typedef struct {
   char tool_version[GB_META_NAME_MAX];
   char **command; /* argv as run, n_command >= 1 strings; owned */
@@ -260,5 +261,13 @@ GB_MUST_USE int gb_meta_parse(const char *json, size_t len, const char *path, gb
  * out of memory or for an enum out of range. It does not check m: call
  * gb_meta_check first, so that what the harness writes the reader accepts. */
 struct cJSON *gb_meta_to_json(const gb_meta *m);
+
+/* For the tests: whether the one table of meta.json's fields, which drives
+ * gb_meta_parse, gb_meta_to_json and the checks of single fields, covers
+ * gb_meta and the structs of its lists: every aligned 8-byte word of each
+ * holds a byte of some field (padding never fills one), so that a member
+ * added to a struct but not to the table is found. 0, -EINVAL naming the
+ * word, or -ENOMEM. */
+GB_MUST_USE int gb_meta_table_covers(gb_err *err);
 
 #endif
