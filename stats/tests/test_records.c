@@ -726,7 +726,7 @@ Test(records_meta, good_fields) {
   cr_assert_eq(m.settings.languages[1], GB_PYTHON);
   cr_assert_eq(m.settings.sizes[0], 250);
   cr_assert_eq(m.settings.seed, 2463534242u);
-  cr_assert_eq(m.settings.energy, GB_META_ENERGY_AUTO);
+  cr_assert_eq(m.settings.energy, GB_ENERGY_AUTO);
   cr_assert_eq(m.plan.measured_runs, 12);
   cr_assert_eq(m.n_calibration, 2);
   cr_assert_eq(m.calibration[1].sorts, 90);
@@ -974,7 +974,7 @@ static void study_meta(gb_meta *m) {
   const uint64_t sizes[] = {250, 500, 1000, 2000};
   for (int i = 0; i < 4; i++)
     s->sizes[s->n_sizes++] = sizes[i];
-  s->runs = 30, s->warmups = 3, s->target_ms = 200, s->energy = GB_META_ENERGY_OFF;
+  s->runs = 30, s->warmups = 3, s->target_ms = 200, s->energy = GB_ENERGY_OFF;
   s->seed = 2463534242u, s->order_seed = 123, s->timeout_s = 60;
   strcpy(s->python, "/usr/bin/python3");
   strcpy(s->node, "/usr/bin/node");

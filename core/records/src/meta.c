@@ -223,7 +223,7 @@ static int check_omit(vctx *v, const gb_meta *m) {
   const gb_meta_settings *s = &m->settings;
   uint32_t in_sizes = s->n_sizes >= 32 ? UINT32_MAX : (1u << s->n_sizes) - 1;
   bool lang[GB_LANGUAGE_COUNT] = {false}, alg[GB_ALGORITHM_COUNT] = {false},
-       ord[GB_ORDER_COUNT] = {false}, size[GB_META_MAX_SIZES] = {false};
+       ord[GB_ORDER_COUNT] = {false}, size[GB_MAX_SIZES] = {false};
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
       for (gb_order o = 0; o < GB_ORDER_COUNT; o++) {
@@ -280,9 +280,9 @@ static int check_zones(vctx *v, const gb_meta *m) {
 
 static int check_energy(vctx *v, const gb_meta *m) {
   gb_rec_energy st = m->energy.status;
-  if ((m->settings.energy == GB_META_ENERGY_OFF) != (st == GB_REC_ENERGY_OFF))
+  if ((m->settings.energy == GB_ENERGY_OFF) != (st == GB_REC_ENERGY_OFF))
     return FAIL(v, "energy.status: %s, but settings.energy is %s", gb_rec_energy_name(st),
-                gb_meta_energy_mode_name(m->settings.energy));
+                gb_energy_mode_name(m->settings.energy));
   if (st != GB_REC_ENERGY_OK && !m->energy.reason[0])
     return FAIL(v, "energy.reason: empty, but energy is %s", gb_rec_energy_name(st));
   if (m->energy.has_source && strcmp(m->energy.source, "powercap") != 0 &&

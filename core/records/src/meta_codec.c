@@ -60,16 +60,16 @@ _Static_assert(sizeof(gb_language) == sizeof(unsigned) &&
                    sizeof(gb_algorithm) == sizeof(unsigned) &&
                    sizeof(gb_order) == sizeof(unsigned) &&
                    sizeof(gb_meta_profile) == sizeof(unsigned) &&
-                   sizeof(gb_meta_energy_mode) == sizeof(unsigned) &&
+                   sizeof(gb_energy_mode) == sizeof(unsigned) &&
                    sizeof(gb_meta_zone_kind) == sizeof(unsigned) &&
                    sizeof(gb_rec_energy) == sizeof(unsigned),
                "enums are read and written through unsigned");
 
 const char *const gb_meta_profile_names[] = {"smoke", "study", "custom"};
-const char *const gb_meta_energy_mode_names[] = {"auto", "on", "off"};
+const char *const gb_energy_mode_names[] = {"auto", "on", "off"};
 const char *const gb_meta_zone_kind_names[] = {"package", "dram"};
 GB_REC_NAME_FUNCS(gb_meta_profile, gb_meta_profile_names)
-GB_REC_NAME_FUNCS(gb_meta_energy_mode, gb_meta_energy_mode_names)
+GB_REC_NAME_FUNCS(gb_energy_mode, gb_energy_mode_names)
 GB_REC_NAME_FUNCS(gb_meta_zone_kind, gb_meta_zone_kind_names)
 
 /* ---- Places and messages ------------------------------------------------ */
@@ -323,7 +323,7 @@ static const field settings_fields[] = {
          .why = ", but a configuration has at least one run"),
     ANY_UINT("warmups", settings.warmups),
     UINT("target_ms", settings.target_ms, 1, UINT64_MAX),
-    ENUM("energy", settings.energy, gb_meta_energy_mode_names),
+    ENUM("energy", settings.energy, gb_energy_mode_names),
     UINT("seed", settings.seed, 1, UINT32_MAX,
          .why = " is not a xorshift32 seed (1..4294967295)"),
     ANY_UINT("order_seed", settings.order_seed),
@@ -676,7 +676,7 @@ static bool write_omit(const void *base, cJSON *parent, const char *key) {
   for (c.language = 0; c.language < GB_LANGUAGE_COUNT; c.language++)
     for (c.algorithm = 0; c.algorithm < GB_ALGORITHM_COUNT; c.algorithm++)
       for (c.order = 0; c.order < GB_ORDER_COUNT; c.order++)
-        for (size_t z = 0; z < s->n_sizes && z < GB_META_MAX_SIZES; z++) {
+        for (size_t z = 0; z < s->n_sizes && z < GB_MAX_SIZES; z++) {
           if (!(s->omit[c.language][c.algorithm][c.order] >> z & 1u))
             continue;
           if (!arr && !add(parent, key, arr = cJSON_CreateArray()))

@@ -17,7 +17,7 @@ typedef struct {
  * zone kinds (meta_codec.c), for the tables that read and write them. */
 extern const char *const gb_rec_energy_names[GB_REC_ENERGY_COUNT];
 extern const char *const gb_meta_profile_names[GB_META_PROFILE_COUNT];
-extern const char *const gb_meta_energy_mode_names[GB_META_ENERGY_MODE_COUNT];
+extern const char *const gb_energy_mode_names[GB_ENERGY_MODE_COUNT];
 extern const char *const gb_meta_zone_kind_names[GB_META_ZONE_KIND_COUNT];
 
 /* names[v], or NULL when v is out of range. */
