@@ -588,8 +588,7 @@ int gb_fixture_check_case(const char *name, const char *state_path) {
     printf("%s: skipped: the campaign was interrupted before it measured this case\n", name);
     rc = GB_SUITE_SKIPPED;
   } else if (gb_validate_case(r, c.language, c.algorithm, c.order, c.size,
-                              r->meta.settings.energy == GB_META_ENERGY_ON, why,
-                              sizeof why) != 0) {
+                              r->meta.settings.energy == GB_ENERGY_ON, why, sizeof why) != 0) {
     fprintf(stderr, "%s: %s (records in %s)\n", name, why, st.records);
     rc = 1;
   } else {

@@ -183,11 +183,11 @@ static int apply_numbers(const run_args *a, gb_settings *s, const gb_cli_env *en
   uint64_t runs = s->runs, warmups = s->warmups, target = s->target_ms, seed = s->seed,
            timeout = s->timeout_s, order_seed = 0;
   int rc = 0;
-  if ((rc = number(env, "--runs", a->runs, 1, 10000, &runs)) ||
-      (rc = number(env, "--warmups", a->warmups, 1, 64, &warmups)) ||
-      (rc = number(env, "--target-ms", a->target_ms, 1, 60000, &target)) ||
+  if ((rc = number(env, "--runs", a->runs, 1, GB_MAX_RUNS, &runs)) ||
+      (rc = number(env, "--warmups", a->warmups, 1, GB_MAX_WARMUPS, &warmups)) ||
+      (rc = number(env, "--target-ms", a->target_ms, 1, GB_MAX_TARGET_MS, &target)) ||
       (rc = number(env, "--seed", a->seed, 1, UINT32_MAX, &seed)) ||
-      (rc = number(env, "--timeout-s", a->timeout_s, 1, 86400, &timeout)) ||
+      (rc = number(env, "--timeout-s", a->timeout_s, 1, GB_MAX_TIMEOUT_S, &timeout)) ||
       (rc = number(env, "--order-seed", a->order_seed, 0, ORDER_SEED_MAX, &order_seed)))
     return rc;
   if (!a->order_seed && getrandom(&order_seed, sizeof order_seed, 0) != sizeof order_seed)
@@ -250,7 +250,8 @@ static int print_plan(const gb_settings *s, const gb_cli_env *env) {
           "estimated duration: about %s (warm-ups and calibration %s, measured runs with "
           "their idle windows %s; longer on a busy machine)\n",
           s->profile, p.nconfigs, p.nstartups, p.nruns, sort_runs, p.nruns - sort_runs, s->runs,
-          p.runs ? s->order_seed : 0, s->warmups, s->target_ms, s->target_ms * 6 / 5,
+          p.runs ? s->order_seed : 0, s->warmups, s->target_ms,
+          s->target_ms * GB_META_CALIBRATION_HEADROOM_NUM / GB_META_CALIBRATION_HEADROOM_DEN,
           gb_energy_mode_name(s->energy), s->seed, total, warmups, runs);
   gb_plan_free(&p);
   return 0;

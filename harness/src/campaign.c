@@ -420,7 +420,8 @@ static int start(gb_campaign *c, gb_err *err) {
     return 0;
   }
   c->s = c->o->settings;
-  if ((rc = gb_plan_build(&c->s, &c->plan, err)) < 0 ||
+  if ((rc = gb_settings_check(&c->s, err)) < 0 ||
+      (rc = gb_plan_build(&c->s, &c->plan, err)) < 0 ||
       (rc = gb_campaign_setup_expected(c, err)) < 0 || (rc = prepare(c, err)) < 0 ||
       (rc = open_records(c, err)) < 0 || (rc = gb_campaign_meta_new(c, err)) < 0)
     return rc;

@@ -109,7 +109,7 @@ static void settings_to_meta(const gb_settings *s, const gb_workers *w, gb_meta_
   *m = (gb_meta_settings){.runs = s->runs,
                           .warmups = s->warmups,
                           .target_ms = s->target_ms,
-                          .energy = (gb_meta_energy_mode)s->energy,
+                          .energy = s->energy,
                           .seed = s->seed,
                           .order_seed = s->order_seed,
                           .timeout_s = s->timeout_s};
@@ -137,7 +137,7 @@ int gb_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err
   *s = (gb_settings){.runs = (unsigned)ms->runs,
                      .warmups = (unsigned)ms->warmups,
                      .target_ms = (unsigned)ms->target_ms,
-                     .energy = (gb_energy_mode)ms->energy,
+                     .energy = ms->energy,
                      .seed = (uint32_t)ms->seed,
                      .order_seed = ms->order_seed,
                      .timeout_s = (unsigned)ms->timeout_s};

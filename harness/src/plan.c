@@ -1,6 +1,7 @@
 #include "greenbench/plan.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,19 +11,35 @@
 #include "greenbench/text.h"
 #include "plan_internal.h"
 
-static const char *const energy_names[] = {"auto", "on", "off"};
-
-const char *gb_energy_mode_name(gb_energy_mode m) {
-  return (unsigned)m <= GB_ENERGY_OFF ? energy_names[m] : NULL;
+/* value outside lo..hi: the message naming key. */
+static int out_of(gb_err *err, const char *key, uint64_t value, uint64_t lo, uint64_t hi) {
+  return gb_err_set(err, EINVAL, "settings.%s: %" PRIu64 " is outside %" PRIu64 "..%" PRIu64,
+                    key, value, lo, hi);
 }
 
-int gb_energy_mode_parse(const char *name, gb_energy_mode *out) {
-  for (int i = 0; i <= GB_ENERGY_OFF; i++)
-    if (strcmp(name, energy_names[i]) == 0) {
-      *out = (gb_energy_mode)i;
-      return 0;
-    }
-  return -EINVAL;
+int gb_settings_check(const gb_settings *s, gb_err *err) {
+  const struct {
+    const char *key;
+    uint64_t value, lo, hi;
+  } numbers[] = {
+      {"languages", s->languages, 1, (1u << GB_LANGUAGE_COUNT) - 1},
+      {"algorithms", s->algorithms, 1, (1u << GB_ALGORITHM_COUNT) - 1},
+      {"orders", s->orders, 1, (1u << GB_ORDER_COUNT) - 1},
+      {"sizes (the count)", s->nsizes, 1, GB_MAX_SIZES},
+      {"runs", s->runs, 1, GB_MAX_RUNS},
+      {"warmups", s->warmups, 1, GB_MAX_WARMUPS},
+      {"target_ms", s->target_ms, 1, GB_MAX_TARGET_MS},
+      {"seed", s->seed, 1, UINT32_MAX},
+      {"timeout_s", s->timeout_s, 1, GB_MAX_TIMEOUT_S},
+      {"energy", (unsigned)s->energy, 0, GB_ENERGY_MODE_COUNT - 1},
+  };
+  for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+    if (numbers[i].value < numbers[i].lo || numbers[i].value > numbers[i].hi)
+      return out_of(err, numbers[i].key, numbers[i].value, numbers[i].lo, numbers[i].hi);
+  for (size_t z = 0; z < s->nsizes; z++)
+    if (s->sizes[z] < 1 || s->sizes[z] > GB_MAX_SIZE)
+      return out_of(err, "sizes", s->sizes[z], 1, GB_MAX_SIZE);
+  return 0;
 }
 
 /* What each profile sets; both measure every language, algorithm and order

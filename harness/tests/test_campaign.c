@@ -467,6 +467,22 @@ Test(campaign, a_bad_machine_label_fails_before_anything_runs) {
   script_destroy(w);
 }
 
+/* Issue 35: gb_campaign_run holds the settings' bounds itself, so the suite
+ * and every caller get the command line's checks. */
+Test(campaign, settings_outside_their_bounds_fail_before_anything_runs) {
+  char *out = new_out();
+  worker_script *w;
+  gb_settings s = small();
+  s.warmups = 0;
+  gb_campaign_opts o = scripted_opts(out, s, &w);
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EINVAL);
+  cr_assert_str_eq(err.msg, "settings.warmups: 0 is outside 1..64");
+  cr_assert_eq(access(out, F_OK), -1, "nothing was recorded");
+  cr_assert_eq(script_calls(w), 0u, "no worker was started");
+  script_destroy(w);
+}
+
 Test(campaign, the_machine_label_is_recorded) {
   char *out = new_out();
   worker_script *w;

@@ -130,6 +130,45 @@ Test(plan, unknown_profile) {
   cr_assert_str_eq(err.msg, "unknown profile 'quick' (expected smoke or study)");
 }
 
+/* Issue 35: the bounds of the settings live in one place, which the command
+ * line gives and every campaign is checked against. */
+Test(plan, settings_check_holds_every_bound) {
+  gb_settings study, smoke, s;
+  gb_err err;
+  cr_assert_eq(gb_settings_profile("study", &study, &err), 0);
+  cr_assert_eq(gb_settings_profile("smoke", &smoke, &err), 0);
+  cr_assert_eq(gb_settings_check(&study, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_settings_check(&smoke, &err), 0, "%s", err.msg);
+#define REFUSED(edit, message)                                                                 \
+  do {                                                                                         \
+    s = study;                                                                                 \
+    edit;                                                                                      \
+    cr_assert_eq(gb_settings_check(&s, &err), -EINVAL, "%s", #edit);                           \
+    cr_assert_str_eq(err.msg, message);                                                        \
+  } while (0)
+  REFUSED(s.runs = 0, "settings.runs: 0 is outside 1..10000");
+  REFUSED(s.runs = GB_MAX_RUNS + 1, "settings.runs: 10001 is outside 1..10000");
+  REFUSED(s.warmups = 0, "settings.warmups: 0 is outside 1..64");
+  REFUSED(s.warmups = GB_MAX_WARMUPS + 1, "settings.warmups: 65 is outside 1..64");
+  REFUSED(s.target_ms = 60001, "settings.target_ms: 60001 is outside 1..60000");
+  REFUSED(s.seed = 0, "settings.seed: 0 is outside 1..4294967295");
+  REFUSED(s.timeout_s = 0, "settings.timeout_s: 0 is outside 1..86400");
+  REFUSED(s.timeout_s = GB_MAX_TIMEOUT_S + 1, "settings.timeout_s: 86401 is outside 1..86400");
+  REFUSED(s.languages = 0, "settings.languages: 0 is outside 1..7");
+  REFUSED(s.orders = 1u << GB_ORDER_COUNT, "settings.orders: 16 is outside 1..15");
+  REFUSED(s.nsizes = 0, "settings.sizes (the count): 0 is outside 1..16");
+  REFUSED(s.sizes[1] = GB_MAX_SIZE + 1, "settings.sizes: 10000001 is outside 1..10000000");
+  REFUSED(s.energy = GB_ENERGY_MODE_COUNT, "settings.energy: 3 is outside 0..2");
+#undef REFUSED
+  s = study;
+  s.runs = GB_MAX_RUNS;
+  s.warmups = GB_MAX_WARMUPS;
+  s.target_ms = 60000;
+  s.timeout_s = GB_MAX_TIMEOUT_S;
+  cr_assert_eq(gb_settings_check(&s, &err), 0, "the bounds themselves are allowed: %s",
+               err.msg);
+}
+
 Test(calibration, aims_twenty_percent_above_target) {
   const uint64_t ms = 1000000;
   /* 1 sort in 2 ms -> 240 ms wanted -> 120 sorts. */

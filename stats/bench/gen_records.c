@@ -201,7 +201,7 @@ static void settings(gb_meta *m) {
   s->runs = RUNS;
   s->warmups = WARMUPS;
   s->target_ms = 200;
-  s->energy = GB_META_ENERGY_ON;
+  s->energy = GB_ENERGY_ON;
   s->seed = SEED;
   s->order_seed = 99;
   snprintf(s->python, sizeof s->python, "/usr/bin/python3");

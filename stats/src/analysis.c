@@ -776,7 +776,7 @@ static int rank_item(void *ctx, size_t i, size_t worker, gb_err *err) {
 }
 
 static int build_ranks(gb_analysis *a, gb_err *err) {
-  size_t cap = 1 + GB_META_MAX_SIZES + GB_LANGUAGE_COUNT * (1 + GB_ALGORITHM_COUNT);
+  size_t cap = 1 + GB_MAX_SIZES + GB_LANGUAGE_COUNT * (1 + GB_ALGORITHM_COUNT);
   a->ranks = calloc(cap, sizeof *a->ranks);
   if (!a->ranks) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");

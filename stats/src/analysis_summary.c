@@ -74,7 +74,7 @@ static void count_group(const gb_analysis *a, gb_an_group *g) {
  * language's). */
 static void comparisons_ratio(const gb_analysis *a, gb_an_group *g) {
   const gb_meta_settings *s = &a->records->meta.settings;
-  double v[GB_META_MAX_SIZES];
+  double v[GB_MAX_SIZES];
   size_t n = 0;
   for (size_t z = 0; z < s->n_sizes; z++) {
     const gb_an_config *x = gb_analysis_find(a, g->la, g->algorithm, g->order, s->sizes[z]);

@@ -27,7 +27,7 @@ static void list_names(gb_textbuf *b, const char *const *names, size_t n) {
 
 static void settings_line(md *d) {
   const gb_meta_settings *s = &d->m->settings;
-  const char *names[GB_META_MAX_SIZES];
+  const char *names[GB_MAX_SIZES];
   for (size_t i = 0; i < s->n_languages; i++) {
     names[i] = gb_language_name(s->languages[i]);
   }
@@ -84,7 +84,7 @@ static void energy_row(md *d) {
     gb_tb_puts(d->b, m->energy.status == GB_REC_ENERGY_OK ? "; " : ": ");
     md_text(d->b, m->energy.reason);
   }
-  gb_tb_printf(d->b, " (mode %s) |\n", gb_meta_energy_mode_name(m->settings.energy));
+  gb_tb_printf(d->b, " (mode %s) |\n", gb_energy_mode_name(m->settings.energy));
 }
 
 static void pinning_row(md *d) {

@@ -17,7 +17,7 @@
 #include "greenbench/validate.h"
 
 /* Adds remember any failure, so a build is a flat list of adds checked once
- * at the end (as meta_json.c does). */
+ * at the end. */
 typedef struct {
   const gb_analysis *a;
   const gb_report_summary_opts *o;

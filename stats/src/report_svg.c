@@ -604,7 +604,7 @@ static void time_bar(gb_textbuf *b, const series_at *s, const gb_an_config *c) {
 
 /* The points of one unbroken run of the line: two or more make a line. */
 typedef struct {
-  double px[GB_META_MAX_SIZES], py[GB_META_MAX_SIZES];
+  double px[GB_MAX_SIZES], py[GB_MAX_SIZES];
   size_t n;
 } run_points;
 

@@ -342,7 +342,7 @@ static int write_rows(const gb_synth_truth *t, uint64_t seed, csv_text *csv, gb_
 static void meta_of(const gb_synth_truth *t, gb_meta *m) {
   gb_meta_init(m);
   m->settings = t->design.settings;
-  m->settings.energy = GB_META_ENERGY_ON;
+  m->settings.energy = GB_ENERGY_ON;
   m->settings.target_ms = (uint64_t)t->design.loop_ms;
   m->settings.seed = m->settings.seed ? m->settings.seed : 2463534242u;
   m->energy.status = GB_REC_ENERGY_OK;

@@ -369,9 +369,20 @@ Test(records_rules, sizes_the_plan_does_not_hold) {
   char dir[64];
   copy_good(dir, sizeof dir);
   replace_in(dir, "meta.json", "\"sizes\": [250]",
+             "\"sizes\": [250, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]");
+  expect_refused(dir, "meta.json: plan.configurations: 2, but the settings select 32 (2 "
+                      "languages x 1 algorithms x 1 orders x 16 sizes)");
+  remove_copy(dir);
+}
+
+/* Issue 35: one limit of sizes (GB_MAX_SIZES) for the harness and the
+ * records; the harness never wrote more. */
+Test(records_rules, more_sizes_than_a_campaign_can_list) {
+  char dir[64];
+  copy_good(dir, sizeof dir);
+  replace_in(dir, "meta.json", "\"sizes\": [250]",
              "\"sizes\": [250, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]");
-  expect_refused(dir, "meta.json: plan.configurations: 2, but the settings select 34 (2 "
-                      "languages x 1 algorithms x 1 orders x 17 sizes)");
+  expect_refused(dir, "meta.json: settings.sizes: too many entries");
   remove_copy(dir);
 }
 

@@ -23,11 +23,12 @@ static const char *const status_names[] = {"ok",
                                            "energy_jump",
                                            "energy_vanished",
                                            "spawn_failed"};
-static const char *const energy_names[] = {"ok", "off", "unavailable"};
+const char *const gb_rec_energy_names[] = {"ok", "off", "unavailable"};
 
 _Static_assert(sizeof kind_names / sizeof *kind_names == GB_REC_KIND_COUNT, "kind names");
 _Static_assert(sizeof status_names / sizeof *status_names == GB_REC_STATUS_COUNT, "statuses");
-_Static_assert(sizeof energy_names / sizeof *energy_names == GB_REC_ENERGY_COUNT, "energy");
+_Static_assert(sizeof gb_rec_energy_names / sizeof *gb_rec_energy_names == GB_REC_ENERGY_COUNT,
+               "energy");
 
 const char *gb_rec_set_name(gb_rec_name_set s, unsigned v) {
   return v < s.n ? s.names[v] : NULL;
@@ -42,7 +43,7 @@ int gb_rec_set_find(gb_rec_name_set s, const char *str, size_t len) {
 
 GB_REC_NAME_FUNCS(gb_rec_kind, kind_names)
 GB_REC_NAME_FUNCS(gb_rec_status, status_names)
-GB_REC_NAME_FUNCS(gb_rec_energy, energy_names)
+GB_REC_NAME_FUNCS(gb_rec_energy, gb_rec_energy_names)
 
 /* ---- The schema: one table ------------------------------------------- */
 
@@ -93,7 +94,7 @@ static const column_def columns[GB_REC_COL_COUNT] = {
     [GB_REC_COL_WRITES] = OPT(writes, GB_REC_TYPE_UINT),
     [GB_REC_COL_INPUT_HASH] =
         {{"input_hash", GB_REC_TYPE_HASH, true}, OFF(input_hash), 0, 0, {NULL, 0}},
-    [GB_REC_COL_ENERGY] = ENUM(energy, energy_names),
+    [GB_REC_COL_ENERGY] = ENUM(energy, gb_rec_energy_names),
     [GB_REC_COL_PKG_UJ] = OPT(pkg_uj, GB_REC_TYPE_UINT),
     [GB_REC_COL_DRAM_UJ] = OPT(dram_uj, GB_REC_TYPE_UINT),
     [GB_REC_COL_IDLE_NS] = OPT(idle_ns, GB_REC_TYPE_NS),

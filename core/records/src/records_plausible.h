@@ -24,7 +24,7 @@
 #define GB_PLAUSIBLE_RSS_MAX_KIB (UINT64_C(1) << 30)
 #define GB_PLAUSIBLE_EPOCH_S INT64_C(1577836800) /* 2020-01-01T00:00:00Z */
 #define GB_PLAUSIBLE_AHEAD_S INT64_C(86400)
-#define GB_PLAUSIBLE_TIMEOUT_MAX_S UINT64_C(86400)
+#define GB_PLAUSIBLE_TIMEOUT_MAX_S ((uint64_t)GB_MAX_TIMEOUT_S)
 
 /* The campaign's times, from meta.json, for the rows' checks. */
 typedef struct {

@@ -3,6 +3,7 @@
 #define GREENBENCH_RECORDS_ROW_H
 
 #include "greenbench/error.h"
+#include "greenbench/meta.h"
 #include "greenbench/records.h"
 
 typedef struct {
@@ -11,6 +12,13 @@ typedef struct {
 } gb_rec_name_set;
 
 #define GB_REC_SET(a) ((gb_rec_name_set){a, sizeof a / sizeof *a})
+
+/* The names of gb_rec_energy, and of meta.json's profiles, energy modes and
+ * zone kinds (meta_codec.c), for the tables that read and write them. */
+extern const char *const gb_rec_energy_names[GB_REC_ENERGY_COUNT];
+extern const char *const gb_meta_profile_names[GB_META_PROFILE_COUNT];
+extern const char *const gb_energy_mode_names[GB_ENERGY_MODE_COUNT];
+extern const char *const gb_meta_zone_kind_names[GB_META_ZONE_KIND_COUNT];
 
 /* names[v], or NULL when v is out of range. */
 const char *gb_rec_set_name(gb_rec_name_set s, unsigned v);

@@ -33,11 +33,11 @@ struct gb_rec_rules {
   uint64_t packages; /* sockets with a package zone, at least 1 */
   uint64_t drams;    /* DRAM zones */
   /* meta.json's calibrated sorts and startup launches, 0 where none. */
-  uint64_t sorts[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT][GB_ORDER_COUNT][GB_META_MAX_SIZES];
-  uint64_t launches[GB_LANGUAGE_COUNT][GB_ORDER_COUNT][GB_META_MAX_SIZES];
+  uint64_t sorts[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT][GB_ORDER_COUNT][GB_MAX_SIZES];
+  uint64_t launches[GB_LANGUAGE_COUNT][GB_ORDER_COUNT][GB_MAX_SIZES];
   /* The workload's values for settings.seed, computed on first use. */
-  counts_entry counts[GB_ALGORITHM_COUNT][GB_ORDER_COUNT][GB_META_MAX_SIZES];
-  hash_entry hashes[GB_ORDER_COUNT][GB_META_MAX_SIZES];
+  counts_entry counts[GB_ALGORITHM_COUNT][GB_ORDER_COUNT][GB_MAX_SIZES];
+  hash_entry hashes[GB_ORDER_COUNT][GB_MAX_SIZES];
   gb_plausible plausible; /* the campaign's times, and each file's last start */
 };
 

@@ -57,7 +57,8 @@ typedef struct {
  * the one the constants above come from (a busy one takes longer). Uses
  * s->languages, s->warmups, s->target_ms and s->energy, and p's
  * configurations, startup groups and runs. No sum overflows within the
- * command line's bounds (target_ms <= 60000, runs <= 10000, warmups <= 64).
+ * settings' bounds (gb_settings_check: GB_MAX_TARGET_MS, GB_MAX_RUNS,
+ * GB_MAX_WARMUPS).
  * Returns 0, or -EINVAL for a plan without runs or s->warmups of 0. */
 GB_MUST_USE int gb_estimate_plan(const gb_settings *s, const gb_plan *p, gb_estimate *out,
                                  gb_err *err);

@@ -9,18 +9,13 @@
 #include <stdint.h>
 
 #include "greenbench/error.h"
+#include "greenbench/meta.h" /* gb_energy_mode and the records' limits */
 #include "greenbench/workload.h"
 
-typedef enum { GB_ENERGY_AUTO, GB_ENERGY_ON, GB_ENERGY_OFF } gb_energy_mode;
-
-#define GB_MAX_SIZES 16
 /* A worker process that runs longer than this is killed and recorded. */
 #define GB_DEFAULT_TIMEOUT_S 60
 /* The algorithm argument startup-only launches are given (they never sort). */
 #define GB_STARTUP_ALGORITHM GB_QUICK
-
-const char *gb_energy_mode_name(gb_energy_mode m);
-GB_MUST_USE int gb_energy_mode_parse(const char *name, gb_energy_mode *out);
 
 /* What a campaign measures: sets are bitmasks over the enums (bit 1 << value),
  * sizes are kept in the order given. The configurations are the product of
@@ -44,6 +39,22 @@ typedef struct {
 } gb_settings;
 
 _Static_assert(GB_MAX_SIZES <= 16, "a size index is a bit of gb_settings.omit");
+
+/* The bounds of the settings, which `greenbench run`'s options give and
+ * gb_settings_check holds (GB_MAX_SIZES and GB_MAX_TIMEOUT_S are the
+ * records'). A campaign has 1 .. GB_MAX_RUNS runs per configuration, 1 ..
+ * GB_MAX_WARMUPS warm-ups (each warm-up's loop time is recorded), a target
+ * of 1 .. GB_MAX_TARGET_MS ms, an input seed from 1 and a timeout from 1 s. */
+#define GB_MAX_RUNS 10000
+#define GB_MAX_WARMUPS GB_META_MAX_WARMUPS
+#define GB_MAX_TARGET_MS 60000
+
+/* Whether s can be run: each list names at least one value and none that is
+ * not in its set, 1 .. GB_MAX_SIZES sizes of 1 .. GB_MAX_SIZE, every number
+ * inside its bounds above, the energy mode one of the modes. gb_campaign_run
+ * checks its settings so, whoever built them. 0 or -EINVAL naming the
+ * setting ("settings.runs: 0 is outside 1..10000"). */
+GB_MUST_USE int gb_settings_check(const gb_settings *s, gb_err *err);
 
 /* Whether s measures language l, algorithm a, order o at sizes[z]: each is
  * in its list and the configuration is not omitted. */

@@ -21,7 +21,13 @@ struct cJSON;
  * target: the harness aims there and the report says so. */
 #define GB_META_CALIBRATION_HEADROOM_NUM 6
 #define GB_META_CALIBRATION_HEADROOM_DEN 5
-#define GB_META_MAX_SIZES 32
+/* The most input sizes a campaign lists, for the harness and the records
+ * alike: a size index is a bit of gb_settings.omit (16 bits). The harness
+ * has never written more, so no records with more exist. */
+#define GB_MAX_SIZES 16
+/* The longest a worker process may run: the bound of --timeout-s and
+ * gb_settings_check, and what the records reader finds plausible. */
+#define GB_MAX_TIMEOUT_S 86400
 #define GB_META_MAX_ZONES 16
 #define GB_META_MAX_WARMUPS 64 /* warm-up loop times kept per configuration */
 #define GB_META_NAME_MAX 64
@@ -36,11 +42,11 @@ typedef enum {
   GB_META_PROFILE_COUNT
 } gb_meta_profile;
 typedef enum {
-  GB_META_ENERGY_AUTO,
-  GB_META_ENERGY_ON,
-  GB_META_ENERGY_OFF,
-  GB_META_ENERGY_MODE_COUNT
-} gb_meta_energy_mode;
+  GB_ENERGY_AUTO,
+  GB_ENERGY_ON,
+  GB_ENERGY_OFF,
+  GB_ENERGY_MODE_COUNT
+} gb_energy_mode;
 typedef enum {
   GB_META_ZONE_PACKAGE,
   GB_META_ZONE_DRAM,
@@ -49,10 +55,10 @@ typedef enum {
 
 /* "smoke", "auto", "package", ...; NULL out of range. Parse: 0 or -EINVAL. */
 const char *gb_meta_profile_name(gb_meta_profile v);
-const char *gb_meta_energy_mode_name(gb_meta_energy_mode v);
+const char *gb_energy_mode_name(gb_energy_mode v);
 const char *gb_meta_zone_kind_name(gb_meta_zone_kind v);
 GB_MUST_USE int gb_meta_profile_parse(const char *name, gb_meta_profile *out);
-GB_MUST_USE int gb_meta_energy_mode_parse(const char *name, gb_meta_energy_mode *out);
+GB_MUST_USE int gb_energy_mode_parse(const char *name, gb_energy_mode *out);
 GB_MUST_USE int gb_meta_zone_kind_parse(const char *name, gb_meta_zone_kind *out);
 
 typedef struct {
@@ -62,12 +68,12 @@ typedef struct {
   size_t n_algorithms;
   gb_order orders[GB_ORDER_COUNT];
   size_t n_orders;
-  uint64_t sizes[GB_META_MAX_SIZES];
+  uint64_t sizes[GB_MAX_SIZES];
   size_t n_sizes;
   uint64_t runs;      /* measured runs per configuration, >= 1 */
   uint64_t warmups;   /* warm-up runs per configuration */
   uint64_t target_ms; /* shortest sort loop aimed for, >= 1 */
-  gb_meta_energy_mode energy;
+  gb_energy_mode energy;
   uint64_t seed;       /* input seed, 1 .. 2^32-1 */
   uint64_t order_seed; /* seed of the shuffle of measured runs */
   char python[GB_META_TEXT_MAX];
@@ -79,7 +85,7 @@ typedef struct {
   uint32_t omit[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT][GB_ORDER_COUNT];
 } gb_meta_settings;
 
-_Static_assert(GB_META_MAX_SIZES <= 32, "a size index is a bit of gb_meta_settings.omit");
+_Static_assert(GB_MAX_SIZES <= 32, "a size index is a bit of gb_meta_settings.omit");
 
 typedef struct {
   uint64_t configurations, sort_runs, startup_runs, measured_runs;
@@ -110,9 +116,10 @@ typedef struct {
   uint64_t max_energy_range_uj; /* >= 1 */
 } gb_meta_zone;
 
-/* Integers in meta.json are limited to 0 .. 2^53, which a JSON number holds
- * exactly (RFC 8259, section 6). Text fields are NUL-terminated; one that
- * does not fit is an error, never cut. */
+/* Integers in meta.json are 0 .. 2^64-1, written and read as their exact
+ * decimal digits (never through a double, which holds only 2^53 exactly).
+ * Text fields are NUL-terminated; one that does not fit is an error, never
+ * cut. */
 typedef struct {
   char tool_version[GB_META_NAME_MAX];
   char **command; /* argv as run, n_command >= 1 strings; owned */
@@ -260,5 +267,13 @@ GB_MUST_USE int gb_meta_parse(const char *json, size_t len, const char *path, gb
  * out of memory or for an enum out of range. It does not check m: call
  * gb_meta_check first, so that what the harness writes the reader accepts. */
 struct cJSON *gb_meta_to_json(const gb_meta *m);
+
+/* For the tests: whether the one table of meta.json's fields, which drives
+ * gb_meta_parse, gb_meta_to_json and the checks of single fields, covers
+ * gb_meta and the structs of its lists: every aligned 8-byte word of each
+ * holds a byte of some field (padding never fills one), so that a member
+ * added to a struct but not to the table is found. 0, -EINVAL naming the
+ * word, or -ENOMEM. */
+GB_MUST_USE int gb_meta_table_covers(gb_err *err);
 
 #endif
