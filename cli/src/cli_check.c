@@ -52,13 +52,6 @@ static const char usage[] =
     "Exit 0 when the study can run with energy (counters readable and moving, every\n"
     "worker runs), 1 when it cannot, 2 on bad arguments.\n";
 
-/* Prints one error line "greenbench: error: <msg>", control bytes escaped,
- * and returns 2. */
-static int bad_msg(FILE *err, const char *msg) {
-  gb_str_put_line(err, "greenbench: error: ", msg);
-  return 2;
-}
-
 enum { CPUS, PYTHON, NODE, JSON };
 static const gb_opt options[] = {
     {"--cpus", NULL, GB_OPT_VALUE, CPUS},
@@ -79,32 +72,25 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
 }
 
 /* The options (greenbench/options.h); no positional argument. */
-static const cli_command command = {"check", "", usage, options, set_option, NULL};
+static const cli_command command = {"check", usage, options, set_option, NULL};
 
 /* Every value checked before anything is probed: a bad one exits 2, a
  * topology that cannot be read (to check --cpus against) exits 1. */
 static int validate(const check_args *a, FILE *err) {
   const char *names[] = {"--python", "--node"}, *paths[] = {a->python, a->node};
-  char msg[sizeof(gb_err)];
-  for (int i = 0; i < 2; i++) {
-    if (paths[i] && (!*paths[i] || strnlen(paths[i], PATH_MAX) >= PATH_MAX)) {
-      snprintf(msg, sizeof msg, "%s: %s", names[i],
-               *paths[i] ? "path longer than PATH_MAX (4095 bytes)" : "empty path");
-      return bad_msg(err, msg);
-    }
-  }
+  gb_err e;
+  for (int i = 0; i < 2; i++)
+    if (paths[i] && cli_check_path(names[i], paths[i], false, &e) < 0)
+      return cli_fail(&command, err, 2, e.msg);
   if (!a->cpus)
     return 0;
   hwloc_topology_t topo;
   gb_pin_choice pin;
-  gb_err e;
-  if (gb_pin_topology_load(NULL, &topo, &e) < 0) {
-    gb_str_put_line(err, "greenbench: error: ", e.msg);
-    return 1;
-  }
+  if (gb_pin_topology_load(NULL, &topo, &e) < 0)
+    return cli_fail(&command, err, 1, e.msg);
   int rc = gb_pin_override(topo, a->cpus, &pin, &e);
   hwloc_topology_destroy(topo);
-  return rc < 0 ? bad_msg(err, e.msg) : 0;
+  return rc < 0 ? cli_fail(&command, err, 2, e.msg) : 0;
 }
 
 /* One line per zone: its range, how soon it can wrap, and what the probe
@@ -302,15 +288,13 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
     return rc;
   if ((rc = validate(&a, env->err)))
     return rc;
-  if (env->workers_missing) {
-    gb_str_put_line(env->err, "greenbench: error: ", env->workers_missing);
-    return 1;
-  }
+  if (env->workers_missing)
+    return cli_fail(&command, env->err, 1, env->workers_missing);
   gb_privilege owner;
   gb_workerenv we;
   gb_err err;
   if (gb_workerenv_for_caller(&owner, &we, &err) < 0)
-    return bad_msg(env->err, err.msg);
+    return cli_fail(&command, env->err, 2, err.msg);
   gb_workers w = env->workers;
   if (a.python)
     w.python = a.python;
@@ -320,10 +304,8 @@ int gb_cli_check(int argc, char **argv, const gb_cli_env *env) {
   char *text = NULL;
   size_t text_len = 0;
   FILE *out = a.json ? open_memstream(&text, &text_len) : env->out;
-  if (!out) {
-    gb_str_put_line(env->err, "greenbench: error: ", "check --json: out of memory");
-    return 1;
-  }
+  if (!out)
+    return cli_fail(&command, env->err, 1, "--json: out of memory");
   char why[512] = "", workers_why[512] = "";
   bool energy = check_energy(out, why, sizeof why);
   check_pinning(&a, out);

@@ -67,6 +67,6 @@ int cli_check_json(const char *text, bool energy, bool workers, int exit_status,
   cJSON_Delete(root);
   if (ok)
     return exit_status;
-  fprintf(err, "greenbench: error: check --json: cannot build or write the JSON output\n");
+  fprintf(err, "greenbench: error: check: --json: cannot build or write the JSON output\n");
   return 1;
 }

@@ -64,7 +64,7 @@ Test(check_json, without_a_verdict_line_it_fails_with_one_error_line) {
   cr_assert_eq(rc, 1);
   cr_assert_null(j);
   cr_assert_str_eq(err_text,
-                   "greenbench: error: check --json: cannot build or write the JSON output\n");
+                   "greenbench: error: check: --json: cannot build or write the JSON output\n");
 }
 
 /* The whole command on a fake powercap tree with moving counters: exit 0,

@@ -329,6 +329,15 @@ Test(cli_run, a_bad_machine_label_exits_2_before_anything_runs) {
   cr_assert(strstr(r.out, "--machine-label NAME"), "%s", r.out);
 }
 
+/* The one wording of a bad whole number (cli_parse_u64) and the one error
+ * line, whole: the same as report's and compare's. */
+Test(cli_run, a_bad_whole_number_has_the_one_wording) {
+  result r = RUN("run", "--warmups", "+5");
+  cr_assert_eq(r.rc, 2, "%s", r.err);
+  cr_assert_str_eq(r.err, "greenbench: error: run: --warmups must be an integer from 1 to 64, "
+                          "got '+5'\n");
+}
+
 Test(cli_run, a_long_out_is_refused_not_cut) {
   size_t n = 5000;
   char *path = malloc(n + 1);
