@@ -445,7 +445,7 @@ Test(cli_check, an_old_node_is_named_with_the_version_needed) {
   cr_assert_null(strstr(CHECK("check").out, "node: warning:"), "not for the node built with");
 }
 
-/* Each way of reading the counters on its own line (cli_check_ways.c). */
+/* Each way of reading the counters on its own line (gb_energy_probe, energy_probe.c). */
 Test(cli_check, each_way_is_listed_with_why_not) {
   powercap_fake *f = powercap_fake_create();
   char pmu[1100];

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "estimate_internal.h"
+#include "greenbench/energy_probe.h"
 #include "greenbench/meta.h"
 
 static const uint64_t start_ns[GB_LANGUAGE_COUNT] = {
@@ -38,8 +39,7 @@ static gb_language run_language(const gb_plan *p, const gb_planned_run *r) {
 }
 
 static void totals(const gb_settings *s, const gb_plan *p, gb_estimate *e) {
-  e->setup_ns =
-      GB_ESTIMATE_SETUP_NS + (s->energy == GB_ENERGY_OFF ? 0 : GB_ESTIMATE_ENERGY_PROBE_NS);
+  e->setup_ns = GB_ESTIMATE_SETUP_NS + (s->energy == GB_ENERGY_OFF ? 0 : GB_ENERGY_PROBE_NS);
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     if (s->languages >> l & 1)
       e->setup_ns += start_ns[l] + GB_ESTIMATE_PROCESS_NS; /* the runtime probe */

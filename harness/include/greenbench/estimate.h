@@ -31,9 +31,8 @@
 /* Set-up before the first warm-up besides the runtime probes (topology,
  * machine facts, git, environment.txt), ns. */
 #define GB_ESTIMATE_SETUP_NS 500000000ull
-/* The energy counters are watched this long before a campaign that may read
- * them (--energy auto or on), ns. */
-#define GB_ESTIMATE_ENERGY_PROBE_NS 250000000ull
+/* The energy counters are watched GB_ENERGY_PROBE_NS (energy_probe.h)
+ * before a campaign that may read them (--energy auto or on). */
 
 /* A plan's expected duration, in ns, per item and in total. */
 typedef struct {
