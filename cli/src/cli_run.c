@@ -224,7 +224,7 @@ static int print_plan(const gb_settings *s, const gb_cli_env *env) {
   gb_err err;
   if (gb_plan_build(s, &p, &err) < 0)
     return bad_msg(env, err.msg);
-  gb_estimate est;
+  gb_plan_estimate est;
   if (gb_estimate_plan(s, &p, &est, &err) < 0) {
     gb_plan_free(&p);
     return bad_msg(env, err.msg);
