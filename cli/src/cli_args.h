@@ -1,10 +1,12 @@
 /* What the subcommands share of their command lines (cli_run.c, cli_check.c,
  * cli_report.c, cli_compare.c, cli_pack.c): the walk over the arguments with
- * its one wording of a bad option, --help and --version, and the values of
- * --equivalence-margin, --resamples and --seed. */
+ * its one wording of a bad option, the one way --help and --version end, the
+ * one error line, the one reading of a whole number and of a path, and the
+ * values of --equivalence-margin, --resamples and --seed. */
 #ifndef GB_CLI_ARGS_H
 #define GB_CLI_ARGS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,7 +26,6 @@ enum { CLI_HELP = 1000, CLI_VERSION };
 /* One subcommand's command line. */
 typedef struct {
   const char *name;      /* "report", as in "(see greenbench report --help)" */
-  const char *prefix;    /* before each of cli_parse's own messages: "report: ", or "" */
   const char *usage;     /* what --help prints */
   const gb_opt *options; /* its own options (greenbench/options.h), ids below CLI_HELP */
   /* One option, with its value (NULL for a flag): 0, or -errno with err set. */
@@ -34,24 +35,42 @@ typedef struct {
   int (*operand)(void *ctx, const char *arg, gb_err *err);
 } cli_command;
 
-/* Walks argv[1..argc) with gb_opt_next, handing each option and positional
- * argument to cmd's callbacks with ctx, in order. Returns CLI_HELP when
- * --help was given, else CLI_VERSION when --version was, else 0; the first
- * callback's -errno (its message in err); or -EINVAL for what gb_opt_next
- * refuses, or a positional argument cmd takes none of, with
- * "<prefix><why> (see greenbench <name> --help)" in err. */
-int cli_parse(const cli_command *cmd, void *ctx, int argc, char **argv, gb_err *err);
+/* The one error rule of every subcommand: one line on err,
+ * "greenbench: error: <name>: <msg>", control bytes escaped (gb_str_put_line).
+ * The subcommand's name is put here and nowhere else; a message that already
+ * begins with "<name>: " (a library's own, as gb_records_pack's "pack: ...")
+ * keeps that one. Returns status, the exit status the caller gives. */
+int cli_fail(const cli_command *cmd, FILE *err, int status, const char *msg);
 
-/* cli_parse's CLI_HELP or CLI_VERSION answered on out: cmd's usage, or
- * greenbench's version line. Returns the exit status: 0, or 1 when the
- * version line could not be written. */
-int cli_answer(const cli_command *cmd, int asked, FILE *out);
-
-/* The start of a subcommand that prints as it goes (run, check): cli_parse,
- * then a refused argument as the one line "greenbench: error: ..." on err
- * (exit status 2), or cli_answer on out. Returns that exit status, or -1
- * when the subcommand is to go on. */
+/* The start of every subcommand: walks argv[1..argc) with gb_opt_next,
+ * handing each option and positional argument to cmd's callbacks with ctx,
+ * in order. A refused argument (a callback's message, or what gb_opt_next
+ * refuses or a positional argument cmd takes none of, as "<why> (see
+ * greenbench <name> --help)") is cli_fail's line with exit status 2. When
+ * every argument is taken, --help prints cmd's usage and --version
+ * greenbench's version line on out, the one way both end: exit status 0,
+ * or 1 with cli_fail's line when out cannot be written. Returns that exit
+ * status, or -1 when the subcommand is to go on. */
 int cli_start(const cli_command *cmd, void *ctx, int argc, char **argv, FILE *out, FILE *err);
+
+/* A whole number, as every subcommand reads one: s, plain decimal digits
+ * (gb_parse_u64), in min..max into *out. Returns 0, or -EINVAL with the one
+ * wording "<opt> must be an integer from <min> to <max>, got '<s>'" in err,
+ * *out untouched. */
+int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                  gb_err *err);
+
+/* The longest folder a subcommand writes into or reads (--out, --resume,
+ * report's DIR, compare's campaigns): PATH_MAX less room for the names of
+ * the files in it ("/environment.txt.tmp", "/compare.json.tmp-XXXXXX"). */
+#define CLI_FOLDER_MAX (PATH_MAX - 32)
+
+/* The one path limit: s, the value of opt, is not empty and fits
+ * CLI_FOLDER_MAX bytes when it names a folder (folder true), PATH_MAX - 1
+ * when it names a file. Returns 0, or -EINVAL with "<opt>: empty path" or
+ * "<opt>: path longer than N bytes (PATH_MAX 4096[ less room for the names
+ * of the files in it])" in err. */
+int cli_check_path(const char *opt, const char *s, bool folder, gb_err *err);
 
 /* --equivalence-margin's value, as report and compare read it: a plain
  * decimal (gb_parse_decimal: no sign, exponent or spaces, read in the "C"
@@ -59,16 +78,11 @@ int cli_start(const cli_command *cmd, void *ctx, int argc, char **argv, FILE *ou
  * -EINVAL with a message that quotes s. */
 int cli_parse_margin(const char *s, double *out, gb_err *err);
 
-/* A subcommand's reading of a whole number: s in min..max into *out, or
- * -EINVAL with the refusal in its own words, naming opt. */
-typedef int (*cli_u64_parser)(const char *opt, const char *s, uint64_t min, uint64_t max,
-                              uint64_t *out, gb_err *err);
-
-/* The bootstrap's options as report and compare read them, through parse:
+/* The bootstrap's options as report and compare read them (cli_parse_u64):
  * --seed (any 64-bit number) into *seed when is_seed, else --resamples
- * (1..GB_REPORT_MAX_RESAMPLES) into *resamples. Returns 0, or parse's
- * -EINVAL, the target untouched. */
-int cli_parse_bootstrap(bool is_seed, const char *value, cli_u64_parser parse,
-                        size_t *resamples, uint64_t *seed, gb_err *err);
+ * (1..GB_REPORT_MAX_RESAMPLES) into *resamples. Returns 0, or
+ * cli_parse_u64's -EINVAL, the target untouched. */
+int cli_parse_bootstrap(bool is_seed, const char *value, size_t *resamples, uint64_t *seed,
+                        gb_err *err);
 
 #endif

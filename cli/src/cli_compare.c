@@ -15,7 +15,6 @@
 #include "greenbench/cli.h"
 #include "greenbench/compare.h"
 #include "greenbench/files.h"
-#include "greenbench/numparse.h"
 #include "greenbench/options.h"
 #include "greenbench/paths.h"
 #include "greenbench/report.h"
@@ -63,21 +62,6 @@ typedef struct {
   bool allow_partial;
 } cli;
 
-static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
-                     gb_err *err) {
-  uint64_t v;
-  if (gb_parse_u64(s, min, max, &v) < 0) {
-    return gb_err_set(err, EINVAL,
-                      "compare: %s: '%s' is not a whole number in %" PRIu64 "..%" PRIu64, opt,
-                      SHOWN(s), min, max);
-  }
-  *out = v;
-  return 0;
-}
-
-/* The longest --out: DIR/compare.json.tmp-XXXXXX must fit PATH_MAX. */
-#define OUT_DIR_MAX (PATH_MAX - 32)
-
 static const char *const output_names[3] = {"compare.md", "compare.svg", "compare.json"};
 
 enum { OUT, RESAMPLES, SEED, MARGIN, ALLOW_PARTIAL, CAMPAIGN_LABEL };
@@ -96,17 +80,17 @@ static const gb_opt options[] = {
 static int add_label(cli *c, const char *value, gb_err *err) {
   if (!gb_meta_label_valid(value)) {
     return gb_err_set(err, EINVAL,
-                      "compare: --campaign-label '%s' is not a label: 1 to 63 letters, "
+                      "--campaign-label '%s' is not a label: 1 to 63 letters, "
                       "digits, '_' or '-'",
                       SHOWN(value));
   }
   for (size_t k = 0; k < c->n_labels; k++) {
     if (strcmp(c->labels[k], value) == 0) {
-      return gb_err_set(err, EINVAL, "compare: --campaign-label '%s' given twice", value);
+      return gb_err_set(err, EINVAL, "--campaign-label '%s' given twice", value);
     }
   }
   if (c->n_labels == GB_COMPARE_MAX) {
-    return gb_err_set(err, EINVAL, "compare: more than %d --campaign-label given",
+    return gb_err_set(err, EINVAL, "more than %d --campaign-label given",
                       GB_COMPARE_MAX);
   }
   c->labels[c->n_labels++] = value;
@@ -118,51 +102,41 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
   int rc = 0;
   switch (id) {
   case OUT:
-    if (strnlen(value, OUT_DIR_MAX + 1) > OUT_DIR_MAX) {
-      return gb_err_set(err, EINVAL,
-                        "compare: --out: path longer than %d bytes (PATH_MAX less room for "
-                        "the names of the files in it)",
-                        OUT_DIR_MAX);
-    }
+    rc = cli_check_path("--out", value, true, err);
     c->out = value;
     break;
   case RESAMPLES:
   case SEED:
-    rc = cli_parse_bootstrap(id == SEED, value, parse_u64, &c->ao.resamples, &c->ao.seed, err);
+    rc = cli_parse_bootstrap(id == SEED, value, &c->ao.resamples, &c->ao.seed, err);
     break;
   case CAMPAIGN_LABEL:
     rc = add_label(c, value, err);
     break;
-  case MARGIN: {
-    gb_err inner;
-    if ((rc = cli_parse_margin(value, &c->ao.margin, &inner)) < 0) {
-      rc = gb_err_set(err, EINVAL, "compare: %s", inner.msg);
-    }
+  case MARGIN:
+    rc = cli_parse_margin(value, &c->ao.margin, err);
     break;
-  }
   default:
     c->allow_partial = true;
   }
   return rc;
 }
 
-/* One more campaign, up to GB_COMPARE_MAX, its path bounded so that the
- * names of its files fit. */
+/* One more campaign, up to GB_COMPARE_MAX, its path a folder's
+ * (cli_check_path), so that the names of its files fit. */
 static int add_path(void *ctx, const char *arg, gb_err *err) {
   cli *c = ctx;
   if (c->n == GB_COMPARE_MAX) {
-    return gb_err_set(err, EINVAL, "compare: more than %d campaigns given", GB_COMPARE_MAX);
+    return gb_err_set(err, EINVAL, "more than %d campaigns given", GB_COMPARE_MAX);
   }
-  if (strnlen(arg, PATH_MAX - 32) >= PATH_MAX - 32) {
-    return gb_err_set(err, EINVAL, "compare: path too long: '%s'", SHOWN(arg));
+  if (cli_check_path("PATH", arg, true, err) < 0) {
+    return -EINVAL;
   }
   c->paths[c->n++] = arg;
   return 0;
 }
 
 /* The options (greenbench/options.h), then two or more paths. */
-static const cli_command command = {"compare", "compare: ", usage,
-                                    options,   set_option,  add_path};
+static const cli_command command = {"compare", usage, options, set_option, add_path};
 
 /* ---- Reading and analysing ------------------------------------------------------ */
 
@@ -210,8 +184,8 @@ static int load_one(const cli *c, size_t m, campaigns *cs, FILE *warnings, gb_er
   const gb_meta *meta = &cs->r[m]->meta;
   if (!meta->completed && !c->allow_partial) {
     return gb_err_set(err, EINVAL,
-                      "compare: %s/meta.json: the campaign did not complete (%" PRIu64
-                      " of %" PRIu64 " planned runs done); pass --allow-partial to compare it "
+                      "%s/meta.json: the campaign did not complete (%" PRIu64 " of %" PRIu64
+                      " planned runs done); pass --allow-partial to compare it "
                       "anyway",
                       c->paths[m], meta->runs_done, meta->plan.measured_runs);
   }
@@ -266,15 +240,15 @@ static int check_outputs(const cli *c, gb_err *err) {
     gb_err inner;
     struct stat st;
     if (gb_path_join(path, sizeof path, c->out, output_names[i], NULL) < 0) {
-      return gb_err_set(err, EINVAL, "compare: --out: path too long");
+      return gb_err_set(err, EINVAL, "--out: path too long");
     }
     if (gb_output_check(AT_FDCWD, path, &inner) < 0) {
-      return gb_err_set(err, EINVAL, "compare: --out %s", inner.msg);
+      return gb_err_set(err, EINVAL, "--out %s", inner.msg);
     }
     for (size_t m = 0; m < c->n && lstat(path, &st) == 0; m++) {
       if (is_input(c->paths[m], &st)) {
         return gb_err_set(err, EINVAL,
-                          "compare: %s is the campaign %s; refusing to overwrite "
+                          "%s is the campaign %s; refusing to overwrite "
                           "an input",
                           SHOWN(path), SHOWN(c->paths[m]));
       }
@@ -291,11 +265,11 @@ static int write_outputs(const char *dir, const gb_comparison *cmp, gb_err *err)
   int rc = 0;
   if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
     int e = errno;
-    return gb_err_set(err, e, "compare: %s: cannot make the folder: %s", dir, strerror(e));
+    return gb_err_set(err, e, "%s: cannot make the folder: %s", dir, strerror(e));
   }
   for (int i = 0; rc == 0 && i < 3; i++) {
     if (gb_path_join(paths[i], PATH_MAX, dir, names[i], NULL) < 0) {
-      rc = gb_err_set(err, ENAMETOOLONG, "compare: %s: path too long", dir);
+      rc = gb_err_set(err, ENAMETOOLONG, "%s: path too long", dir);
     }
   }
   if (rc == 0)
@@ -318,7 +292,7 @@ static int write_outputs(const char *dir, const gb_comparison *cmp, gb_err *err)
 static int run(const cli *c, FILE *warnings, gb_err *err) {
   campaigns *cs = calloc(1, sizeof *cs);
   if (!cs) {
-    return gb_err_set(err, ENOMEM, "compare: out of memory");
+    return gb_err_set(err, ENOMEM, "out of memory");
   }
   int rc = 0;
   for (size_t m = 0; rc == 0 && m < c->n; m++) {
@@ -340,22 +314,19 @@ static int run(const cli *c, FILE *warnings, gb_err *err) {
 int gb_cli_compare(int argc, char **argv, const gb_cli_env *env) {
   cli c = {.out = "compare", .ao = GB_ANALYSIS_OPTS_DEFAULT};
   gb_err err;
-  int status = 0, asked = cli_parse(&command, &c, argc, argv, &err);
-  if (asked < 0) {
-    status = 2;
-  } else if (asked) {
-    status = cli_answer(&command, asked, env->out);
-    gb_err_set(&err, EIO, "compare: cannot write the version");
-  } else if (c.n < 2) {
-    status = 2;
+  int status = cli_start(&command, &c, argc, argv, env->out, env->err);
+  if (status >= 0) {
+    return status;
+  }
+  if (c.n < 2) {
     gb_err_set(&err, EINVAL,
-               "compare: at least two records folders expected, got %zu (see greenbench "
-               "compare --help)",
+               "at least two records folders expected, got %zu (see greenbench compare --help)",
                c.n);
+    status = 2;
   } else if (c.n_labels > 0 && c.n_labels != c.n) {
     status = 2;
     gb_err_set(&err, EINVAL,
-               "compare: %zu --campaign-label given for %zu campaigns; give one per PATH, in "
+               "%zu --campaign-label given for %zu campaigns; give one per PATH, in "
                "their order, or none",
                c.n_labels, c.n);
   } else if (check_outputs(&c, &err) < 0) {
@@ -363,8 +334,5 @@ int gb_cli_compare(int argc, char **argv, const gb_cli_env *env) {
   } else {
     status = run(&c, env->err, &err) < 0 ? 1 : 0;
   }
-  if (status != 0) {
-    gb_str_put_line(env->err, "greenbench: error: ", err.msg);
-  }
-  return status;
+  return status ? cli_fail(&command, env->err, status, err.msg) : 0;
 }

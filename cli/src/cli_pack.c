@@ -10,7 +10,6 @@
 #include "greenbench/options.h"
 #include "greenbench/records_pack.h"
 #include "greenbench/text.h"
-#include "greenbench/version.h"
 
 #include "cli_args.h"
 
@@ -52,14 +51,14 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
 static int set_dir(void *ctx, const char *arg, gb_err *err) {
   pack_cli *c = ctx;
   if (c->dir)
-    return gb_err_set(err, EINVAL, "pack: one records folder expected, got '%s' and '%s'",
+    return gb_err_set(err, EINVAL, "one records folder expected, got '%s' and '%s'",
                       SHOWN(c->dir), SHOWN(arg));
   c->dir = arg;
   return 0;
 }
 
 /* The options (greenbench/options.h) and one records folder. */
-static const cli_command command = {"pack", "pack: ", usage, options, set_option, set_dir};
+static const cli_command command = {"pack", usage, options, set_option, set_dir};
 
 /* DIR without trailing slashes, then ".tar.gz". */
 static int default_out(const char *dir, char *buf, size_t len, gb_err *err) {
@@ -67,19 +66,15 @@ static int default_out(const char *dir, char *buf, size_t len, gb_err *err) {
   while (n > 1 && dir[n - 1] == '/')
     n--;
   if (snprintf(buf, len, "%.*s.tar.gz", (int)n, dir) >= (int)len)
-    return gb_err_set(err, ENAMETOOLONG, "pack: %s: path too long", SHOWN(dir));
+    return gb_err_set(err, ENAMETOOLONG, "%s: path too long", SHOWN(dir));
   return 0;
 }
 
-/* The exit status of parsed arguments; asked: cli_parse's answer. */
-static int run(pack_cli *c, int asked, FILE *out, gb_err *err) {
+/* The exit status of parsed arguments, with the error in err. */
+static int run(pack_cli *c, gb_err *err) {
   char path[PATH_MAX];
-  if (asked == CLI_HELP)
-    return fputs(usage, out) < 0 ? 1 : 0;
-  if (asked == CLI_VERSION)
-    return gb_version_print(out) < 0 ? (gb_err_set(err, EIO, "pack: cannot write"), 1) : 0;
   if (!c->dir) {
-    gb_err_set(err, EINVAL, "pack: no records folder given (see greenbench pack --help)");
+    gb_err_set(err, EINVAL, "no records folder given (see greenbench pack --help)");
     return 2;
   }
   if (!c->out && default_out(c->dir, path, sizeof path, err) < 0)
@@ -93,10 +88,9 @@ static int run(pack_cli *c, int asked, FILE *out, gb_err *err) {
 
 int gb_cli_pack(int argc, char **argv, const gb_cli_env *env) {
   pack_cli c = {0};
-  gb_err err = {{0}};
-  int asked = cli_parse(&command, &c, argc, argv, &err);
-  int status = asked < 0 ? 2 : run(&c, asked, env->out, &err);
-  if (status != 0)
-    gb_str_put_line(env->err, "greenbench: error: ", err.msg);
+  gb_err err;
+  int status = cli_start(&command, &c, argc, argv, env->out, env->err);
+  if (status < 0 && (status = run(&c, &err)) != 0)
+    cli_fail(&command, env->err, status, err.msg);
   return status;
 }

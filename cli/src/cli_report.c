@@ -3,7 +3,6 @@
  * bounds; the carbon regions are looked up in the shipped table; then
  * gb_report_write reads, refuses, analyses and writes the files. */
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +10,6 @@
 
 #include "greenbench/carbon.h"
 #include "greenbench/cli.h"
-#include "greenbench/numparse.h"
 #include "greenbench/options.h"
 #include "greenbench/records_pack.h"
 #include "greenbench/report.h"
@@ -63,8 +61,6 @@ static const char usage[] =
     "Exit status: 0 done, 1 bad records or refused, 2 bad arguments.\n";
 
 #define MAX_INTENSITIES 64
-/* The longest records folder: DIR/environment.txt must fit PATH_MAX. */
-#define DIR_MAX (PATH_MAX - 32)
 
 typedef struct {
   gb_report_opts o;
@@ -74,21 +70,6 @@ typedef struct {
   gb_intensity all[MAX_INTENSITIES];
   bool quiet;
 } cli;
-
-static int parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
-                     gb_err *err) {
-  if (s[0] < '0' || s[0] > '9' || s[strspn(s, "0123456789")] != '\0') {
-    return gb_err_set(err, EINVAL, "%s: '%s' is not a whole number", opt, SHOWN(s));
-  }
-  if (gb_parse_u64(s, 0, UINT64_MAX, out) < 0) {
-    return gb_err_set(err, EINVAL, "%s: '%s' is too large", opt, SHOWN(s));
-  }
-  if (*out < min || *out > max) {
-    return gb_err_set(err, EINVAL, "%s: %s is out of range %" PRIu64 "..%" PRIu64, opt, s, min,
-                      max);
-  }
-  return 0;
-}
 
 static int add_custom(cli *c, const char *arg, gb_err *err) {
   if (c->n_custom == MAX_INTENSITIES) {
@@ -136,28 +117,27 @@ static const gb_opt options[] = {
 };
 
 /* One option (with its value, if it takes one): 0, or -EINVAL with a
- * message. An output path must fit PATH_MAX, whole. */
+ * message. An output path is a file's (cli_check_path). */
 static int set_option(void *ctx, int id, const char *value, gb_err *err) {
   cli *c = ctx;
   const char **paths[N_PATHS] = {&c->o.md_path, &c->o.junit_path, &c->o.chart_path,
                                  &c->o.summary_path};
   int rc = 0;
-  if (id < N_PATHS && strnlen(value, PATH_MAX) >= PATH_MAX) {
-    return gb_err_set(err, EINVAL, "report: %s: path longer than PATH_MAX (%d bytes)",
-                      options[id].name, PATH_MAX - 1);
+  if (id < N_PATHS && cli_check_path(options[id].name, value, false, err) < 0) {
+    return -EINVAL;
   }
   switch (id) {
   case RESAMPLES:
   case SEED:
-    rc = cli_parse_bootstrap(id == SEED, value, parse_u64, &c->o.resamples, &c->o.seed, err);
+    rc = cli_parse_bootstrap(id == SEED, value, &c->o.resamples, &c->o.seed, err);
     break;
   case MARGIN:
     rc = cli_parse_margin(value, &c->o.margin, err);
     break;
   case ESTIMATOR:
     if (gb_power_estimator_parse(value, &c->o.power_estimator) < 0) {
-      rc = gb_err_set(err, EINVAL,
-                      "report: --power-estimator: '%s' is neither paired nor study", value);
+      rc = gb_err_set(err, EINVAL, "--power-estimator: '%s' is neither paired nor study",
+                      SHOWN(value));
     }
     break;
   case CARBON:
@@ -189,20 +169,17 @@ static int set_dir(void *ctx, const char *arg, gb_err *err) {
   cli *c = ctx;
   if (c->o.dir) {
     gb_excerpt_buf first;
-    return gb_err_set(err, EINVAL, "report: one records folder expected, got '%s' and '%s'",
+    return gb_err_set(err, EINVAL, "one records folder expected, got '%s' and '%s'",
                       gb_excerpt(&first, c->o.dir), SHOWN(arg));
   }
-  if (strnlen(arg, DIR_MAX + 1) > DIR_MAX) {
-    return gb_err_set(err, EINVAL,
-                      "report: DIR: path longer than %d bytes (PATH_MAX less room for the "
-                      "names of the files in it)",
-                      DIR_MAX);
+  if (cli_check_path("DIR", arg, true, err) < 0) {
+    return -EINVAL;
   }
   c->o.dir = arg;
   return 0;
 }
 
-static const cli_command command = {"report", "report: ", usage, options, set_option, set_dir};
+static const cli_command command = {"report", usage, options, set_option, set_dir};
 
 /* "UAE" and "UK" as the study names them; other names go to the table. */
 static const char *region_code(const char *name) {
@@ -279,27 +256,17 @@ static int report(cli *c, FILE *out, gb_err *err) {
 int gb_cli_report(int argc, char **argv, const gb_cli_env *env) {
   cli *c = calloc(1, sizeof *c);
   if (!c) {
-    fprintf(env->err, "greenbench: error: report: out of memory\n");
-    return 1;
+    return cli_fail(&command, env->err, 1, "out of memory");
   }
   gb_err err;
   c->o = gb_report_opts_default();
   c->o.warnings = env->err;
-  int status = 0, asked = cli_parse(&command, c, argc, argv, &err);
-  if (asked < 0) {
-    status = 2;
-  } else if (asked) {
-    if ((status = cli_answer(&command, asked, env->out)) != 0) {
-      gb_err_set(&err, EIO, "report: cannot write the version");
-    }
-  } else if (!c->o.dir) {
-    status = 2;
-    gb_err_set(&err, EINVAL, "report: no records folder given (see greenbench report --help)");
-  } else {
-    status = report(c, env->out, &err);
-  }
-  if (status != 0) {
-    gb_str_put_line(env->err, "greenbench: error: ", err.msg);
+  int status = cli_start(&command, c, argc, argv, env->out, env->err);
+  if (status < 0 && !c->o.dir) {
+    status = cli_fail(&command, env->err, 2,
+                      "no records folder given (see greenbench report --help)");
+  } else if (status < 0 && (status = report(c, env->out, &err)) != 0) {
+    cli_fail(&command, env->err, status, err.msg);
   }
   free(c);
   return status;

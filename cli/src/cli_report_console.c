@@ -21,7 +21,7 @@ static int output_path(const gb_report_opts *o, int i, char *buf, size_t len, gb
   if (given[i])
     return snprintf(buf, len, "%s", given[i]) < (int)len
                ? 0
-               : gb_err_set(err, ENAMETOOLONG, "report: path too long");
+               : gb_err_set(err, ENAMETOOLONG, "path too long");
   return gb_path_join(buf, len, o->dir, default_names[i], err);
 }
 
@@ -31,7 +31,7 @@ static char *slurp(const char *path, gb_err *err) {
   char *buf = NULL;
   size_t len = 0, cap = 0;
   if (!f) {
-    gb_err_set(err, errno, "report: cannot read back %s: %s", path, strerror(errno));
+    gb_err_set(err, errno, "cannot read back %s: %s", path, strerror(errno));
     return NULL;
   }
   for (;;) {
@@ -40,7 +40,7 @@ static char *slurp(const char *path, gb_err *err) {
       if (!bigger) {
         free(buf);
         fclose(f);
-        gb_err_set(err, ENOMEM, "report: out of memory");
+        gb_err_set(err, ENOMEM, "out of memory");
         return NULL;
       }
       buf = bigger;
@@ -54,7 +54,7 @@ static char *slurp(const char *path, gb_err *err) {
   fclose(f);
   if (failed) {
     free(buf);
-    gb_err_set(err, EIO, "report: cannot read back %s", path);
+    gb_err_set(err, EIO, "cannot read back %s", path);
     return NULL;
   }
   buf[len] = '\0';
@@ -163,10 +163,9 @@ int cli_report_console(const gb_report_opts *o, FILE *out, gb_err *err) {
   cJSON *summary = cJSON_Parse(text);
   free(text);
   if (!summary)
-    return gb_err_set(err, EINVAL, "report: %s: cannot parse what was written", summary_path);
+    return gb_err_set(err, EINVAL, "%s: cannot parse what was written", summary_path);
   put_table(out, summary);
   cJSON_Delete(summary);
-  return fflush(out) == 0 && !ferror(out)
-             ? 0
-             : gb_err_set(err, EIO, "report: cannot write its summary");
+  return fflush(out) == 0 && !ferror(out) ? 0
+                                          : gb_err_set(err, EIO, "cannot write its summary");
 }

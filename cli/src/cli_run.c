@@ -28,9 +28,6 @@
 
 /* meta.json records every integer as its exact digits: any 64-bit seed. */
 #define ORDER_SEED_MAX UINT64_MAX
-/* The longest records folder: PATH_MAX less room for "/environment.txt.tmp"
- * and the other names the recorder puts in it. */
-#define OUT_DIR_MAX (PATH_MAX - 32)
 
 static const char usage[] =
     "usage: greenbench run [options]\n"
@@ -104,12 +101,14 @@ static const gb_opt options[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* Prints msg as the one error line, control bytes escaped; returns 2. */
+static const cli_command command;
+
+/* Prints msg as the one error line (cli_fail), with where to read more;
+ * returns 2. */
 static int bad_msg(const gb_cli_env *env, const char *msg) {
   char line[sizeof(gb_err) + 64];
   snprintf(line, sizeof line, "%s (see greenbench run --help)", msg);
-  gb_str_put_line(env->err, "greenbench: error: ", line);
-  return 2;
+  return cli_fail(&command, env->err, 2, line);
 }
 
 /* The same with a user's text a, escaped and cut (gb_excerpt), put into
@@ -135,20 +134,15 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
 }
 
 /* The options (greenbench/options.h); no positional argument. */
-static const cli_command command = {"run", "", usage, options, set_option, NULL};
+static const cli_command command = {"run", usage, options, set_option, NULL};
 
+/* A whole number, when given (cli_parse_u64): 0, or 2 after the error line. */
 static int number(const gb_cli_env *env, const char *name, const char *v, uint64_t min,
                   uint64_t max, uint64_t *out) {
-  if (!v)
+  gb_err err;
+  if (!v || cli_parse_u64(name, v, min, max, out, &err) == 0)
     return 0;
-  if (gb_parse_u64(v, min, max, out) == 0)
-    return 0;
-  char msg[sizeof(gb_err)];
-  gb_excerpt_buf shown;
-  snprintf(msg, sizeof msg, "%s must be an integer from %" PRIu64 " to %" PRIu64 ", got '%s'",
-           name, min, max, gb_excerpt(&shown, v));
-  gb_str_put_line(env->err, "greenbench: error: ", msg);
-  return 2;
+  return cli_fail(&command, env->err, 2, err.msg);
 }
 
 static int apply_lists(const run_args *a, gb_settings *s, const gb_cli_env *env) {
@@ -230,7 +224,7 @@ static int print_plan(const gb_settings *s, const gb_cli_env *env) {
   gb_err err;
   if (gb_plan_build(s, &p, &err) < 0)
     return bad_msg(env, err.msg);
-  gb_estimate est;
+  gb_plan_estimate est;
   if (gb_estimate_plan(s, &p, &est, &err) < 0) {
     gb_plan_free(&p);
     return bad_msg(env, err.msg);
@@ -265,33 +259,30 @@ static const char *control_byte(const char *s) {
   return NULL;
 }
 
-/* A path option, when given, is not empty and fits its limit (max bytes);
- * a records folder (folder true) holds no control byte, as it is echoed. */
-static int check_path(const gb_cli_env *env, const char *name, const char *v, size_t max,
-                      bool folder) {
+/* A path option, when given, is not empty and fits its limit
+ * (cli_check_path); a records folder (folder true) holds no control byte,
+ * as it is echoed. */
+static int check_path(const gb_cli_env *env, const char *name, const char *v, bool folder) {
   char msg[sizeof(gb_err)];
+  gb_err err;
   const char *ctl = v && folder ? control_byte(v) : NULL;
   if (!v)
     return 0;
-  if (!*v)
-    snprintf(msg, sizeof msg, "%s: empty path", name);
-  else if (ctl)
-    snprintf(msg, sizeof msg, "%s: path holds the control byte \\x%02x at byte %zu", name,
-             (unsigned char)*ctl, (size_t)(ctl - v) + 1);
-  else if (strnlen(v, max + 1) > max)
-    snprintf(msg, sizeof msg, "%s: path longer than %zu bytes (PATH_MAX %d%s)", name, max,
-             PATH_MAX, max < PATH_MAX - 1 ? " less room for the records' file names" : "");
-  else
+  if (cli_check_path(name, v, folder, &err) < 0)
+    return bad_msg(env, err.msg);
+  if (!ctl)
     return 0;
+  snprintf(msg, sizeof msg, "%s: path holds the control byte \\x%02x at byte %zu", name,
+           (unsigned char)*ctl, (size_t)(ctl - v) + 1);
   return bad_msg(env, msg);
 }
 
 static int check_paths(const run_args *a, const gb_cli_env *env) {
   int rc;
-  if ((rc = check_path(env, "--out", a->out, OUT_DIR_MAX, true)) ||
-      (rc = check_path(env, "--resume", a->resume, OUT_DIR_MAX, true)) ||
-      (rc = check_path(env, "--python", a->python, PATH_MAX - 1, false)) ||
-      (rc = check_path(env, "--node", a->node, PATH_MAX - 1, false)))
+  if ((rc = check_path(env, "--out", a->out, true)) ||
+      (rc = check_path(env, "--resume", a->resume, true)) ||
+      (rc = check_path(env, "--python", a->python, false)) ||
+      (rc = check_path(env, "--node", a->node, false)))
     return rc;
   return 0;
 }
@@ -304,10 +295,8 @@ static int check_cpus(const run_args *a, const gb_cli_env *env) {
   gb_err err;
   if (!a->cpus)
     return 0;
-  if (gb_pin_topology_load(NULL, &topo, &err) < 0) {
-    gb_str_put_line(env->err, "greenbench: error: ", err.msg);
-    return 1;
-  }
+  if (gb_pin_topology_load(NULL, &topo, &err) < 0)
+    return cli_fail(&command, env->err, 1, err.msg);
   int rc = gb_pin_override(topo, a->cpus, &pin, &err);
   hwloc_topology_destroy(topo);
   return rc < 0 ? bad_msg(env, err.msg) : 0;
@@ -317,10 +306,8 @@ static int run_campaign(const run_args *a, const gb_settings *s, int argc, char 
                         const gb_cli_env *env) {
   char fallback[128];
   const char *out = a->resume ? a->resume : a->out;
-  if (env->workers_missing) {
-    gb_str_put_line(env->err, "greenbench: error: ", env->workers_missing);
-    return 1;
-  }
+  if (env->workers_missing)
+    return cli_fail(&command, env->err, 1, env->workers_missing);
   if (!out) {
     default_out(s, fallback, sizeof fallback);
     out = fallback;
@@ -340,10 +327,8 @@ static int run_campaign(const run_args *a, const gb_settings *s, int argc, char 
     o.workers.node = a->node;
   gb_campaign_result r;
   gb_err err;
-  if (gb_campaign_run(&o, &r, &err) < 0) {
-    gb_str_put_line(env->err, "greenbench: error: ", err.msg);
-    return 1;
-  }
+  if (gb_campaign_run(&o, &r, &err) < 0)
+    return cli_fail(&command, env->err, 1, err.msg);
   if (r.interrupted) {
     fprintf(env->err,
             "greenbench: interrupted after %zu of %zu runs; records kept in %s (continue with "
@@ -379,10 +364,8 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
   if (a.dry_run && a.out) {
     /* The plan refuses what the run would refuse of its folder. */
     gb_err err;
-    if (gb_campaign_check_out(a.out, &err) < 0) {
-      gb_str_put_line(env->err, "greenbench: error: ", err.msg);
-      return 1;
-    }
+    if (gb_campaign_check_out(a.out, &err) < 0)
+      return cli_fail(&command, env->err, 1, err.msg);
   }
   return a.dry_run ? print_plan(&s, env) : run_campaign(&a, &s, argc, argv, env);
 }

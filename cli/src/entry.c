@@ -1,9 +1,12 @@
 /* One entry into a campaign (greenbench/entry.h). */
 #include "greenbench/entry.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "greenbench/files.h"
 
 int gb_entry_find_workers(gb_entry_workers *e) {
   memset(e, 0, sizeof *e);
@@ -46,18 +49,45 @@ static void on_signal(int sig) {
   *stop_flag = 1;
 }
 
-void gb_entry_signals(volatile sig_atomic_t *stop, const char *prog) {
-  stop_flag = stop;
-  int n = snprintf(at_once, sizeof at_once,
-                   "%s: stopped at once; meta.json may not say how far the records go\n", prog);
-  at_once_len = n > 0 && (size_t)n < sizeof at_once ? (size_t)n : 0;
+/* The one installation of both policies: handler on SIGINT, SIGTERM and
+ * SIGHUP with the given mask and flags, SIGPIPE ignored. */
+static void install(void (*handler)(int), bool mask_all, int flags) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
+  sa.sa_handler = handler;
+  if (mask_all)
+    sigfillset(&sa.sa_mask);
+  else
+    sigemptyset(&sa.sa_mask);
+  sa.sa_flags = flags;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
+}
+
+/* The line either policy writes before it exits at once. */
+static void set_line(const char *prog, const char *what) {
+  int n = snprintf(at_once, sizeof at_once, "%s: %s\n", prog, what);
+  at_once_len = n > 0 && (size_t)n < sizeof at_once ? (size_t)n : 0;
+}
+
+void gb_entry_signals(volatile sig_atomic_t *stop, const char *prog) {
+  stop_flag = stop;
+  set_line(prog, "stopped at once; meta.json may not say how far the records go");
+  install(on_signal, false, SA_RESTART);
+}
+
+/* Nothing to finish: the temporary files go, then the process. */
+static void on_signal_now(int sig) {
+  (void)sig;
+  gb_replace_remove_pending();
+  ssize_t n = write(2, at_once, at_once_len);
+  (void)n;
+  _exit(130);
+}
+
+void gb_entry_signals_now(const char *prog) {
+  set_line(prog, "stopped by a signal; temporary files removed");
+  install(on_signal_now, true, 0);
 }

@@ -1,8 +1,8 @@
 /* greenbench: the study's command line. Subcommands: check, run, report,
  * compare, pack (gb_cli, greenbench/cli.h); this file gives them the
- * process's streams, the workers it finds and the signal policy: a campaign's
- * through the one entry that the suite shares (greenbench/entry.h); report,
- * pack and compare stop at once. */
+ * process's streams, the workers it finds and one of the two signal policies
+ * of greenbench/entry.h: a campaign's for run and check, stop-at-once for
+ * report, pack and compare. */
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -12,40 +12,14 @@
 #include <unistd.h>
 
 #include "greenbench/cli.h"
+#include "greenbench/energy_ways.h"
 #include "greenbench/entry.h"
-#include "greenbench/files.h"
 #include "greenbench/paths.h"
-#include "greenbench/perf_energy.h"
 #include "greenbench/privilege.h"
-#include "greenbench/rapl.h"
 #include "greenbench/text.h"
 #include "greenbench/version.h"
 
 static volatile sig_atomic_t stop_requested;
-
-/* report, pack and compare have nothing to finish: the first SIGINT,
- * SIGTERM or SIGHUP removes their temporary files (a packed records
- * folder is read into memory files, which vanish with the process) and
- * exits 130 at once. */
-static void on_signal_now(int sig) {
-  (void)sig;
-  gb_replace_remove_pending();
-  static const char msg[] = "greenbench: stopped by a signal; temporary files removed\n";
-  ssize_t n = write(2, msg, sizeof msg - 1);
-  (void)n;
-  _exit(130);
-}
-
-static void install_handlers_now(void) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal_now;
-  sigfillset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  sigaction(SIGHUP, &sa, NULL);
-  signal(SIGPIPE, SIG_IGN);
-}
 
 /* report, pack and compare need nothing of root: under sudo they become
  * the user who typed the command, wholly and for good, before an argument
@@ -68,21 +42,18 @@ static int become_the_caller(void) {
   return 0;
 }
 
-/* Test-only variables: they point greenbench at files a test made. */
-static const char *const test_hooks[] = {GB_RAPL_ROOT_ENV, GB_PERF_POWER_DIR_ENV};
-
 /* Under sudo (euid 0, SUDO_UID set) a test hook would let the user choose
  * which files root reads and reports: refused with one line, exit 2,
  * unless this build enables the hooks for its tests. */
 static int refuse_test_hooks(void) {
   if (GB_TEST_HOOKS_UNDER_SUDO || geteuid() != 0 || !getenv("SUDO_UID"))
     return 0;
-  for (size_t i = 0; i < sizeof test_hooks / sizeof test_hooks[0]; i++) {
-    if (getenv(test_hooks[i])) {
+  for (const char *const *hook = gb_test_hooks; *hook; hook++) {
+    if (getenv(*hook)) {
       fprintf(stderr,
               "greenbench: error: %s is a test hook and is refused under sudo (it would let "
               "the user choose the files root reads); unset it\n",
-              test_hooks[i]);
+              *hook);
       return 2;
     }
   }
@@ -145,7 +116,7 @@ int main(int argc, char **argv) {
     if (commands[i].measures) {
       gb_entry_signals(&stop_requested, "greenbench");
     } else {
-      install_handlers_now();
+      gb_entry_signals_now("greenbench");
       int rc = become_the_caller();
       if (rc)
         return rc;

@@ -1,4 +1,4 @@
-/* `greenbench check --json`: the check's lines as one JSON object (cJSON
+/* `greenbench check --json`: the check's findings as one JSON object (cJSON
  * parses it back); the schema is held to it by stats/tests/schema_check.py. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -12,13 +12,14 @@
 
 static char out_text[32768], err_text[1024];
 
-/* cli_check_json on text; its output parsed (NULL when it is not JSON). */
-static cJSON *to_json(const char *text, bool energy, bool workers, int status, int *rc) {
+/* cli_check_json on f; its output parsed (NULL when it is not JSON). */
+static cJSON *to_json(gb_findings *f, bool energy, bool workers, int status, int *rc) {
   FILE *out = fmemopen(out_text, sizeof out_text, "w"),
        *err = fmemopen(err_text, sizeof err_text, "w");
-  *rc = cli_check_json(text, energy, workers, status, out, err);
+  *rc = cli_check_json(f, energy, workers, status, out, err);
   fclose(out);
   fclose(err);
+  gb_findings_free(f);
   return cJSON_Parse(out_text);
 }
 
@@ -26,15 +27,18 @@ static const char *str(const cJSON *o, const char *key) {
   return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 }
 
-Test(check_json, lines_become_findings_with_their_details) {
+Test(check_json, findings_keep_their_details) {
   int rc;
-  cJSON *j = to_json("energy: 1 RAPL zone(s) under /x, all readable\n"
-                     "  counters over 0.5 s: moving\n"
-                     "  sampling: every 10 ms\n"
-                     "cpu: Intel(R) Xeon(R): 8 cores\n"
-                     "node: warning: Node.js 18 is old\n"
-                     "verdict: this machine can measure energy for the study\n",
-                     true, true, 0, &rc);
+  gb_findings in;
+  gb_findings_init(&in, NULL);
+  gb_findings_add(&in, GB_FINDING_INFO, "energy", "1 RAPL zone(s) under /x, all readable");
+  gb_findings_detail(&in, GB_FINDING_OK, "counters over 0.5 s: moving");
+  gb_findings_detail(&in, GB_FINDING_OK, "sampling: every 10 ms");
+  gb_findings_add(&in, GB_FINDING_INFO, "cpu", "Intel(R) Xeon(R): 8 cores");
+  gb_findings_add(&in, GB_FINDING_INFO, "node", "warning: Node.js 18 is old");
+  gb_findings_add(&in, GB_FINDING_OK, "verdict",
+                  "this machine can measure energy for the study");
+  cJSON *j = to_json(&in, true, true, 0, &rc);
   cr_assert_eq(rc, 0);
   cr_assert_not_null(j, "not JSON: %s", out_text);
   cr_assert_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(j, "schema_version")), 1);
@@ -52,19 +56,36 @@ Test(check_json, lines_become_findings_with_their_details) {
   cr_assert_eq(cJSON_GetArraySize(details), 2);
   cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(details, 1)),
                    "sampling: every 10 ms");
-  /* Split at the first ": " only. */
   cr_assert_str_eq(str(cJSON_GetArrayItem(f, 1), "text"), "Intel(R) Xeon(R): 8 cores");
   cr_assert_str_eq(str(cJSON_GetArrayItem(f, 2), "text"), "warning: Node.js 18 is old");
   cJSON_Delete(j);
 }
 
-Test(check_json, without_a_verdict_line_it_fails_with_one_error_line) {
+/* Control bytes are shown as the lines show them, \xHH. */
+Test(check_json, control_bytes_are_escaped_as_in_the_lines) {
   int rc;
-  cJSON *j = to_json("energy: unavailable\n", false, true, 1, &rc);
+  gb_findings f;
+  gb_findings_init(&f, NULL);
+  gb_findings_add(&f, GB_FINDING_BAD, "python", "/x\033[2J: does not run");
+  gb_findings_add(&f, GB_FINDING_BAD, "verdict", "no");
+  cJSON *j = to_json(&f, false, false, 1, &rc);
+  cr_assert_eq(rc, 1);
+  cr_assert_not_null(j, "not JSON: %s", out_text);
+  cr_assert_str_eq(str(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "findings"), 0), "text"),
+                   "/x\\x1b[2J: does not run");
+  cJSON_Delete(j);
+}
+
+Test(check_json, without_a_verdict_it_fails_with_one_error_line) {
+  int rc;
+  gb_findings f;
+  gb_findings_init(&f, NULL);
+  gb_findings_add(&f, GB_FINDING_BAD, "energy", "unavailable");
+  cJSON *j = to_json(&f, false, true, 1, &rc);
   cr_assert_eq(rc, 1);
   cr_assert_null(j);
   cr_assert_str_eq(err_text,
-                   "greenbench: error: check --json: cannot build or write the JSON output\n");
+                   "greenbench: error: check: --json: cannot build or write the JSON output\n");
 }
 
 /* The whole command on a fake powercap tree with moving counters: exit 0,

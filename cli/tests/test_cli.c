@@ -329,6 +329,15 @@ Test(cli_run, a_bad_machine_label_exits_2_before_anything_runs) {
   cr_assert(strstr(r.out, "--machine-label NAME"), "%s", r.out);
 }
 
+/* The one wording of a bad whole number (cli_parse_u64) and the one error
+ * line, whole: the same as report's and compare's. */
+Test(cli_run, a_bad_whole_number_has_the_one_wording) {
+  result r = RUN("run", "--warmups", "+5");
+  cr_assert_eq(r.rc, 2, "%s", r.err);
+  cr_assert_str_eq(r.err, "greenbench: error: run: --warmups must be an integer from 1 to 64, "
+                          "got '+5'\n");
+}
+
 Test(cli_run, a_long_out_is_refused_not_cut) {
   size_t n = 5000;
   char *path = malloc(n + 1);
@@ -436,7 +445,7 @@ Test(cli_check, an_old_node_is_named_with_the_version_needed) {
   cr_assert_null(strstr(CHECK("check").out, "node: warning:"), "not for the node built with");
 }
 
-/* Each way of reading the counters on its own line (cli_check_ways.c). */
+/* Each way of reading the counters on its own line (gb_energy_probe, energy_probe.c). */
 Test(cli_check, each_way_is_listed_with_why_not) {
   powercap_fake *f = powercap_fake_create();
   char pmu[1100];

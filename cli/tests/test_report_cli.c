@@ -321,11 +321,11 @@ Test(report_cli, bad_arguments) {
   char *flag_value[] = {"report", "x", "--allow-partial=yes", NULL};
   bad_args(flag_value, "report: option '--allow-partial' takes no value");
   char *zero[] = {"report", "x", "--resamples", "0", NULL};
-  bad_args(zero, "--resamples: 0 is out of range 1..1000000");
+  bad_args(zero, "report: --resamples must be an integer from 1 to 1000000, got '0'");
   char *text[] = {"report", "x", "--resamples=10k", NULL};
-  bad_args(text, "--resamples: '10k' is not a whole number");
+  bad_args(text, "report: --resamples must be an integer from 1 to 1000000, got '10k'");
   char *neg[] = {"report", "x", "--seed", "-1", NULL};
-  bad_args(neg, "--seed: '-1' is not a whole number");
+  bad_args(neg, "report: --seed must be an integer from 0 to 18446744073709551615, got '-1'");
   char *margin[] = {"report", "x", "--equivalence-margin", "0,1", NULL};
   bad_args(margin, "--equivalence-margin: '0,1' is not a decimal number");
   char *margin0[] = {"report", "x", "--equivalence-margin", "0", NULL};
@@ -336,6 +336,16 @@ Test(report_cli, bad_arguments) {
   bad_args(region, "--carbon: ");
   char *custom[] = {"report", "x", "--carbon-intensity", "lab", NULL};
   bad_args(custom, "--carbon-intensity: ");
+}
+
+/* The one wording of a bad whole number (cli_parse_u64), the whole line:
+ * the same as run's and compare's. */
+Test(report_cli, a_bad_whole_number_has_the_one_wording) {
+  char err[4096];
+  char *argv[] = {"report", "x", "--resamples", "+5", NULL};
+  cr_assert_eq(run_report(argv, err, sizeof err), 2, "%s", err);
+  cr_assert_str_eq(err, "greenbench: error: report: --resamples must be an integer from 1 to "
+                        "1000000, got '+5'\n");
 }
 
 /* ---- Bad records: exit 1, naming the file and line ------------------------------- */
@@ -439,8 +449,9 @@ Test(report_cli, an_unwritable_output) {
   copy_fixture("report-energy", dir, sizeof dir);
   char *argv[] = {"report", dir, "--junit", "/nonexistent-folder/junit.xml", NULL};
   cr_assert_eq(run_report(argv, err, sizeof err), 1);
-  cr_assert(strstr(err, "greenbench: error: /nonexistent-folder/junit.xml: cannot write: "),
-            "%s", err);
+  cr_assert(
+      strstr(err, "greenbench: error: report: /nonexistent-folder/junit.xml: cannot write: "),
+      "%s", err);
   /* The set is written whole or not at all: no results.md, no stray
    * temporary file. */
   char md[4200];
@@ -659,9 +670,10 @@ Test(report_cli, a_long_out_is_written_whole_or_refused) {
   cr_assert_eq(access(path, F_OK), 0, "the 525-byte --out was not written whole");
   long_path(dir, 5000, false, path, sizeof path);
   char *too_long[] = {"report", dir, "--out", path, NULL};
-  bad_args(too_long, "report: --out: path longer than PATH_MAX (4095 bytes)");
+  bad_args(too_long, "report: --out: path longer than 4095 bytes (PATH_MAX 4096)");
   char *too_long_dir[] = {"report", path, NULL};
-  bad_args(too_long_dir, "report: DIR: path longer than 4064 bytes");
+  bad_args(too_long_dir, "report: DIR: path longer than 4064 bytes (PATH_MAX 4096 less room "
+                         "for the names of the files in it)");
   remove_tree(dir);
 }
 

@@ -107,10 +107,11 @@ Test(run_dry_run, refuses_a_folder_the_run_would_refuse) {
   cr_assert_eq(call(gb_cli_run, argv), 1);
   cr_assert_str_empty(out_text);
   char want[256];
-  snprintf(want, sizeof want,
-           "greenbench: error: %s is not empty: records are never overwritten (choose a new "
-           "--out, or --resume it)\n",
-           dir);
+  snprintf(
+      want, sizeof want,
+      "greenbench: error: run: %s is not empty: records are never overwritten (choose a new "
+      "--out, or --resume it)\n",
+      dir);
   cr_assert_str_eq(err_text, want);
   /* A symbolic link, refused as the run refuses it. */
   snprintf(link, sizeof link, "%s-link", dir);

@@ -1,5 +1,10 @@
 #include "calibration.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
 #include "greenbench/meta.h"
+#include "greenbench/quantile.h"
 
 typedef unsigned __int128 u128;
 #define U128_MAX (~(u128)0)
@@ -112,4 +117,118 @@ uint64_t gb_calibration_sorts(const gb_calibration *k) {
 
 bool gb_calibration_usable(const gb_calibration *k) {
   return k->done > 0 && gb_calibration_on_target(k->last_loop_ns, k->last_sorts, k->target_ns);
+}
+
+uint64_t gb_calibrate_sorts(uint64_t sorts, uint64_t loop_ns, uint64_t target_ns) {
+  /* One formula (gb_predict_sorts): a configuration predicts itself, with
+   * the same work per sort. A zero target predicts nothing: one sort. */
+  uint64_t n = gb_predict_sorts(sorts ? sorts : 1, loop_ns ? loop_ns : 1, 1, 1, target_ns);
+  return n ? n : 1;
+}
+
+uint64_t gb_startup_launches(uint64_t single_ns, uint64_t batch_ns) {
+  if (single_ns == 0)
+    single_ns = 1;
+  uint64_t n = (batch_ns + single_ns / 2) / single_ns;
+  return n ? n : 1;
+}
+
+/* The walk's state: every configuration's rule, and what a measured run of
+ * each is expected to take. */
+typedef struct {
+  const gb_plan *p;
+  const gb_counts *counts;
+  unsigned warmups;
+  uint64_t target_ns;
+  const gb_calibration_io *io;
+  gb_calibration *done;
+  bool *usable;
+  uint64_t *expected_wall;
+} walk;
+
+/* Configuration i: its first warm-up predicted from the closest one
+ * calibrated, the later ones by the rule; its sorts into *sorts. */
+static int calibrate_config(walk *k, size_t i, uint64_t *sorts, gb_err *err) {
+  const gb_plan *p = k->p;
+  for (size_t j = 0; j < p->nconfigs; j++)
+    k->usable[j] = gb_calibration_usable(&k->done[j]);
+  size_t ref = gb_calibration_reference(p, i, k->usable);
+  uint64_t predicted = 0;
+  if (ref < p->nconfigs)
+    predicted = gb_predict_sorts(k->done[ref].last_sorts, k->done[ref].last_loop_ns,
+                                 gb_sort_work(k->counts[ref], p->configs[ref].size),
+                                 gb_sort_work(k->counts[i], p->configs[i].size), k->target_ns);
+  gb_calibration *cb = &k->done[i];
+  gb_calibration_start(cb, k->warmups, k->target_ns, predicted);
+  uint64_t loops[GB_META_MAX_WARMUPS];
+  size_t n = 0;
+  gb_warmup_time t = {0, 0};
+  for (uint64_t count; (count = gb_calibration_next(cb)) != 0;) {
+    int rc = k->io->measure(k->io->ctx, i, cb->done, count, &t, err);
+    if (rc < 0)
+      return rc;
+    gb_calibration_record(cb, count, t.loop_ns);
+    if (n < GB_META_MAX_WARMUPS)
+      loops[n++] = t.loop_ns;
+  }
+  *sorts = gb_calibration_sorts(cb);
+  /* The last warm-up's start-up part, plus its loop scaled to the new sorts. */
+  uint64_t startup = t.wall_ns > t.loop_ns ? t.wall_ns - t.loop_ns : 0;
+  k->expected_wall[i] =
+      startup + (uint64_t)((double)t.loop_ns * (double)*sorts / (double)cb->last_sorts);
+  return k->io->end(k->io->ctx, i, *sorts, loops, n, err);
+}
+
+/* Startup group g: `warmups` single launches, then the batch size that
+ * lasts about as long as the group's sorting runs (the median of their
+ * expected walls). */
+static int calibrate_startup(walk *k, size_t g, uint64_t *launches, gb_err *err) {
+  const gb_plan *p = k->p;
+  size_t item = p->nconfigs + g;
+  double walls[64], runs[GB_ALGORITHM_COUNT * GB_MAX_SIZES];
+  size_t n = 0, nruns = 0;
+  for (unsigned w = 0; w < k->warmups && w < 64; w++) {
+    gb_warmup_time t;
+    int rc = k->io->measure(k->io->ctx, item, w, 1, &t, err);
+    if (rc < 0)
+      return rc;
+    walls[n++] = (double)t.wall_ns;
+  }
+  for (size_t i = 0; i < p->nconfigs; i++)
+    if (gb_plan_startup_of(p, &p->configs[i]) == g)
+      runs[nruns++] = (double)k->expected_wall[i];
+  double single = 0, batch = 0;
+  gb_err ignored;
+  if (gb_median(walls, n, &single, &ignored) < 0 ||
+      gb_median(runs, nruns, &batch, &ignored) < 0) {
+    char label[64];
+    gb_startup_label(&p->startups[g], label, sizeof label);
+    return gb_err_set(err, EINVAL, "no warm-up to size the startup batches of %s", label);
+  }
+  *launches = gb_startup_launches((uint64_t)single, (uint64_t)batch);
+  return k->io->end(k->io->ctx, item, *launches, NULL, 0, err);
+}
+
+int gb_calibrate_plan(const gb_plan *p, const gb_counts *counts, unsigned warmups,
+                      uint64_t target_ns, const gb_calibration_io *io, uint64_t *sorts,
+                      uint64_t *launches, gb_err *err) {
+  walk k = {.p = p,
+            .counts = counts,
+            .warmups = warmups,
+            .target_ns = target_ns,
+            .io = io,
+            .done = calloc(p->nconfigs, sizeof *k.done),
+            .usable = calloc(p->nconfigs, sizeof *k.usable),
+            .expected_wall = calloc(p->nconfigs, sizeof *k.expected_wall)};
+  int rc = k.done && k.usable && k.expected_wall ? 0 : gb_err_set(err, ENOMEM, "out of memory");
+  for (size_t i = 0; i < p->nconfigs && rc == 0; i++)
+    if ((rc = io->begin(io->ctx, i, err)) == 0)
+      rc = calibrate_config(&k, i, &sorts[i], err);
+  for (size_t g = 0; g < p->nstartups && rc == 0; g++)
+    if ((rc = io->begin(io->ctx, p->nconfigs + g, err)) == 0)
+      rc = calibrate_startup(&k, g, &launches[g], err);
+  free(k.done);
+  free(k.usable);
+  free(k.expected_wall);
+  return rc;
 }

@@ -1,9 +1,12 @@
 /* Calibration of the sorts per process (docs/methods.md #1; study.md,
- * "Enough work per process"): the prediction of a configuration's first
- * warm-up from a configuration already calibrated, and the rule that says how
- * many sorts each warm-up runs and when the warm-ups stop. Pure arithmetic, so
- * it is tested on scripted loop times without running anything;
- * campaign_calibrate.c runs the warm-ups it asks for. */
+ * "Enough work per process") and of the startup batches: the prediction of a
+ * configuration's first warm-up from a configuration already calibrated, the
+ * rule that says how many sorts each warm-up runs and when the warm-ups
+ * stop, and gb_calibrate_plan, which walks a plan with them. The rule is pure
+ * arithmetic, tested on scripted loop times without running anything; the
+ * walk measures through a callback (campaign_calibrate.c gives the one that
+ * runs and records the warm-ups). Calibration uses the plan; the plan knows
+ * nothing of it. */
 #ifndef GREENBENCH_CALIBRATION_H
 #define GREENBENCH_CALIBRATION_H
 
@@ -11,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "greenbench/error.h"
 #include "greenbench/plan.h"
 #include "greenbench/workload.h"
 
@@ -18,6 +22,16 @@
  * runtime still tiering up misses it, and a fixed count is not taken on
  * faith. */
 #define GB_CALIBRATION_EXTRA_WARMUPS 5u
+
+/* Calibration (docs/methods.md: aim 20% above the target). From a warm-up that ran
+ * `sorts` sorts in `loop_ns`, the sorts for the next process, so that its loop
+ * lasts 6/5 x target_ns: ceil(sorts x 6 x target / (5 x loop)) in exact integer
+ * arithmetic, at least 1 and at most GB_MAX_SORTS. A zero loop time counts as
+ * 1 ns. */
+uint64_t gb_calibrate_sorts(uint64_t sorts, uint64_t loop_ns, uint64_t target_ns);
+/* Startup batches: how many back-to-back launches of a process that takes
+ * single_ns make a batch of about batch_ns: round(batch / single), >= 1. */
+uint64_t gb_startup_launches(uint64_t single_ns, uint64_t batch_ns);
 
 /* The work of one sort in a worker's loop, in operations: its comparisons and
  * writes, plus the copy of the input before it and the check of the result
@@ -85,5 +99,41 @@ uint64_t gb_calibration_sorts(const gb_calibration *k);
 /* Whether the configuration may serve as a reference: at least one warm-up,
  * and the last one's loop on target. */
 bool gb_calibration_usable(const gb_calibration *k);
+
+/* What one warm-up took: its sort loop and its whole process (wall). */
+typedef struct {
+  uint64_t loop_ns, wall_ns;
+} gb_warmup_time;
+
+/* How gb_calibrate_plan measures, and whom it tells. An item is a
+ * configuration (item < p->nconfigs) or a startup group (item - nconfigs). */
+typedef struct {
+  void *ctx;
+  /* Before item: 0 to go on, or -errno (an interrupt) to stop. */
+  int (*begin)(void *ctx, size_t item, gb_err *err);
+  /* Warm-up w of item with count sorts (a configuration) or launches (a
+   * startup group: always 1), measured and recorded: its times into *t.
+   * 0, or -errno with err set (a failed warm-up included). */
+  int (*measure)(void *ctx, size_t item, unsigned w, uint64_t count, gb_warmup_time *t,
+                 gb_err *err);
+  /* Item calibrated: its sorts or launches, and (a configuration) the loop
+   * of each warm-up, n of them. 0, or -errno with err set. */
+  int (*end)(void *ctx, size_t item, uint64_t count, const uint64_t *loops_ns, size_t n,
+             gb_err *err);
+} gb_calibration_io;
+
+/* Calibrates plan p: each configuration in order (the first warm-up
+ * predicted from the closest configuration already calibrated, scaled by
+ * the work of a sort, counts[i] being what configuration i's sort does;
+ * then the rule above, at least `warmups` of them, aiming at 6/5 x
+ * target_ns), then each startup group (`warmups` single launches, and the
+ * batch that lasts about as long as the median of the group's sorting runs,
+ * each expected as its last warm-up's start-up plus its loop scaled to the
+ * new sorts). Fills sorts[p->nconfigs] and launches[p->nstartups]. Returns
+ * 0, or the first -errno of io's callbacks or of the sizing (-ENOMEM,
+ * -EINVAL), with err set. */
+GB_MUST_USE int gb_calibrate_plan(const gb_plan *p, const gb_counts *counts, unsigned warmups,
+                                  uint64_t target_ns, const gb_calibration_io *io,
+                                  uint64_t *sorts, uint64_t *launches, gb_err *err);
 
 #endif

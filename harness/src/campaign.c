@@ -8,11 +8,9 @@
 #include <unistd.h>
 
 #include "greenbench/clock.h"
+#include "greenbench/energy_probe.h"
 #include "greenbench/energy_ways.h"
-
-/* Frozen counters (most virtual machines) are told apart from live ones by
- * watching them this long before the campaign starts. */
-#define ENERGY_PROBE_NS 250000000ull
+#include "greenbench/findings.h"
 
 void gb_campaign_warn(gb_campaign *c, const char *fmt, ...) {
   va_list ap;
@@ -72,38 +70,33 @@ static int setup_energy(gb_campaign *c, gb_err *err) {
     snprintf(c->energy_reason, sizeof c->energy_reason, "--energy off: energy was not read");
     return 0;
   }
-  gb_err why;
-  uint64_t period;
   /* The counters are root's: opened with root's identity, then the files
    * are the user's again. */
   gb_privilege_fs_leave(&c->fs);
   gb_energy_ways ways;
   gb_energy_ways_open(c->o->rapl, c->o->perf, &ways);
   int rc = gb_privilege_fs_enter(&c->owner, &c->fs);
-  gb_energy_ways_take(&ways, &c->rapl, &c->cross);
   if (rc < 0) {
-    gb_rapl_close(c->rapl);
-    gb_rapl_close(c->cross);
-    c->rapl = c->cross = NULL;
+    gb_energy_ways_close(&ways);
     return gb_err_set(err, -rc, "cannot open files as uid %u: %s", (unsigned)c->owner.uid,
                       strerror(-rc));
   }
   gb_sampler_opts so = c->o->sampler ? *c->o->sampler : (gb_sampler_opts){0};
-  so.cross = c->cross;
-  if (!c->rapl) {
-    char both[GB_META_TEXT_MAX];
-    gb_energy_ways_why(&ways, both, sizeof both);
-    energy_unavailable(c, both);
-  } else if (gb_rapl_probe(c->rapl, ENERGY_PROBE_NS, &why) < 0 ||
-             gb_sampler_fit(c->rapl, &so, &period, &why) < 0) {
-    energy_unavailable(c, why.msg); /* frozen, or a counter that could wrap unseen */
-    gb_rapl_close(c->rapl);
-    gb_rapl_close(c->cross);
-    c->rapl = c->cross = NULL;
-  } else {
+  so.cross = gb_energy_ways_cross(&ways);
+  /* The one probe that `greenbench check` runs too (energy_probe.h): the
+   * campaign measures energy exactly where check says it can. */
+  char why[GB_META_TEXT_MAX];
+  gb_findings findings;
+  gb_findings_init(&findings, NULL);
+  bool ok = gb_energy_probe(&ways, &so, &findings, why, sizeof why);
+  gb_findings_free(&findings);
+  if (ok) {
+    gb_energy_ways_take(&ways, &c->rapl, &c->cross);
     c->energy = GB_REC_ENERGY_OK;
     return gb_sampler_create(c->rapl, &so, &c->sampler, err);
   }
+  gb_energy_ways_close(&ways);
+  energy_unavailable(c, why); /* none, frozen, standing still, a wrap unseen, a read failed */
   if (c->s.energy == GB_ENERGY_ON)
     return gb_err_set(err, ENODEV,
                       "energy is unavailable: %s (see `greenbench check`; --energy auto or "

@@ -45,8 +45,8 @@ typedef struct {
   gb_expected *expected;        /* per configuration: what every worker must report */
   uint64_t *startup_hash;       /* per startup group: the input hash its launches must report */
   gb_measure_env env;
-  gb_workerenv workerenv; /* what every worker and helper command runs with */
-  gb_estimate estimate;   /* the plan's model, for the progress line's ETA */
+  gb_workerenv workerenv;    /* what every worker and helper command runs with */
+  gb_plan_estimate estimate; /* the plan's model, for the progress line's ETA */
   gb_progress progress;
   size_t runs_done;
   bool started;           /* the records are this campaign's: meta.json is kept current */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const gb_test_hooks[] = {GB_RAPL_ROOT_ENV, GB_PERF_POWER_DIR_ENV, NULL};
+
 /* Whether the powercap root is the machine's own. */
 static bool real_powercap(const gb_rapl_opts *rapl) {
   const char *root =

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "estimate_internal.h"
+#include "greenbench/energy_probe.h"
 #include "greenbench/meta.h"
 
 static const uint64_t start_ns[GB_LANGUAGE_COUNT] = {
@@ -18,7 +19,7 @@ static uint64_t loop_ns(const gb_settings *s) {
          GB_META_CALIBRATION_HEADROOM_DEN;
 }
 
-static void per_item(const gb_settings *s, gb_estimate *e) {
+static void per_item(const gb_settings *s, gb_plan_estimate *e) {
   uint64_t loop = loop_ns(s);
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     uint64_t process = start_ns[l] + loop; /* one sorting run's wall time */
@@ -37,9 +38,8 @@ static gb_language run_language(const gb_plan *p, const gb_planned_run *r) {
                                 : p->startups[r->target].language;
 }
 
-static void totals(const gb_settings *s, const gb_plan *p, gb_estimate *e) {
-  e->setup_ns =
-      GB_ESTIMATE_SETUP_NS + (s->energy == GB_ENERGY_OFF ? 0 : GB_ESTIMATE_ENERGY_PROBE_NS);
+static void totals(const gb_settings *s, const gb_plan *p, gb_plan_estimate *e) {
+  e->setup_ns = GB_ESTIMATE_SETUP_NS + (s->energy == GB_ENERGY_OFF ? 0 : GB_ENERGY_PROBE_NS);
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     if (s->languages >> l & 1)
       e->setup_ns += start_ns[l] + GB_ESTIMATE_PROCESS_NS; /* the runtime probe */
@@ -52,12 +52,13 @@ static void totals(const gb_settings *s, const gb_plan *p, gb_estimate *e) {
   e->total_ns = e->setup_ns + e->calibration_ns + e->runs_ns;
 }
 
-int gb_estimate_plan(const gb_settings *s, const gb_plan *p, gb_estimate *out, gb_err *err) {
+int gb_estimate_plan(const gb_settings *s, const gb_plan *p, gb_plan_estimate *out,
+                     gb_err *err) {
   if (p->nruns == 0 || p->nconfigs == 0)
     return gb_err_set(err, EINVAL, "the plan has no runs to estimate");
   if (s->warmups == 0)
     return gb_err_set(err, EINVAL, "a campaign has at least one warm-up per configuration");
-  gb_estimate e = {0};
+  gb_plan_estimate e = {0};
   per_item(s, &e);
   totals(s, p, &e);
   *out = e;
@@ -77,8 +78,8 @@ void gb_eta_add(gb_eta *e, gb_eta_kind k, uint64_t model_ns) {
   e->planned++;
 }
 
-void gb_eta_start(gb_eta *e, const gb_estimate *m, const gb_plan *p, bool calibration_ahead,
-                  size_t runs_done) {
+void gb_eta_start(gb_eta *e, const gb_plan_estimate *m, const gb_plan *p,
+                  bool calibration_ahead, size_t runs_done) {
   *e = (gb_eta){0};
   for (size_t i = 0; calibration_ahead && i < p->nconfigs; i++)
     gb_eta_add(e, GB_ETA_WARMUPS, m->config_warmups_ns[p->configs[i].language]);

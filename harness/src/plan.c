@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calibration.h"
 #include "greenbench/rng.h"
 #include "greenbench/text.h"
 #include "plan_internal.h"
@@ -183,18 +182,4 @@ void gb_config_label(const gb_config *c, char *buf, size_t len) {
 void gb_startup_label(const gb_startup_group *g, char *buf, size_t len) {
   snprintf(buf, len, "%s/startup/%s/%u", gb_language_name(g->language), gb_order_name(g->order),
            g->size);
-}
-
-uint64_t gb_calibrate_sorts(uint64_t sorts, uint64_t loop_ns, uint64_t target_ns) {
-  /* One formula (gb_predict_sorts): a configuration predicts itself, with
-   * the same work per sort. A zero target predicts nothing: one sort. */
-  uint64_t n = gb_predict_sorts(sorts ? sorts : 1, loop_ns ? loop_ns : 1, 1, 1, target_ns);
-  return n ? n : 1;
-}
-
-uint64_t gb_startup_launches(uint64_t single_ns, uint64_t batch_ns) {
-  if (single_ns == 0)
-    single_ns = 1;
-  uint64_t n = (batch_ns + single_ns / 2) / single_ns;
-  return n ? n : 1;
 }

@@ -20,7 +20,6 @@
 #define ZONE_PREFIX "intel-rapl:"
 /* Intel Xeon 6 registers its packages through TPMI as well: not read. */
 #define TPMI_PREFIX "intel-rapl-tpmi:"
-#define PROBE_STEP_NS 10000000u
 #define EXCERPT_MAX 40 /* bytes of a sysfs file quoted in a message */
 
 static ssize_t plain_pread(int fd, void *buf, size_t len, off_t off, void *ctx) {
@@ -387,61 +386,24 @@ uint64_t gb_rapl_delta_uj(uint64_t before, uint64_t after, uint64_t max_range_uj
   return (max_range_uj - before) + after + 1;
 }
 
-static bool all_packages_moved(const gb_rapl *r, const uint64_t *a, const uint64_t *b) {
-  for (size_t i = 0; i < r->n; i++)
-    if (r->zone[i].kind == GB_RAPL_PACKAGE && a[i] == b[i])
-      return false;
-  return true;
-}
-
-static int frozen(const gb_rapl *r, const uint64_t *a, const uint64_t *b, uint64_t ns,
-                  gb_err *err) {
-  size_t i = 0;
-  while (i < r->n && !(r->zone[i].kind == GB_RAPL_PACKAGE && a[i] == b[i]))
-    i++;
-  return gb_err_set(err, ENODATA,
-                    "energy unavailable: %s (%s/energy_uj) stayed at %llu uJ for %llu ms; "
-                    "the RAPL counters are frozen (usual in virtual machines)",
-                    r->zone[i].name, r->zone[i].path, (unsigned long long)a[i],
-                    (unsigned long long)(ns / 1000000u));
-}
-
-int gb_rapl_probe(gb_rapl *r, uint64_t window_ns, gb_err *err) {
-  uint64_t first[GB_RAPL_MAX_ZONES], now[GB_RAPL_MAX_ZONES];
-  if (window_ns == 0)
-    return gb_err_set(err, EINVAL, "RAPL probe: the window must be longer than 0 ns");
-  int rc = gb_rapl_read_all(r, first, err);
-  uint64_t start = gb_monotonic_raw_ns(), elapsed = 0;
-  while (rc == 0 && elapsed < window_ns) {
-    uint64_t step = window_ns - elapsed < PROBE_STEP_NS ? window_ns - elapsed : PROBE_STEP_NS;
-    rc = gb_sleep_ns(step);
-    if (rc < 0)
-      return gb_err_set(err, -rc, "RAPL probe: cannot sleep: %s", strerror(-rc));
-    rc = gb_rapl_read_all(r, now, err);
-    if (rc == 0 && all_packages_moved(r, first, now))
-      return 0;
-    elapsed = gb_monotonic_raw_ns() - start;
-  }
-  return rc < 0 ? rc : frozen(r, first, now, elapsed, err);
-}
-
-int gb_rapl_watch(gb_rapl *r, uint64_t window_ns, uint64_t step_ns, gb_rapl_watched *out,
-                  gb_err *err) {
+int gb_rapl_watch(gb_rapl *r, uint64_t window_ns, uint64_t step_ns, const gb_clock *clock,
+                  gb_rapl_watched *out, gb_err *err) {
   uint64_t last[GB_RAPL_MAX_ZONES], now[GB_RAPL_MAX_ZONES], changed[GB_RAPL_MAX_ZONES];
   gb_rapl_watched w[GB_RAPL_MAX_ZONES] = {0};
+  gb_clock c = clock && clock->now_ns ? *clock : gb_clock_raw();
   if (window_ns == 0 || step_ns == 0)
     return gb_err_set(err, EINVAL, "RAPL watch: the window and the step must be longer than 0");
   int rc = gb_rapl_read_all(r, last, err);
-  uint64_t start = gb_monotonic_raw_ns(), lo = start;
+  uint64_t start = gb_monotonic_raw_ns(), first = gb_clock_now(&c);
   for (size_t i = 0; i < r->n; i++)
-    changed[i] = start;
-  while (rc == 0 && lo - start < window_ns) {
+    changed[i] = first;
+  while (rc == 0 && gb_monotonic_raw_ns() - start < window_ns) {
     rc = gb_sleep_ns(step_ns);
     if (rc < 0)
       return gb_err_set(err, -rc, "RAPL watch: cannot sleep: %s", strerror(-rc));
-    lo = gb_monotonic_raw_ns();
+    uint64_t lo = gb_clock_now(&c);
     rc = gb_rapl_read_all(r, now, err);
-    uint64_t hi = gb_monotonic_raw_ns();
+    uint64_t hi = gb_clock_now(&c);
     for (size_t i = 0; i < r->n && rc == 0; i++) {
       /* Unchanged from the first reading that showed the value (its clock
        * after) to this one (its clock before): a standstill at least this long. */

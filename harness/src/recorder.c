@@ -18,9 +18,12 @@
 #include <unistd.h>
 
 /* Every file of the folder is opened relative to the folder's descriptor,
- * never through a symbolic link, and O_NONBLOCK so a FIFO put in a file's
- * place is refused instead of blocking. A root harness writes into a folder
- * its sudo user owns, and that user can plant links in it. */
+ * never through a symbolic link, and not inherited by the workers. A root
+ * harness writes into a folder its sudo user owns, and that user can plant
+ * links in it. A new file is also O_EXCL (create_csv), so nothing planted
+ * is opened; an existing one (open_existing) adds O_NONBLOCK, so that a FIFO
+ * put in a file's place is opened without blocking and then refused as not
+ * a regular file (check_file). */
 #define IN_FOLDER (O_NOFOLLOW | O_CLOEXEC)
 
 struct gb_recorder {

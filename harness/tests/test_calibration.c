@@ -5,8 +5,10 @@
  * warm-up's sorts, the measured runs' sorts and the startup batch sizes.
  * Exact figures; no process runs. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "calibration.h"
 #include "greenbench/campaign.h"
@@ -32,6 +34,33 @@ static size_t index_of(const gb_plan *p, gb_language l, gb_algorithm a, gb_order
       return i;
   cr_assert_fail("configuration not planned");
   return 0;
+}
+
+/* gb_calibrate_sorts and gb_startup_launches, which calibration owns (they
+ * were plan.c's, which made plan and calibration call each other). */
+Test(calibration, aims_twenty_percent_above_target) {
+  const uint64_t ms = 1000000;
+  /* 1 sort in 2 ms -> 240 ms wanted -> 120 sorts. */
+  cr_assert_eq(gb_calibrate_sorts(1, 2 * ms, 200 * ms), 120u);
+  /* 10 sorts in 200 ms: exactly 12, not 13 from a rounding error. */
+  cr_assert_eq(gb_calibrate_sorts(10, 200 * ms, 200 * ms), 12u);
+  /* Rounds up: 7 sorts in 100 ms -> 16.8 -> 17. */
+  cr_assert_eq(gb_calibrate_sorts(7, 100 * ms, 200 * ms), 17u);
+  /* A slow sort still runs once. */
+  cr_assert_eq(gb_calibrate_sorts(1, 900 * ms, 200 * ms), 1u);
+  /* A zero loop time counts as 1 ns rather than dividing by 0, and the
+   * result is bounded by the worker's maximum. */
+  cr_assert_eq(gb_calibrate_sorts(1, 0, 200 * ms), 240u * ms);
+  cr_assert_eq(gb_calibrate_sorts(1000, 1, 200 * ms), GB_MAX_SORTS);
+}
+
+Test(calibration, startup_batch_sizing) {
+  const uint64_t ms = 1000000;
+  cr_assert_eq(gb_startup_launches(20 * ms, 240 * ms), 12u);
+  cr_assert_eq(gb_startup_launches(70 * ms, 240 * ms), 3u);  /* 3.43 rounds to 3 */
+  cr_assert_eq(gb_startup_launches(64 * ms, 240 * ms), 4u);  /* 3.75 rounds to 4 */
+  cr_assert_eq(gb_startup_launches(500 * ms, 240 * ms), 1u); /* at least one */
+  cr_assert_eq(gb_startup_launches(0, 240 * ms), 240u * ms);
 }
 
 Test(calibration_prediction, the_work_of_a_sort_counts_the_copy_and_the_check) {
@@ -342,4 +371,92 @@ Test(calibration_campaign, the_startup_batch_is_the_median_run_over_the_median_l
       cr_assert_eq(r->runs.rows[i].launches, r->runs.rows[i].order == GB_RANDOM ? 7u : 4u);
   gb_records_free(r);
   script_destroy(w);
+}
+
+/* gb_calibrate_plan on its own: a measure callback with scripted times, no
+ * campaign and no process. */
+typedef struct {
+  uint64_t counts[16];
+  size_t n, ends, stop_at;
+  uint64_t end_counts[4], end_loops[4][8];
+  size_t end_n[4];
+} scripted_io;
+
+static int io_begin(void *ctx, size_t item, gb_err *err) {
+  scripted_io *s = ctx;
+  return item == s->stop_at ? gb_err_set(err, EINTR, "stopped at %zu", item) : 0;
+}
+
+/* A sort takes 0.1 ms and a process 1 ms besides its loop. */
+static int io_measure(void *ctx, size_t item, unsigned w, uint64_t count, gb_warmup_time *t,
+                      gb_err *err) {
+  scripted_io *s = ctx;
+  (void)err;
+  (void)w;
+  s->counts[s->n++] = count;
+  uint64_t loop = item == 0 ? count * 100000u : 0;
+  *t = (gb_warmup_time){loop, loop + MS};
+  return 0;
+}
+
+static int io_end(void *ctx, size_t item, uint64_t count, const uint64_t *loops, size_t n,
+                  gb_err *err) {
+  scripted_io *s = ctx;
+  (void)err;
+  s->end_counts[item] = count;
+  s->end_n[item] = n;
+  memcpy(s->end_loops[item], loops, n * sizeof *loops);
+  s->ends++;
+  return 0;
+}
+
+static gb_plan one_config_plan(void) {
+  gb_settings st = script_settings(1, 1, 2, GB_ENERGY_OFF);
+  st.orders = 1u << GB_RANDOM;
+  gb_plan p;
+  gb_err err;
+  cr_assert_eq(gb_plan_build(&st, &p, &err), 0, "%s", err.msg);
+  cr_assert_eq(p.nconfigs, 1u);
+  cr_assert_eq(p.nstartups, 1u);
+  return p;
+}
+
+Test(calibration_plan, measures_through_the_callback_and_returns_sorts_and_launches) {
+  gb_plan p = one_config_plan();
+  scripted_io s = {.stop_at = 99};
+  gb_calibration_io io = {&s, io_begin, io_measure, io_end};
+  gb_counts counts[1] = {{10, 10}};
+  uint64_t sorts[1], launches[1];
+  gb_err err;
+  cr_assert_eq(gb_calibrate_plan(&p, counts, 1, 2 * MS, &io, sorts, launches, &err), 0, "%s",
+               err.msg);
+  /* A probe of 1 sort (0.1 ms), then the 24 it predicts for 2.4 ms, on
+   * target; then one single launch of the startup group. */
+  cr_assert_eq(s.n, 3u);
+  cr_assert_eq(s.counts[0], 1u);
+  cr_assert_eq(s.counts[1], 24u);
+  cr_assert_eq(s.counts[2], 1u);
+  cr_assert_eq(sorts[0], 24u);
+  /* A run expected at 1 ms + 2.4 ms, a launch at 1 ms: 3 launches. */
+  cr_assert_eq(launches[0], 3u);
+  cr_assert_eq(s.ends, 2u);
+  cr_assert_eq(s.end_counts[0], 24u);
+  cr_assert_eq(s.end_n[0], 2u);
+  cr_assert_eq(s.end_loops[0][1], 24u * 100000u);
+  cr_assert_eq(s.end_counts[1], 3u);
+  gb_plan_free(&p);
+}
+
+Test(calibration_plan, a_refusal_of_begin_stops_the_walk) {
+  gb_plan p = one_config_plan();
+  scripted_io s = {.stop_at = 1}; /* before the startup group */
+  gb_calibration_io io = {&s, io_begin, io_measure, io_end};
+  gb_counts counts[1] = {{10, 10}};
+  uint64_t sorts[1], launches[1] = {0};
+  gb_err err;
+  cr_assert_eq(gb_calibrate_plan(&p, counts, 1, 2 * MS, &io, sorts, launches, &err), -EINTR);
+  cr_assert_str_eq(err.msg, "stopped at 1");
+  cr_assert_eq(s.n, 2u, "no startup warm-up ran");
+  cr_assert_eq(launches[0], 0u);
+  gb_plan_free(&p);
 }

@@ -169,31 +169,6 @@ Test(plan, settings_check_holds_every_bound) {
                err.msg);
 }
 
-Test(calibration, aims_twenty_percent_above_target) {
-  const uint64_t ms = 1000000;
-  /* 1 sort in 2 ms -> 240 ms wanted -> 120 sorts. */
-  cr_assert_eq(gb_calibrate_sorts(1, 2 * ms, 200 * ms), 120u);
-  /* 10 sorts in 200 ms: exactly 12, not 13 from a rounding error. */
-  cr_assert_eq(gb_calibrate_sorts(10, 200 * ms, 200 * ms), 12u);
-  /* Rounds up: 7 sorts in 100 ms -> 16.8 -> 17. */
-  cr_assert_eq(gb_calibrate_sorts(7, 100 * ms, 200 * ms), 17u);
-  /* A slow sort still runs once. */
-  cr_assert_eq(gb_calibrate_sorts(1, 900 * ms, 200 * ms), 1u);
-  /* A zero loop time counts as 1 ns rather than dividing by 0, and the
-   * result is bounded by the worker's maximum. */
-  cr_assert_eq(gb_calibrate_sorts(1, 0, 200 * ms), 240u * ms);
-  cr_assert_eq(gb_calibrate_sorts(1000, 1, 200 * ms), GB_MAX_SORTS);
-}
-
-Test(calibration, startup_batch_sizing) {
-  const uint64_t ms = 1000000;
-  cr_assert_eq(gb_startup_launches(20 * ms, 240 * ms), 12u);
-  cr_assert_eq(gb_startup_launches(70 * ms, 240 * ms), 3u);  /* 3.43 rounds to 3 */
-  cr_assert_eq(gb_startup_launches(64 * ms, 240 * ms), 4u);  /* 3.75 rounds to 4 */
-  cr_assert_eq(gb_startup_launches(500 * ms, 240 * ms), 1u); /* at least one */
-  cr_assert_eq(gb_startup_launches(0, 240 * ms), 240u * ms);
-}
-
 Test(plan_names, languages_and_energy_modes) {
   gb_language l;
   cr_assert_eq(gb_language_parse("node", &l), 0);

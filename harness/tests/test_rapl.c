@@ -353,48 +353,52 @@ Test(rapl, a_removed_zone_is_noticed) {
   cr_assert_eq(gb_rapl_check(rapl, 1, &err), -ENODEV, "the dram zone went with its package");
 }
 
-Test(rapl, probe_finds_frozen_counters_unavailable) {
+Test(rapl, watch_sees_a_frozen_counter_over_the_whole_window) {
   powercap_fake_package(fake, 0, 123456, RANGE_PKG);
   open_ok();
   gb_err err;
+  gb_rapl_watched w[1];
   uint64_t t0 = gb_monotonic_raw_ns();
-  cr_assert_eq(gb_rapl_probe(rapl, 50000000u, &err), -ENODATA);
+  cr_assert_eq(gb_rapl_watch(rapl, 50000000u, 1000000u, NULL, w, &err), 0, "%s", err.msg);
   cr_assert_geq(gb_monotonic_raw_ns() - t0, 50000000u, "it watched the whole window");
-  cr_assert(strstr(err.msg, "energy unavailable: package-0"), "%s", err.msg);
-  cr_assert(strstr(err.msg, "stayed at 123456 uJ"), "%s", err.msg);
-  cr_assert(strstr(err.msg, "frozen"), "%s", err.msg);
+  cr_assert_not(w[0].moved);
+  cr_assert_geq(w[0].longest_still_ns, 40000000u, "%lu", (unsigned long)w[0].longest_still_ns);
 }
 
-Test(rapl, probe_accepts_moving_counters_early) {
-  int p0 = powercap_fake_package(fake, 0, 1, RANGE_PKG);
-  int p1 = powercap_fake_package(fake, 1, 1, RANGE_PKG);
-  powercap_fake_power(fake, p0, 10000);
-  powercap_fake_power(fake, p1, 10000);
-  open_ok();
-  powercap_fake_start(fake);
-  gb_err err;
-  uint64_t t0 = gb_monotonic_raw_ns();
-  cr_assert_eq(gb_rapl_probe(rapl, 2000000000u, &err), 0, "%s", err.msg);
-  cr_assert_lt(gb_monotonic_raw_ns() - t0, 1000000000u, "it returns once both moved");
-}
-
-Test(rapl, probe_names_the_one_frozen_socket) {
+Test(rapl, watch_names_the_one_frozen_socket) {
   int p0 = powercap_fake_package(fake, 0, 1, RANGE_PKG);
   powercap_fake_package(fake, 1, 77, RANGE_PKG);
   powercap_fake_power(fake, p0, 10000);
   open_ok();
   powercap_fake_start(fake);
   gb_err err;
-  cr_assert_eq(gb_rapl_probe(rapl, 60000000u, &err), -ENODATA);
-  cr_assert(strstr(err.msg, "package-1"), "%s", err.msg);
-  cr_assert(strstr(err.msg, "stayed at 77 uJ"), "%s", err.msg);
+  gb_rapl_watched w[2];
+  cr_assert_eq(gb_rapl_watch(rapl, 60000000u, 1000000u, NULL, w, &err), 0, "%s", err.msg);
+  cr_assert(w[0].moved);
+  cr_assert_not(w[1].moved);
 }
 
-Test(rapl, probe_refuses_an_empty_window) {
+/* Standstills are timed by the clock given: a fake held still in virtual
+ * time stands still for no time at all, however long the real window. */
+Test(rapl, watch_times_standstills_by_the_clock_given) {
+  int p0 = powercap_fake_package(fake, 0, 1, RANGE_PKG);
+  powercap_fake_power(fake, p0, 10000);
+  open_ok();
+  gb_clock virt = powercap_fake_clock(fake);
+  gb_err err;
+  gb_rapl_watched w[1];
+  cr_assert_eq(gb_rapl_watch(rapl, 30000000u, 1000000u, &virt, w, &err), 0, "%s", err.msg);
+  cr_assert_not(w[0].moved);
+  cr_assert_eq(w[0].longest_still_ns, 0u, "the fake's clock never moved");
+}
+
+Test(rapl, watch_refuses_an_empty_window_or_step) {
   powercap_fake_package(fake, 0, 1, RANGE_PKG);
   open_ok();
   gb_err err;
-  cr_assert_eq(gb_rapl_probe(rapl, 0, &err), -EINVAL);
+  gb_rapl_watched w[1];
+  cr_assert_eq(gb_rapl_watch(rapl, 0, 1000000u, NULL, w, &err), -EINVAL);
+  cr_assert_eq(gb_rapl_watch(rapl, 1000000u, 0, NULL, w, &err), -EINVAL);
 }
 
 /* Intel Xeon 6's TPMI zones are listed (top level only, in name order) and

@@ -123,7 +123,7 @@ static void runtimes_row(md *d) {
   row_begin(d->b, "Runtimes");
   for (size_t i = 0; i < d->m->settings.n_languages; i++) {
     gb_language l = d->m->settings.languages[i];
-    gb_tb_printf(d->b, "%s%s: ", i ? "; " : "", md_language_title(l));
+    gb_tb_printf(d->b, "%s%s: ", i ? "; " : "", gb_language_title(l));
     md_text(d->b, d->m->runtimes[l][0] ? d->m->runtimes[l] : "not recorded");
   }
   gb_tb_puts(d->b, " |\n");

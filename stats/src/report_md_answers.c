@@ -162,8 +162,8 @@ static void language_table(md *d) {
                 "Power ratio | Power readings |\n|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < d->a->n_language_groups; i++) {
     const gb_an_group *g = &d->a->groups[i];
-    gb_tb_printf(b, "| %s / %s | %s | %zu | ", md_language_title(g->la),
-                 md_language_title(g->lb), gb_algorithm_name(g->algorithm), g->n);
+    gb_tb_printf(b, "| %s / %s | %s | %zu | ", gb_language_title(g->la),
+                 gb_language_title(g->lb), gb_algorithm_name(g->algorithm), g->n);
     group_cells(d, g, true);
   }
   gb_tb_puts(b, "\n");
@@ -177,7 +177,7 @@ static void per_language_table(md *d, gb_estimate e, const char *what, double sc
   gb_tb_printf(b, "%s on %s input, median [%s CI]:\n\n| Algorithm | Size |", what,
                gb_order_name(order), d->level);
   for (size_t i = 0; i < s->n_languages; i++) {
-    gb_tb_printf(b, " %s |", md_language_title(s->languages[i]));
+    gb_tb_printf(b, " %s |", gb_language_title(s->languages[i]));
   }
   gb_tb_puts(b, "\n|---|---|");
   for (size_t i = 0; i < s->n_languages; i++) {
@@ -238,7 +238,7 @@ static void answer_q2(md *d) {
 
 static void order_row(md *d, const gb_an_group *g) {
   gb_textbuf *b = d->b;
-  gb_tb_printf(b, "| %s | %s | %s / random | ", md_language_title(g->la),
+  gb_tb_printf(b, "| %s | %s | %s / random | ", gb_language_title(g->la),
                gb_algorithm_name(g->algorithm), gb_order_name(g->order));
   md_range_cell(b, g->comparisons);
   gb_tb_puts(b, " | ");

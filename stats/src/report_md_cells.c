@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *md_language_title(gb_language l) {
-  static const char *const names[] = {"C", "Python", "Node.js"};
-  return (unsigned)l < GB_LANGUAGE_COUNT ? names[l] : "?";
-}
-
 /* ---- Markdown text -------------------------------------------------------- */
 
 /* Text safe inside a paragraph or a table cell: Markdown punctuation

@@ -36,8 +36,6 @@ typedef struct {
 
 /* ---- Cells (report_md_cells.c) ---------------------------------------------- */
 
-/* "C", "Python", "Node.js". */
-const char *md_language_title(gb_language l);
 /* Text safe inside a paragraph or a table cell: Markdown punctuation
  * backslash-escaped, line breaks and control characters as spaces. */
 void md_text(gb_textbuf *b, const char *s);

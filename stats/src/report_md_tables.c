@@ -171,11 +171,11 @@ static void ratio_row(md *d, const gb_an_ratio *r) {
   gb_textbuf *b = d->b;
   const gb_an_config *x = &d->a->configs[r->a], *y = &d->a->configs[r->b];
   if (r->family == GB_AN_LANGUAGES) {
-    gb_tb_printf(b, "| %s / %s | %s | %s | %" PRIu64 " | ", md_language_title(x->language),
-                 md_language_title(y->language), gb_algorithm_name(x->algorithm),
+    gb_tb_printf(b, "| %s / %s | %s | %s | %" PRIu64 " | ", gb_language_title(x->language),
+                 gb_language_title(y->language), gb_algorithm_name(x->algorithm),
                  gb_order_name(x->order), x->size);
   } else {
-    gb_tb_printf(b, "| %s | %s | %s / random | %" PRIu64 " | ", md_language_title(x->language),
+    gb_tb_printf(b, "| %s | %s | %s / random | %" PRIu64 " | ", gb_language_title(x->language),
                  gb_algorithm_name(x->algorithm), gb_order_name(x->order), x->size);
   }
   md_ratio_cell(d, r, &r->ratio.time, false);
@@ -310,10 +310,10 @@ static void rank_scope(gb_textbuf *b, const gb_an_rank *k) {
     gb_tb_printf(b, "size %" PRIu64, k->size);
     break;
   case GB_AN_RANK_LANGUAGE:
-    gb_tb_puts(b, md_language_title(k->language));
+    gb_tb_puts(b, gb_language_title(k->language));
     break;
   default:
-    gb_tb_printf(b, "%s, %s", md_language_title(k->language), gb_algorithm_name(k->algorithm));
+    gb_tb_printf(b, "%s, %s", gb_language_title(k->language), gb_algorithm_name(k->algorithm));
   }
 }
 
@@ -334,7 +334,7 @@ static void rank_row(md *d, const gb_an_rank *k) {
 
 static void coupling_row(md *d, const gb_an_coupling *c) {
   gb_textbuf *b = d->b;
-  gb_tb_printf(b, "| %s | %s | ", md_language_title(c->language),
+  gb_tb_printf(b, "| %s | %s | ", gb_language_title(c->language),
                gb_algorithm_name(c->algorithm));
   if (!d->a->energy) {
     gb_tb_puts(b, "pending | pending |\n");

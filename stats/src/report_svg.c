@@ -16,7 +16,6 @@
 #define FONT "font-family=\"sans-serif\""
 
 static const char *const language_colour[GB_LANGUAGE_COUNT] = {"#1f5fa8", "#d95f02", "#1b9e77"};
-static const char *const language_title[GB_LANGUAGE_COUNT] = {"C", "Python", "Node.js"};
 static const char *const algorithm_dash[GB_ALGORITHM_COUNT] = {"", "7,4", "2,3"};
 
 /* A log10 axis from 10^lo to 10^hi onto pixels p0 to p1. */
@@ -130,7 +129,7 @@ static void legend(gb_textbuf *b, const gb_meta *m, double x, double y) {
     y += 20;
     gb_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", x,
                  y - 9, language_colour[l]);
-    text(b, x + 20, y, "start", 12, "", language_title[l]);
+    text(b, x + 20, y, "start", 12, "", gb_language_title(l));
   }
   y += 30;
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Algorithm");
@@ -707,8 +706,8 @@ static void legend_row(gb_textbuf *b, const gb_meta *m, double x, double y) {
     gb_language l = m->settings.languages[i];
     gb_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", x,
                  y - 9, language_colour[l]);
-    text(b, x + 20, y, "start", 12, "", language_title[l]);
-    x += 20 + text_width(language_title[l], 12) + 16;
+    text(b, x + 20, y, "start", 12, "", gb_language_title(l));
+    x += 20 + text_width(gb_language_title(l), 12) + 16;
   }
   x += 20;
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Algorithm");

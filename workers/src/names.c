@@ -4,6 +4,7 @@
 #include "greenbench/workload.h"
 
 const char *const gb_language_names[GB_LANGUAGE_COUNT] = {"c", "python", "node"};
+const char *const gb_language_titles[GB_LANGUAGE_COUNT] = {"C", "Python", "Node.js"};
 const char *const gb_algorithm_names[GB_ALGORITHM_COUNT] = {"bubble", "insertion", "quick"};
 const char *const gb_order_names[GB_ORDER_COUNT] = {"random", "sorted", "reversed", "nearly"};
 
@@ -17,6 +18,10 @@ static int find(const char *const *names, int n, const char *name) {
 
 const char *gb_language_name(gb_language l) {
   return (unsigned)l < GB_LANGUAGE_COUNT ? gb_language_names[l] : NULL;
+}
+
+const char *gb_language_title(gb_language l) {
+  return (unsigned)l < GB_LANGUAGE_COUNT ? gb_language_titles[l] : "?";
 }
 
 const char *gb_algorithm_name(gb_algorithm a) {

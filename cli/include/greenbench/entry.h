@@ -1,7 +1,9 @@
 /* One entry into a campaign, shared by `greenbench run` (cli/src/main.c,
  * cli_run.c) and the suite (greenbench-suite, its Criterion hook and its
  * CTest fixture): where the workers are, the campaign options every entry
- * sets the same way, and the signal policy (ADR 0016). In the commands
+ * sets the same way, and the signal policies (ADR 0016), both of them here:
+ * gb_entry_signals for a command that measures, gb_entry_signals_now for one
+ * that only reads and writes files. In the commands
  * layer (ADR 0013): the suite is an executable over gb_cli, and nothing
  * beneath links this. */
 #ifndef GREENBENCH_ENTRY_H
@@ -46,5 +48,14 @@ gb_campaign_opts gb_entry_campaign_opts(const gb_settings *s, const char *out_di
  * the output that went away (a ctest killed by the same hang-up) cannot
  * kill the campaign before it has written its records. */
 void gb_entry_signals(volatile sig_atomic_t *stop, const char *prog);
+
+/* The signal policy of every command that only reads and writes files
+ * (report, pack, compare): it has nothing to finish, so the first SIGINT,
+ * SIGTERM or SIGHUP removes its temporary files (gb_replace_remove_pending;
+ * a packed records folder is read into memory files, which vanish with the
+ * process) and exits 130 at once with the line "<prog>: stopped by a
+ * signal; temporary files removed". SIGPIPE is ignored, as above: a write
+ * to a reader that went away fails with EPIPE and is reported. */
+void gb_entry_signals_now(const char *prog);
 
 #endif

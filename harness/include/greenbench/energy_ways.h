@@ -37,4 +37,12 @@ void gb_energy_ways_take(gb_energy_ways *w, gb_rapl **main, gb_rapl **cross);
 /* Why neither works, one line: "powercap: ...; perf_event: ...". */
 void gb_energy_ways_why(const gb_energy_ways *w, char *buf, size_t len);
 
+/* The harness's test hooks, NULL-ended: every environment variable that
+ * points it at files a test made (GB_RAPL_ROOT_ENV, GB_PERF_POWER_DIR_ENV).
+ * The greenbench command refuses each under sudo (cli/src/main.c), so a new
+ * hook is added here, where the harness owns it, and is refused with the
+ * others; harness_hooks/every_env_define_is_a_listed_hook checks that every
+ * GB_*_ENV the harness's headers define is listed. */
+extern const char *const gb_test_hooks[];
+
 #endif

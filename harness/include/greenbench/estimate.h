@@ -31,9 +31,8 @@
 /* Set-up before the first warm-up besides the runtime probes (topology,
  * machine facts, git, environment.txt), ns. */
 #define GB_ESTIMATE_SETUP_NS 500000000ull
-/* The energy counters are watched this long before a campaign that may read
- * them (--energy auto or on), ns. */
-#define GB_ESTIMATE_ENERGY_PROBE_NS 250000000ull
+/* The energy counters are watched GB_ENERGY_PROBE_NS (energy_probe.h)
+ * before a campaign that may read them (--energy auto or on). */
 
 /* A plan's expected duration, in ns, per item and in total. */
 typedef struct {
@@ -51,7 +50,7 @@ typedef struct {
   uint64_t calibration_ns; /* every configuration's and startup group's warm-ups */
   uint64_t runs_ns;        /* every measured run of the plan */
   uint64_t total_ns;       /* setup_ns + calibration_ns + runs_ns */
-} gb_estimate;
+} gb_plan_estimate;
 
 /* The model of how long plan p of settings s takes on an idle machine like
  * the one the constants above come from (a busy one takes longer). Uses
@@ -60,7 +59,7 @@ typedef struct {
  * settings' bounds (gb_settings_check: GB_MAX_TARGET_MS, GB_MAX_RUNS,
  * GB_MAX_WARMUPS).
  * Returns 0, or -EINVAL for a plan without runs or s->warmups of 0. */
-GB_MUST_USE int gb_estimate_plan(const gb_settings *s, const gb_plan *p, gb_estimate *out,
+GB_MUST_USE int gb_estimate_plan(const gb_settings *s, const gb_plan *p, gb_plan_estimate *out,
                                  gb_err *err);
 
 /* "1m30s" below an hour, "1h02m" from an hour on, rounded down; into buf of
@@ -88,8 +87,8 @@ typedef struct {
 /* The items still ahead of plan p: every configuration's and startup
  * group's warm-ups when calibration is ahead, and the runs from runs_done
  * on, each at its cost in model m. *e is replaced. */
-void gb_eta_start(gb_eta *e, const gb_estimate *m, const gb_plan *p, bool calibration_ahead,
-                  size_t runs_done);
+void gb_eta_start(gb_eta *e, const gb_plan_estimate *m, const gb_plan *p,
+                  bool calibration_ahead, size_t runs_done);
 /* Moves one item of kind k from ahead to done, model_ns by the model, and
  * took_ns measured (from the previous item's end to this one's, so the
  * harness's time between items counts). */

@@ -110,14 +110,4 @@ size_t gb_plan_startup_of(const gb_plan *p, const gb_config *c);
 void gb_config_label(const gb_config *c, char *buf, size_t len);
 void gb_startup_label(const gb_startup_group *g, char *buf, size_t len);
 
-/* Calibration (docs/methods.md: aim 20% above the target). From a warm-up that ran
- * `sorts` sorts in `loop_ns`, the sorts for the next process, so that its loop
- * lasts 6/5 x target_ns: ceil(sorts x 6 x target / (5 x loop)) in exact integer
- * arithmetic, at least 1 and at most GB_MAX_SORTS. A zero loop time counts as
- * 1 ns. */
-uint64_t gb_calibrate_sorts(uint64_t sorts, uint64_t loop_ns, uint64_t target_ns);
-/* Startup batches: how many back-to-back launches of a process that takes
- * single_ns make a batch of about batch_ns: round(batch / single), >= 1. */
-uint64_t gb_startup_launches(uint64_t single_ns, uint64_t batch_ns);
-
 #endif

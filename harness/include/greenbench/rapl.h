@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "greenbench/clock.h"
 #include "greenbench/error.h"
 
 #define GB_RAPL_DEFAULT_ROOT "/sys/class/powercap"
@@ -114,26 +115,21 @@ GB_MUST_USE int gb_rapl_check(gb_rapl *r, size_t i, gb_err *err);
  * `after` is taken as exactly one wrap. Both readings must be <= max_range_uj. */
 uint64_t gb_rapl_delta_uj(uint64_t before, uint64_t after, uint64_t max_range_uj);
 
-/* Watches the package counters for window_ns (> 0), reading every 10 ms.
- * Returns 0 as soon as every package counter has moved, -ENODATA when one
- * did not move in the whole window (frozen counters, as in most virtual
- * machines: energy is unavailable; the message says which zone and why), or
- * the error of a failed reading, or -EINVAL for a zero window. */
-GB_MUST_USE int gb_rapl_probe(gb_rapl *r, uint64_t window_ns, gb_err *err);
-
 /* What gb_rapl_watch saw of one zone. */
 typedef struct {
   bool moved;                /* the counter changed at least once */
   uint64_t longest_still_ns; /* longest time it was seen unchanged, at least (ns) */
 } gb_rapl_watched;
 
-/* Reads every zone every step_ns (> 0) for window_ns (> 0) and fills
- * out[0..gb_rapl_count(r)-1]: whether each counter moved and the longest
- * standstill seen, a lower bound (from the clock after the reading that
- * first showed a value to the clock before the last that still showed it).
- * Returns 0, -EINVAL for a zero window or step, or the error of a failed
- * reading (out untouched). */
+/* Reads every zone every step_ns (> 0) for window_ns (> 0) of
+ * CLOCK_MONOTONIC_RAW and fills out[0..gb_rapl_count(r)-1]: whether each
+ * counter moved and the longest standstill seen, a lower bound (from the
+ * clock after the reading that first showed a value to the clock before the
+ * last that still showed it), timed by clock (NULL or now_ns NULL:
+ * CLOCK_MONOTONIC_RAW; a test's fake counters give their virtual time, so
+ * that a starved fake is not taken for a standstill). Returns 0, -EINVAL for
+ * a zero window or step, or the error of a failed reading (out untouched). */
 GB_MUST_USE int gb_rapl_watch(gb_rapl *r, uint64_t window_ns, uint64_t step_ns,
-                              gb_rapl_watched *out, gb_err *err);
+                              const gb_clock *clock, gb_rapl_watched *out, gb_err *err);
 
 #endif

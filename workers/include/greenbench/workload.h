@@ -47,8 +47,13 @@ uint32_t gb_xorshift32_next(gb_xorshift32 *g);
 extern const char *const gb_language_names[GB_LANGUAGE_COUNT];
 extern const char *const gb_algorithm_names[GB_ALGORITHM_COUNT];
 extern const char *const gb_order_names[GB_ORDER_COUNT];
+/* Each language's title, as the report and the chart write it: "C",
+ * "Python", "Node.js". */
+extern const char *const gb_language_titles[GB_LANGUAGE_COUNT];
 /* A value's name; NULL for an out-of-range value. */
 const char *gb_language_name(gb_language l);
+/* A language's title (gb_language_titles); "?" for an out-of-range value. */
+const char *gb_language_title(gb_language l);
 const char *gb_algorithm_name(gb_algorithm a);
 const char *gb_order_name(gb_order o);
 /* Return 0 and set *out, or -EINVAL for an unknown name. */
