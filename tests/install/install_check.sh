@@ -73,7 +73,7 @@ GREENBENCH_LIBEXEC_DIR=$nowhere "$p/bin/greenbench" run --profile smoke --langua
   >"$work/o2" 2>"$work/e2"
 rc=$?
 if [ $rc -ne 1 ] || [ "$(wc -l <"$work/e2")" -ne 1 ] ||
-  ! grep -qxF "greenbench: error: cannot find the C worker (worker-c) in GREENBENCH_LIBEXEC_DIR=$nowhere" \
+  ! grep -qxF "greenbench: error: run: cannot find the C worker (worker-c) in GREENBENCH_LIBEXEC_DIR=$nowhere" \
     "$work/e2"; then
   cat "$work/e2"
   fail "a worker override pointing nowhere: exit $rc"
