@@ -90,8 +90,7 @@ static int add_label(cli *c, const char *value, gb_err *err) {
     }
   }
   if (c->n_labels == GB_COMPARE_MAX) {
-    return gb_err_set(err, EINVAL, "more than %d --campaign-label given",
-                      GB_COMPARE_MAX);
+    return gb_err_set(err, EINVAL, "more than %d --campaign-label given", GB_COMPARE_MAX);
   }
   c->labels[c->n_labels++] = value;
   return 0;

@@ -61,7 +61,8 @@ Test(compare_coverage, change_intervals_hold_the_truth_about_95_percent, .timeou
   }
   for (uint64_t p = 0; p < PAIRS; p++) {
     gb_records *r[2];
-    gb_analysis *a[2] = {campaign(&s.t[0], 2 * p + 1, &r[0]), campaign(&s.t[1], 2 * p + 2, &r[1])};
+    gb_analysis *a[2] = {campaign(&s.t[0], 2 * p + 1, &r[0]),
+                         campaign(&s.t[1], 2 * p + 2, &r[1])};
     gb_cmp_input in[2] = {{.path = "before", .same_as = -1, .analysis = a[0]},
                           {.path = "after", .same_as = -1, .analysis = a[1]}};
     gb_comparison *c = NULL;
@@ -79,8 +80,8 @@ Test(compare_coverage, change_intervals_hold_the_truth_about_95_percent, .timeou
     /* 240 intervals: 95% coverage gives 228 +- 3.4 (one standard error). */
     cr_expect(share >= 0.90 && share <= 0.99, "%s: %zu of %zu intervals hold the truth (%.3f)",
               what[k], s.held[k], s.total[k], share);
-    fprintf(stderr, "compare coverage, %s: %zu of %zu (%.3f)\n", what[k], s.held[k],
-            s.total[k], share);
+    fprintf(stderr, "compare coverage, %s: %zu of %zu (%.3f)\n", what[k], s.held[k], s.total[k],
+            share);
   }
   for (int j = 0; j < 2; j++) {
     gb_synth_truth_free(&s.t[j]);
