@@ -405,7 +405,8 @@ static int io_end(void *ctx, size_t item, uint64_t count, const uint64_t *loops,
   (void)err;
   s->end_counts[item] = count;
   s->end_n[item] = n;
-  memcpy(s->end_loops[item], loops, n * sizeof *loops);
+  if (n > 0) /* loops may be NULL when there are none */
+    memcpy(s->end_loops[item], loops, n * sizeof *loops);
   s->ends++;
   return 0;
 }
