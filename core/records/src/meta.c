@@ -13,7 +13,7 @@
 #include "greenbench/meta.h"
 #include "greenbench/records.h"
 #include "greenbench/timefmt.h"
-#include "meta_codec.h"
+#include "records_internal.h"
 
 void gb_meta_init(gb_meta *m) {
   memset(m, 0, sizeof *m);

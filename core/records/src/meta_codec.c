@@ -11,9 +11,7 @@
 
 #include "greenbench/meta.h"
 #include "greenbench/numparse.h"
-#include "json_unique.h"
-#include "meta_codec.h"
-#include "records_row.h"
+#include "records_internal.h"
 
 typedef enum { T_STR, T_UINT, T_BOOL, T_ENUM, T_OBJECT, T_ARRAY, T_HOOK } ftype;
 
@@ -48,7 +46,7 @@ struct field {
   size_t off, size;         /* the value, an array's entries, or what a hook keeps */
   size_t has_off, null_off; /* bool flags (F_HAS, F_NULL) */
   size_t n_off, max;        /* arrays: the count (size_t) and the most entries */
-  gb_rec_name_set names;    /* enums, stored as unsigned */
+  gbi_rec_name_set names;   /* enums, stored as unsigned */
   uint64_t min, hi;         /* integers' bounds */
   const char *why;          /* said after a value out of bounds */
   const field *sub;         /* objects: members; arrays: the entry */
@@ -447,7 +445,7 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
   case T_ENUM: {
     if (!cJSON_IsString(v))
       return bad(j, at, "a string", v);
-    int i = gb_rec_set_find(f->names, v->valuestring, strlen(v->valuestring));
+    int i = gbi_rec_set_find(f->names, v->valuestring, strlen(v->valuestring));
     if (i < 0) {
       char why[96];
       snprintf(why, sizeof why, "unknown value '%.40s'", v->valuestring);
@@ -514,7 +512,7 @@ static cJSON *value_json(const field *f, const void *base) {
   case T_BOOL:
     return cJSON_CreateBool(*PLACE(base, f, const bool));
   case T_ENUM: {
-    const char *name = gb_rec_set_name(f->names, *PLACE(base, f, const unsigned));
+    const char *name = gbi_rec_set_name(f->names, *PLACE(base, f, const unsigned));
     return name ? cJSON_CreateString(name) : NULL;
   }
   case T_OBJECT: {
@@ -564,7 +562,7 @@ static int check_value(jctx *j, const field *f, const void *base, const char *at
 /* Entry i of the array f as text, for "lists c twice". */
 static void entry_text(const field *e, const char *p, char *buf, size_t len) {
   if (e->type == T_ENUM)
-    snprintf(buf, len, "%s", gb_rec_set_name(e->names, *(const unsigned *)p));
+    snprintf(buf, len, "%s", gbi_rec_set_name(e->names, *(const unsigned *)p));
   else
     snprintf(buf, len, "%" PRIu64, *(const uint64_t *)p);
 }
@@ -762,7 +760,7 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
     rc = gb_err_set(err, EINVAL, "%s:%zu: malformed JSON", path, line_at(json, len, end));
   else if (!(m = malloc(sizeof *m)))
     rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
-  else if ((rc = gb_json_check_unique_keys(root, path, err)) == 0) {
+  else if ((rc = gbi_json_check_unique_keys(root, path, err)) == 0) {
     jctx j = {path, err};
     gb_meta_init(m);
     rc = cJSON_IsObject(root) ? parse_fields(&j, root, "", meta_fields, meta_root->n_sub, m)
