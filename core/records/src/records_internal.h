@@ -34,7 +34,7 @@ typedef struct {
  * sets *why to a static phrase for a quote inside an unquoted field, text
  * after a closing quote, an unterminated quote or a NUL byte. */
 GB_MUST_USE int gbi_csv_split(const char *line, size_t len, char *scratch, gbi_csv_field *f,
-                             size_t max, size_t *n, const char **why);
+                              size_t max, size_t *n, const char **why);
 
 /* ---- json_unique.c ---- */
 /* Duplicate keys in a parsed JSON document. cJSON keeps every member of an
@@ -48,7 +48,7 @@ struct cJSON;
  * object repeats a key; else -EINVAL with a message naming path and the
  * first repeated key by its place ("settings.runs", "calibration[3].sorts"). */
 GB_MUST_USE int gbi_json_check_unique_keys(const struct cJSON *root, const char *path,
-                                          gb_err *err);
+                                           gb_err *err);
 
 /* ---- records.c ---- */
 /* What records.c (the schema) lends the reader in records_read.c. */
@@ -75,10 +75,10 @@ GB_MUST_USE int gbi_rec_set_find(gbi_rec_name_set s, const char *str, size_t len
 /* type_name(v) and type_parse(name, &v) over the array names. */
 #define GB_REC_NAME_FUNCS(type, names)                                                         \
   const char *type##_name(type v) {                                                            \
-    return gbi_rec_set_name(GB_REC_SET(names), (unsigned)v);                                    \
+    return gbi_rec_set_name(GB_REC_SET(names), (unsigned)v);                                   \
   }                                                                                            \
   int type##_parse(const char *name, type *out) {                                              \
-    int i = gbi_rec_set_find(GB_REC_SET(names), name, strlen(name));                            \
+    int i = gbi_rec_set_find(GB_REC_SET(names), name, strlen(name));                           \
     if (i < 0)                                                                                 \
       return -EINVAL;                                                                          \
     *out = (type)i;                                                                            \
@@ -88,7 +88,7 @@ GB_MUST_USE int gbi_rec_set_find(gbi_rec_name_set s, const char *str, size_t len
 /* Parses the text of column c (s[0..len), unescaped) into row. Returns 0,
  * or -EINVAL with a message naming the column but no file or line. */
 GB_MUST_USE int gbi_rec_parse_field(gb_run_row *row, gb_rec_col c, const char *s, size_t len,
-                                   gb_err *err);
+                                    gb_err *err);
 
 /* ---- meta_codec.c ---- */
 /* What the meta.json table (meta_codec.c) and the model (meta.c) share. */
@@ -134,13 +134,13 @@ typedef struct {
  * years and in order, timeout_s within its bounds. Messages name path and
  * the key. 0 or -EINVAL. */
 GB_MUST_USE int gbi_plausible_meta(const gb_meta *m, const char *path, gbi_plausible *p,
-                                  gb_err *err);
+                                   gb_err *err);
 
 /* One row's rules (every row, ok or not): its temperatures, frequencies,
  * max RSS (the lower bound for ok rows) and start time. Messages name the
  * column and the rule; the reader adds file and line. 0 or -EINVAL. */
 GB_MUST_USE int gbi_plausible_row(gbi_plausible *p, gb_rec_file which, const gb_run_row *row,
-                                 gb_err *err);
+                                  gb_err *err);
 
 /* ---- records_rules.c ---- */
 /* The reader's bounds (docs/records.md, "What the reader refuses"): values
@@ -158,7 +158,7 @@ typedef struct gbi_rec_rules gbi_rec_rules;
  * gbi_rec_rules_free). m must outlive them. Messages name meta_path and the
  * key. 0, -EINVAL, -ENOMEM; *out only on success. */
 GB_MUST_USE int gbi_rec_rules_new(const gb_meta *m, const char *meta_path, gbi_rec_rules **out,
-                                 gb_err *err);
+                                  gb_err *err);
 void gbi_rec_rules_free(gbi_rec_rules *r);
 
 /* One row of `which` that passed the schema and meta.json's settings:
@@ -168,13 +168,13 @@ void gbi_rec_rules_free(gbi_rec_rules *r);
  * with a message naming the column and the rule, but no file or line:
  * callers add them. */
 GB_MUST_USE int gbi_rec_rules_check_row(gbi_rec_rules *r, gb_rec_file which,
-                                       const gb_run_row *row, gb_err *err);
+                                        const gb_run_row *row, gb_err *err);
 
 /* gb_records_parse_csv with rules built once for both files of a folder
  * (NULL: the schema and meta.json checks only). */
 GB_MUST_USE int gbi_records_parse_csv_rules(const char *buf, size_t len, const char *name,
-                                           gb_rec_file which, const gb_meta *meta,
-                                           gbi_rec_rules *rules, gb_rec_table *t, gb_err *err);
+                                            gb_rec_file which, const gb_meta *meta,
+                                            gbi_rec_rules *rules, gb_rec_table *t, gb_err *err);
 
 /* ---- records_pack.c, records_unpack.c ---- */
 /* What the packer and the reader of packed records folders share, and the
@@ -205,6 +205,6 @@ void gbi_pack_hex(const void *digest16, char out[GB_PACK_HEX_LEN + 1]);
 
 /* gb_records_read_path of a packed folder, within lim. */
 GB_MUST_USE int gbi_records_read_archive(const char *path, const gbi_pack_limits *lim,
-                                        gb_records **out, gb_err *err);
+                                         gb_records **out, gb_err *err);
 
 #endif
