@@ -62,7 +62,7 @@ GB_MUST_USE int gbi_privilege_for_user(uid_t uid, gid_t gid, gb_privilege *out, 
 /* gb_privilege_detect from sudo's variables as given (NULL when unset) and
  * euid as the effective uid: the same decisions, errors and messages. */
 GB_MUST_USE int gbi_privilege_from_sudo(const char *sudo_uid, const char *sudo_gid, uid_t euid,
-                                       gb_privilege *out, gb_err *err);
+                                        gb_privilege *out, gb_err *err);
 
 /* ---- rapl.c, perf_energy.c ---- */
 /* Private to rapl.c and perf_energy.c: the zones of either way of reading
@@ -103,8 +103,8 @@ typedef void (*gbi_sampler_wait_fn)(uint64_t ns, void *ctx);
  * settle measures its second on opts->clock (required) and waits by calling
  * wait(0.2 ms, ctx). Otherwise as gb_sampler_create. */
 GB_MUST_USE int gbi_sampler_create_stepped(gb_rapl *rapl, const gb_sampler_opts *opts,
-                                          gbi_sampler_wait_fn wait, void *ctx, gb_sampler **out,
-                                          gb_err *err);
+                                           gbi_sampler_wait_fn wait, void *ctx,
+                                           gb_sampler **out, gb_err *err);
 /* One sample, as the thread takes it every period. */
 void gbi_sampler_step(gb_sampler *s);
 
