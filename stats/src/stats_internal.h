@@ -34,7 +34,7 @@ gb_reading gbi_ratio_read(double lo, double hi, double m, bool undefined);
 /* gb_ratio_of_in with a scratch of its own: the same results and errors,
  * and -ENOMEM. */
 GB_MUST_USE int gbi_ratio_of(const gb_boot *a, const gb_boot *b, double m, double level,
-                            gb_ratio *out, gb_err *err);
+                             gb_ratio *out, gb_err *err);
 
 /* ---- spearman.c ---- */
 /* Private to spearman.c and its tests: the average ranks, and rho of
@@ -47,7 +47,7 @@ GB_MUST_USE int gbi_rank_average(const double *x, size_t n, double *ranks, gb_er
 /* gb_spearman_nan (spearman.h) for samples without a NaN: the same results,
  * and -EINVAL on a NaN. */
 GB_MUST_USE int gbi_spearman(const double *x, const double *y, size_t n, gb_rho *out,
-                            gb_err *err);
+                             gb_err *err);
 
 /* ---- normal deviates (chance.c, synth.c) ---- */
 /* Private to the stats library: a standard normal draw (Box-Muller, one of
@@ -86,7 +86,7 @@ size_t gbi_parallel_threads(void);
  * started, or without memory for the bookkeeping, the items run here, in
  * order, stopping at the first failure: the same result. */
 GB_MUST_USE int gbi_parallel_for(size_t n, size_t threads, gbi_parallel_fn fn, void *ctx,
-                                gb_err *err);
+                                 gb_err *err);
 
 /* ---- report_junit.c ---- */
 /* Private to the stats writers: the XML escaping the JUnit writer does by
@@ -103,7 +103,7 @@ GB_MUST_USE int gbi_parallel_for(size_t n, size_t threads, gbi_parallel_fn fn, v
 void gbi_xml_put(gbi_textbuf *b, const char *s, size_t n, bool attribute);
 
 GB_MUST_USE int gbi_xml_escape(const char *s, size_t n, bool attribute, char **out, size_t *len,
-                              gb_err *err);
+                               gb_err *err);
 
 /* ---- report_datapackage.c ---- */
 /* datapackage.json: a Frictionless Data Package (profile
@@ -165,7 +165,7 @@ typedef struct {
 /* Writes summary.json for a into *out (malloc'd, NUL-terminated, *len
  * without the NUL; the caller frees it). Errors: -ENOMEM. */
 GB_MUST_USE int gbi_report_summary(const gb_analysis *a, const gbi_report_summary_opts *opts,
-                                  char **out, size_t *len, gb_err *err);
+                                   char **out, size_t *len, gb_err *err);
 
 /* ---- report_svg.c ---- */
 /* The report's chart as SVG, written by hand: a log-log scatter plot needs
@@ -210,6 +210,6 @@ typedef struct {
 /* Writes results.md for a into *out (malloc'd, NUL-terminated; *len without
  * the NUL; the caller frees it). Errors: -ENOMEM. */
 GB_MUST_USE int gbi_report_md(const gb_analysis *a, const gbi_report_md_opts *opts, char **out,
-                             size_t *len, gb_err *err);
+                              size_t *len, gb_err *err);
 
 #endif
