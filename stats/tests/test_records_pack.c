@@ -330,7 +330,7 @@ Test(records_pack, refuses_a_member_too_large) {
   line_for("a.txt", "ab", manifest, sizeof manifest);
   line_for("b.txt", "cd", more, sizeof more);
   strcat(manifest, more);
-  gbi_pack_limits lim = gb_pack_default_limits;
+  gbi_pack_limits lim = gbi_pack_default_limits;
   lim.max_total = strlen(manifest) + 3;
   member_spec m[] = {
       {"c/MANIFEST.xxh128", manifest, 0}, {"c/a.txt", "ab", 0}, {"c/b.txt", "cd", 0}};
@@ -344,7 +344,7 @@ Test(records_pack, refuses_a_member_too_large) {
   line_for("a.txt", "ab", manifest, sizeof manifest);
   line_for("b.txt", big, more, sizeof more);
   strcat(manifest, more);
-  lim = gb_pack_default_limits;
+  lim = gbi_pack_default_limits;
   lim.max_member = strlen(manifest);
   member_spec n[] = {
       {"c/MANIFEST.xxh128", manifest, 0}, {"c/a.txt", "ab", 0}, {"c/b.txt", big, 0}};

@@ -63,12 +63,12 @@ _Static_assert(sizeof(gb_language) == sizeof(unsigned) &&
                    sizeof(gb_rec_energy) == sizeof(unsigned),
                "enums are read and written through unsigned");
 
-const char *const gb_meta_profile_names[] = {"smoke", "study", "custom"};
-const char *const gb_energy_mode_names[] = {"auto", "on", "off"};
-const char *const gb_meta_zone_kind_names[] = {"package", "dram"};
-GB_REC_NAME_FUNCS(gb_meta_profile, gb_meta_profile_names)
-GB_REC_NAME_FUNCS(gb_energy_mode, gb_energy_mode_names)
-GB_REC_NAME_FUNCS(gb_meta_zone_kind, gb_meta_zone_kind_names)
+const char *const gbi_meta_profile_names[] = {"smoke", "study", "custom"};
+const char *const gbi_energy_mode_names[] = {"auto", "on", "off"};
+const char *const gbi_meta_zone_kind_names[] = {"package", "dram"};
+GB_REC_NAME_FUNCS(gb_meta_profile, gbi_meta_profile_names)
+GB_REC_NAME_FUNCS(gb_energy_mode, gbi_energy_mode_names)
+GB_REC_NAME_FUNCS(gb_meta_zone_kind, gbi_meta_zone_kind_names)
 
 /* ---- Places and messages ------------------------------------------------ */
 
@@ -300,7 +300,7 @@ static const field startup_entry[] = {ENTRY(T, startup_fields)};
 static const field zone_fields[] = {
     STR("name", name),
     STR("path", path),
-    ENUM("kind", kind, gb_meta_zone_kind_names),
+    ENUM("kind", kind, gbi_meta_zone_kind_names),
     ANY_UINT("socket", socket),
     UINT("max_energy_range_uj", max_energy_range_uj, 1, UINT64_MAX),
 };
@@ -321,7 +321,7 @@ static const field settings_fields[] = {
          .why = ", but a configuration has at least one run"),
     ANY_UINT("warmups", settings.warmups),
     UINT("target_ms", settings.target_ms, 1, UINT64_MAX),
-    ENUM("energy", settings.energy, gb_energy_mode_names),
+    ENUM("energy", settings.energy, gbi_energy_mode_names),
     UINT("seed", settings.seed, 1, UINT32_MAX,
          .why = " is not a xorshift32 seed (1..4294967295)"),
     ANY_UINT("order_seed", settings.order_seed),
@@ -337,7 +337,7 @@ static const field plan_fields[] = {
     ANY_UINT("measured_runs", plan.measured_runs),
 };
 static const field energy_fields[] = {
-    ENUM("status", energy.status, gb_rec_energy_names),
+    ENUM("status", energy.status, gbi_rec_energy_names),
     STR("reason", energy.reason),
     STR("source", energy.source, FLAG(F_OPT, energy.has_source)),
     {"cross_check", T_STR, AT(energy.cross_check), .flags = F_FOLLOW | F_HAS | F_NULL,
@@ -371,7 +371,7 @@ static const field meta_fields[] = {
     STR("tool_version", tool_version, .flags = F_NONEMPTY),
     {"command", T_HOOK, .off = offsetof(T, command),
      .size = offsetof(T, profile) - offsetof(T, command), .fn = &command_hook},
-    ENUM("profile", profile, gb_meta_profile_names),
+    ENUM("profile", profile, gbi_meta_profile_names),
     OBJECT("settings", settings_fields),
     OBJECT("plan", plan_fields),
     HEAP_ARRAY("calibration", calibration, n_calibration, calibration_entry),

@@ -23,11 +23,12 @@ static const char *const status_names[] = {"ok",
                                            "energy_jump",
                                            "energy_vanished",
                                            "spawn_failed"};
-const char *const gb_rec_energy_names[] = {"ok", "off", "unavailable"};
+const char *const gbi_rec_energy_names[] = {"ok", "off", "unavailable"};
 
 _Static_assert(sizeof kind_names / sizeof *kind_names == GB_REC_KIND_COUNT, "kind names");
 _Static_assert(sizeof status_names / sizeof *status_names == GB_REC_STATUS_COUNT, "statuses");
-_Static_assert(sizeof gb_rec_energy_names / sizeof *gb_rec_energy_names == GB_REC_ENERGY_COUNT,
+_Static_assert(sizeof gbi_rec_energy_names / sizeof *gbi_rec_energy_names ==
+                   GB_REC_ENERGY_COUNT,
                "energy");
 
 const char *gbi_rec_set_name(gbi_rec_name_set s, unsigned v) {
@@ -43,7 +44,7 @@ int gbi_rec_set_find(gbi_rec_name_set s, const char *str, size_t len) {
 
 GB_REC_NAME_FUNCS(gb_rec_kind, kind_names)
 GB_REC_NAME_FUNCS(gb_rec_status, status_names)
-GB_REC_NAME_FUNCS(gb_rec_energy, gb_rec_energy_names)
+GB_REC_NAME_FUNCS(gb_rec_energy, gbi_rec_energy_names)
 
 /* ---- The schema: one table ------------------------------------------- */
 
@@ -94,7 +95,7 @@ static const column_def columns[GB_REC_COL_COUNT] = {
     [GB_REC_COL_WRITES] = OPT(writes, GB_REC_TYPE_UINT),
     [GB_REC_COL_INPUT_HASH] =
         {{"input_hash", GB_REC_TYPE_HASH, true}, OFF(input_hash), 0, 0, {NULL, 0}},
-    [GB_REC_COL_ENERGY] = ENUM(energy, gb_rec_energy_names),
+    [GB_REC_COL_ENERGY] = ENUM(energy, gbi_rec_energy_names),
     [GB_REC_COL_PKG_UJ] = OPT(pkg_uj, GB_REC_TYPE_UINT),
     [GB_REC_COL_DRAM_UJ] = OPT(dram_uj, GB_REC_TYPE_UINT),
     [GB_REC_COL_IDLE_NS] = OPT(idle_ns, GB_REC_TYPE_NS),

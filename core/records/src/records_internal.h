@@ -62,10 +62,10 @@ typedef struct {
 
 /* The names of gb_rec_energy, and of meta.json's profiles, energy modes and
  * zone kinds (meta_codec.c), for the tables that read and write them. */
-extern const char *const gb_rec_energy_names[GB_REC_ENERGY_COUNT];
-extern const char *const gb_meta_profile_names[GB_META_PROFILE_COUNT];
-extern const char *const gb_energy_mode_names[GB_ENERGY_MODE_COUNT];
-extern const char *const gb_meta_zone_kind_names[GB_META_ZONE_KIND_COUNT];
+extern const char *const gbi_rec_energy_names[GB_REC_ENERGY_COUNT];
+extern const char *const gbi_meta_profile_names[GB_META_PROFILE_COUNT];
+extern const char *const gbi_energy_mode_names[GB_ENERGY_MODE_COUNT];
+extern const char *const gbi_meta_zone_kind_names[GB_META_ZONE_KIND_COUNT];
 
 /* names[v], or NULL when v is out of range. */
 const char *gbi_rec_set_name(gbi_rec_name_set s, unsigned v);
@@ -197,7 +197,7 @@ typedef struct {
 
 /* 256 MiB a member, 512 MiB in all, 1024 members, a 1 MiB manifest: a
  * study's records are a few MB (docs/records.md). */
-extern const gbi_pack_limits gb_pack_default_limits;
+extern const gbi_pack_limits gbi_pack_default_limits;
 
 /* Writes a canonical XXH128 (16 bytes, big-endian) as GB_PACK_HEX_LEN hex digits
  * and a NUL. */

@@ -382,6 +382,6 @@ int gbi_records_read_archive(const char *path, const gbi_pack_limits *lim, gb_re
 
 int gb_records_read_path(const char *path, gb_records **out, gb_err *err) {
   if (gb_records_is_packed(path))
-    return gbi_records_read_archive(path, &gb_pack_default_limits, out, err);
+    return gbi_records_read_archive(path, &gbi_pack_default_limits, out, err);
   return gb_records_read(path, out, err);
 }
