@@ -21,7 +21,7 @@ enum {
   F_NULL = 4,         /* may be null: the flag at null_off says it is not */
   F_NONEMPTY = 8,     /* a string or array that must not be empty */
   F_UNIQUE = 16,      /* an array without repeats */
-  F_HEAP = 32,        /* an array at a pointer, grown by meta_grow */
+  F_HEAP = 32,        /* an array at a pointer, grown by gbi_meta_grow */
   F_HAS = 64,         /* has_off is set */
   F_SKIP_EMPTY = 128, /* text written only when not empty */
 };
@@ -408,7 +408,7 @@ static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at
     char entry[96];
     void *slot;
     if (f->flags & F_HEAP) {
-      if (meta_grow(PLACE(base, f, void *), k, e->size) < 0)
+      if (gbi_meta_grow(PLACE(base, f, void *), k, e->size) < 0)
         return gb_err_set(j->err, ENOMEM, "%s: out of memory", j->path);
       slot = *PLACE(base, f, char *) + k * e->size;
       memset(slot, 0, e->size);
@@ -625,7 +625,7 @@ static int check_value(jctx *j, const field *f, const void *base, const char *at
   }
 }
 
-int meta_check_fields(const gb_meta *m, const char *path, gb_err *err) {
+int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err *err) {
   jctx j = {path, err};
   return check_value(&j, meta_root, m, "");
 }

@@ -96,12 +96,12 @@ GB_MUST_USE int gbi_rec_parse_field(gb_run_row *row, gb_rec_col c, const char *s
 /* Room for entry n of the array *arr of entries of size bytes. The capacity
  * is implied by n (0, then 4, 8, 16, ...), so appending stays linear without
  * a capacity field. 0 or -ENOMEM. */
-GB_MUST_USE int meta_grow(void **arr, size_t n, size_t size);
+GB_MUST_USE int gbi_meta_grow(void **arr, size_t n, size_t size);
 
 /* The checks of gb_meta_check that the table holds: each field's bounds,
  * enums in range, required text and lists not empty, lists without repeats
  * and not longer than their room. 0 or -EINVAL naming path and the field. */
-GB_MUST_USE int meta_check_fields(const gb_meta *m, const char *path, gb_err *err);
+GB_MUST_USE int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err *err);
 
 /* ---- records_plausible.c ---- */
 /* The plausibility rules of the records (docs/records.md, "Plausibility"):
