@@ -58,7 +58,7 @@ static pid_t parent_of(pid_t pid) {
   return (pid_t)ppid;
 }
 
-pid_t gb_ctest_find(char *exe, size_t len) {
+pid_t gbi_ctest_find(char *exe, size_t len) {
   pid_t pid = getppid();
   for (int depth = 0; depth < 8 && pid > 1; depth++) {
     char path[64];
@@ -241,7 +241,7 @@ static int read_all(int fd, size_t max, char **out, size_t *len) {
   return -1;
 }
 
-void gb_ctest_run_free(gb_ctest_run *c) {
+void gbi_ctest_run_free(gbi_ctest_run *c) {
   free(c->bytes);
   free(c->argv);
   free(c->probe);
@@ -252,7 +252,7 @@ void gb_ctest_run_free(gb_ctest_run *c) {
 
 /* Sorts ctest's arguments all[1..n) into c->argv (the listing's) and
  * c->probe (the same, joined forms split). -1 with why. */
-static int sort_args(gb_ctest_run *c, char *const *all, size_t n, bool *joined, char *why,
+static int sort_args(gbi_ctest_run *c, char *const *all, size_t n, bool *joined, char *why,
                      size_t len) {
   c->argv[c->argc++] = c->exe;
   c->argv[c->argc++] = "--show-only=json-v1";
@@ -310,7 +310,7 @@ static int sort_args(gb_ctest_run *c, char *const *all, size_t n, bool *joined, 
 
 /* The --test-dir arguments of ctest's command line, appended to the
  * listing's when it runs where the presets are. */
-static void keep_test_dir(gb_ctest_run *c, char *const *all, size_t n) {
+static void keep_test_dir(gbi_ctest_run *c, char *const *all, size_t n) {
   for (size_t i = 1; i + 1 < n; i++)
     if (!strcmp(all[i], "--test-dir")) {
       c->argv[c->argc++] = c->probe[c->nprobe++] = all[i];
@@ -319,7 +319,7 @@ static void keep_test_dir(gb_ctest_run *c, char *const *all, size_t n) {
     }
 }
 
-int gb_ctest_read(gb_ctest_run *c, char *why, size_t len) {
+int gbi_ctest_read(gbi_ctest_run *c, char *why, size_t len) {
   char path[64];
   snprintf(path, sizeof path, "/proc/%d/cwd", (int)c->pid);
   ssize_t got = readlink(path, c->cwd, sizeof c->cwd - 1);
@@ -349,12 +349,12 @@ int gb_ctest_read(gb_ctest_run *c, char *why, size_t len) {
   }
   for (size_t i = 0, at = 0; i < n; i++, at += strlen(c->bytes + at) + 1)
     all[i] = c->bytes + at;
-  rc = gb_ctest_args(c, all, n, why, len);
+  rc = gbi_ctest_args(c, all, n, why, len);
   free(all);
   return rc;
 }
 
-int gb_ctest_args(gb_ctest_run *c, char *const *all, size_t n, char *why, size_t len) {
+int gbi_ctest_args(gbi_ctest_run *c, char *const *all, size_t n, char *why, size_t len) {
   c->argv = calloc(2 * n + 4, sizeof *c->argv);
   c->probe = calloc(2 * n + 4, sizeof *c->probe);
   if (!c->argv || !c->probe) {
@@ -453,7 +453,7 @@ static int names_of(const char *json, char **out) {
 }
 
 /* Whether the probe (the joined forms split) lists the same tests. */
-static int same_with_split(const gb_ctest_run *c, const char *dir, const char *json, char *why,
+static int same_with_split(const gbi_ctest_run *c, const char *dir, const char *json, char *why,
                            size_t len) {
   char *probe_json = NULL, *a = NULL, *b = NULL;
   c->probe[c->nprobe] = NULL;
@@ -502,7 +502,7 @@ static bool has_presets(const char *dir) {
 }
 
 /* The listing of c in dir, checked. 1 when it is not of this build tree. */
-static int list_in(const gb_ctest_run *c, const char *dir, const char *fixture, char **json,
+static int list_in(const gbi_ctest_run *c, const char *dir, const char *fixture, char **json,
                    char *why, size_t len) {
   c->argv[c->argc] = NULL;
   if (run_listing(c->exe, c->argv, dir, json, why, len) < 0)
@@ -520,8 +520,8 @@ static int list_in(const gb_ctest_run *c, const char *dir, const char *fixture, 
   return 0;
 }
 
-int gb_ctest_list(const gb_ctest_run *c, const char *fixture, char **json, char *why,
-                  size_t len) {
+int gbi_ctest_list(const gbi_ctest_run *c, const char *fixture, char **json, char *why,
+                   size_t len) {
   if (!c->preset) {
     int rc = list_in(c, c->cwd, fixture, json, why, len);
     if (rc > 0)
@@ -549,7 +549,7 @@ int gb_ctest_list(const gb_ctest_run *c, const char *fixture, char **json, char 
   return -1;
 }
 
-void gb_ctest_tell(pid_t pid, const char *line) {
+void gbi_ctest_tell(pid_t pid, const char *line) {
   char path[64], info[512];
   size_t n = 0;
   snprintf(path, sizeof path, "/proc/%d/fdinfo/1", (int)pid);

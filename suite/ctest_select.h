@@ -30,17 +30,17 @@ typedef struct {
   char **probe;     /* the same with the forms to check split (see .c) */
   size_t nprobe;    /* 0: nothing to check */
   char joined[512]; /* the forms checked, quoted, for the message */
-} gb_ctest_run;
+} gbi_ctest_run;
 
 /* The nearest ancestor whose executable is named ctest, with that
  * executable's path in exe[len]; 0 when there is none within 8 generations. */
-pid_t gb_ctest_find(char *exe, size_t len);
+pid_t gbi_ctest_find(char *exe, size_t len);
 
 /* Reads the command line and folder of the ctest process c->pid (c->exe
  * set) into c: the listing's arguments and folder. -1 with a one-line
  * reason in why[len] when an argument is not known or the folder cannot
  * be found. */
-int gb_ctest_read(gb_ctest_run *c, char *why, size_t len);
+int gbi_ctest_read(gbi_ctest_run *c, char *why, size_t len);
 
 /* Sorts ctest's command line all[0..n) (all[0] the program) into c->argv,
  * the listing's command, and c->probe (c->exe and the strings of all must
@@ -48,21 +48,21 @@ int gb_ctest_read(gb_ctest_run *c, char *why, size_t len);
  * noted in c->preset. -1 with a one-line reason for an argument that is not
  * one of CTest 3.25's options, or a dashboard, script or build-and-test
  * mode. */
-int gb_ctest_args(gb_ctest_run *c, char *const *all, size_t n, char *why, size_t len);
+int gbi_ctest_args(gbi_ctest_run *c, char *const *all, size_t n, char *why, size_t len);
 
 /* The `--show-only=json-v1` listing of c's selection into *json (malloc'd,
  * NUL-terminated), checked to be the listing of this build tree (it names
  * the running executable as the test `fixture`) and, where c holds forms
  * to check, to be the same as with those forms split. -1 with why. */
-int gb_ctest_list(const gb_ctest_run *c, const char *fixture, char **json, char *why,
-                  size_t len);
+int gbi_ctest_list(const gbi_ctest_run *c, const char *fixture, char **json, char *why,
+                   size_t len);
 
-void gb_ctest_run_free(gb_ctest_run *c);
+void gbi_ctest_run_free(gbi_ctest_run *c);
 
 /* Writes line (with a newline) to the standard output of the ctest process
  * pid, where a user reads ctest's own lines, when that is a terminal, a
  * pipe or a file opened for appending (a file written at ctest's own
  * offset would overwrite it); does nothing otherwise. */
-void gb_ctest_tell(pid_t pid, const char *line);
+void gbi_ctest_tell(pid_t pid, const char *line);
 
 #endif

@@ -244,7 +244,7 @@ static int read_state(const char *path, state *st, char *why, size_t len) {
 
 /* The JUnit file of a campaign without a report: every chosen case failed
  * with why. */
-static int write_unrun_junit(const gb_fixture_opts *o, const char *label, const case_set *set,
+static int write_unrun_junit(const gbi_fixture_opts *o, const char *label, const case_set *set,
                              const char *why, gb_err *err) {
   gb_junit_case cases[MAX_CASES];
   size_t n = 0;
@@ -314,19 +314,19 @@ static FILE *open_tee(const char *path) {
 /* Which cases this ctest run selected, into set and the line `how`. -1
  * when the selection cannot be read and no GREENBENCH_SELECT says what to
  * measure instead: how then holds the reason and the way out. */
-static int choose_cases(const gb_fixture_opts *o, case_set *set, state *st, char *how,
+static int choose_cases(const gbi_fixture_opts *o, case_set *set, state *st, char *how,
                         size_t len) {
-  gb_ctest_run c = {0};
+  gbi_ctest_run c = {0};
   char why[1024] = "", fixture[32];
   char *json = NULL;
   snprintf(fixture, sizeof fixture, "%s/campaign", o->settings.profile);
-  c.pid = gb_ctest_find(c.exe, sizeof c.exe);
+  c.pid = gbi_ctest_find(c.exe, sizeof c.exe);
   st->ctest_pid = c.pid;
   long listed = -1;
   if (c.pid == 0)
     snprintf(why, sizeof why, "it was not started by ctest");
-  else if (gb_ctest_read(&c, why, sizeof why) == 0 &&
-           gb_ctest_list(&c, fixture, &json, why, sizeof why) == 0 &&
+  else if (gbi_ctest_read(&c, why, sizeof why) == 0 &&
+           gbi_ctest_list(&c, fixture, &json, why, sizeof why) == 0 &&
            (listed = choose_listed(set, o->settings.profile, json)) < 0)
     snprintf(why, sizeof why, "ctest --show-only=json-v1 gave no test list");
   free(json);
@@ -352,7 +352,7 @@ static int choose_cases(const gb_fixture_opts *o, case_set *set, state *st, char
              why, GB_CTEST_WAY_OUT);
     rc = -1;
   }
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
   return rc;
 }
 
@@ -370,7 +370,7 @@ static void note_selection(const char *records, const char *how, const char *exp
 /* The fixture stops before measuring anything, and fails: every case of
  * the profile fails with why, in the state, the JUnit file, this test's
  * output and ctest's own. */
-static int refuse(const gb_fixture_opts *o, const char *label, case_set *set, state *st,
+static int refuse(const gbi_fixture_opts *o, const char *label, case_set *set, state *st,
                   const char *why) {
   char line[2200];
   gb_err err;
@@ -384,7 +384,7 @@ static int refuse(const gb_fixture_opts *o, const char *label, case_set *set, st
   puts(line);
   fflush(stdout);
   if (st->ctest_pid)
-    gb_ctest_tell((pid_t)st->ctest_pid, line);
+    gbi_ctest_tell((pid_t)st->ctest_pid, line);
   if (write_unrun_junit(o, label, set, why, &err) < 0)
     gb_str_put_line(stderr,
                     "greenbench-suite: error: the JUnit file was not written: ", err.msg);
@@ -393,7 +393,7 @@ static int refuse(const gb_fixture_opts *o, const char *label, case_set *set, st
   return 1;
 }
 
-int gb_fixture_campaign(const gb_fixture_opts *o) {
+int gbi_fixture_campaign(const gbi_fixture_opts *o) {
   static case_set set;
   state st = {0};
   gb_err err;
@@ -493,7 +493,7 @@ int gb_fixture_campaign(const gb_fixture_opts *o) {
              st.reason);
     puts(line);
     if (st.ctest_pid)
-      gb_ctest_tell((pid_t)st.ctest_pid, line);
+      gbi_ctest_tell((pid_t)st.ctest_pid, line);
     gb_err jerr;
     if (write_unrun_junit(o, label, &set, st.reason, &jerr) < 0)
       gb_str_put_line(stderr,
@@ -542,7 +542,7 @@ static bool planned(const gb_meta *m, const gb_config *c) {
   return gb_meta_plans(m, c->language, c->algorithm, c->order, c->size);
 }
 
-int gb_fixture_check_case(const char *name, const char *state_path) {
+int gbi_fixture_check_case(const char *name, const char *state_path) {
   gb_excerpt_buf shown = {{0}};
   char profile[16], why[1200];
   gb_config c;
@@ -559,7 +559,7 @@ int gb_fixture_check_case(const char *name, const char *state_path) {
     return 1;
   }
   char exe[PATH_MAX];
-  long ours = gb_ctest_find(exe, sizeof exe);
+  long ours = gbi_ctest_find(exe, sizeof exe);
   if (ours != 0 && st.ctest_pid != ours) {
     fprintf(stderr,
             "%s: the campaign state %s is of another run (ctest pid %ld, this one %ld): "
@@ -600,7 +600,7 @@ int gb_fixture_check_case(const char *name, const char *state_path) {
 
 /* ---- The test list ---------------------------------------------------------------- */
 
-void gb_fixture_list_tests(const gb_settings *profile) {
+void gbi_fixture_list_tests(const gb_settings *profile) {
   static const char *const profiles[] = {"smoke", "study"};
   uint32_t largest = 0;
   for (size_t p = 0; p < sizeof profiles / sizeof profiles[0]; p++) {

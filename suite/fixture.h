@@ -33,25 +33,25 @@ typedef struct {
   const char *const *argv; /* the fixture's own command, for the records */
   size_t argc;
   volatile sig_atomic_t *stop;
-} gb_fixture_opts;
+} gbi_fixture_opts;
 
 /* Runs the fixture <profile>/campaign. Returns the exit status: 0 also when
  * the campaign could not start or failed (the state says why and every
  * case test then fails with that reason); 1 only when the state file
  * itself cannot be written, so that the case tests fail too (they find no
  * fresh state). */
-GB_MUST_USE int gb_fixture_campaign(const gb_fixture_opts *o);
+GB_MUST_USE int gbi_fixture_campaign(const gbi_fixture_opts *o);
 
 /* Runs the case test `name` (<profile>/<language>/<algorithm>/<order>/<size>)
  * from the state file `state`: 0 passed, 1 failed (the reason on stderr),
  * GB_SUITE_SKIPPED when the campaign stopped before it ran the case. */
-GB_MUST_USE int gb_fixture_check_case(const char *name, const char *state);
+GB_MUST_USE int gbi_fixture_check_case(const char *name, const char *state);
 
 /* Every case of the profile as a CTest test: prints one line per case,
  * "<name> <labels>", labels ','-separated: the profile, language=<l>,
  * algorithm=<a>, order=<o> and size=<n> with n zero-padded to the width
  * of the largest size of any profile, so that no label's text is part of
  * another's and a label regex selects only what it names. */
-void gb_fixture_list_tests(const gb_settings *profile);
+void gbi_fixture_list_tests(const gb_settings *profile);
 
 #endif

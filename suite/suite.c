@@ -618,10 +618,10 @@ static int ctest_forms(int argc, char **argv) {
       fprintf(stderr, "greenbench-suite: error: --check-case needs --state FILE\n");
       return 2;
     }
-    return gb_fixture_check_case(suite.check_case, suite.state);
+    return gbi_fixture_check_case(suite.check_case, suite.state);
   }
   if (suite.list_tests) {
-    gb_fixture_list_tests(&suite.settings);
+    gbi_fixture_list_tests(&suite.settings);
     return 0;
   }
   if (!suite.state || !suite.junit_given || !suite.progress_log || !suite.out_given) {
@@ -630,19 +630,19 @@ static int ctest_forms(int argc, char **argv) {
     return 2;
   }
   gb_entry_signals(&stop_requested, "greenbench-suite");
-  gb_fixture_opts o = {.settings = suite.settings,
-                       .results = suite.out,
-                       .state = suite.state,
-                       .junit = suite.junit,
-                       .progress_log = suite.progress_log,
-                       .machine_label = suite.machine_label,
-                       .select = suite.select       ? suite.select
-                                 : suite.select_all ? "all"
-                                                    : NULL,
-                       .argc = (size_t)argc,
-                       .argv = (const char *const *)argv,
-                       .stop = &stop_requested};
-  return gb_fixture_campaign(&o);
+  gbi_fixture_opts o = {.settings = suite.settings,
+                        .results = suite.out,
+                        .state = suite.state,
+                        .junit = suite.junit,
+                        .progress_log = suite.progress_log,
+                        .machine_label = suite.machine_label,
+                        .select = suite.select       ? suite.select
+                                  : suite.select_all ? "all"
+                                                     : NULL,
+                        .argc = (size_t)argc,
+                        .argv = (const char *const *)argv,
+                        .stop = &stop_requested};
+  return gbi_fixture_campaign(&o);
 }
 
 int main(int argc, char **argv) {

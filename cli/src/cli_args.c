@@ -1,6 +1,6 @@
 /* The command-line parts every subcommand shares, so that each refuses a bad
  * option in the same words and answers --help and --version the same way. */
-#include "cli_args.h"
+#include "cli_internal.h"
 
 #include <assert.h>
 #include <errno.h>

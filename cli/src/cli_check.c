@@ -20,8 +20,7 @@
 #include "greenbench/timefmt.h"
 #include "greenbench/workerenv.h"
 
-#include "cli_args.h"
-#include "cli_check_json.h"
+#include "cli_internal.h"
 
 typedef struct {
   const char *cpus, *python, *node;

@@ -1,5 +1,5 @@
 /* `greenbench check --json`: the findings of the check as JSON (cJSON). */
-#include "cli_check_json.h"
+#include "cli_internal.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

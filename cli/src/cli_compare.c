@@ -20,7 +20,7 @@
 #include "greenbench/report.h"
 #include "greenbench/text.h"
 
-#include "cli_args.h"
+#include "cli_internal.h"
 
 static const char usage[] =
     "usage: greenbench compare [options] PATH PATH...\n"

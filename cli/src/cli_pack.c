@@ -11,7 +11,7 @@
 #include "greenbench/records_pack.h"
 #include "greenbench/text.h"
 
-#include "cli_args.h"
+#include "cli_internal.h"
 
 static const char usage[] =
     "usage: greenbench pack DIR [--out FILE]\n"

@@ -15,8 +15,7 @@
 #include "greenbench/report.h"
 #include "greenbench/text.h"
 
-#include "cli_args.h"
-#include "cli_report_console.h"
+#include "cli_internal.h"
 
 static const char usage[] =
     "usage: greenbench report DIR [options]\n"

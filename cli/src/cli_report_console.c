@@ -1,6 +1,6 @@
 /* `greenbench report`'s closing lines: the files written, and a table read
  * back from summary.json (the analysis's own figures, as written). */
-#include "cli_report_console.h"
+#include "cli_internal.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

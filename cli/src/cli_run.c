@@ -24,7 +24,7 @@
 #include "greenbench/text.h"
 #include "greenbench/timefmt.h"
 
-#include "cli_args.h"
+#include "cli_internal.h"
 
 /* meta.json records every integer as its exact digits: any 64-bit seed. */
 #define ORDER_SEED_MAX UINT64_MAX

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_check_json.h"
+#include "cli_internal.h"
 #include "greenbench/cli.h"
 #include "helper_powercap.h"
 

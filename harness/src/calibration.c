@@ -9,11 +9,11 @@
 typedef unsigned __int128 u128;
 #define U128_MAX (~(u128)0)
 
-uint64_t gb_sort_work(gb_counts counts, uint32_t size) {
+uint64_t gbi_sort_work(gb_counts counts, uint32_t size) {
   return counts.comparisons + counts.writes + 2 * (uint64_t)size;
 }
 
-bool gb_calibration_on_target(uint64_t loop_ns, uint64_t sorts, uint64_t target_ns) {
+bool gbi_calibration_on_target(uint64_t loop_ns, uint64_t sorts, uint64_t target_ns) {
   /* 4 x DEN x loop against 4 x DEN x aim in 128 bits: exact, no overflow. */
   u128 loop = (u128)loop_ns * 4 * GB_META_CALIBRATION_HEADROOM_DEN;
   u128 aim = (u128)target_ns * GB_META_CALIBRATION_HEADROOM_NUM;
@@ -27,8 +27,8 @@ static u128 mul_sat(u128 a, u128 b) {
   return b != 0 && a > U128_MAX / b ? U128_MAX : a * b;
 }
 
-uint64_t gb_predict_sorts(uint64_t ref_sorts, uint64_t ref_loop_ns, uint64_t ref_work,
-                          uint64_t work, uint64_t target_ns) {
+uint64_t gbi_predict_sorts(uint64_t ref_sorts, uint64_t ref_loop_ns, uint64_t ref_work,
+                           uint64_t work, uint64_t target_ns) {
   if (!ref_sorts || !ref_loop_ns || !ref_work || !work || !target_ns)
     return 0;
   /* Exact in 128 bits for every input a worker can report; beyond, the
@@ -65,7 +65,7 @@ static bool better(const gb_config *k, const gb_config *j, const gb_config *best
   return !closer_size(k->size, best->size, j->size);
 }
 
-size_t gb_calibration_reference(const gb_plan *p, size_t i, const bool *usable) {
+size_t gbi_calibration_reference(const gb_plan *p, size_t i, const bool *usable) {
   size_t best = p->nconfigs;
   const gb_config *k = &p->configs[i];
   for (size_t j = 0; j < p->nconfigs; j++) {
@@ -78,22 +78,22 @@ size_t gb_calibration_reference(const gb_plan *p, size_t i, const bool *usable) 
   return best;
 }
 
-void gb_calibration_start(gb_calibration *k, unsigned warmups, uint64_t target_ns,
-                          uint64_t predicted) {
-  *k = (gb_calibration){
+void gbi_calibration_start(gbi_calibration *k, unsigned warmups, uint64_t target_ns,
+                           uint64_t predicted) {
+  *k = (gbi_calibration){
       .warmups = warmups, .target_ns = target_ns, .next = predicted ? predicted : 1};
 }
 
-uint64_t gb_calibration_next(const gb_calibration *k) {
+uint64_t gbi_calibration_next(const gbi_calibration *k) {
   if (k->done < k->warmups)
     return k->next;
   if (k->done >= k->warmups + GB_CALIBRATION_EXTRA_WARMUPS ||
-      gb_calibration_on_target(k->last_loop_ns, k->last_sorts, k->target_ns))
+      gbi_calibration_on_target(k->last_loop_ns, k->last_sorts, k->target_ns))
     return 0;
   return k->next;
 }
 
-void gb_calibration_record(gb_calibration *k, uint64_t sorts, uint64_t loop_ns) {
+void gbi_calibration_record(gbi_calibration *k, uint64_t sorts, uint64_t loop_ns) {
   k->recent_sorts[k->done % GB_CALIBRATION_RATE_WINDOW] = sorts;
   k->recent_loop_ns[k->done % GB_CALIBRATION_RATE_WINDOW] = loop_ns;
   k->done++;
@@ -108,25 +108,25 @@ void gb_calibration_record(gb_calibration *k, uint64_t sorts, uint64_t loop_ns) 
         (u128)k->recent_loop_ns[best] * k->recent_sorts[i])
       best = i;
   }
-  k->next = gb_calibrate_sorts(k->recent_sorts[best], k->recent_loop_ns[best], k->target_ns);
+  k->next = gbi_calibrate_sorts(k->recent_sorts[best], k->recent_loop_ns[best], k->target_ns);
 }
 
-uint64_t gb_calibration_sorts(const gb_calibration *k) {
+uint64_t gbi_calibration_sorts(const gbi_calibration *k) {
   return k->done ? k->next : 1;
 }
 
-bool gb_calibration_usable(const gb_calibration *k) {
-  return k->done > 0 && gb_calibration_on_target(k->last_loop_ns, k->last_sorts, k->target_ns);
+bool gbi_calibration_usable(const gbi_calibration *k) {
+  return k->done > 0 && gbi_calibration_on_target(k->last_loop_ns, k->last_sorts, k->target_ns);
 }
 
-uint64_t gb_calibrate_sorts(uint64_t sorts, uint64_t loop_ns, uint64_t target_ns) {
-  /* One formula (gb_predict_sorts): a configuration predicts itself, with
+uint64_t gbi_calibrate_sorts(uint64_t sorts, uint64_t loop_ns, uint64_t target_ns) {
+  /* One formula (gbi_predict_sorts): a configuration predicts itself, with
    * the same work per sort. A zero target predicts nothing: one sort. */
-  uint64_t n = gb_predict_sorts(sorts ? sorts : 1, loop_ns ? loop_ns : 1, 1, 1, target_ns);
+  uint64_t n = gbi_predict_sorts(sorts ? sorts : 1, loop_ns ? loop_ns : 1, 1, 1, target_ns);
   return n ? n : 1;
 }
 
-uint64_t gb_startup_launches(uint64_t single_ns, uint64_t batch_ns) {
+uint64_t gbi_startup_launches(uint64_t single_ns, uint64_t batch_ns) {
   if (single_ns == 0)
     single_ns = 1;
   uint64_t n = (batch_ns + single_ns / 2) / single_ns;
@@ -140,8 +140,8 @@ typedef struct {
   const gb_counts *counts;
   unsigned warmups;
   uint64_t target_ns;
-  const gb_calibration_io *io;
-  gb_calibration *done;
+  const gbi_calibration_io *io;
+  gbi_calibration *done;
   bool *usable;
   uint64_t *expected_wall;
 } walk;
@@ -151,27 +151,28 @@ typedef struct {
 static int calibrate_config(walk *k, size_t i, uint64_t *sorts, gb_err *err) {
   const gb_plan *p = k->p;
   for (size_t j = 0; j < p->nconfigs; j++)
-    k->usable[j] = gb_calibration_usable(&k->done[j]);
-  size_t ref = gb_calibration_reference(p, i, k->usable);
+    k->usable[j] = gbi_calibration_usable(&k->done[j]);
+  size_t ref = gbi_calibration_reference(p, i, k->usable);
   uint64_t predicted = 0;
   if (ref < p->nconfigs)
-    predicted = gb_predict_sorts(k->done[ref].last_sorts, k->done[ref].last_loop_ns,
-                                 gb_sort_work(k->counts[ref], p->configs[ref].size),
-                                 gb_sort_work(k->counts[i], p->configs[i].size), k->target_ns);
-  gb_calibration *cb = &k->done[i];
-  gb_calibration_start(cb, k->warmups, k->target_ns, predicted);
+    predicted =
+        gbi_predict_sorts(k->done[ref].last_sorts, k->done[ref].last_loop_ns,
+                          gbi_sort_work(k->counts[ref], p->configs[ref].size),
+                          gbi_sort_work(k->counts[i], p->configs[i].size), k->target_ns);
+  gbi_calibration *cb = &k->done[i];
+  gbi_calibration_start(cb, k->warmups, k->target_ns, predicted);
   uint64_t loops[GB_META_MAX_WARMUPS];
   size_t n = 0;
-  gb_warmup_time t = {0, 0};
-  for (uint64_t count; (count = gb_calibration_next(cb)) != 0;) {
+  gbi_warmup_time t = {0, 0};
+  for (uint64_t count; (count = gbi_calibration_next(cb)) != 0;) {
     int rc = k->io->measure(k->io->ctx, i, cb->done, count, &t, err);
     if (rc < 0)
       return rc;
-    gb_calibration_record(cb, count, t.loop_ns);
+    gbi_calibration_record(cb, count, t.loop_ns);
     if (n < GB_META_MAX_WARMUPS)
       loops[n++] = t.loop_ns;
   }
-  *sorts = gb_calibration_sorts(cb);
+  *sorts = gbi_calibration_sorts(cb);
   /* The last warm-up's start-up part, plus its loop scaled to the new sorts. */
   uint64_t startup = t.wall_ns > t.loop_ns ? t.wall_ns - t.loop_ns : 0;
   k->expected_wall[i] =
@@ -188,7 +189,7 @@ static int calibrate_startup(walk *k, size_t g, uint64_t *launches, gb_err *err)
   double walls[64], runs[GB_ALGORITHM_COUNT * GB_MAX_SIZES];
   size_t n = 0, nruns = 0;
   for (unsigned w = 0; w < k->warmups && w < 64; w++) {
-    gb_warmup_time t;
+    gbi_warmup_time t;
     int rc = k->io->measure(k->io->ctx, item, w, 1, &t, err);
     if (rc < 0)
       return rc;
@@ -205,13 +206,13 @@ static int calibrate_startup(walk *k, size_t g, uint64_t *launches, gb_err *err)
     gb_startup_label(&p->startups[g], label, sizeof label);
     return gb_err_set(err, EINVAL, "no warm-up to size the startup batches of %s", label);
   }
-  *launches = gb_startup_launches((uint64_t)single, (uint64_t)batch);
+  *launches = gbi_startup_launches((uint64_t)single, (uint64_t)batch);
   return k->io->end(k->io->ctx, item, *launches, NULL, 0, err);
 }
 
-int gb_calibrate_plan(const gb_plan *p, const gb_counts *counts, unsigned warmups,
-                      uint64_t target_ns, const gb_calibration_io *io, uint64_t *sorts,
-                      uint64_t *launches, gb_err *err) {
+int gbi_calibrate_plan(const gb_plan *p, const gb_counts *counts, unsigned warmups,
+                       uint64_t target_ns, const gbi_calibration_io *io, uint64_t *sorts,
+                       uint64_t *launches, gb_err *err) {
   walk k = {.p = p,
             .counts = counts,
             .warmups = warmups,

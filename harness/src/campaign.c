@@ -12,9 +12,9 @@
 #include "greenbench/energy_ways.h"
 #include "greenbench/findings.h"
 
-void gb_campaign_warn(gb_campaign *c, const char *fmt, ...) {
+void gbi_campaign_warn(gbi_campaign *c, const char *fmt, ...) {
   va_list ap;
-  gb_progress_break(&c->progress);
+  gbi_progress_break(&c->progress);
   fputs("greenbench: warning: ", c->log);
   va_start(ap, fmt);
   vfprintf(c->log, fmt, ap);
@@ -22,15 +22,15 @@ void gb_campaign_warn(gb_campaign *c, const char *fmt, ...) {
   fputc('\n', c->log);
 }
 
-gb_job gb_campaign_sort_job(const gb_campaign *c, size_t config, uint64_t sorts) {
+gb_job gbi_campaign_sort_job(const gbi_campaign *c, size_t config, uint64_t sorts) {
   return gb_job_sort(&c->plan.configs[config], c->s.seed, sorts);
 }
 
-gb_job gb_campaign_startup_job(const gb_campaign *c, size_t group, uint64_t launches) {
+gb_job gbi_campaign_startup_job(const gbi_campaign *c, size_t group, uint64_t launches) {
   return gb_job_startup(&c->plan.startups[group], c->s.seed, launches);
 }
 
-static int setup_pinning(gb_campaign *c, gb_err *err) {
+static int setup_pinning(gbi_campaign *c, gb_err *err) {
   int rc = gb_pin_topology_load(c->o->topology_xml, &c->topo, err);
   if (rc < 0)
     return rc;
@@ -39,7 +39,7 @@ static int setup_pinning(gb_campaign *c, gb_err *err) {
   if (rc < 0)
     return rc;
   if (!c->pin.rule_held)
-    gb_campaign_warn(c, "the pinning rule does not hold here: %s", c->pin.reason);
+    gbi_campaign_warn(c, "the pinning rule does not hold here: %s", c->pin.reason);
   if (c->o->topology_xml) {
     c->binding = (gb_pin_binding){false, "synthetic topology: nothing was bound"};
     return 0;
@@ -47,11 +47,11 @@ static int setup_pinning(gb_campaign *c, gb_err *err) {
   /* Before any thread starts: the memory policy is per thread. */
   rc = gb_pin_apply(c->topo, &c->pin, &c->binding, err);
   if (rc == 0 && !c->binding.mem_bound)
-    gb_campaign_warn(c, "memory not bound to the CPUs' NUMA node: %s", c->binding.mem_note);
+    gbi_campaign_warn(c, "memory not bound to the CPUs' NUMA node: %s", c->binding.mem_note);
   return rc;
 }
 
-static int setup_machine(gb_campaign *c, gb_err *err) {
+static int setup_machine(gbi_campaign *c, gb_err *err) {
   int rc = gb_machine_info_read(c->o->machine_root, c->pin.cpus, c->pin.ncpus, &c->info, err);
   if (rc == 0)
     rc = gb_machine_sampler_open(c->o->machine_root, c->pin.cpus, c->pin.ncpus, &c->machine,
@@ -59,12 +59,12 @@ static int setup_machine(gb_campaign *c, gb_err *err) {
   return rc;
 }
 
-static void energy_unavailable(gb_campaign *c, const char *why) {
+static void energy_unavailable(gbi_campaign *c, const char *why) {
   c->energy = GB_REC_ENERGY_UNAVAILABLE;
   snprintf(c->energy_reason, sizeof c->energy_reason, "%s", why);
 }
 
-static int setup_energy(gb_campaign *c, gb_err *err) {
+static int setup_energy(gbi_campaign *c, gb_err *err) {
   if (c->s.energy == GB_ENERGY_OFF) {
     c->energy = GB_REC_ENERGY_OFF;
     snprintf(c->energy_reason, sizeof c->energy_reason, "--energy off: energy was not read");
@@ -102,13 +102,13 @@ static int setup_energy(gb_campaign *c, gb_err *err) {
                       "energy is unavailable: %s (see `greenbench check`; --energy auto or "
                       "off measures time only)",
                       c->energy_reason);
-  gb_campaign_warn(c, "energy is unavailable, measuring time only: %s", c->energy_reason);
+  gbi_campaign_warn(c, "energy is unavailable, measuring time only: %s", c->energy_reason);
   return 0;
 }
 
 /* Starts each selected language's worker once: it must run, and its line
  * names the runtime the records will describe. */
-static int probe_runtimes(gb_campaign *c, gb_err *err) {
+static int probe_runtimes(gbi_campaign *c, gb_err *err) {
   gb_measure_env env = c->env;
   env.sampler = NULL;
   env.idle = false;
@@ -130,7 +130,7 @@ static int probe_runtimes(gb_campaign *c, gb_err *err) {
   return 0;
 }
 
-int gb_campaign_setup_expected(gb_campaign *c, gb_err *err) {
+int gbi_campaign_setup_expected(gbi_campaign *c, gb_err *err) {
   c->expected = calloc(c->plan.nconfigs, sizeof *c->expected);
   c->sorts = calloc(c->plan.nconfigs, sizeof *c->sorts);
   c->launches = calloc(c->plan.nstartups, sizeof *c->launches);
@@ -151,7 +151,7 @@ int gb_campaign_setup_expected(gb_campaign *c, gb_err *err) {
 /* Parity (study.md, "Checks that the comparison is fair"): the worker's
  * input hash and counts against the C library's for the same input, which
  * also holds every language to the others. */
-static void check_parity(const gb_campaign *c, const gb_job *job, size_t index,
+static void check_parity(const gbi_campaign *c, const gb_job *job, size_t index,
                          const gb_worker_line *line, gb_run_row *row) {
   /* index is a configuration's for a sort and a startup group's otherwise:
    * startup_hash has only nstartups entries. */
@@ -191,7 +191,7 @@ static gb_rec_opt_u64 some(uint64_t v) {
   return (gb_rec_opt_u64){true, v};
 }
 
-static void fill_energy(const gb_campaign *c, const gb_measurement *m, gb_run_row *row) {
+static void fill_energy(const gbi_campaign *c, const gb_measurement *m, gb_run_row *row) {
   if (!m->energy_read) {
     row->energy = c->energy;
     return;
@@ -223,7 +223,7 @@ static void fill_machine(const gb_machine_sample *before, const gb_machine_sampl
     row->temp_end_mc = (gb_rec_opt_i64){true, after->temp_mc};
 }
 
-static void fill_row(const gb_campaign *c, const gb_job *job, const gb_measurement *m,
+static void fill_row(const gbi_campaign *c, const gb_job *job, const gb_measurement *m,
                      uint64_t index, gb_run_row *row) {
   *row = (gb_run_row){.run = index,
                       .kind = job->kind == GB_RUN_SORT ? GB_REC_KIND_SORT : GB_REC_KIND_STARTUP,
@@ -254,8 +254,8 @@ static void fill_row(const gb_campaign *c, const gb_job *job, const gb_measureme
   (void)c;
 }
 
-int gb_campaign_measure_row(gb_campaign *c, const gb_job *job, size_t config_or_group,
-                            bool idle, uint64_t index, gb_run_row *row, gb_err *err) {
+int gbi_campaign_measure_row(gbi_campaign *c, const gb_job *job, size_t config_or_group,
+                             bool idle, uint64_t index, gb_run_row *row, gb_err *err) {
   gb_measure_env env = c->env;
   env.idle = idle;
   if (!idle)
@@ -277,7 +277,7 @@ int gb_campaign_measure_row(gb_campaign *c, const gb_job *job, size_t config_or_
   return 0;
 }
 
-static void label_of(const gb_campaign *c, const gb_planned_run *r, char *buf, size_t len) {
+static void label_of(const gbi_campaign *c, const gb_planned_run *r, char *buf, size_t len) {
   if (r->kind == GB_RUN_SORT)
     gb_config_label(&c->plan.configs[r->target], buf, len);
   else
@@ -297,14 +297,14 @@ static int stop_reason(const gb_run_row *row, gb_err *err) {
   return 0;
 }
 
-static gb_language run_language(const gb_campaign *c, const gb_planned_run *r) {
+static gb_language run_language(const gbi_campaign *c, const gb_planned_run *r) {
   return r->kind == GB_RUN_SORT ? c->plan.configs[r->target].language
                                 : c->plan.startups[r->target].language;
 }
 
-static int execute(gb_campaign *c, gb_campaign_result *res, gb_err *err) {
+static int execute(gbi_campaign *c, gb_campaign_result *res, gb_err *err) {
   c->checkpoint_at = gb_monotonic_raw_ns();
-  gb_progress_phase(&c->progress);
+  gbi_progress_phase(&c->progress);
   for (size_t i = c->runs_done; i < c->plan.nruns; i++) {
     if (c->o->stop && *c->o->stop) {
       res->interrupted = true;
@@ -313,36 +313,36 @@ static int execute(gb_campaign *c, gb_campaign_result *res, gb_err *err) {
     const gb_planned_run *r = &c->plan.runs[i];
     char label[64];
     label_of(c, r, label, sizeof label);
-    gb_progress_update(&c->progress, "run", i, c->plan.nruns, label);
+    gbi_progress_update(&c->progress, "run", i, c->plan.nruns, label);
     gb_job job = r->kind == GB_RUN_SORT
-                     ? gb_campaign_sort_job(c, r->target, c->sorts[r->target])
-                     : gb_campaign_startup_job(c, r->target, c->launches[r->target]);
+                     ? gbi_campaign_sort_job(c, r->target, c->sorts[r->target])
+                     : gbi_campaign_startup_job(c, r->target, c->launches[r->target]);
     gb_run_row row;
-    int rc = gb_campaign_measure_row(c, &job, r->target, true, i, &row, err);
+    int rc = gbi_campaign_measure_row(c, &job, r->target, true, i, &row, err);
     if (rc == -EINTR) { /* the run was cut short: not a row; resume measures it again */
       res->interrupted = true;
       break;
     }
-    if (rc < 0 || (rc = gb_recorder_append(c->rec, GB_REC_FILE_RUNS, &row, err)) < 0)
+    if (rc < 0 || (rc = gbi_recorder_append(c->rec, GB_REC_FILE_RUNS, &row, err)) < 0)
       return rc;
     c->runs_done = i + 1;
-    gb_progress_done(&c->progress, r->kind == GB_RUN_SORT ? GB_ETA_SORT : GB_ETA_STARTUP,
-                     c->estimate.run_ns[run_language(c, r)]);
-    if ((rc = gb_campaign_meta_checkpoint(c, err)) < 0)
+    gbi_progress_done(&c->progress, r->kind == GB_RUN_SORT ? GB_ETA_SORT : GB_ETA_STARTUP,
+                      c->estimate.run_ns[run_language(c, r)]);
+    if ((rc = gbi_campaign_meta_checkpoint(c, err)) < 0)
       return rc;
     if (row.status != GB_REC_STATUS_OK)
-      gb_campaign_warn(c, "run %zu (%s): %s: %s", i, label, gb_rec_status_name(row.status),
-                       row.message);
+      gbi_campaign_warn(c, "run %zu (%s): %s: %s", i, label, gb_rec_status_name(row.status),
+                        row.message);
     if ((rc = stop_reason(&row, err)) < 0)
       return rc;
   }
   if (c->runs_done == c->plan.nruns)
-    gb_progress_update(&c->progress, "run", c->runs_done, c->plan.nruns, "done");
-  gb_progress_break(&c->progress);
+    gbi_progress_update(&c->progress, "run", c->runs_done, c->plan.nruns, "done");
+  gbi_progress_break(&c->progress);
   return 0;
 }
 
-static int prepare(gb_campaign *c, gb_err *err) {
+static int prepare(gbi_campaign *c, gb_err *err) {
   int rc = setup_pinning(c, err);
   if (rc == 0)
     rc = setup_machine(c, err);
@@ -351,8 +351,8 @@ static int prepare(gb_campaign *c, gb_err *err) {
   if (rc < 0)
     return rc;
   if (geteuid() == 0 && !gb_privilege_drops(&c->owner))
-    gb_campaign_warn(c, "running as root without sudo: the workers run as root too (start "
-                        "greenbench with sudo from your own account to run them as you)");
+    gbi_campaign_warn(c, "running as root without sudo: the workers run as root too (start "
+                         "greenbench with sudo from your own account to run them as you)");
   c->env = (gb_measure_env){.workers = &c->o->workers,
                             .spawner = c->o->spawner,
                             .sampler = c->sampler,
@@ -365,33 +365,33 @@ static int prepare(gb_campaign *c, gb_err *err) {
 }
 
 int gb_campaign_check_out(const char *out_dir, gb_err *err) {
-  return gb_recorder_check_new(out_dir, err);
+  return gbi_recorder_check_new(out_dir, err);
 }
 
-static int open_records(gb_campaign *c, gb_err *err) {
-  gb_recorder_opts ro = {.dir = c->o->out_dir,
-                         .resume = c->o->resume,
-                         .owner = gb_privilege_drops(&c->owner) ? &c->owner : NULL};
-  return gb_recorder_open(&ro, &c->rec, err);
+static int open_records(gbi_campaign *c, gb_err *err) {
+  gbi_recorder_opts ro = {.dir = c->o->out_dir,
+                          .resume = c->o->resume,
+                          .owner = gb_privilege_drops(&c->owner) ? &c->owner : NULL};
+  return gbi_recorder_open(&ro, &c->rec, err);
 }
 
 /* A resume changes nothing before every check has passed: only then is a
  * cut-short last line cut off. */
-static int repair_records(gb_campaign *c, gb_err *err) {
+static int repair_records(gbi_campaign *c, gb_err *err) {
   bool dropped = false;
-  int rc = gb_recorder_repair(c->rec, &dropped, err);
+  int rc = gbi_recorder_repair(c->rec, &dropped, err);
   if (rc == 0 && dropped)
-    gb_campaign_warn(c,
-                     "%s/runs.csv ended in a cut-short line; it was dropped and that run "
-                     "will be measured again",
-                     c->o->out_dir);
+    gbi_campaign_warn(c,
+                      "%s/runs.csv ended in a cut-short line; it was dropped and that run "
+                      "will be measured again",
+                      c->o->out_dir);
   return rc;
 }
 
 /* The model of the plan, and the items ahead for the progress line's ETA.
  * Without a model (it cannot fail on a plan that was built) the ETA reads
  * "?": a campaign never stops for its estimate. */
-static void plan_eta(gb_campaign *c, bool calibration_ahead) {
+static void plan_eta(gbi_campaign *c, bool calibration_ahead) {
   gb_err ignored;
   if (gb_estimate_plan(&c->s, &c->plan, &c->estimate, &ignored) == 0)
     gb_eta_start(&c->progress.eta, &c->estimate, &c->plan, calibration_ahead, c->runs_done);
@@ -401,11 +401,11 @@ static void plan_eta(gb_campaign *c, bool calibration_ahead) {
  * settings' plan, the recorded calibration, the rows already done. c->started
  * is set once the records are the campaign's own: from then on meta.json
  * says how far they go. */
-static int start(gb_campaign *c, gb_err *err) {
+static int start(gbi_campaign *c, gb_err *err) {
   int rc;
   if (c->o->resume) {
-    if ((rc = open_records(c, err)) < 0 || (rc = gb_campaign_resume_load(c, err)) < 0 ||
-        (rc = prepare(c, err)) < 0 || (rc = gb_campaign_resume_check(c, err)) < 0 ||
+    if ((rc = open_records(c, err)) < 0 || (rc = gbi_campaign_resume_load(c, err)) < 0 ||
+        (rc = prepare(c, err)) < 0 || (rc = gbi_campaign_resume_check(c, err)) < 0 ||
         (rc = repair_records(c, err)) < 0)
       return rc;
     c->started = true;
@@ -415,25 +415,25 @@ static int start(gb_campaign *c, gb_err *err) {
   c->s = c->o->settings;
   if ((rc = gb_settings_check(&c->s, err)) < 0 ||
       (rc = gb_plan_build(&c->s, &c->plan, err)) < 0 ||
-      (rc = gb_campaign_setup_expected(c, err)) < 0 || (rc = prepare(c, err)) < 0 ||
-      (rc = open_records(c, err)) < 0 || (rc = gb_campaign_meta_new(c, err)) < 0)
+      (rc = gbi_campaign_setup_expected(c, err)) < 0 || (rc = prepare(c, err)) < 0 ||
+      (rc = open_records(c, err)) < 0 || (rc = gbi_campaign_meta_new(c, err)) < 0)
     return rc;
   c->started = true;
   plan_eta(c, true);
-  if ((rc = gb_campaign_write_environment(c, err)) < 0 ||
-      (rc = gb_campaign_calibrate(c, err)) < 0)
+  if ((rc = gbi_campaign_write_environment(c, err)) < 0 ||
+      (rc = gbi_campaign_calibrate(c, err)) < 0)
     return rc;
-  return gb_campaign_meta_calibration(c, err);
+  return gbi_campaign_meta_calibration(c, err);
 }
 
-static void teardown(gb_campaign *c) {
+static void teardown(gbi_campaign *c) {
   gb_sampler_destroy(c->sampler);
   gb_rapl_close(c->rapl);
   gb_rapl_close(c->cross);
   gb_machine_sampler_close(c->machine);
   if (c->topo)
     hwloc_topology_destroy(c->topo);
-  gb_recorder_close(c->rec);
+  gbi_recorder_close(c->rec);
   gb_meta_free(&c->meta);
   gb_plan_free(&c->plan);
   free(c->expected);
@@ -443,9 +443,9 @@ static void teardown(gb_campaign *c) {
 }
 
 int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_err *err) {
-  gb_campaign c = {.o = o, .log = o->log ? o->log : stderr};
+  gbi_campaign c = {.o = o, .log = o->log ? o->log : stderr};
   gb_meta_init(&c.meta);
-  gb_progress_init(&c.progress, c.log, o->progress);
+  gbi_progress_init(&c.progress, c.log, o->progress);
   gb_campaign_result res = {0};
   int rc = gb_machine_label(o->machine_label, c.label, sizeof c.label, err);
   if (rc == 0)
@@ -462,7 +462,7 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   if (c.started) {
     /* Whatever happened, meta.json says how far the records go. */
     gb_err merr;
-    int mrc = gb_campaign_meta_finish(&c, rc == 0 && c.runs_done == c.plan.nruns, &merr);
+    int mrc = gbi_campaign_meta_finish(&c, rc == 0 && c.runs_done == c.plan.nruns, &merr);
     if (rc == 0 && mrc < 0) {
       rc = mrc;
       *err = merr;

@@ -37,7 +37,7 @@ typedef struct {
   gb_rec_energy energy;
   char energy_reason[GB_META_TEXT_MAX];
   char runtimes[GB_LANGUAGE_COUNT][GB_META_TEXT_MAX];
-  gb_recorder *rec;
+  gbi_recorder *rec;
   gb_meta meta;
   char label[GB_META_NAME_MAX]; /* the machine label of a new campaign (gb_machine_label) */
   uint64_t *sorts;              /* per configuration, from calibration */
@@ -47,49 +47,49 @@ typedef struct {
   gb_measure_env env;
   gb_workerenv workerenv;    /* what every worker and helper command runs with */
   gb_plan_estimate estimate; /* the plan's model, for the progress line's ETA */
-  gb_progress progress;
+  gbi_progress progress;
   size_t runs_done;
   bool started;           /* the records are this campaign's: meta.json is kept current */
   uint64_t checkpoint_at; /* CLOCK_MONOTONIC_RAW ns of meta.json's last runs_done */
-} gb_campaign;
+} gbi_campaign;
 
 /* campaign.c */
-GB_MUST_USE int gb_campaign_setup_expected(gb_campaign *c, gb_err *err);
-void gb_campaign_warn(gb_campaign *c, const char *fmt, ...)
+GB_MUST_USE int gbi_campaign_setup_expected(gbi_campaign *c, gb_err *err);
+void gbi_campaign_warn(gbi_campaign *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-gb_job gb_campaign_sort_job(const gb_campaign *c, size_t config, uint64_t sorts);
-gb_job gb_campaign_startup_job(const gb_campaign *c, size_t group, uint64_t launches);
+gb_job gbi_campaign_sort_job(const gbi_campaign *c, size_t config, uint64_t sorts);
+gb_job gbi_campaign_startup_job(const gbi_campaign *c, size_t group, uint64_t launches);
 /* Measures a job and turns it into a row (run index, parity checked). */
-GB_MUST_USE int gb_campaign_measure_row(gb_campaign *c, const gb_job *job,
-                                        size_t config_or_group, bool idle, uint64_t index,
-                                        gb_run_row *row, gb_err *err);
+GB_MUST_USE int gbi_campaign_measure_row(gbi_campaign *c, const gb_job *job,
+                                         size_t config_or_group, bool idle, uint64_t index,
+                                         gb_run_row *row, gb_err *err);
 
 /* campaign_calibrate.c: warm-ups into warmups.csv, then c->sorts and
  * c->launches. */
-GB_MUST_USE int gb_campaign_calibrate(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gbi_campaign_calibrate(gbi_campaign *c, gb_err *err);
 
 /* campaign_meta.c */
-GB_MUST_USE int gb_campaign_meta_new(gb_campaign *c, gb_err *err);
-GB_MUST_USE int gb_campaign_meta_calibration(gb_campaign *c, gb_err *err);
-GB_MUST_USE int gb_campaign_meta_finish(gb_campaign *c, bool completed, gb_err *err);
+GB_MUST_USE int gbi_campaign_meta_new(gbi_campaign *c, gb_err *err);
+GB_MUST_USE int gbi_campaign_meta_calibration(gbi_campaign *c, gb_err *err);
+GB_MUST_USE int gbi_campaign_meta_finish(gbi_campaign *c, bool completed, gb_err *err);
 /* Rewrites meta.json with the current runs_done when the last checkpoint is
  * o->checkpoint_ns old (default GB_CAMPAIGN_CHECKPOINT_NS); else nothing. */
-GB_MUST_USE int gb_campaign_meta_checkpoint(gb_campaign *c, gb_err *err);
-GB_MUST_USE int gb_campaign_write_environment(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gbi_campaign_meta_checkpoint(gbi_campaign *c, gb_err *err);
+GB_MUST_USE int gbi_campaign_write_environment(gbi_campaign *c, gb_err *err);
 /* The checkout's commit into buf ("unknown" outside one or without git),
  * with "-dirty" when tracked files changed. git runs as `as` when it drops
  * privileges (the sudo user), never through the checkout's config programs
  * (core.fsmonitor, hooks), in the workers' environment. */
-void gb_campaign_git_commit(const char *source_dir, const gb_privilege *as, char *buf,
-                            size_t len);
+void gbi_campaign_git_commit(const char *source_dir, const gb_privilege *as, char *buf,
+                             size_t len);
 /* The recorded settings as the harness's; -EINVAL for more sizes than it holds. */
-GB_MUST_USE int gb_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err);
+GB_MUST_USE int gbi_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err);
 /* --resume, before the machine is set up: the recorded settings (refusing
  * different ones given on the command line), their plan, the recorded
  * calibration, and the rows already done, which must follow the plan. */
-GB_MUST_USE int gb_campaign_resume_load(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gbi_campaign_resume_load(gbi_campaign *c, gb_err *err);
 /* --resume, after set-up: refuses a machine, pinning, runtimes or energy
  * state that differ from the records'. */
-GB_MUST_USE int gb_campaign_resume_check(gb_campaign *c, gb_err *err);
+GB_MUST_USE int gbi_campaign_resume_check(gbi_campaign *c, gb_err *err);
 
 #endif

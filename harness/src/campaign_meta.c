@@ -73,8 +73,8 @@ static void run_git(const char *source_dir, const gb_privilege *as, const char *
   capture_command(argv, as, envp, buf, len);
 }
 
-void gb_campaign_git_commit(const char *source_dir, const gb_privilege *as, char *buf,
-                            size_t len) {
+void gbi_campaign_git_commit(const char *source_dir, const gb_privilege *as, char *buf,
+                             size_t len) {
   char out[4096];
   snprintf(buf, len, "unknown");
   if (!source_dir || access("/usr/bin/git", X_OK) < 0)
@@ -132,7 +132,7 @@ static void settings_to_meta(const gb_settings *s, const gb_workers *w, gb_meta_
   snprintf(m->node, sizeof m->node, "%s", w->node);
 }
 
-int gb_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err) {
+int gbi_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err) {
   const gb_meta_settings *ms = &m->settings;
   *s = (gb_settings){.runs = (unsigned)ms->runs,
                      .warmups = (unsigned)ms->warmups,
@@ -159,7 +159,7 @@ int gb_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err
   return 0;
 }
 
-static void energy_to_meta(const gb_campaign *c, gb_meta *m) {
+static void energy_to_meta(const gbi_campaign *c, gb_meta *m) {
   m->energy.status = c->energy;
   snprintf(m->energy.reason, sizeof m->energy.reason, "%s", c->energy_reason);
   if (!c->rapl)
@@ -184,7 +184,7 @@ static void energy_to_meta(const gb_campaign *c, gb_meta *m) {
   }
 }
 
-static void machine_to_meta(const gb_campaign *c, gb_meta *m) {
+static void machine_to_meta(const gbi_campaign *c, gb_meta *m) {
   const gb_machine_info *i = &c->info;
   m->machine.has_label = true;
   gb_str_copy(m->machine.label, sizeof m->machine.label, c->label);
@@ -204,7 +204,7 @@ static void machine_to_meta(const gb_campaign *c, gb_meta *m) {
 _Static_assert(sizeof((gb_meta *)0)->pinning.cpus >= GB_PIN_LIST_MAX,
                "meta.json's CPU list holds any list of pinned CPUs");
 
-static int pinning_to_meta(const gb_campaign *c, gb_meta *m, gb_err *err) {
+static int pinning_to_meta(const gbi_campaign *c, gb_meta *m, gb_err *err) {
   /* Never runs out of room (the assertion above). */
   int rc =
       gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, m->pinning.cpus, sizeof m->pinning.cpus);
@@ -244,7 +244,7 @@ static void harness_env_to_meta(gb_meta *m) {
 
 /* How energy_uj is read and how the workers are started: both differ between
  * a harness under sudo, one started by root, and one granted read access. */
-static void describe_access(const gb_campaign *c, char *buf, size_t len) {
+static void describe_access(const gbi_campaign *c, char *buf, size_t len) {
   bool drops = gb_privilege_drops(&c->owner);
   if (geteuid() != 0)
     snprintf(buf, len,
@@ -263,7 +263,7 @@ static void describe_access(const gb_campaign *c, char *buf, size_t len) {
 }
 
 /* Which way the counters were read (energy_ways.h), and what checked them. */
-static void describe_energy_way(const gb_campaign *c, char *buf, size_t len) {
+static void describe_energy_way(const gbi_campaign *c, char *buf, size_t len) {
   if (!c->rapl)
     snprintf(buf, len, "energy: not read (%s)\n", gb_rec_energy_name(c->energy));
   else if (c->cross)
@@ -276,7 +276,7 @@ static void describe_energy_way(const gb_campaign *c, char *buf, size_t len) {
 }
 
 /* meta.json's access and spawner: the first words of describe_access. */
-static void access_to_meta(const gb_campaign *c, gb_meta *m) {
+static void access_to_meta(const gbi_campaign *c, gb_meta *m) {
   bool drops = gb_privilege_drops(&c->owner);
   m->has_access = true;
   gb_str_copy(m->access, sizeof m->access,
@@ -287,7 +287,7 @@ static void access_to_meta(const gb_campaign *c, gb_meta *m) {
            geteuid() == 0 && drops ? ", drop to the sudo user" : "");
 }
 
-int gb_campaign_meta_new(gb_campaign *c, gb_err *err) {
+int gbi_campaign_meta_new(gbi_campaign *c, gb_err *err) {
   gb_meta *m = &c->meta;
   /* The command as typed, binary first: "greenbench run ..." from the
    * command line (whose argv starts at the subcommand), "greenbench-suite ..."
@@ -320,32 +320,32 @@ int gb_campaign_meta_new(gb_campaign *c, gb_err *err) {
     snprintf(m->runtimes[l], sizeof m->runtimes[l], "%s", c->runtimes[l]);
   harness_env_to_meta(m);
   access_to_meta(c, m);
-  gb_campaign_git_commit(c->o->source_dir, &c->owner, m->git_commit, sizeof m->git_commit);
+  gbi_campaign_git_commit(c->o->source_dir, &c->owner, m->git_commit, sizeof m->git_commit);
   utc_now(m->started_at, sizeof m->started_at);
-  return gb_recorder_write_meta(c->rec, m, err);
+  return gbi_recorder_write_meta(c->rec, m, err);
 }
 
-int gb_campaign_meta_calibration(gb_campaign *c, gb_err *err) {
-  return gb_recorder_write_meta(c->rec, &c->meta, err);
+int gbi_campaign_meta_calibration(gbi_campaign *c, gb_err *err) {
+  return gbi_recorder_write_meta(c->rec, &c->meta, err);
 }
 
-int gb_campaign_meta_finish(gb_campaign *c, bool completed, gb_err *err) {
+int gbi_campaign_meta_finish(gbi_campaign *c, bool completed, gb_err *err) {
   c->meta.runs_done = c->runs_done;
   c->meta.completed = completed;
   c->meta.has_finished_at = completed;
   if (completed)
     utc_now(c->meta.finished_at, sizeof c->meta.finished_at);
-  return gb_recorder_write_meta(c->rec, &c->meta, err);
+  return gbi_recorder_write_meta(c->rec, &c->meta, err);
 }
 
-int gb_campaign_meta_checkpoint(gb_campaign *c, gb_err *err) {
+int gbi_campaign_meta_checkpoint(gbi_campaign *c, gb_err *err) {
   uint64_t every = c->o->checkpoint_ns ? c->o->checkpoint_ns : GB_CAMPAIGN_CHECKPOINT_NS;
   uint64_t now = gb_monotonic_raw_ns();
   if (now - c->checkpoint_at < every)
     return 0;
   c->checkpoint_at = now;
   c->meta.runs_done = c->runs_done;
-  return gb_recorder_write_meta(c->rec, &c->meta, err);
+  return gbi_recorder_write_meta(c->rec, &c->meta, err);
 }
 
 #ifndef GB_BUILD_COMPILER
@@ -361,7 +361,7 @@ int gb_campaign_meta_checkpoint(gb_campaign *c, gb_err *err) {
 #define GB_BUILD_WORKER_C_FLAGS "unknown"
 #endif
 
-int gb_campaign_write_environment(gb_campaign *c, gb_err *err) {
+int gbi_campaign_write_environment(gbi_campaign *c, gb_err *err) {
   static char lscpu[32768], uname_a[1024], facts[8192], text[48000];
   char *lscpu_argv[] = {"/usr/bin/lscpu", NULL};
   char *uname_argv[] = {"/usr/bin/uname", "-a", NULL};
@@ -390,5 +390,5 @@ int gb_campaign_write_environment(gb_campaign *c, gb_err *err) {
            uname_a, c->meta.git_commit, GB_BUILD_COMPILER, GB_BUILD_TYPE, GB_BUILD_C_FLAGS,
            GB_BUILD_WORKER_C_FLAGS, access_line, way, facts, facts_cut, sampler, sampler_cut,
            lscpu);
-  return gb_recorder_write_text(c->rec, "environment.txt", text, err);
+  return gbi_recorder_write_text(c->rec, "environment.txt", text, err);
 }

@@ -9,13 +9,13 @@
 
 #include "campaign_internal.h"
 
-static int refuse(gb_campaign *c, gb_err *err, const char *what, const char *was,
+static int refuse(gbi_campaign *c, gb_err *err, const char *what, const char *was,
                   const char *now) {
   return gb_err_set(err, EINVAL, "cannot resume %s: %s differs (recorded '%s', now '%s')",
                     c->o->out_dir, what, was, now);
 }
 
-static int compare_settings(gb_campaign *c, const gb_settings *given, gb_err *err) {
+static int compare_settings(gbi_campaign *c, const gb_settings *given, gb_err *err) {
   const gb_settings *rec = &c->s;
   static const struct {
     const char *name;
@@ -41,7 +41,7 @@ static int compare_settings(gb_campaign *c, const gb_settings *given, gb_err *er
   return 0;
 }
 
-static int restore_calibration(gb_campaign *c, gb_err *err) {
+static int restore_calibration(gbi_campaign *c, gb_err *err) {
   const gb_meta *m = &c->meta;
   for (size_t i = 0; i < c->plan.nconfigs; i++) {
     const gb_config *k = &c->plan.configs[i];
@@ -74,7 +74,7 @@ static int restore_calibration(gb_campaign *c, gb_err *err) {
 }
 
 /* The rows on disk must be the plan's first runs, in order. */
-static int check_rows(gb_campaign *c, const gb_rec_table *t, gb_err *err) {
+static int check_rows(gbi_campaign *c, const gb_rec_table *t, gb_err *err) {
   if (t->n_rows > c->plan.nruns)
     return gb_err_set(err, EINVAL, "cannot resume %s: runs.csv has more rows than planned",
                       c->o->out_dir);
@@ -101,7 +101,7 @@ static int check_rows(gb_campaign *c, const gb_rec_table *t, gb_err *err) {
 
 /* meta.json is written before calibration and again after it: a campaign
  * stopped in between (a kill -9) has no measured run to continue. */
-static int check_calibrated(gb_campaign *c, const gb_records *r, gb_err *err) {
+static int check_calibrated(gbi_campaign *c, const gb_records *r, gb_err *err) {
   if (c->meta.n_calibration > 0 || r->runs.n_rows > 0)
     return 0;
   return gb_err_set(err, EINVAL,
@@ -110,9 +110,9 @@ static int check_calibrated(gb_campaign *c, const gb_records *r, gb_err *err) {
                     c->o->out_dir, c->o->out_dir);
 }
 
-int gb_campaign_resume_load(gb_campaign *c, gb_err *err) {
+int gbi_campaign_resume_load(gbi_campaign *c, gb_err *err) {
   gb_records *r;
-  int rc = gb_recorder_read(c->rec, &r, err);
+  int rc = gbi_recorder_read(c->rec, &r, err);
   if (rc < 0)
     return rc;
   gb_meta_free(&c->meta);
@@ -124,7 +124,7 @@ int gb_campaign_resume_load(gb_campaign *c, gb_err *err) {
   if (rc == 0)
     rc = check_calibrated(c, r, err);
   if (rc == 0)
-    rc = gb_campaign_settings_from_meta(&c->meta, &c->s, err);
+    rc = gbi_campaign_settings_from_meta(&c->meta, &c->s, err);
   if (rc == 0 && c->o->settings_given)
     rc = compare_settings(c, &c->o->settings, err);
   if (rc == 0 && (strcmp(c->meta.settings.python, c->o->workers.python) ||
@@ -135,7 +135,7 @@ int gb_campaign_resume_load(gb_campaign *c, gb_err *err) {
   if (rc == 0)
     rc = gb_plan_build(&c->s, &c->plan, err);
   if (rc == 0)
-    rc = gb_campaign_setup_expected(c, err);
+    rc = gbi_campaign_setup_expected(c, err);
   if (rc == 0)
     rc = restore_calibration(c, err);
   if (rc == 0)
@@ -146,7 +146,7 @@ int gb_campaign_resume_load(gb_campaign *c, gb_err *err) {
   return rc;
 }
 
-int gb_campaign_resume_check(gb_campaign *c, gb_err *err) {
+int gbi_campaign_resume_check(gbi_campaign *c, gb_err *err) {
   const gb_meta *m = &c->meta;
   char cpus[GB_PIN_LIST_MAX];
   if (gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, cpus, sizeof cpus) < 0) /* never: fits */

@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "estimate_internal.h"
 #include "greenbench/energy_probe.h"
 #include "greenbench/meta.h"
+#include "harness_internal.h"
 
 static const uint64_t start_ns[GB_LANGUAGE_COUNT] = {
     GB_ESTIMATE_START_C_NS, GB_ESTIMATE_START_PYTHON_NS, GB_ESTIMATE_START_NODE_NS};
@@ -73,7 +73,7 @@ void gb_estimate_format(uint64_t ns, char *buf, size_t len) {
     snprintf(buf, len, "%llum%02llus", s / 60, s % 60);
 }
 
-void gb_eta_add(gb_eta *e, gb_eta_kind k, uint64_t model_ns) {
+void gbi_eta_add(gb_eta *e, gb_eta_kind k, uint64_t model_ns) {
   e->ahead_ns[k] += model_ns;
   e->planned++;
 }
@@ -82,12 +82,12 @@ void gb_eta_start(gb_eta *e, const gb_plan_estimate *m, const gb_plan *p,
                   bool calibration_ahead, size_t runs_done) {
   *e = (gb_eta){0};
   for (size_t i = 0; calibration_ahead && i < p->nconfigs; i++)
-    gb_eta_add(e, GB_ETA_WARMUPS, m->config_warmups_ns[p->configs[i].language]);
+    gbi_eta_add(e, GB_ETA_WARMUPS, m->config_warmups_ns[p->configs[i].language]);
   for (size_t g = 0; calibration_ahead && g < p->nstartups; g++)
-    gb_eta_add(e, GB_ETA_WARMUPS, m->startup_warmups_ns[p->startups[g].language]);
+    gbi_eta_add(e, GB_ETA_WARMUPS, m->startup_warmups_ns[p->startups[g].language]);
   for (size_t i = runs_done; i < p->nruns; i++)
-    gb_eta_add(e, p->runs[i].kind == GB_RUN_SORT ? GB_ETA_SORT : GB_ETA_STARTUP,
-               m->run_ns[run_language(p, &p->runs[i])]);
+    gbi_eta_add(e, p->runs[i].kind == GB_RUN_SORT ? GB_ETA_SORT : GB_ETA_STARTUP,
+                m->run_ns[run_language(p, &p->runs[i])]);
 }
 
 void gb_eta_done(gb_eta *e, gb_eta_kind k, uint64_t model_ns, uint64_t took_ns) {

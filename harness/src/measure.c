@@ -11,7 +11,7 @@
 
 #include "greenbench/clock.h"
 #include "greenbench/text.h"
-#include "measure_internal.h"
+#include "harness_internal.h"
 
 gb_job gb_job_sort(const gb_config *k, uint32_t seed, uint64_t sorts) {
   return (gb_job){.kind = GB_RUN_SORT,
@@ -35,7 +35,7 @@ gb_job gb_job_startup(const gb_startup_group *g, uint32_t seed, uint64_t launche
                   .launches = launches};
 }
 
-void gb_job_argv(const gb_workers *w, const gb_job *job, char **argv, char *buf) {
+void gbi_job_argv(const gb_workers *w, const gb_job *job, char **argv, char *buf) {
   size_t n = 0;
   if (job->language == GB_C) {
     argv[n++] = (char *)w->worker_c;
@@ -217,7 +217,7 @@ static void record_energy_faults(gb_measurement *m) {
 
 int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, gb_err *err) {
   char *argv[16], numbers[96];
-  gb_job_argv(env->workers, job, argv, numbers);
+  gbi_job_argv(env->workers, job, argv, numbers);
   run_ctx ctx = {
       .env = env,
       .req = {.kind = job->kind == GB_RUN_SORT ? GB_WORKERLINE_SORT : GB_WORKERLINE_STARTUP,

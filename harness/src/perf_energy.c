@@ -4,7 +4,7 @@
 #include "greenbench/numparse.h"
 #include "greenbench/paths.h"
 #include "greenbench/text.h"
-#include "rapl_internal.h"
+#include "harness_internal.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -196,7 +196,7 @@ static int add_zone(gb_rapl *r, const event_kind *e, uint32_t type, size_t k, in
                       r->root, strerror(-fd));
   r->fd[r->n++] = fd;
   uint64_t uj;
-  return gb_perf_read(r, r->n - 1, &uj, err);
+  return gbi_perf_read(r, r->n - 1, &uj, err);
 }
 
 /* Whether events/<name> exists; then its config, scale and unit. */
@@ -250,7 +250,7 @@ static int setup(gb_rapl *r, const gb_perf_opts *opts, gb_err *err) {
 }
 
 int gb_rapl_open_perf(const gb_perf_opts *opts, gb_rapl **out, gb_err *err) {
-  gb_rapl *r = gb_rapl_alloc();
+  gb_rapl *r = gbi_rapl_alloc();
   if (!r)
     return gb_err_set(err, ENOMEM, "out of memory for the perf_event zones");
   int rc = setup(r, opts, err);
@@ -262,7 +262,7 @@ int gb_rapl_open_perf(const gb_perf_opts *opts, gb_rapl **out, gb_err *err) {
   return 0;
 }
 
-int gb_perf_read(gb_rapl *r, size_t i, uint64_t *uj, gb_err *err) {
+int gbi_perf_read(gb_rapl *r, size_t i, uint64_t *uj, gb_err *err) {
   uint64_t count;
   int rc = r->perf_reader.read(r->perf_reader.ctx, r->fd[i], &count);
   if (rc < 0)

@@ -8,7 +8,7 @@
 
 #include "greenbench/rng.h"
 #include "greenbench/text.h"
-#include "plan_internal.h"
+#include "harness_internal.h"
 
 /* value outside lo..hi: the message naming key. */
 static int out_of(gb_err *err, const char *key, uint64_t value, uint64_t lo, uint64_t hi) {
@@ -86,7 +86,7 @@ bool gb_settings_plans(const gb_settings *s, gb_language l, gb_algorithm a, gb_o
          (s->algorithms >> a & 1) && (s->orders >> o & 1) && !(s->omit[l][a][o] >> z & 1);
 }
 
-bool gb_settings_plans_startup(const gb_settings *s, gb_language l, gb_order o, size_t z) {
+bool gbi_settings_plans_startup(const gb_settings *s, gb_language l, gb_order o, size_t z) {
   for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
     if (gb_settings_plans(s, l, a, o, z))
       return true;
@@ -106,7 +106,7 @@ static void add_startups(const gb_settings *s, gb_plan *p) {
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
       for (size_t z = 0; z < s->nsizes; z++)
-        if (gb_settings_plans_startup(s, l, o, z))
+        if (gbi_settings_plans_startup(s, l, o, z))
           p->startups[p->nstartups++] = (gb_startup_group){l, o, s->sizes[z]};
 }
 
@@ -137,7 +137,7 @@ int gb_plan_build(const gb_settings *s, gb_plan *out, gb_err *err) {
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
       for (size_t z = 0; z < s->nsizes && z < GB_MAX_SIZES; z++) {
-        nstartups += gb_settings_plans_startup(s, l, o, z);
+        nstartups += gbi_settings_plans_startup(s, l, o, z);
         for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
           nconfigs += gb_settings_plans(s, l, a, o, z);
       }

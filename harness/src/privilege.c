@@ -1,7 +1,7 @@
 #include "greenbench/privilege.h"
 
 #include "greenbench/numparse.h"
-#include "privilege_internal.h"
+#include "harness_internal.h"
 
 #include <errno.h>
 #include <grp.h>
@@ -18,7 +18,7 @@
 /* Longest part of an environment value quoted back in a message. */
 #define QUOTE_MAX 40
 
-void gb_privilege_keep(gb_privilege *p) {
+void gbi_privilege_keep(gb_privilege *p) {
   p->uid = (uid_t)-1;
   p->gid = (gid_t)-1;
   p->ngroups = 0;
@@ -47,7 +47,7 @@ static size_t user_groups(const char *name, gid_t gid, gid_t *out) {
   return 1;
 }
 
-int gb_privilege_for_user(uid_t uid, gid_t gid, gb_privilege *out, gb_err *err) {
+int gbi_privilege_for_user(uid_t uid, gid_t gid, gb_privilege *out, gb_err *err) {
   if (uid == (uid_t)-1 || gid == (gid_t)-1 || uid == 0)
     return gb_err_set(err, EINVAL, "cannot run workers as uid %ld gid %ld", (long)(int)uid,
                       (long)(int)gid);
@@ -79,10 +79,10 @@ static int bad_id(gb_err *err, const char *name, const char *value) {
                     MAX_ID, QUOTE_MAX, value, strlen(value) > QUOTE_MAX ? "..." : "");
 }
 
-int gb_privilege_from_sudo(const char *sudo_uid, const char *sudo_gid, uid_t euid,
-                           gb_privilege *out, gb_err *err) {
+int gbi_privilege_from_sudo(const char *sudo_uid, const char *sudo_gid, uid_t euid,
+                            gb_privilege *out, gb_err *err) {
   gb_privilege p;
-  gb_privilege_keep(&p);
+  gbi_privilege_keep(&p);
   if (euid != 0 || (!sudo_uid && !sudo_gid)) {
     *out = p;
     return 0;
@@ -96,7 +96,7 @@ int gb_privilege_from_sudo(const char *sudo_uid, const char *sudo_gid, uid_t eui
   if (!parse_id(sudo_gid, &gid))
     return bad_id(err, "SUDO_GID", sudo_gid);
   if (uid != 0) {
-    int rc = gb_privilege_for_user((uid_t)uid, (gid_t)gid, &p, err);
+    int rc = gbi_privilege_for_user((uid_t)uid, (gid_t)gid, &p, err);
     if (rc < 0)
       return rc;
   }
@@ -105,7 +105,7 @@ int gb_privilege_from_sudo(const char *sudo_uid, const char *sudo_gid, uid_t eui
 }
 
 int gb_privilege_detect(gb_privilege *out, gb_err *err) {
-  return gb_privilege_from_sudo(getenv("SUDO_UID"), getenv("SUDO_GID"), geteuid(), out, err);
+  return gbi_privilege_from_sudo(getenv("SUDO_UID"), getenv("SUDO_GID"), geteuid(), out, err);
 }
 
 /* Raw system calls: they change only the calling thread, which in a forked

@@ -7,28 +7,28 @@
 #define PLAIN_EVERY_NS 10000000000ull /* 10 s between plain lines */
 #define TTY_EVERY_NS 100000000ull     /* 0.1 s between redraws */
 
-void gb_progress_init(gb_progress *p, FILE *out, gb_progress_mode mode) {
+void gbi_progress_init(gbi_progress *p, FILE *out, gb_progress_mode mode) {
   uint64_t now = gb_monotonic_raw_ns();
-  *p = (gb_progress){.out = out,
-                     .tty = mode == GB_PROGRESS_AUTO && isatty(fileno(out)),
-                     .quiet = mode == GB_PROGRESS_QUIET,
-                     .start_ns = now,
-                     .mark_ns = now};
+  *p = (gbi_progress){.out = out,
+                      .tty = mode == GB_PROGRESS_AUTO && isatty(fileno(out)),
+                      .quiet = mode == GB_PROGRESS_QUIET,
+                      .start_ns = now,
+                      .mark_ns = now};
 }
 
-void gb_progress_phase(gb_progress *p) {
+void gbi_progress_phase(gbi_progress *p) {
   p->mark_ns = gb_monotonic_raw_ns();
   p->last_ns = 0;
 }
 
-void gb_progress_done(gb_progress *p, gb_eta_kind k, uint64_t model_ns) {
+void gbi_progress_done(gbi_progress *p, gb_eta_kind k, uint64_t model_ns) {
   uint64_t now = gb_monotonic_raw_ns();
   gb_eta_done(&p->eta, k, model_ns, now - p->mark_ns);
   p->mark_ns = now;
 }
 
-void gb_progress_update(gb_progress *p, const char *phase, size_t done, size_t total,
-                        const char *label) {
+void gbi_progress_update(gbi_progress *p, const char *phase, size_t done, size_t total,
+                         const char *label) {
   if (p->quiet)
     return;
   uint64_t now = gb_monotonic_raw_ns(), elapsed = now - p->start_ns;
@@ -46,7 +46,7 @@ void gb_progress_update(gb_progress *p, const char *phase, size_t done, size_t t
   fflush(p->out);
 }
 
-void gb_progress_break(gb_progress *p) {
+void gbi_progress_break(gbi_progress *p) {
   if (p->line_open)
     fputc('\n', p->out);
   p->line_open = false;

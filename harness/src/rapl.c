@@ -1,5 +1,5 @@
 #include "greenbench/rapl.h"
-#include "rapl_internal.h"
+#include "harness_internal.h"
 
 #include "greenbench/files.h"
 #include "greenbench/numparse.h"
@@ -272,7 +272,7 @@ static int setup(gb_rapl *r, const gb_rapl_opts *opts, gb_err *err) {
 }
 
 int gb_rapl_open(const gb_rapl_opts *opts, gb_rapl **out, gb_err *err) {
-  gb_rapl *r = gb_rapl_alloc();
+  gb_rapl *r = gbi_rapl_alloc();
   if (!r)
     return gb_err_set(err, ENOMEM, "out of memory for the RAPL zones");
   int rc = setup(r, opts, err);
@@ -299,7 +299,7 @@ const char *gb_rapl_source(const gb_rapl *r) {
   return r->perf ? "perf_event" : "powercap";
 }
 
-gb_rapl *gb_rapl_alloc(void) {
+gb_rapl *gbi_rapl_alloc(void) {
   gb_rapl *r = calloc(1, sizeof *r);
   for (size_t i = 0; r && i < GB_RAPL_MAX_ZONES; i++)
     r->fd[i] = -1;
@@ -328,7 +328,7 @@ bool gb_rapl_has_dram(const gb_rapl *r) {
 int gb_rapl_read(gb_rapl *r, size_t i, uint64_t *uj, gb_err *err) {
   const gb_rapl_zone *z = &r->zone[i];
   if (r->perf)
-    return gb_perf_read(r, i, uj, err);
+    return gbi_perf_read(r, i, uj, err);
   char buf[32];
   ssize_t got = r->pread(r->fd[i], buf, sizeof buf - 1, 0, r->pread_ctx);
   if (got < 0 && errno == EACCES)

@@ -26,12 +26,12 @@
  * a regular file (check_file). */
 #define IN_FOLDER (O_NOFOLLOW | O_CLOEXEC)
 
-struct gb_recorder {
+struct gbi_recorder {
   char dir[PATH_MAX];
   int dirfd;        /* the folder, locked (flock) for the recorder's life */
   int fd[2];        /* runs.csv, warmups.csv; -1 while absent */
-  int meta_fd;      /* resume: meta.json as found, until gb_recorder_read */
-  uint64_t keep[2]; /* resume: bytes of whole lines, from gb_recorder_read */
+  int meta_fd;      /* resume: meta.json as found, until gbi_recorder_read */
+  uint64_t keep[2]; /* resume: bytes of whole lines, from gbi_recorder_read */
   bool was_read;
   bool give; /* files go to uid/gid (a root harness under sudo) */
   uid_t uid;
@@ -42,7 +42,7 @@ struct gb_recorder {
 
 static const char *const file_names[2] = {"runs.csv", "warmups.csv"};
 
-static int write_all(gb_recorder *r, int fd, const char *buf, size_t len) {
+static int write_all(gbi_recorder *r, int fd, const char *buf, size_t len) {
   return gb_write_all_with(r->write, r->write_ctx, fd, buf, len);
 }
 
@@ -69,13 +69,13 @@ static int make_folder(const char *dir, const gb_privilege *owner, gb_err *err) 
 }
 
 /* The harness's own files, or its sudo user's. */
-static bool owned(const gb_recorder *r, uid_t uid) {
+static bool owned(const gbi_recorder *r, uid_t uid) {
   return uid == geteuid() || (r->give && uid == r->uid);
 }
 
 /* A file the recorder may read and write: a regular file with no other
  * name (a hard link could point out of the folder), of the right owner. */
-static int check_file(const gb_recorder *r, int fd, const char *name, gb_err *err) {
+static int check_file(const gbi_recorder *r, int fd, const char *name, gb_err *err) {
   struct stat st;
   const char *why = NULL;
   if (fstat(fd, &st) < 0)
@@ -93,7 +93,7 @@ static int check_file(const gb_recorder *r, int fd, const char *name, gb_err *er
                     r->dir, name, why);
 }
 
-static int give(const gb_recorder *r, int fd, const char *name, gb_err *err) {
+static int give(const gbi_recorder *r, int fd, const char *name, gb_err *err) {
   if (!r->give || fchown(fd, r->uid, r->gid) == 0)
     return 0;
   return gb_err_set(err, errno, "cannot give %s/%s to uid %u gid %u: %s", r->dir, name,
@@ -139,8 +139,8 @@ static long lock_holder(const struct stat *st) {
 }
 
 /* One writer per folder: an advisory lock on the folder itself, held until
- * gb_recorder_close (or the process's death). */
-static int lock_folder(gb_recorder *r, const struct stat *st, gb_err *err) {
+ * gbi_recorder_close (or the process's death). */
+static int lock_folder(gbi_recorder *r, const struct stat *st, gb_err *err) {
   if (flock(r->dirfd, LOCK_EX | LOCK_NB) == 0)
     return 0;
   if (errno != EWOULDBLOCK)
@@ -156,7 +156,7 @@ static int lock_folder(gb_recorder *r, const struct stat *st, gb_err *err) {
 }
 
 /* The folder r->dir opened into r->dirfd, never through a symbolic link. */
-static int open_real_folder(gb_recorder *r, gb_err *err) {
+static int open_real_folder(gbi_recorder *r, gb_err *err) {
   r->dirfd = open(r->dir, O_RDONLY | O_DIRECTORY | IN_FOLDER);
   struct stat link;
   if (r->dirfd < 0 && (errno == ELOOP || errno == ENOTDIR) && lstat(r->dir, &link) == 0 &&
@@ -171,7 +171,7 @@ static int open_real_folder(gb_recorder *r, gb_err *err) {
 }
 
 /* The folder itself, never through a symbolic link, of the right owner. */
-static int open_folder(gb_recorder *r, gb_err *err) {
+static int open_folder(gbi_recorder *r, gb_err *err) {
   int rc = open_real_folder(r, err);
   if (rc < 0)
     return rc;
@@ -186,7 +186,7 @@ static int open_folder(gb_recorder *r, gb_err *err) {
   return lock_folder(r, &st, err);
 }
 
-static int check_empty(gb_recorder *r, gb_err *err) {
+static int check_empty(gbi_recorder *r, gb_err *err) {
   int fd = dup(r->dirfd);
   DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
   if (!d) {
@@ -208,7 +208,7 @@ static int check_empty(gb_recorder *r, gb_err *err) {
 
 /* A new CSV file (O_EXCL: never one that exists, nor a planted link) with
  * its header, flushed. */
-static int create_csv(gb_recorder *r, int which, gb_err *err) {
+static int create_csv(gbi_recorder *r, int which, gb_err *err) {
   const char *name = file_names[which];
   int fd = openat(r->dirfd, name, O_RDWR | O_APPEND | O_CREAT | O_EXCL | IN_FOLDER, 0644);
   if (fd < 0)
@@ -229,7 +229,7 @@ static int create_csv(gb_recorder *r, int which, gb_err *err) {
 
 /* An existing file of a resumed folder, checked, into *fd; -ENOENT with no
  * message when it is missing. */
-static int open_existing(gb_recorder *r, const char *name, int flags, int *fd, gb_err *err) {
+static int open_existing(gbi_recorder *r, const char *name, int flags, int *fd, gb_err *err) {
   int f = openat(r->dirfd, name, flags | IN_FOLDER | O_NONBLOCK);
   if (f < 0 && errno == ENOENT)
     return -ENOENT;
@@ -253,7 +253,7 @@ static int open_existing(gb_recorder *r, const char *name, int flags, int *fd, g
 }
 
 /* The files of a resumed folder, opened and checked but not changed. */
-static int open_resumed(gb_recorder *r, gb_err *err) {
+static int open_resumed(gbi_recorder *r, gb_err *err) {
   int rc = open_existing(r, "runs.csv", O_RDWR | O_APPEND, &r->fd[0], err);
   if (rc == -ENOENT)
     return gb_err_set(err, ENOENT, "cannot resume %s: runs.csv is missing", r->dir);
@@ -264,12 +264,12 @@ static int open_resumed(gb_recorder *r, gb_err *err) {
                       r->dir, r->dir);
   if (rc == 0 &&
       (rc = open_existing(r, "warmups.csv", O_RDWR | O_APPEND, &r->fd[1], err)) == -ENOENT)
-    rc = 0; /* created by gb_recorder_repair */
+    rc = 0; /* created by gbi_recorder_repair */
   return rc;
 }
 
 /* dir without trailing slashes: "out/" would follow a link named out. */
-static int set_dir(gb_recorder *r, const char *dir, gb_err *err) {
+static int set_dir(gbi_recorder *r, const char *dir, gb_err *err) {
   size_t n = strlen(dir);
   while (n > 1 && dir[n - 1] == '/')
     n--;
@@ -280,7 +280,7 @@ static int set_dir(gb_recorder *r, const char *dir, gb_err *err) {
   return 0;
 }
 
-static int open_in(gb_recorder *r, const gb_recorder_opts *o, gb_err *err) {
+static int open_in(gbi_recorder *r, const gbi_recorder_opts *o, gb_err *err) {
   int rc = set_dir(r, o->dir, err);
   if (rc == 0 && !o->resume)
     rc = make_folder(r->dir, r->give ? o->owner : NULL, err);
@@ -298,8 +298,8 @@ static int open_in(gb_recorder *r, const gb_recorder_opts *o, gb_err *err) {
   return 0;
 }
 
-int gb_recorder_check_new(const char *dir, gb_err *err) {
-  gb_recorder r = {.dirfd = -1};
+int gbi_recorder_check_new(const char *dir, gb_err *err) {
+  gbi_recorder r = {.dirfd = -1};
   struct stat st;
   int rc = set_dir(&r, dir, err);
   if (rc < 0 || (lstat(r.dir, &st) < 0 && errno == ENOENT))
@@ -311,8 +311,8 @@ int gb_recorder_check_new(const char *dir, gb_err *err) {
   return rc;
 }
 
-int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, gb_err *err) {
-  gb_recorder *r = calloc(1, sizeof *r);
+int gbi_recorder_open(const gbi_recorder_opts *o, gbi_recorder **out, gb_err *err) {
+  gbi_recorder *r = calloc(1, sizeof *r);
   if (!r)
     return gb_err_set(err, ENOMEM, "out of memory");
   r->dirfd = r->fd[0] = r->fd[1] = r->meta_fd = -1;
@@ -323,14 +323,14 @@ int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, gb_err *err) 
   r->write_ctx = o->write_ctx;
   int rc = open_in(r, o, err);
   if (rc < 0) {
-    gb_recorder_close(r);
+    gbi_recorder_close(r);
     return rc;
   }
   *out = r;
   return 0;
 }
 
-void gb_recorder_close(gb_recorder *r) {
+void gbi_recorder_close(gbi_recorder *r) {
   if (!r)
     return;
   int fds[] = {r->fd[0], r->fd[1], r->meta_fd, r->dirfd}; /* the lock goes last */
@@ -340,11 +340,11 @@ void gb_recorder_close(gb_recorder *r) {
   free(r);
 }
 
-const char *gb_recorder_dir(const gb_recorder *r) {
+const char *gbi_recorder_dir(const gbi_recorder *r) {
   return r->dir;
 }
 
-int gb_recorder_read(gb_recorder *r, gb_records **out, gb_err *err) {
+int gbi_recorder_read(gbi_recorder *r, gb_records **out, gb_err *err) {
   if (r->meta_fd < 0)
     return gb_err_set(err, EBADF, "%s: the records were not opened to resume", r->dir);
   gb_records_files f = {.dir = r->dir,
@@ -357,8 +357,8 @@ int gb_recorder_read(gb_recorder *r, gb_records **out, gb_err *err) {
   return rc;
 }
 
-/* Cuts a file back to the whole lines gb_recorder_read found. */
-static int cut_back(gb_recorder *r, int which, bool *cut, gb_err *err) {
+/* Cuts a file back to the whole lines gbi_recorder_read found. */
+static int cut_back(gbi_recorder *r, int which, bool *cut, gb_err *err) {
   struct stat st;
   int fd = r->fd[which];
   if (fstat(fd, &st) < 0)
@@ -371,7 +371,7 @@ static int cut_back(gb_recorder *r, int which, bool *cut, gb_err *err) {
   return 0;
 }
 
-int gb_recorder_repair(gb_recorder *r, bool *dropped, gb_err *err) {
+int gbi_recorder_repair(gbi_recorder *r, bool *dropped, gb_err *err) {
   if (!r->was_read)
     return gb_err_set(err, EBADF, "%s: the records must be read before they are repaired",
                       r->dir);
@@ -386,7 +386,8 @@ int gb_recorder_repair(gb_recorder *r, bool *dropped, gb_err *err) {
   return rc;
 }
 
-int gb_recorder_append(gb_recorder *r, gb_rec_file which, const gb_run_row *row, gb_err *err) {
+int gbi_recorder_append(gbi_recorder *r, gb_rec_file which, const gb_run_row *row,
+                        gb_err *err) {
   char line[GB_REC_LINE_MAX];
   int fd = r->fd[which == GB_REC_FILE_WARMUPS];
   const char *name = file_names[which == GB_REC_FILE_WARMUPS];
@@ -414,7 +415,7 @@ int gb_recorder_append(gb_recorder *r, gb_rec_file which, const gb_run_row *row,
  * had that name (a leftover of a crash, or a link someone planted) removed,
  * never followed; given to the owner; fsync, rename, and the folder flushed
  * so the rename survives a crash. The folder is locked: no other writer. */
-static int replace_file(gb_recorder *r, const char *name, const char *text, gb_err *err) {
+static int replace_file(gbi_recorder *r, const char *name, const char *text, gb_err *err) {
   gb_replace w;
   int rc = gb_replace_begin(&w, r->dirfd, r->dir, name, 0644, GB_REPLACE_OWN_FOLDER, err);
   if (rc == 0)
@@ -427,7 +428,7 @@ static int replace_file(gb_recorder *r, const char *name, const char *text, gb_e
   return rc;
 }
 
-int gb_recorder_write_meta(gb_recorder *r, const gb_meta *m, gb_err *err) {
+int gbi_recorder_write_meta(gbi_recorder *r, const gb_meta *m, gb_err *err) {
   char path[PATH_MAX + 16];
   int rc = gb_path_join(path, sizeof path, r->dir, "meta.json", err);
   if (rc == 0)
@@ -451,6 +452,6 @@ int gb_recorder_write_meta(gb_recorder *r, const gb_meta *m, gb_err *err) {
   return rc;
 }
 
-int gb_recorder_write_text(gb_recorder *r, const char *name, const char *text, gb_err *err) {
+int gbi_recorder_write_text(gbi_recorder *r, const char *name, const char *text, gb_err *err) {
   return replace_file(r, name, text, err);
 }

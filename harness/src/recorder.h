@@ -20,9 +20,9 @@ typedef struct {
   const gb_privilege *owner; /* NULL or "keep": files stay the harness's */
   gb_write_fn write;         /* NULL: write(2) */
   void *write_ctx;
-} gb_recorder_opts;
+} gbi_recorder_opts;
 
-typedef struct gb_recorder gb_recorder;
+typedef struct gbi_recorder gbi_recorder;
 
 /* Opens the folder, never through a symbolic link (a --out that is one is
  * refused), and takes an advisory lock on it for the recorder's life, so a
@@ -32,45 +32,45 @@ typedef struct gb_recorder gb_recorder;
  * and gets runs.csv and warmups.csv with their headers. A resumed one needs
  * runs.csv and meta.json, which are opened and checked (regular files with
  * one link, of the harness's user or o->owner) but not changed: read them
- * with gb_recorder_read, then gb_recorder_repair. Every file is opened
+ * with gbi_recorder_read, then gbi_recorder_repair. Every file is opened
  * relative to the folder with O_NOFOLLOW. Returns 0, or -EEXIST, -ENOENT,
  * -ELOOP, -EPERM, -EBUSY, -EACCES, -ENOSPC, ... with a message naming the
  * path. */
-GB_MUST_USE int gb_recorder_open(const gb_recorder_opts *o, gb_recorder **out, gb_err *err);
+GB_MUST_USE int gbi_recorder_open(const gbi_recorder_opts *o, gbi_recorder **out, gb_err *err);
 
-/* What gb_recorder_open refuses of a new campaign's folder, checked without
+/* What gbi_recorder_open refuses of a new campaign's folder, checked without
  * creating, locking or changing anything (run --dry-run): a folder that is
  * a symbolic link, not a folder, unreadable or not empty. A missing folder
- * is fine. Returns 0, or -errno with gb_recorder_open's message. */
-GB_MUST_USE int gb_recorder_check_new(const char *dir, gb_err *err);
-void gb_recorder_close(gb_recorder *r);
-const char *gb_recorder_dir(const gb_recorder *r);
+ * is fine. Returns 0, or -errno with gbi_recorder_open's message. */
+GB_MUST_USE int gbi_recorder_check_new(const char *dir, gb_err *err);
+void gbi_recorder_close(gbi_recorder *r);
+const char *gbi_recorder_dir(const gbi_recorder *r);
 
 /* Resume only: reads the opened records (gb_records_read_files) with a
  * cut-short last line of runs.csv or warmups.csv left out, not refused.
  * Writes nothing. Returns as gb_records_read; -EBADF for a new campaign. */
-GB_MUST_USE int gb_recorder_read(gb_recorder *r, gb_records **out, gb_err *err);
+GB_MUST_USE int gbi_recorder_read(gbi_recorder *r, gb_records **out, gb_err *err);
 
-/* Resume only, after gb_recorder_read and every check of the records: cuts
+/* Resume only, after gbi_recorder_read and every check of the records: cuts
  * a cut-short last line off runs.csv and warmups.csv (*dropped: one was cut
  * off runs.csv; that run is measured again), and creates a missing
- * warmups.csv with its header. Returns 0, -EBADF before gb_recorder_read,
+ * warmups.csv with its header. Returns 0, -EBADF before gbi_recorder_read,
  * or -errno naming the file. */
-GB_MUST_USE int gb_recorder_repair(gb_recorder *r, bool *dropped, gb_err *err);
+GB_MUST_USE int gbi_recorder_repair(gbi_recorder *r, bool *dropped, gb_err *err);
 
 /* Appends one row to runs.csv or warmups.csv and fsyncs it. On failure the
  * file is cut back to its length before the call and the error (-ENOSPC,
  * -EIO, ...) names the file. */
-GB_MUST_USE int gb_recorder_append(gb_recorder *r, gb_rec_file which, const gb_run_row *row,
-                                   gb_err *err);
+GB_MUST_USE int gbi_recorder_append(gbi_recorder *r, gb_rec_file which, const gb_run_row *row,
+                                    gb_err *err);
 
 /* Replaces meta.json with m: checked with gb_meta_check, written to a fresh
  * meta.json.tmp (whatever had that name, a planted link say, is removed,
  * not followed), fsynced, renamed over the old one, the folder fsynced. */
-GB_MUST_USE int gb_recorder_write_meta(gb_recorder *r, const gb_meta *m, gb_err *err);
+GB_MUST_USE int gbi_recorder_write_meta(gbi_recorder *r, const gb_meta *m, gb_err *err);
 
 /* Writes a text file in the folder (environment.txt), whole or not at all. */
-GB_MUST_USE int gb_recorder_write_text(gb_recorder *r, const char *name, const char *text,
-                                       gb_err *err);
+GB_MUST_USE int gbi_recorder_write_text(gbi_recorder *r, const char *name, const char *text,
+                                        gb_err *err);
 
 #endif

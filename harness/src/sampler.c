@@ -1,6 +1,6 @@
 #include "greenbench/sampler.h"
 #include "greenbench/text.h"
-#include "sampler_internal.h"
+#include "harness_internal.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -22,8 +22,8 @@ struct gb_sampler {
   int abort_fd;
   pthread_t thread;
   /* Stepped (tests that simulate time): no thread; samples come from
-   * gb_sampler_step, and settle waits through wait() on the opts clock. */
-  gb_sampler_wait_fn wait;
+   * gbi_sampler_step, and settle waits through wait() on the opts clock. */
+  gbi_sampler_wait_fn wait;
   void *wait_ctx;
   pthread_mutex_t mu; /* guards everything below; held for the whole of a sample */
   run_state state;
@@ -54,7 +54,7 @@ struct gb_sampler {
   bool crossed;
 };
 
-const char *gb_energy_status_name(gb_energy_status s) {
+const char *gbi_energy_status_name(gb_energy_status s) {
   static const char *const names[] = {
       [GB_ENERGY_OK] = "ok",
       [GB_ENERGY_STALLED] = "stalled",
@@ -353,7 +353,7 @@ static int start_thread(gb_sampler *s, gb_err *err) {
   return 0;
 }
 
-static int create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler_wait_fn wait,
+static int create(gb_rapl *rapl, const gb_sampler_opts *opts, gbi_sampler_wait_fn wait,
                   void *wait_ctx, gb_sampler **out, gb_err *err) {
   gb_sampler_opts o;
   int rc = resolve_opts(opts, &o, err);
@@ -402,15 +402,15 @@ int gb_sampler_create(gb_rapl *rapl, const gb_sampler_opts *opts, gb_sampler **o
   return create(rapl, opts, NULL, NULL, out, err);
 }
 
-int gb_sampler_create_stepped(gb_rapl *rapl, const gb_sampler_opts *opts,
-                              gb_sampler_wait_fn wait, void *ctx, gb_sampler **out,
-                              gb_err *err) {
+int gbi_sampler_create_stepped(gb_rapl *rapl, const gb_sampler_opts *opts,
+                               gbi_sampler_wait_fn wait, void *ctx, gb_sampler **out,
+                               gb_err *err) {
   if (!wait || !opts || !opts->clock.now_ns)
     return gb_err_set(err, EINVAL, "a stepped sampler needs a clock and a wait function");
   return create(rapl, opts, wait, ctx, out, err);
 }
 
-void gb_sampler_step(gb_sampler *s) {
+void gbi_sampler_step(gb_sampler *s) {
   pthread_mutex_lock(&s->mu);
   sample(s);
   pthread_mutex_unlock(&s->mu);

@@ -46,7 +46,7 @@
 #include <unistd.h>
 
 #include "greenbench/clock.h"
-#include "spawn_internal.h"
+#include "harness_internal.h"
 
 #ifndef MFD_NOEXEC_SEAL /* Linux 6.3; glibc 2.38 */
 #define MFD_NOEXEC_SEAL 0x0008u
@@ -111,7 +111,7 @@ void gb_spawn_opts_init(gb_spawn_opts *o, char *const *argv) {
   *o = (gb_spawn_opts){.argv = argv, .abort_fd = -1, .launches = 1};
 }
 
-const char *gb_spawn_status_name(gb_spawn_status s) {
+const char *gbi_spawn_status_name(gb_spawn_status s) {
   static const char *const names[] = {"ok",      "exit_nonzero", "crashed",    "timeout",
                                       "aborted", "spawn_failed", "bad_output", "interrupted"};
   return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";

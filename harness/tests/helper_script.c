@@ -111,7 +111,7 @@ static const gb_expected *expected(worker_script *s, gb_algorithm a, gb_order o,
 
 uint64_t script_loop_ns(worker_script *s, const gb_config *k, uint32_t seed, uint64_t sorts) {
   const gb_expected *e = expected(s, k->algorithm, k->order, k->size, seed);
-  return sorts * gb_sort_work(e->counts, k->size) * s->model[k->language].op_ns;
+  return sorts * gbi_sort_work(e->counts, k->size) * s->model[k->language].op_ns;
 }
 
 uint64_t script_wall_ns(worker_script *s, const gb_config *k, uint32_t seed, uint64_t sorts) {
@@ -171,7 +171,7 @@ static int parse_u32(const char *v, uint32_t *out) {
   return rc;
 }
 
-/* The request in argv, as gb_job_argv builds it; -EINVAL for anything else
+/* The request in argv, as gbi_job_argv builds it; -EINVAL for anything else
  * (a harness that asks a worker for something it cannot parse). */
 static int parse_argv(const worker_script *s, char *const *argv, script_call *c) {
   *c = (script_call){.algorithm = GB_ALGORITHM_COUNT, .order = GB_ORDER_COUNT};
@@ -300,7 +300,7 @@ static void run_launch(worker_script *s, const gb_spawn_opts *o, const script_ca
   script_event e = ev ? ev->e : 0;
   int pid = PID_BASE + (int)call;
   const gb_expected *x = expected(s, c->algorithm, c->order, c->size, c->seed);
-  uint64_t loop = c->startup ? 0 : c->sorts * gb_sort_work(x->counts, c->size) * m->op_ns;
+  uint64_t loop = c->startup ? 0 : c->sorts * gbi_sort_work(x->counts, c->size) * m->op_ns;
   uint64_t startup = m->startup_ns;
   if (e == SCRIPT_SLOW && c->startup)
     startup = startup * (uint64_t)ev->value / 100u;

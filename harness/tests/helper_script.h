@@ -5,7 +5,7 @@
  * worker would print, its counts and input hash from gb_expected_compute, and
  * times from a model:
  *
- *   loop_ns = sorts x gb_sort_work(counts, size) x op_ns
+ *   loop_ns = sorts x gbi_sort_work(counts, size) x op_ns
  *   wall_ns = startup_ns + loop_ns per launch (startup-only: startup_ns)
  *   sys_ns  = sys_ns per launch; user_ns = wall_ns - sys_ns; rss = rss_kib
  *
@@ -38,7 +38,7 @@ typedef struct worker_script worker_script;
 /* One language's times. */
 typedef struct {
   uint64_t startup_ns; /* a launch's time outside its loop */
-  uint64_t op_ns;      /* per operation of a sort (gb_sort_work) */
+  uint64_t op_ns;      /* per operation of a sort (gbi_sort_work) */
   uint64_t sys_ns;     /* per launch; at most startup_ns */
   uint64_t rss_kib;    /* peak RSS of every launch */
 } script_model;

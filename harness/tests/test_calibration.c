@@ -36,86 +36,86 @@ static size_t index_of(const gb_plan *p, gb_language l, gb_algorithm a, gb_order
   return 0;
 }
 
-/* gb_calibrate_sorts and gb_startup_launches, which calibration owns (they
+/* gbi_calibrate_sorts and gbi_startup_launches, which calibration owns (they
  * were plan.c's, which made plan and calibration call each other). */
 Test(calibration, aims_twenty_percent_above_target) {
   const uint64_t ms = 1000000;
   /* 1 sort in 2 ms -> 240 ms wanted -> 120 sorts. */
-  cr_assert_eq(gb_calibrate_sorts(1, 2 * ms, 200 * ms), 120u);
+  cr_assert_eq(gbi_calibrate_sorts(1, 2 * ms, 200 * ms), 120u);
   /* 10 sorts in 200 ms: exactly 12, not 13 from a rounding error. */
-  cr_assert_eq(gb_calibrate_sorts(10, 200 * ms, 200 * ms), 12u);
+  cr_assert_eq(gbi_calibrate_sorts(10, 200 * ms, 200 * ms), 12u);
   /* Rounds up: 7 sorts in 100 ms -> 16.8 -> 17. */
-  cr_assert_eq(gb_calibrate_sorts(7, 100 * ms, 200 * ms), 17u);
+  cr_assert_eq(gbi_calibrate_sorts(7, 100 * ms, 200 * ms), 17u);
   /* A slow sort still runs once. */
-  cr_assert_eq(gb_calibrate_sorts(1, 900 * ms, 200 * ms), 1u);
+  cr_assert_eq(gbi_calibrate_sorts(1, 900 * ms, 200 * ms), 1u);
   /* A zero loop time counts as 1 ns rather than dividing by 0, and the
    * result is bounded by the worker's maximum. */
-  cr_assert_eq(gb_calibrate_sorts(1, 0, 200 * ms), 240u * ms);
-  cr_assert_eq(gb_calibrate_sorts(1000, 1, 200 * ms), GB_MAX_SORTS);
+  cr_assert_eq(gbi_calibrate_sorts(1, 0, 200 * ms), 240u * ms);
+  cr_assert_eq(gbi_calibrate_sorts(1000, 1, 200 * ms), GB_MAX_SORTS);
 }
 
 Test(calibration, startup_batch_sizing) {
   const uint64_t ms = 1000000;
-  cr_assert_eq(gb_startup_launches(20 * ms, 240 * ms), 12u);
-  cr_assert_eq(gb_startup_launches(70 * ms, 240 * ms), 3u);  /* 3.43 rounds to 3 */
-  cr_assert_eq(gb_startup_launches(64 * ms, 240 * ms), 4u);  /* 3.75 rounds to 4 */
-  cr_assert_eq(gb_startup_launches(500 * ms, 240 * ms), 1u); /* at least one */
-  cr_assert_eq(gb_startup_launches(0, 240 * ms), 240u * ms);
+  cr_assert_eq(gbi_startup_launches(20 * ms, 240 * ms), 12u);
+  cr_assert_eq(gbi_startup_launches(70 * ms, 240 * ms), 3u);  /* 3.43 rounds to 3 */
+  cr_assert_eq(gbi_startup_launches(64 * ms, 240 * ms), 4u);  /* 3.75 rounds to 4 */
+  cr_assert_eq(gbi_startup_launches(500 * ms, 240 * ms), 1u); /* at least one */
+  cr_assert_eq(gbi_startup_launches(0, 240 * ms), 240u * ms);
 }
 
 Test(calibration_prediction, the_work_of_a_sort_counts_the_copy_and_the_check) {
-  cr_assert_eq(gb_sort_work((gb_counts){4950, 2500}, 100), 4950u + 2500u + 200u);
-  cr_assert_eq(gb_sort_work((gb_counts){0, 0}, 1), 2u);
+  cr_assert_eq(gbi_sort_work((gb_counts){4950, 2500}, 100), 4950u + 2500u + 200u);
+  cr_assert_eq(gbi_sort_work((gb_counts){0, 0}, 1), 2u);
 }
 
 Test(calibration_prediction, scales_the_reference_time_per_sort_by_the_work) {
   /* The reference ran 4000 sorts of 1000 operations in 20 ms (5 us a sort);
    * a sort of 2500 operations takes 12.5 us, so 24 ms take 1920. */
-  cr_assert_eq(gb_predict_sorts(4000, 20 * MS, 1000, 2500, 20 * MS), 1920u);
+  cr_assert_eq(gbi_predict_sorts(4000, 20 * MS, 1000, 2500, 20 * MS), 1920u);
   /* The sibling at twice the size of an n^2 sort: a quarter of the sorts. */
-  cr_assert_eq(gb_predict_sorts(1000, 24 * MS, 10000, 40000, 20 * MS), 250u);
+  cr_assert_eq(gbi_predict_sorts(1000, 24 * MS, 10000, 40000, 20 * MS), 250u);
   /* Exact, and rounded up: 1600 for 3000 operations, 1600.53 for 2999. */
-  cr_assert_eq(gb_predict_sorts(4000, 20 * MS, 1000, 3000, 20 * MS), 1600u);
-  cr_assert_eq(gb_predict_sorts(4000, 20 * MS, 1000, 2999, 20 * MS), 1601u);
-  /* The same configuration is gb_calibrate_sorts. */
-  cr_assert_eq(gb_predict_sorts(7, 100 * MS, 123, 123, 200 * MS),
-               gb_calibrate_sorts(7, 100 * MS, 200 * MS));
+  cr_assert_eq(gbi_predict_sorts(4000, 20 * MS, 1000, 3000, 20 * MS), 1600u);
+  cr_assert_eq(gbi_predict_sorts(4000, 20 * MS, 1000, 2999, 20 * MS), 1601u);
+  /* The same configuration is gbi_calibrate_sorts. */
+  cr_assert_eq(gbi_predict_sorts(7, 100 * MS, 123, 123, 200 * MS),
+               gbi_calibrate_sorts(7, 100 * MS, 200 * MS));
   /* A sort that outlasts the aim still runs once; the worker's maximum
    * bounds the other end. */
-  cr_assert_eq(gb_predict_sorts(1, 500 * MS, 10, 100, 200 * MS), 1u);
-  cr_assert_eq(gb_predict_sorts(1000000, 1, 1000, 1, 60000 * MS), GB_MAX_SORTS);
-  cr_assert_eq(gb_predict_sorts(GB_MAX_SORTS, 1, UINT64_MAX, 1, 60000 * MS), GB_MAX_SORTS);
-  cr_assert_eq(gb_predict_sorts(1, UINT64_MAX, 1, UINT64_MAX, 1), 1u);
+  cr_assert_eq(gbi_predict_sorts(1, 500 * MS, 10, 100, 200 * MS), 1u);
+  cr_assert_eq(gbi_predict_sorts(1000000, 1, 1000, 1, 60000 * MS), GB_MAX_SORTS);
+  cr_assert_eq(gbi_predict_sorts(GB_MAX_SORTS, 1, UINT64_MAX, 1, 60000 * MS), GB_MAX_SORTS);
+  cr_assert_eq(gbi_predict_sorts(1, UINT64_MAX, 1, UINT64_MAX, 1), 1u);
 }
 
 Test(calibration_prediction, an_unusable_prediction_is_none) {
   /* 0 means "no prediction": the first warm-up then probes with one sort. */
-  cr_assert_eq(gb_predict_sorts(0, 20 * MS, 1000, 1000, 20 * MS), 0u);
-  cr_assert_eq(gb_predict_sorts(100, 0, 1000, 1000, 20 * MS),
+  cr_assert_eq(gbi_predict_sorts(0, 20 * MS, 1000, 1000, 20 * MS), 0u);
+  cr_assert_eq(gbi_predict_sorts(100, 0, 1000, 1000, 20 * MS),
                0u); /* a loop too short to time */
-  cr_assert_eq(gb_predict_sorts(100, 20 * MS, 0, 1000, 20 * MS), 0u);
-  cr_assert_eq(gb_predict_sorts(100, 20 * MS, 1000, 0, 20 * MS), 0u);
-  cr_assert_eq(gb_predict_sorts(100, 20 * MS, 1000, 1000, 0), 0u);
-  gb_calibration k;
-  gb_calibration_start(&k, 2, 20 * MS, 0);
-  cr_assert_eq(gb_calibration_next(&k), 1u);
+  cr_assert_eq(gbi_predict_sorts(100, 20 * MS, 0, 1000, 20 * MS), 0u);
+  cr_assert_eq(gbi_predict_sorts(100, 20 * MS, 1000, 0, 20 * MS), 0u);
+  cr_assert_eq(gbi_predict_sorts(100, 20 * MS, 1000, 1000, 0), 0u);
+  gbi_calibration k;
+  gbi_calibration_start(&k, 2, 20 * MS, 0);
+  cr_assert_eq(gbi_calibration_next(&k), 1u);
 }
 
 Test(calibration_target, within_25_percent_of_the_aim_inclusive) {
   /* Target 20 ms: aim 24 ms, band 18 to 30 ms. */
-  cr_assert(gb_calibration_on_target(18 * MS, 100, 20 * MS));
-  cr_assert_not(gb_calibration_on_target(18 * MS - 1, 100, 20 * MS));
-  cr_assert(gb_calibration_on_target(30 * MS, 100, 20 * MS));
-  cr_assert_not(gb_calibration_on_target(30 * MS + 1, 100, 20 * MS));
+  cr_assert(gbi_calibration_on_target(18 * MS, 100, 20 * MS));
+  cr_assert_not(gbi_calibration_on_target(18 * MS - 1, 100, 20 * MS));
+  cr_assert(gbi_calibration_on_target(30 * MS, 100, 20 * MS));
+  cr_assert_not(gbi_calibration_on_target(30 * MS + 1, 100, 20 * MS));
   /* One sort longer than the band cannot get closer; a short one can. */
-  cr_assert(gb_calibration_on_target(90 * MS, 1, 20 * MS));
-  cr_assert_not(gb_calibration_on_target(90 * MS, 2, 20 * MS));
-  cr_assert_not(gb_calibration_on_target(1 * MS, 1, 20 * MS));
+  cr_assert(gbi_calibration_on_target(90 * MS, 1, 20 * MS));
+  cr_assert_not(gbi_calibration_on_target(90 * MS, 2, 20 * MS));
+  cr_assert_not(gbi_calibration_on_target(1 * MS, 1, 20 * MS));
   /* Exact where 6/5 of the target is not a whole number of ns. */
-  cr_assert(gb_calibration_on_target(9, 5, 10)); /* aim 12: band 9 to 15 */
-  cr_assert_not(gb_calibration_on_target(8, 5, 10));
-  cr_assert(gb_calibration_on_target(15, 5, 10));
-  cr_assert_not(gb_calibration_on_target(16, 5, 10));
+  cr_assert(gbi_calibration_on_target(9, 5, 10)); /* aim 12: band 9 to 15 */
+  cr_assert_not(gbi_calibration_on_target(8, 5, 10));
+  cr_assert(gbi_calibration_on_target(15, 5, 10));
+  cr_assert_not(gbi_calibration_on_target(16, 5, 10));
 }
 
 Test(calibration_reference, the_sibling_size_of_the_same_algorithm_and_order) {
@@ -123,22 +123,22 @@ Test(calibration_reference, the_sibling_size_of_the_same_algorithm_and_order) {
   bool usable[128] = {false};
   cr_assert_leq(p.nconfigs, 128u);
   size_t i = index_of(&p, GB_C, GB_QUICK, GB_RANDOM, 200);
-  cr_assert_eq(gb_calibration_reference(&p, i, usable), p.nconfigs, "nothing calibrated yet");
+  cr_assert_eq(gbi_calibration_reference(&p, i, usable), p.nconfigs, "nothing calibrated yet");
   size_t small = index_of(&p, GB_C, GB_QUICK, GB_RANDOM, 100);
   size_t other_order = index_of(&p, GB_C, GB_QUICK, GB_SORTED, 200);
   size_t other_alg = index_of(&p, GB_C, GB_BUBBLE, GB_RANDOM, 200);
   usable[other_alg] = true;
-  cr_assert_eq(gb_calibration_reference(&p, i, usable), other_alg);
+  cr_assert_eq(gbi_calibration_reference(&p, i, usable), other_alg);
   usable[other_order] = true; /* the same algorithm comes first */
-  cr_assert_eq(gb_calibration_reference(&p, i, usable), other_order);
+  cr_assert_eq(gbi_calibration_reference(&p, i, usable), other_order);
   usable[small] = true; /* then the same order */
-  cr_assert_eq(gb_calibration_reference(&p, i, usable), small);
+  cr_assert_eq(gbi_calibration_reference(&p, i, usable), small);
   usable[i] = true; /* never itself */
-  cr_assert_eq(gb_calibration_reference(&p, i, usable), small);
+  cr_assert_eq(gbi_calibration_reference(&p, i, usable), small);
   /* Another language's configuration is never a reference. */
   bool python_only[128] = {false};
   python_only[index_of(&p, GB_PYTHON, GB_QUICK, GB_RANDOM, 200)] = true;
-  cr_assert_eq(gb_calibration_reference(&p, i, python_only), p.nconfigs);
+  cr_assert_eq(gbi_calibration_reference(&p, i, python_only), p.nconfigs);
   gb_plan_free(&p);
 }
 
@@ -151,55 +151,55 @@ Test(calibration_reference, the_nearest_size_by_ratio_then_the_latest) {
   size_t s500 = index_of(&p, GB_NODE, GB_BUBBLE, GB_NEARLY, 500);
   size_t s2000 = index_of(&p, GB_NODE, GB_BUBBLE, GB_NEARLY, 2000);
   usable[s250] = usable[s2000] = true; /* ratios 4 and 2 */
-  cr_assert_eq(gb_calibration_reference(&p, i, usable), s2000);
+  cr_assert_eq(gbi_calibration_reference(&p, i, usable), s2000);
   usable[s500] = true; /* ratios 2 and 2: the later in the plan */
-  cr_assert_eq(gb_calibration_reference(&p, i, usable), s2000);
+  cr_assert_eq(gbi_calibration_reference(&p, i, usable), s2000);
   usable[s2000] = false;
-  cr_assert_eq(gb_calibration_reference(&p, i, usable), s500);
+  cr_assert_eq(gbi_calibration_reference(&p, i, usable), s500);
   gb_plan_free(&p);
 }
 
 /* Runs the rule on scripted loop times (one per warm-up, in ms, the last
  * repeated), and returns how many warm-ups it asked for; sorts[] gets each
  * warm-up's sorts. */
-static unsigned script(gb_calibration *k, const uint64_t *loops_ms, size_t nloops,
+static unsigned script(gbi_calibration *k, const uint64_t *loops_ms, size_t nloops,
                        uint64_t *sorts, size_t cap) {
   unsigned n = 0;
-  for (uint64_t s; (s = gb_calibration_next(k)) != 0; n++) {
+  for (uint64_t s; (s = gbi_calibration_next(k)) != 0; n++) {
     cr_assert_lt(n, cap, "more warm-ups than the rule allows");
     sorts[n] = s;
-    gb_calibration_record(k, s, loops_ms[n < nloops ? n : nloops - 1] * MS);
+    gbi_calibration_record(k, s, loops_ms[n < nloops ? n : nloops - 1] * MS);
   }
   return n;
 }
 
 Test(calibration_rule, a_predicted_first_warmup_then_the_sorts_its_loop_predicts) {
-  gb_calibration k;
+  gbi_calibration k;
   uint64_t sorts[16];
-  gb_calibration_start(&k, 2, 20 * MS, 500);
-  cr_assert_not(gb_calibration_usable(&k), "not before a warm-up");
+  gbi_calibration_start(&k, 2, 20 * MS, 500);
+  cr_assert_not(gbi_calibration_usable(&k), "not before a warm-up");
   /* 500 sorts in 12 ms: the second runs 1000 and lands on 24 ms. */
   const uint64_t loops[] = {12, 24};
   cr_assert_eq(script(&k, loops, 2, sorts, 16), 2u);
   cr_assert_eq(sorts[0], 500u);
   cr_assert_eq(sorts[1], 1000u);
-  cr_assert_eq(gb_calibration_sorts(&k), 1000u);
-  cr_assert(gb_calibration_usable(&k));
+  cr_assert_eq(gbi_calibration_sorts(&k), 1000u);
+  cr_assert(gbi_calibration_usable(&k));
 }
 
 Test(calibration_rule, never_fewer_than_the_warmups_even_on_target) {
-  gb_calibration k;
+  gbi_calibration k;
   uint64_t sorts[16];
-  gb_calibration_start(&k, 3, 20 * MS, 1000);
+  gbi_calibration_start(&k, 3, 20 * MS, 1000);
   const uint64_t loops[] = {24};
   cr_assert_eq(script(&k, loops, 1, sorts, 16), 3u);
   cr_assert_eq(sorts[2], 1000u);
 }
 
 Test(calibration_rule, extends_while_the_last_loop_misses_its_aim) {
-  gb_calibration k;
+  gbi_calibration k;
   uint64_t sorts[16];
-  gb_calibration_start(&k, 2, 20 * MS, 500);
+  gbi_calibration_start(&k, 2, 20 * MS, 500);
   /* The second warm-up's loop is 40 ms (above 30): a third runs the 1000
    * sorts that the fastest of the last three (the first, 24 us a sort)
    * predicts, not the 600 of the slow one; at 16 ms (below 18, 16 us a
@@ -208,29 +208,29 @@ Test(calibration_rule, extends_while_the_last_loop_misses_its_aim) {
   cr_assert_eq(script(&k, loops, 4, sorts, 16), 4u);
   cr_assert_eq(sorts[2], 1000u);
   cr_assert_eq(sorts[3], 1500u);
-  cr_assert_eq(gb_calibration_sorts(&k), 1500u);
-  cr_assert(gb_calibration_usable(&k));
+  cr_assert_eq(gbi_calibration_sorts(&k), 1500u);
+  cr_assert(gbi_calibration_usable(&k));
 }
 
 Test(calibration_rule, at_most_five_more_then_not_a_reference) {
-  gb_calibration k;
+  gbi_calibration k;
   uint64_t sorts[16];
-  gb_calibration_start(&k, 2, 20 * MS, 100);
+  gbi_calibration_start(&k, 2, 20 * MS, 100);
   const uint64_t loops[] = {5, 60}; /* every loop from the second on is 60 ms */
   cr_assert_eq(script(&k, loops, 2, sorts, 16), 2u + GB_CALIBRATION_EXTRA_WARMUPS);
-  cr_assert_not(gb_calibration_usable(&k), "its loop still misses: it predicts nothing");
-  cr_assert_eq(gb_calibration_sorts(&k), gb_calibrate_sorts(sorts[6], 60 * MS, 20 * MS));
+  cr_assert_not(gbi_calibration_usable(&k), "its loop still misses: it predicts nothing");
+  cr_assert_eq(gbi_calibration_sorts(&k), gbi_calibrate_sorts(sorts[6], 60 * MS, 20 * MS));
 }
 
 Test(calibration_rule, the_probe_and_a_sort_longer_than_the_aim) {
-  gb_calibration k;
+  gbi_calibration k;
   uint64_t sorts[16];
-  gb_calibration_start(&k, 1, 200 * MS, 0);
+  gbi_calibration_start(&k, 1, 200 * MS, 0);
   const uint64_t loops[] = {900};
   cr_assert_eq(script(&k, loops, 1, sorts, 16), 1u);
   cr_assert_eq(sorts[0], 1u);
-  cr_assert_eq(gb_calibration_sorts(&k), 1u);
-  cr_assert(gb_calibration_usable(&k), "one sort of 900 ms cannot get closer");
+  cr_assert_eq(gbi_calibration_sorts(&k), 1u);
+  cr_assert(gbi_calibration_usable(&k), "one sort of 900 ms cannot get closer");
 }
 
 /* ---- The campaign's calibration, on scripted workers ---------------------------------
@@ -291,7 +291,7 @@ Test(calibration_campaign, the_first_warmup_is_predicted_from_a_calibrated_confi
   gb_records *r = calibrated(script_settings(1, 1, 2, GB_ENERGY_OFF), w);
   const uint64_t random_sorts[] = {1, 2377}, random_loops[] = {1010, 2400770};
   assert_warmups(r, GB_RANDOM, random_sorts, random_loops, 2, 2377);
-  cr_assert_eq(gb_predict_sorts(2377, 2400770, 505, 1325, 2 * MS), 906u);
+  cr_assert_eq(gbi_predict_sorts(2377, 2400770, 505, 1325, 2 * MS), 906u);
   const uint64_t sorted_sorts[] = {906}, sorted_loops[] = {906u * 2650u};
   assert_warmups(r, GB_SORTED, sorted_sorts, sorted_loops, 1, 906);
   gb_records_free(r);
@@ -309,7 +309,7 @@ Test(calibration_campaign, a_slow_warmup_does_not_set_the_sorts) {
   const uint64_t sorts[] = {1, 2377, 2377};
   const uint64_t loops[] = {1010, 3u * 2400770u, 2400770};
   assert_warmups(r, GB_RANDOM, sorts, loops, 3, 2377);
-  cr_assert_eq(gb_calibrate_sorts(2377, 3u * 2400770u, 2 * MS), 793u);
+  cr_assert_eq(gbi_calibrate_sorts(2377, 3u * 2400770u, 2 * MS), 793u);
   gb_records_free(r);
   script_destroy(w);
 }
@@ -356,7 +356,7 @@ Test(calibration_campaign, the_startup_batch_is_the_median_run_over_the_median_l
   cr_assert_eq(r->meta.startup[0].launches, 7u);
   cr_assert_eq(r->meta.startup[1].order, GB_SORTED);
   cr_assert_eq(r->meta.startup[1].launches, 4u);
-  cr_assert_eq(gb_startup_launches(800000, 2800900), 4u);
+  cr_assert_eq(gbi_startup_launches(800000, 2800900), 4u);
   const uint64_t walls[] = {400000, 1200000, 400000, 1200000, 800000, 400000};
   size_t n = 0;
   for (size_t i = 0; i < r->warmups.n_rows; i++)
@@ -373,7 +373,7 @@ Test(calibration_campaign, the_startup_batch_is_the_median_run_over_the_median_l
   script_destroy(w);
 }
 
-/* gb_calibrate_plan on its own: a measure callback with scripted times, no
+/* gbi_calibrate_plan on its own: a measure callback with scripted times, no
  * campaign and no process. */
 typedef struct {
   uint64_t counts[16];
@@ -388,14 +388,14 @@ static int io_begin(void *ctx, size_t item, gb_err *err) {
 }
 
 /* A sort takes 0.1 ms and a process 1 ms besides its loop. */
-static int io_measure(void *ctx, size_t item, unsigned w, uint64_t count, gb_warmup_time *t,
+static int io_measure(void *ctx, size_t item, unsigned w, uint64_t count, gbi_warmup_time *t,
                       gb_err *err) {
   scripted_io *s = ctx;
   (void)err;
   (void)w;
   s->counts[s->n++] = count;
   uint64_t loop = item == 0 ? count * 100000u : 0;
-  *t = (gb_warmup_time){loop, loop + MS};
+  *t = (gbi_warmup_time){loop, loop + MS};
   return 0;
 }
 
@@ -425,11 +425,11 @@ static gb_plan one_config_plan(void) {
 Test(calibration_plan, measures_through_the_callback_and_returns_sorts_and_launches) {
   gb_plan p = one_config_plan();
   scripted_io s = {.stop_at = 99};
-  gb_calibration_io io = {&s, io_begin, io_measure, io_end};
+  gbi_calibration_io io = {&s, io_begin, io_measure, io_end};
   gb_counts counts[1] = {{10, 10}};
   uint64_t sorts[1], launches[1];
   gb_err err;
-  cr_assert_eq(gb_calibrate_plan(&p, counts, 1, 2 * MS, &io, sorts, launches, &err), 0, "%s",
+  cr_assert_eq(gbi_calibrate_plan(&p, counts, 1, 2 * MS, &io, sorts, launches, &err), 0, "%s",
                err.msg);
   /* A probe of 1 sort (0.1 ms), then the 24 it predicts for 2.4 ms, on
    * target; then one single launch of the startup group. */
@@ -451,11 +451,11 @@ Test(calibration_plan, measures_through_the_callback_and_returns_sorts_and_launc
 Test(calibration_plan, a_refusal_of_begin_stops_the_walk) {
   gb_plan p = one_config_plan();
   scripted_io s = {.stop_at = 1}; /* before the startup group */
-  gb_calibration_io io = {&s, io_begin, io_measure, io_end};
+  gbi_calibration_io io = {&s, io_begin, io_measure, io_end};
   gb_counts counts[1] = {{10, 10}};
   uint64_t sorts[1], launches[1] = {0};
   gb_err err;
-  cr_assert_eq(gb_calibrate_plan(&p, counts, 1, 2 * MS, &io, sorts, launches, &err), -EINTR);
+  cr_assert_eq(gbi_calibrate_plan(&p, counts, 1, 2 * MS, &io, sorts, launches, &err), -EINTR);
   cr_assert_str_eq(err.msg, "stopped at 1");
   cr_assert_eq(s.n, 2u, "no startup warm-up ran");
   cr_assert_eq(launches[0], 0u);

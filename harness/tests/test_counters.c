@@ -13,8 +13,8 @@
 #include "greenbench/perf_energy.h"
 #include "greenbench/rapl.h"
 #include "greenbench/sampler.h"
+#include "harness_internal.h"
 #include "helper_counters.h"
-#include "sampler_internal.h"
 
 #define MS 1000000ull
 #define ROWS 5000 /* two windows each */
@@ -51,7 +51,7 @@ static uint64_t latency(sim *m) {
 static void sim_until(sim *m, uint64_t t) {
   while (m->wake <= t) {
     counters_advance(m->c, m->wake);
-    gb_sampler_step(m->s);
+    gbi_sampler_step(m->s);
     uint64_t now = counters_now(m->c);
     m->sched = m->sched + m->period > now ? m->sched + m->period : now + m->period;
     m->wake = m->sched + latency(m);
@@ -84,7 +84,7 @@ static void sim_open_ways(sim *m, counters_machine machine, uint64_t seed, sim_w
     cr_assert_eq(gb_rapl_open_perf(&po, &m->cross, &err), 0, "%s", err.msg);
   gb_sampler_opts so = {.clock = counters_clock(m->c), .cross = m->cross};
   cr_assert_eq(gb_sampler_fit(m->rapl, &so, &m->period, &err), 0, "%s", err.msg);
-  cr_assert_eq(gb_sampler_create_stepped(m->rapl, &so, sim_wait, m, &m->s, &err), 0, "%s",
+  cr_assert_eq(gbi_sampler_create_stepped(m->rapl, &so, sim_wait, m, &m->s, &err), 0, "%s",
                err.msg);
   m->sched = counters_now(m->c) + m->period;
   m->wake = m->sched;
@@ -124,8 +124,8 @@ static void sim_row(sim *m, uint64_t len_ms, gb_energy_reading *run, gb_energy_r
 
 /* ok, and within the counters' resolution of the true energy. */
 static void assert_measured(const sim *m, const gb_energy_reading *r, unsigned row) {
-  cr_assert_eq(r->status, GB_ENERGY_OK, "row %u: %s: %s", row, gb_energy_status_name(r->status),
-               r->reason);
+  cr_assert_eq(r->status, GB_ENERGY_OK, "row %u: %s: %s", row,
+               gbi_energy_status_name(r->status), r->reason);
   for (int dram = 0; dram <= 1; dram++) {
     double truth = counters_true_j(m->c, dram, r->begin_ns, r->end_ns);
     double got = (double)(dram ? r->dram_uj : r->pkg_uj) * 1e-6;
@@ -228,7 +228,7 @@ static void caught(counters_machine machine, fault_kind kind, gb_energy_status w
     counters_vanish(m.c, at, ENODEV);
   sim_row(&m, 200, &run, &idle);
   cr_assert_eq(run.status, want, "%s: %s: %s", counters_machine_name(machine),
-               gb_energy_status_name(run.status), run.reason);
+               gbi_energy_status_name(run.status), run.reason);
   cr_assert(strstr(run.reason, says), "%s", run.reason);
   for (unsigned row = 0; kind != RESET && row < 3; row++) {
     sim_row(&m, 200, &run, &idle);
@@ -266,7 +266,7 @@ Test(counters, a_wrap_that_may_have_been_missed_is_caught) {
   m.starve_ns = 70000ull * MS;
   sim_until(&m, counters_now(m.c) + MS);
   run = sim_window(&m, 70000ull * MS, true);
-  cr_assert_eq(run.status, GB_ENERGY_STALLED, "%s: %s", gb_energy_status_name(run.status),
+  cr_assert_eq(run.status, GB_ENERGY_STALLED, "%s: %s", gbi_energy_status_name(run.status),
                run.reason);
   cr_assert(strstr(run.reason, "a wrap may have been missed"), "%s", run.reason);
   sim_close(&m);
@@ -304,9 +304,9 @@ Test(counters, a_planted_5_percent_disagreement_is_an_energy_fault) {
   gb_energy_reading run, idle;
   sim_open_ways(&m, COUNTERS_INTEL_SERVER, 3, CROSSED, 1.05);
   sim_row(&m, 200, &run, &idle);
-  cr_assert_eq(run.status, GB_ENERGY_DISAGREE, "%s: %s", gb_energy_status_name(run.status),
+  cr_assert_eq(run.status, GB_ENERGY_DISAGREE, "%s: %s", gbi_energy_status_name(run.status),
                run.reason);
-  cr_assert_str_eq(gb_energy_status_name(run.status), "disagree");
+  cr_assert_str_eq(gbi_energy_status_name(run.status), "disagree");
   cr_assert(strstr(run.reason, "powercap and perf_event disagree on the package of socket 0"),
             "%s", run.reason);
   cr_assert(strstr(run.reason, "(5.0"), "%s", run.reason);

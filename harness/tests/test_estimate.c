@@ -4,9 +4,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "estimate_internal.h"
 #include "greenbench/energy_probe.h"
 #include "greenbench/estimate.h"
+#include "harness_internal.h"
 
 #define MS 1000000ull
 
@@ -161,7 +161,7 @@ Test(eta, starts_from_the_model_of_what_is_ahead) {
 Test(eta, blends_the_measured_pace_with_the_model) {
   gb_eta e = {0};
   for (int i = 0; i < 4; i++)
-    gb_eta_add(&e, GB_ETA_SORT, 1000 * MS);
+    gbi_eta_add(&e, GB_ETA_SORT, 1000 * MS);
   gb_eta_done(&e, GB_ETA_SORT, 1000 * MS, 3000 * MS);
   /* pace (3 + 5) / (1 + 5) = 4/3; ratio (3 + 5 x 4/3) / (1 + 5) = 29/18. */
   uint64_t left = gb_eta_left_ns(&e), want = 4833333333ull; /* 3 s x 29/18 */
@@ -170,10 +170,10 @@ Test(eta, blends_the_measured_pace_with_the_model) {
 
 Test(eta, a_kind_not_started_follows_the_pace_of_the_others) {
   gb_eta e = {0};
-  gb_eta_add(&e, GB_ETA_WARMUPS, 1000 * MS);
-  gb_eta_add(&e, GB_ETA_WARMUPS, 1000 * MS);
+  gbi_eta_add(&e, GB_ETA_WARMUPS, 1000 * MS);
+  gbi_eta_add(&e, GB_ETA_WARMUPS, 1000 * MS);
   for (int i = 0; i < 10; i++)
-    gb_eta_add(&e, GB_ETA_SORT, 1000 * MS);
+    gbi_eta_add(&e, GB_ETA_SORT, 1000 * MS);
   gb_eta_done(&e, GB_ETA_WARMUPS, 1000 * MS, 7000 * MS);
   gb_eta_done(&e, GB_ETA_WARMUPS, 1000 * MS, 7000 * MS);
   /* pace (14 + 5) / (2 + 5) = 19/7, and the sorts have nothing of their own. */
@@ -184,7 +184,7 @@ Test(eta, a_kind_not_started_follows_the_pace_of_the_others) {
 Test(eta, converges_to_the_measured_pace) {
   gb_eta e = {0};
   for (int i = 0; i < 1000; i++)
-    gb_eta_add(&e, i % 4 ? GB_ETA_SORT : GB_ETA_STARTUP, 500 * MS);
+    gbi_eta_add(&e, i % 4 ? GB_ETA_SORT : GB_ETA_STARTUP, 500 * MS);
   for (int i = 0; i < 900; i++) /* every run takes twice the model */
     gb_eta_done(&e, i % 4 ? GB_ETA_SORT : GB_ETA_STARTUP, 500 * MS, 1000 * MS);
   uint64_t left = gb_eta_left_ns(&e); /* 100 runs ahead, 1 s each */
@@ -193,7 +193,7 @@ Test(eta, converges_to_the_measured_pace) {
 
 Test(eta, more_done_than_planned_leaves_nothing_ahead) {
   gb_eta e = {0};
-  gb_eta_add(&e, GB_ETA_STARTUP, 100 * MS);
+  gbi_eta_add(&e, GB_ETA_STARTUP, 100 * MS);
   gb_eta_done(&e, GB_ETA_STARTUP, 300 * MS, 300 * MS);
   cr_assert_eq(gb_eta_left_ns(&e), 0);
 }

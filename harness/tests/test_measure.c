@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "greenbench/measure.h"
+#include "harness_internal.h"
 #include "helper_script.h"
-#include "measure_internal.h"
 
 static const gb_workers workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
                                    GB_NODE_PATH, GB_NODE_WORKER_PATH};
@@ -66,7 +66,7 @@ Test(measure, argv_is_the_worker_contract) {
   char *argv[16], buf[96];
   gb_startup_group g = {.language = GB_PYTHON, .order = GB_NEARLY, .size = 250};
   gb_job job = gb_job_startup(&g, 7, 3);
-  gb_job_argv(&workers, &job, argv, buf);
+  gbi_job_argv(&workers, &job, argv, buf);
   const char *want[] = {GB_PYTHON_PATH,   GB_PYTHON_WORKER_PATH,
                         "--algorithm",    "quick",
                         "--order",        "nearly",

@@ -54,22 +54,22 @@ static gb_run_row sort_row(uint64_t run) {
   return r;
 }
 
-static gb_recorder *open_new(const char *dir) {
-  gb_recorder_opts o = {.dir = dir};
-  gb_recorder *r;
+static gbi_recorder *open_new(const char *dir) {
+  gbi_recorder_opts o = {.dir = dir};
+  gbi_recorder *r;
   gb_err err;
-  cr_assert_eq(gb_recorder_open(&o, &r, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_recorder_open(&o, &r, &err), 0, "%s", err.msg);
   return r;
 }
 
 Test(recorder, new_folder_gets_headers_and_whole_rows) {
   char dir[128];
   snprintf(dir, sizeof dir, "%s/deeper/campaign", fresh_dir());
-  gb_recorder *r = open_new(dir);
+  gbi_recorder *r = open_new(dir);
   gb_err err;
   gb_run_row row = sort_row(0);
-  cr_assert_eq(gb_recorder_append(r, GB_REC_FILE_RUNS, &row, &err), 0, "%s", err.msg);
-  gb_recorder_close(r);
+  cr_assert_eq(gbi_recorder_append(r, GB_REC_FILE_RUNS, &row, &err), 0, "%s", err.msg);
+  gbi_recorder_close(r);
   char header[GB_REC_LINE_MAX], line[GB_REC_LINE_MAX], want[2 * GB_REC_LINE_MAX];
   cr_assert_gt(gb_records_header(header, sizeof header), 0);
   cr_assert_gt(gb_records_format_row(&row, line, sizeof line), 0);
@@ -80,20 +80,20 @@ Test(recorder, new_folder_gets_headers_and_whole_rows) {
 
 Test(recorder, refuses_to_overwrite_records) {
   char *dir = fresh_dir();
-  gb_recorder_close(open_new(dir));
-  gb_recorder_opts o = {.dir = dir};
-  gb_recorder *r = NULL;
+  gbi_recorder_close(open_new(dir));
+  gbi_recorder_opts o = {.dir = dir};
+  gbi_recorder *r = NULL;
   gb_err err;
-  cr_assert_eq(gb_recorder_open(&o, &r, &err), -EEXIST);
+  cr_assert_eq(gbi_recorder_open(&o, &r, &err), -EEXIST);
   cr_assert(strstr(err.msg, "is not empty: records are never overwritten"), "%s", err.msg);
   cr_assert_null(r);
 }
 
 Test(recorder, unwritable_folder_is_a_clear_error) {
-  gb_recorder_opts o = {.dir = "/sys/greenbench-recorder-test"};
-  gb_recorder *r = NULL;
+  gbi_recorder_opts o = {.dir = "/sys/greenbench-recorder-test"};
+  gbi_recorder *r = NULL;
   gb_err err;
-  cr_assert_lt(gb_recorder_open(&o, &r, &err), 0);
+  cr_assert_lt(gbi_recorder_open(&o, &r, &err), 0);
   cr_assert(strstr(err.msg, "cannot create folder /sys/greenbench-recorder-test"), "%s",
             err.msg);
 }
@@ -110,37 +110,37 @@ static ssize_t full_disk(int fd, const void *buf, size_t len, void *ctx) {
 
 Test(recorder, full_disk_leaves_no_half_row) {
   char *dir = fresh_dir();
-  gb_recorder *r = open_new(dir);
+  gbi_recorder *r = open_new(dir);
   gb_err err;
   gb_run_row row = sort_row(0);
-  cr_assert_eq(gb_recorder_append(r, GB_REC_FILE_RUNS, &row, &err), 0);
-  gb_recorder_close(r);
+  cr_assert_eq(gbi_recorder_append(r, GB_REC_FILE_RUNS, &row, &err), 0);
+  gbi_recorder_close(r);
   char before[1 << 16], meta[256];
   snprintf(before, sizeof before, "%s", read_file(dir, "runs.csv"));
   snprintf(meta, sizeof meta, "%s/meta.json", dir);
   fclose(fopen(meta, "w"));
 
   int calls = 0;
-  gb_recorder_opts o = {.dir = dir, .resume = true, .write = full_disk, .write_ctx = &calls};
-  cr_assert_eq(gb_recorder_open(&o, &r, &err), 0, "%s", err.msg);
+  gbi_recorder_opts o = {.dir = dir, .resume = true, .write = full_disk, .write_ctx = &calls};
+  cr_assert_eq(gbi_recorder_open(&o, &r, &err), 0, "%s", err.msg);
   row.run = 1;
-  cr_assert_eq(gb_recorder_append(r, GB_REC_FILE_RUNS, &row, &err), -ENOSPC);
+  cr_assert_eq(gbi_recorder_append(r, GB_REC_FILE_RUNS, &row, &err), -ENOSPC);
   cr_assert(strstr(err.msg, "runs.csv: No space left on device (the row was not recorded)"),
             "%s", err.msg);
-  gb_recorder_close(r);
+  gbi_recorder_close(r);
   cr_assert_str_eq(read_file(dir, "runs.csv"), before);
 }
 
 /* Opening a folder to resume changes nothing: a cut-short last line is cut
- * only by gb_recorder_repair, after gb_recorder_read and the campaign's
+ * only by gbi_recorder_repair, after gbi_recorder_read and the campaign's
  * checks (test_records_safety.c resumes such a folder end to end). */
 Test(recorder, resume_changes_nothing_before_the_records_are_read) {
   char *dir = fresh_dir();
-  gb_recorder *r = open_new(dir);
+  gbi_recorder *r = open_new(dir);
   gb_err err;
   gb_run_row row = sort_row(0);
-  cr_assert_eq(gb_recorder_append(r, GB_REC_FILE_RUNS, &row, &err), 0, "%s", err.msg);
-  gb_recorder_close(r);
+  cr_assert_eq(gbi_recorder_append(r, GB_REC_FILE_RUNS, &row, &err), 0, "%s", err.msg);
+  gbi_recorder_close(r);
   char path[256];
   snprintf(path, sizeof path, "%s/runs.csv", dir);
   FILE *f = fopen(path, "a");
@@ -152,33 +152,33 @@ Test(recorder, resume_changes_nothing_before_the_records_are_read) {
   fclose(fopen(path, "w"));
 
   bool dropped = false;
-  gb_recorder_opts o = {.dir = dir, .resume = true};
-  cr_assert_eq(gb_recorder_open(&o, &r, &err), 0, "%s", err.msg);
-  cr_assert_eq(gb_recorder_repair(r, &dropped, &err), -EBADF);
+  gbi_recorder_opts o = {.dir = dir, .resume = true};
+  cr_assert_eq(gbi_recorder_open(&o, &r, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_recorder_repair(r, &dropped, &err), -EBADF);
   gb_records *rec = NULL;
-  cr_assert_lt(gb_recorder_read(r, &rec, &err), 0, "an empty meta.json is refused");
-  cr_assert_eq(gb_recorder_repair(r, &dropped, &err), -EBADF);
-  gb_recorder_close(r);
+  cr_assert_lt(gbi_recorder_read(r, &rec, &err), 0, "an empty meta.json is refused");
+  cr_assert_eq(gbi_recorder_repair(r, &dropped, &err), -EBADF);
+  gbi_recorder_close(r);
   cr_assert_not(dropped);
   cr_assert_str_eq(read_file(dir, "runs.csv"), cut);
 }
 
 Test(recorder, resume_needs_the_records) {
   char *dir = fresh_dir();
-  gb_recorder_opts o = {.dir = dir, .resume = true};
-  gb_recorder *r;
+  gbi_recorder_opts o = {.dir = dir, .resume = true};
+  gbi_recorder *r;
   gb_err err;
-  cr_assert_eq(gb_recorder_open(&o, &r, &err), -ENOENT);
+  cr_assert_eq(gbi_recorder_open(&o, &r, &err), -ENOENT);
   cr_assert(strstr(err.msg, "runs.csv is missing"), "%s", err.msg);
 }
 
 Test(recorder, text_files_are_replaced_whole) {
   char *dir = fresh_dir();
-  gb_recorder *r = open_new(dir);
+  gbi_recorder *r = open_new(dir);
   gb_err err;
-  cr_assert_eq(gb_recorder_write_text(r, "environment.txt", "one\n", &err), 0);
-  cr_assert_eq(gb_recorder_write_text(r, "environment.txt", "two\n", &err), 0);
-  gb_recorder_close(r);
+  cr_assert_eq(gbi_recorder_write_text(r, "environment.txt", "one\n", &err), 0);
+  cr_assert_eq(gbi_recorder_write_text(r, "environment.txt", "two\n", &err), 0);
+  gbi_recorder_close(r);
   cr_assert_str_eq(read_file(dir, "environment.txt"), "two\n");
   char tmp[256];
   snprintf(tmp, sizeof tmp, "%s/environment.txt.tmp", dir);

@@ -11,8 +11,8 @@
 #include "greenbench/clock.h"
 #include "greenbench/rapl.h"
 #include "greenbench/sampler.h"
+#include "harness_internal.h"
 #include "helper_powercap.h"
-#include "sampler_internal.h"
 
 #define RANGE_PKG 262143328850u
 #define RANGE_DRAM 65712999613u
@@ -74,7 +74,7 @@ static gb_energy_reading window(uint64_t ticks, uint64_t *injected, int nzones) 
 }
 
 static void assert_ok(const gb_energy_reading *r) {
-  cr_assert_eq(r->status, GB_ENERGY_OK, "%s: %s", gb_energy_status_name(r->status), r->reason);
+  cr_assert_eq(r->status, GB_ENERGY_OK, "%s: %s", gbi_energy_status_name(r->status), r->reason);
   cr_assert_str_eq(r->reason, "");
 }
 
@@ -210,7 +210,7 @@ Test(sampler, a_150_ms_stall_stops_the_run) {
   gb_energy_reading r;
   cr_assert_eq(gb_sampler_end(sampler, &r), 0);
   cr_assert_eq(r.status, GB_ENERGY_STALLED, "%s", r.reason);
-  cr_assert_str_eq(gb_energy_status_name(r.status), "stalled");
+  cr_assert_str_eq(gbi_energy_status_name(r.status), "stalled");
   cr_assert(strstr(r.reason, "package-0"), "%s", r.reason);
   cr_assert(strstr(r.reason, "intel-rapl:0/energy_uj) stood still"), "%s", r.reason);
   cr_assert(strstr(r.reason, "(limit 100 ms)"), "%s", r.reason);
@@ -252,7 +252,7 @@ Test(sampler, a_short_stall_that_swallows_a_share_of_the_window_is_stalled) {
   powercap_fake_stall(fake, p0, powercap_fake_ticks(fake) + 70, 60);
   uint64_t inj[1];
   gb_energy_reading r = window(200, inj, 1);
-  cr_assert_eq(r.status, GB_ENERGY_STALLED, "%s: %s", gb_energy_status_name(r.status),
+  cr_assert_eq(r.status, GB_ENERGY_STALLED, "%s: %s", gbi_energy_status_name(r.status),
                r.reason);
   cr_assert(strstr(r.reason, "of the 200 ms window (limit 10%)"), "%s", r.reason);
 }
@@ -325,7 +325,7 @@ Test(sampler, a_counter_that_goes_backwards_is_a_jump) {
   cr_assert(aborted_within(5000), "the abort fd fires");
   gb_energy_reading r;
   cr_assert_eq(gb_sampler_end(sampler, &r), 0);
-  cr_assert_eq(r.status, GB_ENERGY_JUMP, "%s: %s", gb_energy_status_name(r.status), r.reason);
+  cr_assert_eq(r.status, GB_ENERGY_JUMP, "%s: %s", gbi_energy_status_name(r.status), r.reason);
   cr_assert(strstr(r.reason, "above 1000 W"), "%s", r.reason);
 }
 
@@ -404,7 +404,7 @@ Test(sampler, a_rise_above_1_kw_is_a_jump) {
   cr_assert(aborted_within(5000), "the abort fd fires");
   gb_energy_reading r;
   cr_assert_eq(gb_sampler_end(sampler, &r), 0);
-  cr_assert_eq(r.status, GB_ENERGY_JUMP, "%s: %s", gb_energy_status_name(r.status), r.reason);
+  cr_assert_eq(r.status, GB_ENERGY_JUMP, "%s: %s", gbi_energy_status_name(r.status), r.reason);
   cr_assert(strstr(r.reason, "package-0"), "%s", r.reason);
   cr_assert(strstr(r.reason, "above 1000 W"), "%s", r.reason);
 }
@@ -430,7 +430,7 @@ Test(sampler, a_removed_zone_has_vanished) {
   cr_assert(aborted_within(5000), "the abort fd fires");
   gb_energy_reading r;
   cr_assert_eq(gb_sampler_end(sampler, &r), 0);
-  cr_assert_eq(r.status, GB_ENERGY_VANISHED, "%s: %s", gb_energy_status_name(r.status),
+  cr_assert_eq(r.status, GB_ENERGY_VANISHED, "%s: %s", gbi_energy_status_name(r.status),
                r.reason);
   cr_assert(strstr(r.reason, "intel-rapl:1"), "%s", r.reason);
   cr_assert(strstr(r.reason, "was removed"), "%s", r.reason);

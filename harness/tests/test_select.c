@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "greenbench/select.h"
-#include "plan_internal.h"
+#include "harness_internal.h"
 
 static gb_settings profile(const char *name) {
   gb_settings s;
@@ -124,9 +124,9 @@ Test(select, alternatives_select_exactly_their_union) {
                                 "python/bubble/nearly/200\n"
                                 "python/insertion/nearly/200\n"
                                 "python/quick/nearly/200\n");
-  cr_assert(gb_settings_plans_startup(&s, GB_C, GB_SORTED, 0));
-  cr_assert_not(gb_settings_plans_startup(&s, GB_C, GB_NEARLY, 1));
-  cr_assert_not(gb_settings_plans_startup(&s, GB_PYTHON, GB_NEARLY, 0));
+  cr_assert(gbi_settings_plans_startup(&s, GB_C, GB_SORTED, 0));
+  cr_assert_not(gbi_settings_plans_startup(&s, GB_C, GB_NEARLY, 1));
+  cr_assert_not(gbi_settings_plans_startup(&s, GB_PYTHON, GB_NEARLY, 0));
   gb_plan p;
   cr_assert_eq(gb_plan_build(&s, &p, &err), 0);
   cr_assert_eq(p.nstartups, 3u, "c/sorted/100, c/sorted/200, python/nearly/200");

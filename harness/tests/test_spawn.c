@@ -19,8 +19,7 @@
 #include "greenbench/privilege.h"
 #include "greenbench/spawn.h"
 #include "greenbench/workerline.h"
-#include "privilege_internal.h"
-#include "spawn_internal.h"
+#include "harness_internal.h"
 
 #define WORKER(name) GB_TEST_DATA_DIR "/workers/" name
 #define MS 1000000u
@@ -143,7 +142,7 @@ Test(spawn, good_worker_line_is_captured_and_parses) {
   cr_assert_eq(gb_workerline_read(r.out, r.out_len, &quick_random, &line, &err), 0, "%s",
                err.msg);
   cr_assert_eq(line.comparisons, 55119u);
-  cr_assert_str_eq(gb_spawn_status_name(r.status), "ok");
+  cr_assert_str_eq(gbi_spawn_status_name(r.status), "ok");
   gb_spawn_result_free(&r);
   cr_assert_null(r.out);
 }
@@ -155,7 +154,7 @@ Test(spawn, crash_is_named_with_its_signal) {
   cr_assert(strstr(r.message, "SIGSEGV (signal 11)"), "%s", r.message);
   cr_assert(strstr(r.message, "about to crash"), "the last stderr line is quoted: %s",
             r.message);
-  cr_assert_str_eq(gb_spawn_status_name(r.status), "crashed");
+  cr_assert_str_eq(gbi_spawn_status_name(r.status), "crashed");
   gb_spawn_result_free(&r);
 }
 
@@ -286,7 +285,7 @@ Test(spawn, nonzero_exit_gives_code_and_last_stderr_line) {
                               "from 1 to 10000000, got 'x'");
   cr_assert(strstr(r.err_tail, "worker: debug noise\n"), "the whole tail is kept");
   cr_assert_not(r.err_truncated);
-  cr_assert_str_eq(gb_spawn_status_name(r.status), "exit_nonzero");
+  cr_assert_str_eq(gbi_spawn_status_name(r.status), "exit_nonzero");
   gb_spawn_result_free(&r);
 }
 
@@ -296,7 +295,7 @@ Test(spawn, missing_program_is_spawn_failed_naming_it) {
   cr_assert_eq(r.error, ENOENT);
   cr_assert_str_eq(r.message, "cannot execute " WORKER(
                                   "no_such_worker") ": No such file or directory (ENOENT)");
-  cr_assert_str_eq(gb_spawn_status_name(r.status), "spawn_failed");
+  cr_assert_str_eq(gbi_spawn_status_name(r.status), "spawn_failed");
   gb_spawn_result_free(&r);
 }
 
@@ -535,7 +534,7 @@ Test(spawn, abort_fd_kills_the_group_with_the_callers_reason) {
   cr_assert_str_eq(r.message, want);
   cr_assert_lt(r.wall_ns, 2000 * MS);
   cr_assert(process_gone(leading_pid(r.out)), "the grandchild was killed too");
-  cr_assert_str_eq(gb_spawn_status_name(r.status), "aborted");
+  cr_assert_str_eq(gbi_spawn_status_name(r.status), "aborted");
   close(o.abort_fd);
   gb_spawn_result_free(&r);
 }
@@ -698,7 +697,7 @@ Test(spawn_batch, each_launch_output_is_checked) {
   cr_assert_eq(r.launches, 2);
   cr_assert_eq(t.checks, 2);
   cr_assert_str_eq(r.message, "launch 2 of 3: bad output: refused by the test");
-  cr_assert_str_eq(gb_spawn_status_name(r.status), "bad_output");
+  cr_assert_str_eq(gbi_spawn_status_name(r.status), "bad_output");
   gb_spawn_result_free(&r);
 }
 
@@ -721,9 +720,9 @@ Test(spawn_batch, wrong_startup_output_is_bad_output) {
 Test(spawn_privilege, ordinary_user_keeps_its_identity) {
   gb_privilege p;
   gb_err err;
-  cr_assert_eq(gb_privilege_from_sudo("1000", "1000", 1000, &p, &err), 0);
+  cr_assert_eq(gbi_privilege_from_sudo("1000", "1000", 1000, &p, &err), 0);
   cr_assert_not(gb_privilege_drops(&p));
-  cr_assert_eq(gb_privilege_from_sudo("garbage", NULL, 1000, &p, &err), 0,
+  cr_assert_eq(gbi_privilege_from_sudo("garbage", NULL, 1000, &p, &err), 0,
                "not root: the variables do not matter");
   cr_assert_not(gb_privilege_drops(&p));
 }
@@ -731,16 +730,16 @@ Test(spawn_privilege, ordinary_user_keeps_its_identity) {
 Test(spawn_privilege, root_without_sudo_keeps_root) {
   gb_privilege p;
   gb_err err;
-  cr_assert_eq(gb_privilege_from_sudo(NULL, NULL, 0, &p, &err), 0);
+  cr_assert_eq(gbi_privilege_from_sudo(NULL, NULL, 0, &p, &err), 0);
   cr_assert_not(gb_privilege_drops(&p));
-  cr_assert_eq(gb_privilege_from_sudo("0", "0", 0, &p, &err), 0, "root ran sudo");
+  cr_assert_eq(gbi_privilege_from_sudo("0", "0", 0, &p, &err), 0, "root ran sudo");
   cr_assert_not(gb_privilege_drops(&p));
 }
 
 Test(spawn_privilege, root_through_sudo_drops_to_the_user) {
   gb_privilege p;
   gb_err err;
-  cr_assert_eq(gb_privilege_from_sudo("65534", "1234", 0, &p, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_privilege_from_sudo("65534", "1234", 0, &p, &err), 0, "%s", err.msg);
   cr_assert(gb_privilege_drops(&p));
   cr_assert_eq(p.uid, 65534);
   cr_assert_eq(p.gid, 1234);
@@ -749,7 +748,7 @@ Test(spawn_privilege, root_through_sudo_drops_to_the_user) {
     has_gid |= p.groups[i] == 1234;
   cr_assert(has_gid, "the primary group is among the groups");
   /* A uid without a user database entry keeps just its gid. */
-  cr_assert_eq(gb_privilege_from_sudo("3999999", "3999998", 0, &p, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_privilege_from_sudo("3999999", "3999998", 0, &p, &err), 0, "%s", err.msg);
   cr_assert_eq(p.ngroups, 1);
   cr_assert_eq(p.groups[0], 3999998);
 }
@@ -760,10 +759,10 @@ Test(spawn_privilege, malformed_variables_are_named) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     gb_privilege p = {.uid = 42};
     gb_err err;
-    cr_assert_eq(gb_privilege_from_sudo(bad[i], "1000", 0, &p, &err), -EINVAL, "'%s'", bad[i]);
+    cr_assert_eq(gbi_privilege_from_sudo(bad[i], "1000", 0, &p, &err), -EINVAL, "'%s'", bad[i]);
     cr_assert(strstr(err.msg, "SUDO_UID must be a decimal id"), "%s", err.msg);
     cr_assert_eq(p.uid, 42, "out-param untouched on error");
-    cr_assert_eq(gb_privilege_from_sudo("1000", bad[i], 0, &p, &err), -EINVAL, "'%s'", bad[i]);
+    cr_assert_eq(gbi_privilege_from_sudo("1000", bad[i], 0, &p, &err), -EINVAL, "'%s'", bad[i]);
     cr_assert(strstr(err.msg, "SUDO_GID must be a decimal id"), "%s", err.msg);
   }
 }
@@ -774,7 +773,7 @@ Test(spawn_privilege, long_malformed_value_is_cut_in_the_message) {
   big[sizeof big - 1] = '\0';
   gb_privilege p;
   gb_err err;
-  cr_assert_eq(gb_privilege_from_sudo("1000", big, 0, &p, &err), -EINVAL);
+  cr_assert_eq(gbi_privilege_from_sudo("1000", big, 0, &p, &err), -EINVAL);
   cr_assert(strstr(err.msg, "...'") || strstr(err.msg, "'..."), "%s", err.msg);
   cr_assert_lt(strlen(err.msg), 120);
 }
@@ -782,18 +781,18 @@ Test(spawn_privilege, long_malformed_value_is_cut_in_the_message) {
 Test(spawn_privilege, one_variable_without_the_other) {
   gb_privilege p;
   gb_err err;
-  cr_assert_eq(gb_privilege_from_sudo("1000", NULL, 0, &p, &err), -EINVAL);
+  cr_assert_eq(gbi_privilege_from_sudo("1000", NULL, 0, &p, &err), -EINVAL);
   cr_assert_str_eq(err.msg, "SUDO_UID is set but SUDO_GID is not");
-  cr_assert_eq(gb_privilege_from_sudo(NULL, "1000", 0, &p, &err), -EINVAL);
+  cr_assert_eq(gbi_privilege_from_sudo(NULL, "1000", 0, &p, &err), -EINVAL);
   cr_assert_str_eq(err.msg, "SUDO_GID is set but SUDO_UID is not");
 }
 
 Test(spawn_privilege, for_user_refuses_root_and_minus_one) {
   gb_privilege p;
   gb_err err;
-  cr_assert_eq(gb_privilege_for_user(0, 0, &p, &err), -EINVAL);
-  cr_assert_eq(gb_privilege_for_user((uid_t)-1, 5, &p, &err), -EINVAL);
-  cr_assert_eq(gb_privilege_for_user(5, (gid_t)-1, &p, &err), -EINVAL);
+  cr_assert_eq(gbi_privilege_for_user(0, 0, &p, &err), -EINVAL);
+  cr_assert_eq(gbi_privilege_for_user((uid_t)-1, 5, &p, &err), -EINVAL);
+  cr_assert_eq(gbi_privilege_for_user(5, (gid_t)-1, &p, &err), -EINVAL);
 }
 
 /* Privilege: really dropping, which needs root. */
@@ -801,7 +800,7 @@ Test(spawn_privilege, for_user_refuses_root_and_minus_one) {
 static gb_privilege nobody(void) {
   gb_privilege p;
   gb_err err;
-  cr_assert_eq(gb_privilege_for_user(65534, 65534, &p, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_privilege_for_user(65534, 65534, &p, &err), 0, "%s", err.msg);
   return p;
 }
 
@@ -863,7 +862,7 @@ Test(spawn_privilege, failed_drop_is_spawn_failed) {
   skip_unless_root();
   gb_privilege other;
   gb_err err;
-  cr_assert_eq(gb_privilege_for_user(65533, 65533, &other, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_privilege_for_user(65533, 65533, &other, &err), 0, "%s", err.msg);
   /* This test's own process gives up root, so the child cannot switch. */
   cr_assert_eq(setresgid(65534, 65534, 65534), 0);
   cr_assert_eq(setresuid(65534, 65534, 65534), 0);
@@ -883,7 +882,7 @@ Test(spawn_privilege, chown_gives_files_to_the_user) {
   cr_assert_geq(fd, 0);
   close(fd);
   gb_privilege keep, p = nobody();
-  gb_privilege_keep(&keep);
+  gbi_privilege_keep(&keep);
   gb_err err;
   struct stat st;
   cr_assert_eq(gb_privilege_chown_path(&keep, path, &err), 0);

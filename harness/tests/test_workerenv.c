@@ -15,7 +15,7 @@
 #include "greenbench/campaign.h"
 #include "greenbench/records_read.h"
 #include "greenbench/workerenv.h"
-#include "privilege_internal.h"
+#include "harness_internal.h"
 
 #define TEST_USER "gbtestuser"
 
@@ -33,7 +33,7 @@ Test(workerenv, names_the_variables_that_change_speed) {
 Test(workerenv, is_the_documented_minimal_set) {
   gb_workerenv e;
   gb_privilege keep;
-  gb_privilege_keep(&keep);
+  gbi_privilege_keep(&keep);
   cr_assert_eq(gb_workerenv_build(&keep, &e, NULL), 0);
   struct passwd *pw = getpwuid(geteuid());
   char home[1100];
@@ -164,7 +164,7 @@ Test(workerenv, git_never_runs_the_checkouts_programs_as_root) {
   gb_err err;
   cr_assert_eq(gb_privilege_detect(&owner, &err), 0, "%s", err.msg);
   char commit[64];
-  gb_campaign_git_commit(repo, &owner, commit, sizeof commit);
+  gbi_campaign_git_commit(repo, &owner, commit, sizeof commit);
   unsetenv("SUDO_UID");
   unsetenv("SUDO_GID");
   cr_assert_neq(access(marker, F_OK), 0, "git ran core.fsmonitor");

@@ -61,8 +61,8 @@ static void share(const char *what, size_t k, size_t n) {
          100.0 * sqrt(p * (1.0 - p) / (double)n));
 }
 
-static void print(const gb_cov_result *r, const gb_synth_truth *t, const char *design) {
-  const gb_cov_opts *o = &r->opts;
+static void print(const gbi_cov_result *r, const gbi_synth_truth *t, const char *design) {
+  const gbi_cov_opts *o = &r->opts;
   printf("Coverage study: design %s (%zu configurations, %llu runs each), %zu campaigns, "
          "%zu resamples, seed %llu\n\n",
          design, t->n_configs, (unsigned long long)t->design.settings.runs, o->replicates,
@@ -71,13 +71,13 @@ static void print(const gb_cov_result *r, const gb_synth_truth *t, const char *d
       "| Interval (95%%) | Intervals | Coverage | MC s.e. | Mean width / truth | 93-97%% |\n");
   printf("|---|---:|---:|---:|---:|---|\n");
   for (int k = 0; k < GB_COV_COUNT; k++) {
-    const gb_cov_cell *c = &r->cell[k];
-    double p = gb_cov_rate(c);
-    printf("| %s | %zu | %.1f%% | %.1f | %.4f | %s |\n", gb_cov_kind_name(k), c->trials,
-           100.0 * p, 100.0 * gb_cov_se(c), gb_cov_mean_width(c),
+    const gbi_cov_cell *c = &r->cell[k];
+    double p = gbi_cov_rate(c);
+    printf("| %s | %zu | %.1f%% | %.1f | %.4f | %s |\n", gbi_cov_kind_name(k), c->trials,
+           100.0 * p, 100.0 * gbi_cov_se(c), gbi_cov_mean_width(c),
            c->trials == 0 ? "-" : (p >= 0.93 && p <= 0.97 ? "yes" : "**no**"));
   }
-  const gb_cov_readings *d = &r->readings;
+  const gbi_cov_readings *d = &r->readings;
   static const char *const est[2] = {"study's", "paired"};
   printf("\n");
   for (int e = 0; e < 2; e++) {
@@ -104,12 +104,12 @@ int main(int argc, char **argv) {
   const char *design = "study";
   double startup_sigma = NAN;
   bool equal = false;
-  gb_cov_opts o = {.replicates = 200,
-                   .seed = 1,
-                   .resamples = 2000,
-                   .level = 0.95,
-                   .margin = 0.10,
-                   .narrow = 1.0};
+  gbi_cov_opts o = {.replicates = 200,
+                    .seed = 1,
+                    .resamples = 2000,
+                    .level = 0.95,
+                    .margin = 0.10,
+                    .narrow = 1.0};
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!v) {
@@ -139,11 +139,11 @@ int main(int argc, char **argv) {
     }
     i++;
   }
-  gb_synth_design d;
+  gbi_synth_design d;
   if (strcmp(design, "small") == 0) {
-    d = gb_synth_design_small();
+    d = gbi_synth_design_small();
   } else if (strcmp(design, "study") == 0) {
-    d = gb_synth_design_study();
+    d = gbi_synth_design_study();
   } else {
     return usage();
   }
@@ -153,10 +153,10 @@ int main(int argc, char **argv) {
   if (!isnan(startup_sigma)) {
     d.startup_sigma = startup_sigma;
   }
-  gb_synth_truth t;
-  gb_cov_result r;
+  gbi_synth_truth t;
+  gbi_cov_result r;
   gb_err err;
-  if (gb_synth_truth_of(&d, &t, &err) < 0 || gb_cov_run(&t, &o, &r, &err) < 0) {
+  if (gbi_synth_truth_of(&d, &t, &err) < 0 || gbi_cov_run(&t, &o, &r, &err) < 0) {
     fprintf(stderr, "greenbench: error: coverage_study: %s\n", err.msg);
     return 2;
   }
@@ -164,7 +164,7 @@ int main(int argc, char **argv) {
   int rc = 0;
   printf("\n");
   for (int k = 0; k < GB_COV_COUNT; k++) {
-    double p = gb_cov_rate(&r.cell[k]);
+    double p = gbi_cov_rate(&r.cell[k]);
     bool in = r.cell[k].trials > 0 && p >= 0.93 && p <= 0.97;
     /* Intervals whose coverage docs/methods.md states beside them are
      * reported, not held to the band. */
@@ -173,13 +173,13 @@ int main(int argc, char **argv) {
            in       ? "PASS"
            : stated ? "STATED"
                     : "FAIL",
-           gb_cov_kind_name(k), 100.0 * p, 100.0 * gb_cov_se(&r.cell[k]),
+           gbi_cov_kind_name(k), 100.0 * p, 100.0 * gbi_cov_se(&r.cell[k]),
            in       ? " within 93-97%"
            : stated ? " (stated in docs/methods.md)"
                     : " outside 93-97%");
     rc |= !in && !stated;
   }
-  gb_cov_result_free(&r);
-  gb_synth_truth_free(&t);
+  gbi_cov_result_free(&r);
+  gbi_synth_truth_free(&t);
   return rc;
 }

@@ -6,7 +6,7 @@
 #include "greenbench/analysis.h"
 
 #include "analysis_internal.h"
-#include "parallel.h"
+#include "stats_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t gb_analysis_stream(gb_language l, gb_algorithm a, gb_order o, uint64_t size) {
+uint64_t gbi_analysis_stream(gb_language l, gb_algorithm a, gb_order o, uint64_t size) {
   uint64_t key = ((uint64_t)l * GB_ALGORITHM_COUNT + (uint64_t)a) * GB_ORDER_COUNT + o;
   return (key << 32) | (size & UINT64_C(0xffffffff));
 }
 
-uint64_t gb_analysis_startup_stream(gb_language l, gb_order o, uint64_t size) {
+uint64_t gbi_analysis_startup_stream(gb_language l, gb_order o, uint64_t size) {
   uint64_t key = (uint64_t)l * GB_ORDER_COUNT + (uint64_t)o;
   return (UINT64_C(1) << 63) | (key << 32) | (size & UINT64_C(0xffffffff));
 }
@@ -133,7 +133,7 @@ static int build_startups(gb_analysis *a, gb_err *err) {
                               .order = o,
                               .size = s->sizes[z],
                               .cost = {.energy_uj = NAN},
-                              .stream = gb_analysis_startup_stream(l, o, s->sizes[z])};
+                              .stream = gbi_analysis_startup_stream(l, o, s->sizes[z])};
         const gb_rec_group *g =
             gb_rec_table_find_startup(&a->records->runs, st->language, st->order, st->size);
         st->n_rows = g ? g->n_rows : 0;
@@ -241,7 +241,7 @@ static void check_plateau(gb_an_config *c, const gb_records *r) {
   c->plateau = flat ? GB_AN_PLATEAU_YES : GB_AN_PLATEAU_NO;
 }
 
-gb_run gb_analysis_run_of_row(const gb_run_row *r) {
+gb_run gbi_analysis_run_of_row(const gb_run_row *r) {
   return (gb_run){.wall_ns = (double)r->wall_ns.value,
                   .cpu_ns = row_cpu_ns(r),
                   .energy_uj = row_energy_uj(r),
@@ -258,7 +258,7 @@ static size_t collect_runs(const gb_rec_group *g, gb_run *runs, double *wall, do
     if (!row_ok(r)) {
       continue;
     }
-    runs[n] = gb_analysis_run_of_row(r);
+    runs[n] = gbi_analysis_run_of_row(r);
     wall[n] = runs[n].wall_ns;
     energy[n] = runs[n].energy_uj;
     n++;
@@ -273,7 +273,7 @@ static bool bootstrappable(const gb_an_config *c) {
 
 /* Only time and energy per sort are paired across configurations (ratios,
  * rank intervals), so only theirs are held. */
-gb_boot_opts gb_analysis_boot_opts(const gb_analysis *a, const gb_an_config *c) {
+gb_boot_opts gbi_analysis_boot_opts(const gb_analysis *a, const gb_an_config *c) {
   bool resample = !a->opts.startup_fixed && c->startup && c->startup->n_ok > 0;
   return (gb_boot_opts){.seed = a->opts.seed,
                         .stream = c->stream,
@@ -304,7 +304,7 @@ static int prepare(gb_analysis *a, gb_an_config *c, const gb_rec_group *g, gb_er
   int rc = runs && v ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
   double *wall = v, *energy = v ? v + c->n_ok : NULL;
   size_t n = rc == 0 ? collect_runs(g, runs, wall, energy) : 0;
-  gb_boot_opts bo = gb_analysis_boot_opts(a, c);
+  gb_boot_opts bo = gbi_analysis_boot_opts(a, c);
   gb_err inner;
   if (rc == 0 && (rc = gb_boot_check(runs, n, &c->startup->cost, &bo, &inner)) < 0) {
     boot_error(c, rc, &inner, err);
@@ -332,7 +332,7 @@ static int paired_power(gb_an_config *c, const gb_run *runs, size_t n, const gb_
   }
   gb_err inner;
   gb_interval *iv = &c->boot.est[GB_EST_NET_POWER];
-  int rc = gb_paired_power(runs, n, &c->startup->cost, bo, c->power_replicates, iv, &inner);
+  int rc = gbi_paired_power(runs, n, &c->startup->cost, bo, c->power_replicates, iv, &inner);
   if (rc < 0) {
     return boot_error(c, rc, &inner, err);
   }
@@ -355,7 +355,7 @@ static int bootstrap(gb_analysis *a, gb_an_config *c, gb_boot_work *work, gb_err
   double *v = malloc(2 * c->n_ok * sizeof *v);
   int rc = runs && v ? 0 : gb_err_set(err, ENOMEM, "analysis: out of memory");
   size_t n = rc == 0 ? collect_runs(g, runs, v, v + c->n_ok) : 0;
-  gb_boot_opts bo = gb_analysis_boot_opts(a, c);
+  gb_boot_opts bo = gbi_analysis_boot_opts(a, c);
   gb_err inner;
   if (rc == 0 &&
       (rc = gb_boot_run_in(work, runs, n, &c->startup->cost, &bo, &c->boot, &inner)) < 0) {
@@ -378,7 +378,7 @@ static int bootstrap(gb_analysis *a, gb_an_config *c, gb_boot_work *work, gb_err
 
 static int build_config(gb_analysis *a, gb_an_config *c, gb_err *err) {
   const gb_meta_settings *s = &a->records->meta.settings;
-  c->stream = gb_analysis_stream(c->language, c->algorithm, c->order, c->size);
+  c->stream = gbi_analysis_stream(c->language, c->algorithm, c->order, c->size);
   c->startup = find_startup(a, c->language, c->order, c->size);
   c->coupling = (gb_rho){.defined = false, .rho = NAN};
   c->process = (gb_summary){.min = NAN, .median = NAN, .p95 = NAN, .max = NAN};
@@ -465,9 +465,10 @@ static int compute_ratio(gb_analysis *a, gb_an_ratio *r, double *scratch, gb_err
   int rc = gb_ratio_of_in(&x->boot, &y->boot, a->opts.margin, a->opts.level, scratch, &r->ratio,
                           err);
   if (rc == 0 && x->power_replicates && y->power_replicates) {
-    gb_paired_power_ratio(&x->boot.est[GB_EST_NET_POWER], x->power_replicates,
-                          &y->boot.est[GB_EST_NET_POWER], y->power_replicates,
-                          a->opts.resamples, a->opts.level, a->opts.margin, scratch, &r->ratio);
+    gbi_paired_power_ratio(&x->boot.est[GB_EST_NET_POWER], x->power_replicates,
+                           &y->boot.est[GB_EST_NET_POWER], y->power_replicates,
+                           a->opts.resamples, a->opts.level, a->opts.margin, scratch,
+                           &r->ratio);
   }
   return rc;
 }
@@ -511,7 +512,7 @@ static void order_ratios(gb_analysis *a) {
   }
 }
 
-size_t gb_analysis_chance_bound(size_t n, double p) {
+size_t gbi_analysis_chance_bound(size_t n, double p) {
   double cdf = 0.0, ln = lgamma((double)n + 1.0);
   for (size_t k = 0; k < n; k++) {
     double lk = ln - lgamma((double)k + 1.0) - lgamma((double)(n - k) + 1.0);
@@ -549,7 +550,7 @@ static void tally(const gb_analysis *a, size_t from, size_t to, gb_ratio *tmp, g
     tmp[i - from] = a->ratios[i].ratio;
   }
   gb_ratio_tally_of(tmp, to - from, a->opts.level, &t->tally);
-  t->plain_bound = gb_analysis_chance_bound(t->tally.defined, 1.0 - a->opts.level);
+  t->plain_bound = gbi_analysis_chance_bound(t->tally.defined, 1.0 - a->opts.level);
   t->chance_bound = t->plain_bound;
 }
 
@@ -597,7 +598,7 @@ static int measure_group(gb_analysis *a, int algorithm, uint64_t size, group_ite
       g->index[n++] = i;
     }
   }
-  int rc = gb_parallel_for(n, a->opts.threads, bootstrap_item, g, err);
+  int rc = gbi_parallel_for(n, a->opts.threads, bootstrap_item, g, err);
   n = 0;
   for (size_t i = 0; i < a->n_ratios; i++) {
     if (in_group(&a->configs[a->ratios[i].a], algorithm, size)) {
@@ -605,7 +606,7 @@ static int measure_group(gb_analysis *a, int algorithm, uint64_t size, group_ite
     }
   }
   if (rc == 0) {
-    rc = gb_parallel_for(n, a->opts.threads, ratio_item, g, err);
+    rc = gbi_parallel_for(n, a->opts.threads, ratio_item, g, err);
   }
   for (size_t i = 0; i < a->n_configs; i++) {
     if (in_group(&a->configs[i], algorithm, size)) {
@@ -655,7 +656,7 @@ static int size_replicates(gb_analysis *a, uint64_t size, bool make, gb_err *err
     }
   }
   size_startups z = {a, trials};
-  return n > 0 ? gb_parallel_for(n, a->opts.threads, startup_item, &z, err) : 0;
+  return n > 0 ? gbi_parallel_for(n, a->opts.threads, startup_item, &z, err) : 0;
 }
 
 static int measure_groups(gb_analysis *a, gb_err *err) {
@@ -707,7 +708,7 @@ static int build_ratios(gb_analysis *a, gb_err *err) {
 
 /* ---- Rank agreement and coupling ------------------------------------------ */
 
-bool gb_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint64_t size) {
+bool gbi_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint64_t size) {
   switch (k->scope) {
   case GB_AN_RANK_SIZE:
     return size == k->size;
@@ -721,7 +722,7 @@ bool gb_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint64
 }
 
 static bool in_scope(const gb_an_rank *k, const gb_an_config *c) {
-  return gb_an_rank_holds(k, c->language, c->algorithm, c->size);
+  return gbi_an_rank_holds(k, c->language, c->algorithm, c->size);
 }
 
 static int rank_one(gb_analysis *a, gb_an_rank *k, const gb_boot **tmp, gb_err *err) {
@@ -782,7 +783,7 @@ static int build_ranks(gb_analysis *a, gb_err *err) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
   add_scopes(a);
-  return gb_parallel_for(a->n_ranks, a->opts.threads, rank_item, a, err);
+  return gbi_parallel_for(a->n_ranks, a->opts.threads, rank_item, a, err);
 }
 
 static void coupling_of(const gb_analysis *a, gb_an_coupling *cp, double *tmp) {
@@ -981,16 +982,17 @@ int gb_analysis_run(const gb_records *r, const gb_analysis_opts *opts, gb_analys
   a->opts = *opts;
   a->opts.rank_resamples =
       opts->rank_resamples < opts->resamples ? opts->rank_resamples : opts->resamples;
-  a->opts.threads = opts->threads > 0 ? opts->threads : gb_parallel_threads();
+  a->opts.threads = opts->threads > 0 ? opts->threads : gbi_parallel_threads();
   a->records = r;
   a->energy = r->meta.energy.status == GB_REC_ENERGY_OK;
   if ((rc = build_startups(a, err)) == 0 && (rc = build_configs(a, err)) == 0 &&
       (rc = build_ratios(a, err)) == 0 && (rc = build_ranks(a, err)) == 0 &&
-      (rc = build_couplings(a, err)) == 0 && (rc = gb_analysis_calibrate_chance(a, err)) == 0) {
+      (rc = build_couplings(a, err)) == 0 &&
+      (rc = gbi_analysis_calibrate_chance(a, err)) == 0) {
     check_rows(&a->checks, &r->runs);
     check_configs(&a->checks, a);
     if ((rc = build_warnings(a, err)) == 0) {
-      rc = gb_analysis_conclude(a, err);
+      rc = gbi_analysis_conclude(a, err);
     }
   }
   if (rc < 0) {

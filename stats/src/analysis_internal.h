@@ -11,24 +11,24 @@
 
 /* A configuration's bootstrap stream, from its key alone (analysis.h,
  * "Canonical order"). */
-uint64_t gb_analysis_stream(gb_language l, gb_algorithm a, gb_order o, uint64_t size);
+uint64_t gbi_analysis_stream(gb_language l, gb_algorithm a, gb_order o, uint64_t size);
 /* A startup trial's stream, from its key alone, apart from every
  * configuration's: bit 63 set, (language x 4 + order) x 2^32 + size mod
  * 2^32 below it. */
-uint64_t gb_analysis_startup_stream(gb_language l, gb_order o, uint64_t size);
+uint64_t gbi_analysis_startup_stream(gb_language l, gb_order o, uint64_t size);
 
 /* The smallest k with P(X > k) <= 0.05 for X ~ Binomial(n, p), 0 < p < 1:
  * how many of n intervals chance alone exceeds at most one time in 20 when
  * each excludes 1 with probability p. 0 for n = 0. */
-size_t gb_analysis_chance_bound(size_t n, double p);
+size_t gbi_analysis_chance_bound(size_t n, double p);
 
 /* Whether a configuration with this key lies in rank scope k (the
  * coverage study checks rank intervals against the truth of each scope). */
-bool gb_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint64_t size);
+bool gbi_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint64_t size);
 
 /* An ok row of runs.csv as the bootstrap takes it (energy NAN when the row
  * has no reading). */
-gb_run gb_analysis_run_of_row(const gb_run_row *r);
+gb_run gbi_analysis_run_of_row(const gb_run_row *r);
 
 /* Configuration c's bootstrap options as the analysis draws it: a's seed,
  * resamples and level, c's stream, only time and energy per sort held
@@ -36,7 +36,7 @@ gb_run gb_analysis_run_of_row(const gb_run_row *r);
  * the trial's stream unless opts.startup_fixed (from the trial's held
  * replicates while the analysis holds them; drawn afresh, the same
  * values, once it has released them). c must have a startup trial. */
-gb_boot_opts gb_analysis_boot_opts(const gb_analysis *a, const gb_an_config *c);
+gb_boot_opts gbi_analysis_boot_opts(const gb_analysis *a, const gb_an_config *c);
 
 /* Calibrates a's three tallies' chance counts (gb_an_tally) by simulating
  * opts.chance_campaigns campaigns of a's own design under equal power
@@ -44,7 +44,7 @@ gb_boot_opts gb_analysis_boot_opts(const gb_analysis *a, const gb_an_config *c);
  * ratio is defined. Needs the ratios, the tallies and the configurations'
  * bootstraps (only each configuration's power replicates and each ratio's
  * power interval are simulated, not a whole analysis). 0 or -ENOMEM. */
-GB_MUST_USE int gb_analysis_calibrate_chance(gb_analysis *a, gb_err *err);
+GB_MUST_USE int gbi_analysis_calibrate_chance(gb_analysis *a, gb_err *err);
 
 /* The paired estimator of net power (paired.c, ADR 0015) over runs[0..n-1]
  * with startup st: each run's power (W) is its energy per sort over its
@@ -56,29 +56,29 @@ GB_MUST_USE int gb_analysis_calibrate_chance(gb_analysis *a, gb_err *err);
  * replicate r subtracts replicate r's startup in place of st, as the
  * bootstrap's own estimates do (docs/adr/0014). Not available (rep all NAN) when a run lacks
  * energy. 0, -EINVAL (a run's values), -ENOMEM. */
-GB_MUST_USE int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st,
-                                const gb_boot_opts *o, double *rep, gb_interval *iv,
-                                gb_err *err);
+GB_MUST_USE int gbi_paired_power(const gb_run *runs, size_t n, const gb_startup *st,
+                                 const gb_boot_opts *o, double *rep, gb_interval *iv,
+                                 gb_err *err);
 
 /* Sets r's power interval from two paired estimates: point pa / pb, the
  * percentile interval at level of ra[k] / rb[k] (NAN where either is not
  * > 0), and reads it against margin again (an undefined reading stays
  * undefined). scratch: 2 x replicates doubles. */
-void gb_paired_power_ratio(const gb_interval *pa, const double *ra, const gb_interval *pb,
-                           const double *rb, size_t replicates, double level, double margin,
-                           double *scratch, gb_ratio *r);
+void gbi_paired_power_ratio(const gb_interval *pa, const double *ra, const gb_interval *pb,
+                            const double *rb, size_t replicates, double level, double margin,
+                            double *scratch, gb_ratio *r);
 
 /* Whether a CPU time per sort is impossible beside a time per sort for
  * workers that could use `cpus` CPUs: above time x cpus, with no tolerance
  * (docs/methods.md, "No tolerance for CPU above wall": the clocks' resolution
  * cannot make CPU time exceed wall time). False where either is NAN or
  * cpus is 0 (unknown). */
-bool gb_an_cpu_above_wall(double cpu_per_sort, double time_per_sort, uint64_t cpus);
+bool gbi_an_cpu_above_wall(double cpu_per_sort, double time_per_sort, uint64_t cpus);
 
 /* Fills a's conclusions from its figures (analysis_summary.c): groups,
  * net_power, remedies, each configuration's validity and checks.invalid,
  * verdict and noisy. Needs the configurations, ratios and tallies. 0 or
  * -ENOMEM. */
-GB_MUST_USE int gb_analysis_conclude(gb_analysis *a, gb_err *err);
+GB_MUST_USE int gbi_analysis_conclude(gb_analysis *a, gb_err *err);
 
 #endif

@@ -203,7 +203,7 @@ static uint64_t cpus_in(const char *list) {
   return n;
 }
 
-bool gb_an_cpu_above_wall(double cpu_per_sort, double time_per_sort, uint64_t cpus) {
+bool gbi_an_cpu_above_wall(double cpu_per_sort, double time_per_sort, uint64_t cpus) {
   return cpus > 0 && !isnan(cpu_per_sort) && !isnan(time_per_sort) &&
          cpu_per_sort > time_per_sort * (double)cpus;
 }
@@ -232,7 +232,7 @@ static void check_loop_times(gb_analysis *a) {
                           fabs(t->point - loop) > GB_ANALYSIS_LOOP_TOLERANCE * loop;
       k->loop_disagrees += c->loop_disagrees;
     }
-    c->cpu_above_wall = gb_an_cpu_above_wall(cpu->point, t->point, k->worker_cpus);
+    c->cpu_above_wall = gbi_an_cpu_above_wall(cpu->point, t->point, k->worker_cpus);
     k->cpu_above_wall += c->cpu_above_wall;
   }
 }
@@ -246,7 +246,7 @@ static void validate_configs(gb_analysis *a) {
   }
 }
 
-int gb_analysis_conclude(gb_analysis *a, gb_err *err) {
+int gbi_analysis_conclude(gb_analysis *a, gb_err *err) {
   if (build_groups(a) < 0 || net_power(a) < 0) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }

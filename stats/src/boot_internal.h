@@ -18,13 +18,13 @@
  * (bootstrap.h, gb_run and gb_startup), naming the field. Energy counts as
  * missing when the run's energy or idle energy or the startup energy is
  * NAN. */
-GB_MUST_USE int gb_run_values_of(const gb_run *run, const gb_startup *startup,
-                                 gb_run_values *out, gb_err *err);
+GB_MUST_USE int gbi_run_values_of(const gb_run *run, const gb_startup *startup,
+                                  gb_run_values *out, gb_err *err);
 
 /* gb_boot_run_in with a work area of its own, freed before it returns: the
  * same results and errors. */
-GB_MUST_USE int gb_boot_run(const gb_run *runs, size_t n, const gb_startup *startup,
-                            const gb_boot_opts *opts, gb_boot *out, gb_err *err);
+GB_MUST_USE int gbi_boot_run(const gb_run *runs, size_t n, const gb_startup *startup,
+                             const gb_boot_opts *opts, gb_boot *out, gb_err *err);
 
 /* Positions, in sorted order, of the order statistics behind the type 7
  * quantile at (lo, frac) (q7_position over the resample's m values) of a
@@ -33,8 +33,8 @@ GB_MUST_USE int gb_boot_run(const gb_run *runs, size_t n, const gb_startup *star
  * of lo + 1 when the quantile interpolates between two positions (frac != 0
  * and statistic lo + 1 lies further up), else *j2 = *j. Needs lo < m and,
  * when frac != 0, lo + 1 < m (as q7_position gives). O(position reached). */
-static inline void gb_counted_positions(const uint32_t *order, const uint32_t *counts,
-                                        size_t lo, double frac, size_t *j, size_t *j2) {
+static inline void gbi_counted_positions(const uint32_t *order, const uint32_t *counts,
+                                         size_t lo, double frac, size_t *j, size_t *j2) {
   size_t p = 0, below = counts[order[0]];
   while (below <= lo) {
     below += counts[order[++p]];
@@ -48,13 +48,13 @@ static inline void gb_counted_positions(const uint32_t *order, const uint32_t *c
   *j2 = p;
 }
 
-/* gb_counted_positions from a head start: cum_lo, the copies of the runs
+/* gbi_counted_positions from a head start: cum_lo, the copies of the runs
  * at sorted positions 0 .. lo (order[0 .. lo]), which the caller counts as
  * it draws. The positions sought lie a few steps from lo, up or down, so
  * the walk is short. The same *j and *j2. */
-static inline void gb_counted_positions_from(const uint32_t *order, const uint32_t *counts,
-                                             size_t lo, double frac, size_t cum_lo, size_t *j,
-                                             size_t *j2) {
+static inline void gbi_counted_positions_from(const uint32_t *order, const uint32_t *counts,
+                                              size_t lo, double frac, size_t cum_lo, size_t *j,
+                                              size_t *j2) {
   size_t p = lo, c = cum_lo; /* c: the copies at positions 0 .. p */
   if (c > lo) {
     /* Down while the positions below p still hold more than lo copies. */
@@ -76,18 +76,18 @@ static inline void gb_counted_positions_from(const uint32_t *order, const uint32
 }
 
 /* The quantile's value from those positions over the values sorted. */
-static inline double gb_counted_value(const double *sorted, size_t j, size_t j2, double frac) {
+static inline double gbi_counted_value(const double *sorted, size_t j, size_t j2, double frac) {
   return j2 == j ? sorted[j] : q7_lerp(sorted[j], sorted[j2], frac);
 }
 
 /* The type 7 quantile at (lo, frac) of the resample described by counts
- * (gb_counted_positions): the same value as gb_quantile_select over the
+ * (gbi_counted_positions): the same value as gb_quantile_select over the
  * resample's values written out. */
-static inline double gb_counted_quantile(const double *sorted, const uint32_t *order,
-                                         const uint32_t *counts, size_t lo, double frac) {
+static inline double gbi_counted_quantile(const double *sorted, const uint32_t *order,
+                                          const uint32_t *counts, size_t lo, double frac) {
   size_t j, j2;
-  gb_counted_positions(order, counts, lo, frac, &j, &j2);
-  return gb_counted_value(sorted, j, j2, frac);
+  gbi_counted_positions(order, counts, lo, frac, &j, &j2);
+  return gbi_counted_value(sorted, j, j2, frac);
 }
 
 #endif

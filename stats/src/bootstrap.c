@@ -61,8 +61,8 @@ static int check_startup(const gb_startup *st, gb_err *err) {
   return 0;
 }
 
-int gb_run_values_of(const gb_run *run, const gb_startup *startup, gb_run_values *out,
-                     gb_err *err) {
+int gbi_run_values_of(const gb_run *run, const gb_startup *startup, gb_run_values *out,
+                      gb_err *err) {
   int rc = check_run(run, err);
   if (rc == 0) {
     rc = check_startup(startup, err);
@@ -106,7 +106,7 @@ typedef struct {
   /* Per run, in a LANE_BITS-bit lane per walked estimate e: 1 when the run
    * sits at sorted position lo or below in e's order (lo of the median).
    * Summed over a resample's draws, lane e is the copies at positions
-   * 0 .. lo, where e's walk starts (gb_counted_positions_from). Used while
+   * 0 .. lo, where e's walk starts (gbi_counted_positions_from). Used while
    * n < 2^LANE_BITS, so a lane never overflows into the next. */
   uint64_t *lanes;
   /* With the startup resampled (gb_boot_opts.startup_batches): the fixed
@@ -356,8 +356,8 @@ static void shift_replicate(boot_work *w, const gb_startup *st, size_t r, double
       size_t n = w->n, m = w->move_of[r], lo;
       double frac;
       q7_position(n, 0.5, &lo, &frac);
-      *v = gb_counted_quantile(w->gross_sorted + m * n, w->gross_order + m * n, w->counts, lo,
-                               frac) -
+      *v = gbi_counted_quantile(w->gross_sorted + m * n, w->gross_order + m * n, w->counts, lo,
+                                frac) -
            moves[GB_EST_ENERGY_PER_SORT] / w->uniform_sorts;
     } else {
       *v = shifted_median(w, e, st);
@@ -394,12 +394,12 @@ static void resample_all(boot_work *w, gb_rng *rng, size_t replicates, double *r
       }
       if (k == e && head_start) {
         size_t cum_lo = (size_t)((below >> (LANE_BITS * e)) & lane_mask);
-        gb_counted_positions_from(w->order + e * n, counts, lo, frac, cum_lo, &at[e][0],
-                                  &at[e][1]);
+        gbi_counted_positions_from(w->order + e * n, counts, lo, frac, cum_lo, &at[e][0],
+                                   &at[e][1]);
       } else if (k == e) {
-        gb_counted_positions(w->order + e * n, counts, lo, frac, &at[e][0], &at[e][1]);
+        gbi_counted_positions(w->order + e * n, counts, lo, frac, &at[e][0], &at[e][1]);
       }
-      *out = gb_counted_value(w->sorted + e * n, at[k][0], at[k][1], frac);
+      *out = gbi_counted_value(w->sorted + e * n, at[k][0], at[k][1], frac);
     }
     if (startups) {
       shift_replicate(w, &startups[r], r, rep + r, replicates);
@@ -568,7 +568,7 @@ static int derive_all(const gb_run *runs, size_t n, const gb_startup *st, gb_run
   *has_energy = true;
   for (size_t i = 0; i < n; i++) {
     gb_err inner;
-    int rc = gb_run_values_of(&runs[i], st, &vals[i], &inner);
+    int rc = gbi_run_values_of(&runs[i], st, &vals[i], &inner);
     if (rc < 0) {
       return gb_err_set(err, -rc, "bootstrap: run %zu: %s", i, inner.msg);
     }
@@ -633,7 +633,7 @@ int gb_boot_check(const gb_run *runs, size_t n, const gb_startup *startup,
   for (size_t i = 0; rc == 0 && i < n; i++) {
     gb_run_values v;
     gb_err inner;
-    if ((rc = gb_run_values_of(&runs[i], startup, &v, &inner)) < 0) {
+    if ((rc = gbi_run_values_of(&runs[i], startup, &v, &inner)) < 0) {
       gb_err_set(err, -rc, "bootstrap: run %zu: %s", i, inner.msg);
     }
   }
@@ -680,7 +680,7 @@ int gb_boot_startup_replicates(const gb_startup *batches, size_t n, uint64_t see
                       UINT32_MAX);
   }
   /* Sorted once per field; each resample, held as counts, walks to its
-   * median (gb_counted_quantile): the value a sort of the resample gives. */
+   * median (gbi_counted_quantile): the value a sort of the resample gives. */
   enum { FIELDS = 3 };
   keyed *tmp = malloc(n * sizeof *tmp);
   double *sorted = malloc(FIELDS * n * sizeof *sorted);
@@ -720,7 +720,7 @@ int gb_boot_startup_replicates(const gb_startup *batches, size_t n, uint64_t see
       }
       double m[FIELDS];
       for (int f = 0; f < FIELDS; f++) {
-        m[f] = gb_counted_quantile(sorted + f * n, order + f * n, counts, lo, frac);
+        m[f] = gbi_counted_quantile(sorted + f * n, order + f * n, counts, lo, frac);
       }
       out[r] = (gb_startup){.time_ns = m[0], .cpu_ns = m[1], .energy_uj = energy ? m[2] : NAN};
     }
@@ -780,8 +780,8 @@ int gb_boot_run_in(gb_boot_work *work, const gb_run *runs, size_t n, const gb_st
   return 0;
 }
 
-int gb_boot_run(const gb_run *runs, size_t n, const gb_startup *startup,
-                const gb_boot_opts *opts, gb_boot *out, gb_err *err) {
+int gbi_boot_run(const gb_run *runs, size_t n, const gb_startup *startup,
+                 const gb_boot_opts *opts, gb_boot *out, gb_err *err) {
   gb_boot_work work = {0};
   int rc = gb_boot_run_in(&work, runs, n, startup, opts, out, err);
   gb_boot_work_free(&work);

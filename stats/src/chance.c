@@ -20,7 +20,7 @@
 
 #include "greenbench/quantile.h"
 #include "greenbench/rng.h"
-#include "normal.h"
+#include "stats_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,7 +32,7 @@
 
 /* A run's net power over its whole process (uJ per ns), NAN without energy. */
 static double process_power(const gb_run_row *r) {
-  gb_run x = gb_analysis_run_of_row(r);
+  gb_run x = gbi_analysis_run_of_row(r);
   return gb_net_energy_uj(x.energy_uj, x.idle_energy_uj, x.wall_ns, x.idle_ns) / x.wall_ns;
 }
 
@@ -85,7 +85,7 @@ static void calibrate(gb_an_tally *t, size_t *counts, size_t k, size_t excluding
   t->null_rate = defined ? (double)excluding / (double)defined : 0.0;
   t->null_mean = t->null_rate * (double)t->tally.defined;
   size_t binomial = t->null_rate > 0.0 && t->null_rate < 1.0
-                        ? gb_analysis_chance_bound(t->tally.defined, t->null_rate)
+                        ? gbi_analysis_chance_bound(t->tally.defined, t->null_rate)
                         : 0;
   size_t empirical = one_in_twenty(counts, k);
   t->chance_bound = binomial > empirical ? binomial : empirical;
@@ -155,7 +155,7 @@ static int config_prepare(const gb_analysis *a, const gb_an_config *c, null_conf
     if (g->rows[i]->status != GB_REC_STATUS_OK) {
       continue;
     }
-    gb_run x = gb_analysis_run_of_row(g->rows[i]);
+    gb_run x = gbi_analysis_run_of_row(g->rows[i]);
     nc->wall[n] = x.wall_ns;
     nc->net[n] = x.wall_ns - nc->startup_ns;
     positive = positive && nc->net[n] > 0.0;
@@ -190,7 +190,7 @@ static void config_replicates(const gb_analysis *a, const null_config *nc, size_
   gb_rng rng;
   gb_rng_seed_stream(&rng, a->opts.seed, CHANCE_STREAM + k * a->n_configs + i);
   for (size_t j = 0; j < n; j++) {
-    double e = nc->wall[j] * exp(sigma * gb_normal(&rng)) - (nc->wall[j] - nc->net[j]);
+    double e = nc->wall[j] * exp(sigma * gbi_normal(&rng)) - (nc->wall[j] - nc->net[j]);
     w->e[j] = paired ? e / nc->net[j] : e;
   }
   order_by(w->e, w->order_e, w->sorted_e, n);
@@ -202,9 +202,9 @@ static void config_replicates(const gb_analysis *a, const null_config *nc, size_
     for (size_t j = 0; j < n; j++) {
       w->counts[gb_rng_below(&rng, n)]++;
     }
-    double m = gb_counted_quantile(w->sorted_e, w->order_e, w->counts, lo, frac);
+    double m = gbi_counted_quantile(w->sorted_e, w->order_e, w->counts, lo, frac);
     rep[r] =
-        paired ? m : m / gb_counted_quantile(nc->sorted_t, nc->order_t, w->counts, lo, frac);
+        paired ? m : m / gbi_counted_quantile(nc->sorted_t, nc->order_t, w->counts, lo, frac);
   }
 }
 
@@ -275,7 +275,7 @@ static int simulate(gb_analysis *a, null_counts *nc, gb_err *err) {
   return rc;
 }
 
-int gb_analysis_calibrate_chance(gb_analysis *a, gb_err *err) {
+int gbi_analysis_calibrate_chance(gb_analysis *a, gb_err *err) {
   size_t k = a->opts.chance_campaigns;
   if (k == 0 || !a->energy || a->tally_all.tally.defined == 0) {
     return 0;

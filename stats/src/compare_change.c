@@ -4,14 +4,13 @@
  * margin, and whether the answer to question 1 changed. The analyses keep
  * too few replicates (gb_boot_trim) and draw every campaign's from the
  * same streams, so each side is bootstrapped again here as the report
- * bootstraps it (gb_analysis_boot_opts, the startup resampled, the paired
+ * bootstraps it (gbi_analysis_boot_opts, the startup resampled, the paired
  * power estimator), campaign m's streams offset by m x 2^56: the two
  * sides' resamples are independent, as the ratio's interval needs. */
 #include "greenbench/compare.h"
 
 #include "analysis_internal.h"
-#include "parallel.h"
-#include "ratio_internal.h"
+#include "stats_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -60,10 +59,10 @@ static int draw(const gb_comparison *c, size_t m, const gb_an_config *k, worker 
   size_t n = 0;
   for (size_t i = 0; g && i < g->n_rows; i++) {
     if (g->rows[i]->status == GB_REC_STATUS_OK) {
-      w->runs[n++] = gb_analysis_run_of_row(g->rows[i]);
+      w->runs[n++] = gbi_analysis_run_of_row(g->rows[i]);
     }
   }
-  gb_boot_opts o = gb_analysis_boot_opts(a, k);
+  gb_boot_opts o = gbi_analysis_boot_opts(a, k);
   uint64_t offset = (uint64_t)m << GB_COMPARE_STREAM_SHIFT;
   o.stream ^= offset;
   o.startup_stream ^= o.startup_batches ? offset : 0;
@@ -73,7 +72,7 @@ static int draw(const gb_comparison *c, size_t m, const gb_an_config *k, worker 
   if (rc == 0 && a->opts.power_estimator == GB_POWER_PAIRED && s->boot.has_energy) {
     gb_interval iv;
     s->power = malloc(o.replicates * sizeof *s->power);
-    rc = s->power ? gb_paired_power(w->runs, n, &k->startup->cost, &o, s->power, &iv, &inner)
+    rc = s->power ? gbi_paired_power(w->runs, n, &k->startup->cost, &o, s->power, &iv, &inner)
                   : gb_err_set(&inner, ENOMEM, "out of memory");
   }
   return rc < 0 ? side_error(x, k, rc, &inner, err) : 0;
@@ -83,7 +82,7 @@ static int draw(const gb_comparison *c, size_t m, const gb_an_config *k, worker 
  * and not lost in the noise (as ratio.h reads the power ratio). */
 static gb_reading read_interval(const gb_interval *iv, size_t replicates, double margin) {
   bool lost = iv->n_nonpositive * GB_RATIO_NOISE_SHARE_DEN > replicates;
-  return gb_ratio_read(iv->lo, iv->hi, margin, !iv->available || !(iv->point > 0.0) || lost);
+  return gbi_ratio_read(iv->lo, iv->hi, margin, !iv->available || !(iv->point > 0.0) || lost);
 }
 
 /* Campaign m (side b) against the first (side a) in configuration q. */
@@ -98,9 +97,9 @@ static int change_of(const gb_comparison *c, const gb_cmp_config *q, size_t m, c
     return rc;
   }
   if (a->power && b->power) {
-    gb_paired_power_ratio(&kb->boot.est[GB_EST_NET_POWER], b->power,
-                          &ka->boot.est[GB_EST_NET_POWER], a->power, o->resamples, o->level,
-                          o->margin, w->scratch, &ch.ratio);
+    gbi_paired_power_ratio(&kb->boot.est[GB_EST_NET_POWER], b->power,
+                           &ka->boot.est[GB_EST_NET_POWER], a->power, o->resamples, o->level,
+                           o->margin, w->scratch, &ch.ratio);
   }
   ch.time_reading = read_interval(&ch.ratio.time, o->resamples, o->margin);
   bool undefined = !ch.energy || ch.ratio.reading == GB_READING_UNDEFINED;
@@ -178,7 +177,7 @@ int gb_compare_changes(gb_comparison *c, gb_err *err) {
     rc = x.w[i].scratch && x.w[i].runs ? 0 : gb_err_set(err, ENOMEM, "compare: out of memory");
   }
   if (rc == 0) {
-    rc = gb_parallel_for(c->n_configs, workers, config_item, &x, err);
+    rc = gbi_parallel_for(c->n_configs, workers, config_item, &x, err);
   }
   for (size_t i = 0; x.w && i < workers; i++) {
     gb_boot_work_free(&x.w[i].boot);

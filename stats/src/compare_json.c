@@ -14,7 +14,7 @@
 /* Adds remember any failure, checked once at the end (as report_summary.c). */
 typedef struct {
   const gb_comparison *c;
-  gb_jb jb;
+  gbi_jb jb;
 } cj;
 
 /* ---- Machines ----------------------------------------------------------------- */
@@ -22,14 +22,14 @@ typedef struct {
 /* A group of questions 2 and 3: medians and ranges of its point ratios. */
 static void put_group(cj *s, cJSON *arr, const gb_an_group *g) {
   cJSON *o = put_obj(s, arr, NULL);
-  gb_jb_group_key(&s->jb, o, g);
+  gbi_jb_group_key(&s->jb, o, g);
   put_u64(s, o, "ratios", g->n);
   put_num(s, o, "time_ratio_median", g->time[0]);
   put_num(s, o, "energy_ratio_median", g->energy[0]);
   put_num(s, o, "power_ratio_median", g->power[0]);
   put_num(s, o, "power_ratio_min", g->power[1]);
   put_num(s, o, "power_ratio_max", g->power[2]);
-  gb_jb_readings(&s->jb, put_obj(s, o, "power_readings"), g->readings);
+  gbi_jb_readings(&s->jb, put_obj(s, o, "power_readings"), g->readings);
 }
 
 static void put_groups(cj *s, cJSON *parent, const char *key, const gb_analysis *a,
@@ -64,7 +64,7 @@ static void put_machine(cj *s, cJSON *arr, const gb_cmp_machine *m) {
   cJSON *q = put_obj(s, o, "question_1");
   put_str(s, q, "verdict", m->verdict);
   put_bool(s, q, "many_inconclusive", a->energy && a->noisy);
-  gb_jb_tallies(&s->jb, q, a);
+  gbi_jb_tallies(&s->jb, q, a);
   put_groups(s, o, "question_2", a, GB_AN_LANGUAGES);
   put_groups(s, o, "question_3", a, GB_AN_ORDERS);
 }
@@ -104,7 +104,7 @@ static void put_pair(cj *s, cJSON *arr, const gb_cmp_pair *p) {
     put(s, o, "time_rank_rho", cJSON_CreateNull());
     return;
   }
-  gb_jb_rho(&s->jb, o, "time_rank_rho", &p->time_rank);
+  gbi_jb_rho(&s->jb, o, "time_rank_rho", &p->time_rank);
 }
 
 /* ---- Configurations and ratios --------------------------------------------------- */
@@ -112,17 +112,17 @@ static void put_pair(cj *s, cJSON *arr, const gb_cmp_pair *p) {
 static void put_config(cj *s, cJSON *arr, const gb_cmp_config *x) {
   const gb_comparison *c = s->c;
   cJSON *o = put_obj(s, arr, NULL);
-  gb_jb_config_key(&s->jb, o, x->config[0]);
+  gbi_jb_config_key(&s->jb, o, x->config[0]);
   cJSON *ms = put_arr(s, o, "machines");
   for (size_t m = 0; m < c->n; m++) {
     const gb_an_config *k = x->config[m];
     bool e = k->measured && c->machines[m].a->energy;
     cJSON *v = put_obj(s, ms, NULL);
     put_str(s, v, "machine", c->machines[m].name);
-    gb_jb_interval(&s->jb, v, "time_per_sort_ns", k->measured,
-                   &k->boot.est[GB_EST_TIME_PER_SORT]);
-    gb_jb_interval(&s->jb, v, "energy_per_sort_uj", e, &k->boot.est[GB_EST_ENERGY_PER_SORT]);
-    gb_jb_interval(&s->jb, v, "net_power_w", e, &k->boot.est[GB_EST_NET_POWER]);
+    gbi_jb_interval(&s->jb, v, "time_per_sort_ns", k->measured,
+                    &k->boot.est[GB_EST_TIME_PER_SORT]);
+    gbi_jb_interval(&s->jb, v, "energy_per_sort_uj", e, &k->boot.est[GB_EST_ENERGY_PER_SORT]);
+    gbi_jb_interval(&s->jb, v, "net_power_w", e, &k->boot.est[GB_EST_NET_POWER]);
   }
 }
 
@@ -141,12 +141,12 @@ static void put_ratio(cj *s, cJSON *arr, const gb_cmp_ratio *x) {
     const gb_an_ratio *r = x->ratio[m];
     cJSON *v = put_obj(s, ms, NULL);
     put_str(s, v, "machine", c->machines[m].name);
-    gb_jb_interval(&s->jb, v, "time_ratio", r->computed, &r->ratio.time);
+    gbi_jb_interval(&s->jb, v, "time_ratio", r->computed, &r->ratio.time);
     /* As summary.json says it: without energy, energy and power ratios and
      * the reading are pending (null), not undefined. */
     bool energy = c->machines[m].a->energy;
-    gb_jb_interval(&s->jb, v, "energy_ratio", r->computed && energy, &r->ratio.energy);
-    gb_jb_interval(&s->jb, v, "power_ratio", r->computed && energy, &r->ratio.power);
+    gbi_jb_interval(&s->jb, v, "energy_ratio", r->computed && energy, &r->ratio.energy);
+    gbi_jb_interval(&s->jb, v, "power_ratio", r->computed && energy, &r->ratio.power);
     put_str(s, v, "reading",
             !energy ? NULL
                     : gb_reading_name(r->computed ? r->ratio.reading : GB_READING_UNDEFINED));
@@ -161,7 +161,7 @@ static void put_change_ratio(cj *s, cJSON *o, const char *what, const gb_interva
                              gb_reading r, bool exists) {
   char key[32];
   snprintf(key, sizeof key, "%s_ratio", what);
-  gb_jb_interval(&s->jb, o, key, exists && r != GB_READING_UNDEFINED, iv);
+  gbi_jb_interval(&s->jb, o, key, exists && r != GB_READING_UNDEFINED, iv);
   snprintf(key, sizeof key, "%s_reading", what);
   put_str(s, o, key, exists ? gb_reading_name(r) : NULL);
 }
@@ -186,7 +186,7 @@ static void put_change(cj *s, cJSON *arr, size_t m) {
   for (size_t i = 0; i < c->n_configs; i++) {
     const gb_cmp_change *ch = &c->configs[i].change[m];
     cJSON *k = put_obj(s, cs, NULL);
-    gb_jb_config_key(&s->jb, k, c->configs[i].config[0]);
+    gbi_jb_config_key(&s->jb, k, c->configs[i].config[0]);
     put_change_ratio(s, k, "time", &ch->ratio.time, ch->time_reading, ch->computed);
     put_change_ratio(s, k, "energy", &ch->ratio.energy, ch->energy_reading,
                      ch->computed && ch->energy);
@@ -222,5 +222,5 @@ static cJSON *build_root(cj *s) {
 int gb_compare_json(const gb_comparison *c, char **out, size_t *len, gb_err *err) {
   cj s = {.c = c, .jb = {true}};
   cJSON *root = build_root(&s);
-  return gb_jb_take(&s.jb, root, "compare.json", out, len, err);
+  return gbi_jb_take(&s.jb, root, "compare.json", out, len, err);
 }

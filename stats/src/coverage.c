@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *gb_cov_kind_name(gb_cov_kind k) {
+const char *gbi_cov_kind_name(gbi_cov_kind k) {
   static const char *const names[GB_COV_COUNT] = {"process time (median)",
                                                   "time per sort",
                                                   "CPU per sort",
@@ -26,28 +26,28 @@ const char *gb_cov_kind_name(gb_cov_kind k) {
   return (size_t)k < GB_COV_COUNT ? names[k] : "?";
 }
 
-double gb_cov_rate(const gb_cov_cell *c) {
+double gbi_cov_rate(const gbi_cov_cell *c) {
   return c->trials ? (double)c->covered / (double)c->trials : NAN;
 }
 
-double gb_cov_se(const gb_cov_cell *c) {
+double gbi_cov_se(const gbi_cov_cell *c) {
   if (!c->trials) {
     return NAN;
   }
-  double p = gb_cov_rate(c), n = (double)c->trials;
+  double p = gbi_cov_rate(c), n = (double)c->trials;
   double ss = c->hh - 2.0 * p * c->hn + p * p * c->nn;
   return sqrt(ss > 0.0 ? ss : 0.0) / n;
 }
 
-double gb_cov_mean_width(const gb_cov_cell *c) {
+double gbi_cov_mean_width(const gbi_cov_cell *c) {
   return c->trials ? c->width_sum / (double)c->trials : NAN;
 }
 
-void gb_cov_result_free(gb_cov_result *r) {
+void gbi_cov_result_free(gbi_cov_result *r) {
   if (r) {
     free(r->readings.null_excluding[0]);
     free(r->readings.null_excluding[1]);
-    *r = (gb_cov_result){0};
+    *r = (gbi_cov_result){0};
   }
 }
 
@@ -59,9 +59,9 @@ typedef struct {
 
 /* Whether [lo, hi], narrowed about point by o->narrow, holds truth; an
  * interval with a missing end is counted undefined, not tried. */
-static void check(gb_cov_result *res, campaign_tally *ct, gb_cov_kind k, double point,
+static void check(gbi_cov_result *res, campaign_tally *ct, gbi_cov_kind k, double point,
                   double lo, double hi, double truth) {
-  gb_cov_cell *c = &res->cell[k];
+  gbi_cov_cell *c = &res->cell[k];
   if (isnan(lo) || isnan(hi) || isnan(truth)) {
     c->undefined++;
     return;
@@ -79,7 +79,7 @@ static void check(gb_cov_result *res, campaign_tally *ct, gb_cov_kind k, double 
   ct->n[k]++;
 }
 
-static void check_iv(gb_cov_result *res, campaign_tally *ct, gb_cov_kind k,
+static void check_iv(gbi_cov_result *res, campaign_tally *ct, gbi_cov_kind k,
                      const gb_interval *iv, double truth) {
   if (!iv->available) {
     res->cell[k].undefined++;
@@ -88,7 +88,7 @@ static void check_iv(gb_cov_result *res, campaign_tally *ct, gb_cov_kind k,
   check(res, ct, k, iv->point, iv->lo, iv->hi, truth);
 }
 
-static void close_campaign(gb_cov_result *res, const campaign_tally *ct) {
+static void close_campaign(gbi_cov_result *res, const campaign_tally *ct) {
   for (int k = 0; k < GB_COV_COUNT; k++) {
     double h = (double)ct->h[k], n = (double)ct->n[k];
     res->cell[k].hh += h * h;
@@ -99,15 +99,15 @@ static void close_campaign(gb_cov_result *res, const campaign_tally *ct) {
 
 /* ---- The paired estimator --------------------------------------------------- */
 
-int gb_cov_paired_power(const gb_analysis *a, const gb_an_config *c, double *rep, double *point,
-                        double *scratch, gb_err *err) {
+int gbi_cov_paired_power(const gb_analysis *a, const gb_an_config *c, double *rep,
+                         double *point, double *scratch, gb_err *err) {
   const gb_rec_group *g =
       gb_rec_table_find_sort(&a->records->runs, c->language, c->algorithm, c->order, c->size);
   gb_run *runs = (gb_run *)(void *)scratch;
   size_t n = 0;
   for (size_t i = 0; g && i < g->n_rows; i++) {
     if (g->rows[i]->status == GB_REC_STATUS_OK) {
-      runs[n++] = gb_analysis_run_of_row(g->rows[i]);
+      runs[n++] = gbi_analysis_run_of_row(g->rows[i]);
     }
   }
   /* The startup resampled in every replicate as the analysis resamples it
@@ -121,7 +121,7 @@ int gb_cov_paired_power(const gb_analysis *a, const gb_an_config *c, double *rep
                     .n_startup_batches = resample ? c->startup->n_ok : 0,
                     .startup_stream = resample ? c->startup->stream : 0};
   gb_interval iv;
-  int rc = gb_paired_power(runs, n, &c->startup->cost, &o, rep, &iv, err);
+  int rc = gbi_paired_power(runs, n, &c->startup->cost, &o, rep, &iv, err);
   *point = iv.point;
   return rc;
 }
@@ -134,12 +134,12 @@ typedef struct {
   double *scratch;
 } paired_work;
 
-static void check_configs(gb_cov_result *res, campaign_tally *ct, const gb_analysis *a,
-                          const gb_synth_truth *t, const paired_work *pw) {
+static void check_configs(gbi_cov_result *res, campaign_tally *ct, const gb_analysis *a,
+                          const gbi_synth_truth *t, const paired_work *pw) {
   size_t B = a->opts.resamples;
   for (size_t i = 0; i < a->n_configs; i++) {
     const gb_an_config *c = &a->configs[i];
-    const gb_synth_config *s = &t->configs[i];
+    const gbi_synth_config *s = &t->configs[i];
     const gb_interval *e = c->boot.est;
     check_iv(res, ct, GB_COV_PROCESS, &e[GB_EST_PROCESS_TIME], s->process_ns);
     check_iv(res, ct, GB_COV_TIME, &e[GB_EST_TIME_PER_SORT], s->time_per_sort_ns);
@@ -160,18 +160,18 @@ static gb_ratio paired_ratio(const gb_analysis *a, const gb_an_ratio *r, const p
   size_t B = a->opts.resamples;
   gb_interval x = {.point = pw->point[r->a]}, y = {.point = pw->point[r->b]};
   gb_ratio out = {.reading = r->ratio.reading};
-  gb_paired_power_ratio(&x, pw->rep + r->a * B, &y, pw->rep + r->b * B, B, a->opts.level,
-                        a->opts.margin, tmp, &out);
+  gbi_paired_power_ratio(&x, pw->rep + r->a * B, &y, pw->rep + r->b * B, B, a->opts.level,
+                         a->opts.margin, tmp, &out);
   return out;
 }
 
-static void check_ratios(gb_cov_result *res, campaign_tally *ct, const gb_analysis *a,
-                         const gb_synth_truth *t, const paired_work *pw, double *tmp,
+static void check_ratios(gbi_cov_result *res, campaign_tally *ct, const gb_analysis *a,
+                         const gbi_synth_truth *t, const paired_work *pw, double *tmp,
                          size_t replicate) {
-  gb_cov_readings *rd = &res->readings;
+  gbi_cov_readings *rd = &res->readings;
   for (size_t i = 0; i < a->n_ratios; i++) {
     const gb_an_ratio *r = &a->ratios[i];
-    const gb_synth_config *x = &t->configs[r->a], *y = &t->configs[r->b];
+    const gbi_synth_config *x = &t->configs[r->a], *y = &t->configs[r->b];
     if (!r->computed || r->ratio.reading == GB_READING_UNDEFINED) {
       res->cell[GB_COV_RATIO_STUDY].undefined++;
       res->cell[GB_COV_RATIO_PAIRED].undefined++;
@@ -202,15 +202,15 @@ static void check_ratios(gb_cov_result *res, campaign_tally *ct, const gb_analys
   }
 }
 
-static int check_ranks(gb_cov_result *res, campaign_tally *ct, const gb_analysis *a,
-                       const gb_synth_truth *t, double *tmp, gb_err *err) {
+static int check_ranks(gbi_cov_result *res, campaign_tally *ct, const gb_analysis *a,
+                       const gbi_synth_truth *t, double *tmp, gb_err *err) {
   double *x = tmp, *y = tmp + t->n_configs;
   for (size_t i = 0; i < a->n_ranks; i++) {
     const gb_an_rank *k = &a->ranks[i];
     size_t n = 0;
     for (size_t j = 0; j < t->n_configs; j++) {
-      const gb_synth_config *c = &t->configs[j];
-      if (gb_an_rank_holds(k, c->language, c->algorithm, c->size)) {
+      const gbi_synth_config *c = &t->configs[j];
+      if (gbi_an_rank_holds(k, c->language, c->algorithm, c->size)) {
         x[n] = t->configs[j].time_per_sort_ns;
         y[n++] = t->configs[j].energy_per_sort_uj;
       }
@@ -231,7 +231,7 @@ static int check_ranks(gb_cov_result *res, campaign_tally *ct, const gb_analysis
 
 /* ---- The study ------------------------------------------------------------ */
 
-static int check_opts(const gb_cov_opts *o, gb_err *err) {
+static int check_opts(const gbi_cov_opts *o, gb_err *err) {
   if (o->replicates == 0 || o->resamples < 100 || !(o->level > 0.0 && o->level < 1.0) ||
       !(o->margin > 0.0) || !(o->narrow > 0.0)) {
     return gb_err_set(err, EINVAL, "coverage: bad options (replicates %zu, resamples %zu)",
@@ -240,9 +240,9 @@ static int check_opts(const gb_cov_opts *o, gb_err *err) {
   return 0;
 }
 
-static int one_campaign(const gb_synth_truth *t, gb_cov_result *res, size_t replicate,
+static int one_campaign(const gbi_synth_truth *t, gbi_cov_result *res, size_t replicate,
                         paired_work *pw, double *tmp, gb_err *err) {
-  const gb_cov_opts *o = &res->opts;
+  const gbi_cov_opts *o = &res->opts;
   gb_records *rec = NULL;
   gb_analysis *a = NULL;
   gb_analysis_opts ao = GB_ANALYSIS_OPTS_DEFAULT;
@@ -253,7 +253,7 @@ static int one_campaign(const gb_synth_truth *t, gb_cov_result *res, size_t repl
   ao.threads = o->threads;
   ao.chance_campaigns = 0;             /* the coverage study counts its own null */
   ao.power_estimator = GB_POWER_STUDY; /* the paired one is drawn beside it */
-  int rc = gb_synth_records(t, o->seed + replicate, &rec, err);
+  int rc = gbi_synth_records(t, o->seed + replicate, &rec, err);
   if (rc == 0) {
     rc = gb_analysis_run(rec, &ao, &a, err);
   }
@@ -262,8 +262,8 @@ static int one_campaign(const gb_synth_truth *t, gb_cov_result *res, size_t repl
                     a->n_configs, t->n_configs);
   }
   for (size_t i = 0; rc == 0 && i < a->n_configs; i++) {
-    rc = gb_cov_paired_power(a, &a->configs[i], pw->rep + i * o->resamples, &pw->point[i],
-                             pw->scratch, err);
+    rc = gbi_cov_paired_power(a, &a->configs[i], pw->rep + i * o->resamples, &pw->point[i],
+                              pw->scratch, err);
   }
   campaign_tally ct = {0};
   if (rc == 0) {
@@ -277,15 +277,15 @@ static int one_campaign(const gb_synth_truth *t, gb_cov_result *res, size_t repl
   return rc;
 }
 
-int gb_cov_run(const gb_synth_truth *t, const gb_cov_opts *opts, gb_cov_result *out,
-               gb_err *err) {
+int gbi_cov_run(const gbi_synth_truth *t, const gbi_cov_opts *opts, gbi_cov_result *out,
+                gb_err *err) {
   int rc = check_opts(opts, err);
   if (rc < 0) {
     return rc;
   }
   size_t B = opts->resamples, n = t->n_configs;
   size_t runs = (size_t)t->design.settings.runs;
-  gb_cov_result res = {.opts = *opts};
+  gbi_cov_result res = {.opts = *opts};
   paired_work pw = {malloc(n * B * sizeof(double)), malloc(n * sizeof(double)),
                     malloc((8 * runs + 2 * B) * sizeof(double))};
   double *tmp = malloc((2 * B + 2 * n) * sizeof *tmp);
@@ -303,7 +303,7 @@ int gb_cov_run(const gb_synth_truth *t, const gb_cov_opts *opts, gb_cov_result *
   free(pw.scratch);
   free(tmp);
   if (rc < 0) {
-    gb_cov_result_free(&res);
+    gbi_cov_result_free(&res);
     return rc;
   }
   *out = res;

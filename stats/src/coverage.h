@@ -30,10 +30,10 @@ typedef enum {
   GB_COV_RATIO_PAIRED, /* power ratios, the paired estimator */
   GB_COV_SPEARMAN,     /* rank agreement of time and energy, every scope */
   GB_COV_COUNT
-} gb_cov_kind;
+} gbi_cov_kind;
 
 /* "time per sort", ... */
-const char *gb_cov_kind_name(gb_cov_kind k);
+const char *gbi_cov_kind_name(gbi_cov_kind k);
 
 typedef struct {
   size_t trials, covered, undefined; /* undefined: no interval printed, not a trial */
@@ -41,14 +41,14 @@ typedef struct {
    * sums over replicates of h^2, h n and n^2 (h covered, n trials). */
   double hh, hn, nn;
   double width_sum; /* sum of (hi - lo) / truth over the trials */
-} gb_cov_cell;
+} gbi_cov_cell;
 
 /* The share covered, and its Monte Carlo standard error (the intervals of
  * one campaign are dependent where they share a configuration, so the
  * error is that of a ratio estimate over campaigns). NAN without trials. */
-double gb_cov_rate(const gb_cov_cell *c);
-double gb_cov_se(const gb_cov_cell *c);
-double gb_cov_mean_width(const gb_cov_cell *c);
+double gbi_cov_rate(const gbi_cov_cell *c);
+double gbi_cov_se(const gbi_cov_cell *c);
+double gbi_cov_mean_width(const gbi_cov_cell *c);
 
 /* Readings of the power ratios, by estimator (0 study, 1 paired). */
 typedef struct {
@@ -59,7 +59,7 @@ typedef struct {
   size_t alt_differs[2];     /* of those, read "differs" */
   size_t changed;            /* defined ratios whose reading differs between the two */
   size_t *null_excluding[2]; /* per replicate: null ratios whose interval excludes 1 */
-} gb_cov_readings;
+} gbi_cov_readings;
 
 typedef struct {
   size_t replicates; /* campaigns drawn */
@@ -72,20 +72,20 @@ typedef struct {
    * this factor (1 as printed, 0.9 ten percent narrower), so that a test can
    * show the study failing when its intervals are too short. */
   double narrow;
-} gb_cov_opts;
+} gbi_cov_opts;
 
 typedef struct {
-  gb_cov_opts opts;
-  gb_cov_cell cell[GB_COV_COUNT];
-  gb_cov_readings readings;
-} gb_cov_result;
+  gbi_cov_opts opts;
+  gbi_cov_cell cell[GB_COV_COUNT];
+  gbi_cov_readings readings;
+} gbi_cov_result;
 
 /* Draws opts->replicates campaigns from t and measures every interval's
  * coverage. 0, -EINVAL (bad options, a campaign the analysis refuses),
- * -ENOMEM; release *out with gb_cov_result_free. */
-GB_MUST_USE int gb_cov_run(const gb_synth_truth *t, const gb_cov_opts *opts, gb_cov_result *out,
-                           gb_err *err);
-void gb_cov_result_free(gb_cov_result *r);
+ * -ENOMEM; release *out with gbi_cov_result_free. */
+GB_MUST_USE int gbi_cov_run(const gbi_synth_truth *t, const gbi_cov_opts *opts,
+                            gbi_cov_result *out, gb_err *err);
+void gbi_cov_result_free(gbi_cov_result *r);
 
 /* The paired estimator of one configuration of a: the per-run powers of
  * its ok runs (W; startup and idle subtracted per run, NAN where the run's
@@ -93,7 +93,7 @@ void gb_cov_result_free(gb_cov_result *r);
  * medians in rep[] drawn with the configuration's bootstrap stream, so
  * replicate r resamples the same runs as the analysis's replicate r.
  * scratch: room for c->n_ok gb_run. 0, -EINVAL (the run values), -ENOMEM. */
-GB_MUST_USE int gb_cov_paired_power(const gb_analysis *a, const gb_an_config *c, double *rep,
-                                    double *point, double *scratch, gb_err *err);
+GB_MUST_USE int gbi_cov_paired_power(const gb_analysis *a, const gb_an_config *c, double *rep,
+                                     double *point, double *scratch, gb_err *err);
 
 #endif

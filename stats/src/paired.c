@@ -8,7 +8,7 @@
 #include "greenbench/quantile.h"
 #include "greenbench/quantile_rule.h"
 #include "greenbench/rng.h"
-#include "ratio_internal.h"
+#include "stats_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -82,7 +82,7 @@ static double counted_median(const double *v, uint32_t *order, double *sorted,
   for (size_t i = 0; i < n; i++) {
     sorted[i] = v[order[i]];
   }
-  return gb_counted_quantile(sorted, order, counts, lo, frac);
+  return gbi_counted_quantile(sorted, order, counts, lo, frac);
 }
 
 /* The median of the defined powers of a resample, written out into tmp. */
@@ -96,8 +96,8 @@ static double gathered_median(const double *v, const uint32_t *counts, size_t n,
   return median_defined(tmp, m, &used);
 }
 
-int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st, const gb_boot_opts *o,
-                    double *rep, gb_interval *iv, gb_err *err) {
+int gbi_paired_power(const gb_run *runs, size_t n, const gb_startup *st, const gb_boot_opts *o,
+                     double *rep, gb_interval *iv, gb_err *err) {
   /* Per run: its power, energy and time per sort with the fixed startup,
    * 1 / sorts; then the resample and the percentile scratch. */
   double *p = malloc((7 * n + o->replicates + 1) * sizeof *p);
@@ -114,7 +114,7 @@ int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st, const gb
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < n; i++) {
     gb_run_values v;
-    rc = gb_run_values_of(&runs[i], st, &v, err);
+    rc = gbi_run_values_of(&runs[i], st, &v, err);
     energy = energy && !isnan(v.energy_per_sort_uj);
     e[i] = v.energy_per_sort_uj;
     t[i] = v.time_per_sort_ns;
@@ -173,9 +173,9 @@ int gb_paired_power(const gb_run *runs, size_t n, const gb_startup *st, const gb
   return 0;
 }
 
-void gb_paired_power_ratio(const gb_interval *pa, const double *ra, const gb_interval *pb,
-                           const double *rb, size_t replicates, double level, double margin,
-                           double *scratch, gb_ratio *r) {
+void gbi_paired_power_ratio(const gb_interval *pa, const double *ra, const gb_interval *pb,
+                            const double *rb, size_t replicates, double level, double margin,
+                            double *scratch, gb_ratio *r) {
   double *v = scratch, *work = scratch + replicates;
   for (size_t k = 0; k < replicates; k++) {
     v[k] = ra[k] > 0.0 && rb[k] > 0.0 ? ra[k] / rb[k] : NAN;
@@ -189,6 +189,6 @@ void gb_paired_power_ratio(const gb_interval *pa, const double *ra, const gb_int
   iv->n_used = gb_percentile_interval(v, replicates, level, work, &iv->lo, &iv->hi);
   iv->available = iv->n_used > 0;
   bool undefined = r->reading == GB_READING_UNDEFINED;
-  r->reading = gb_ratio_read(iv->lo, iv->hi, margin, undefined);
+  r->reading = gbi_ratio_read(iv->lo, iv->hi, margin, undefined);
   r->excludes_one = r->reading != GB_READING_UNDEFINED && (iv->lo > 1.0 || iv->hi < 1.0);
 }

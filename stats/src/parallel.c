@@ -1,4 +1,4 @@
-#include "parallel.h"
+#include "stats_internal.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-size_t gb_parallel_threads(void) {
+size_t gbi_parallel_threads(void) {
   /* The CPUs this process may run on (taskset, a container's cpuset), not
    * every online one: more threads than those only take turns. */
   cpu_set_t set;
@@ -16,7 +16,7 @@ size_t gb_parallel_threads(void) {
 }
 
 typedef struct {
-  gb_parallel_fn fn;
+  gbi_parallel_fn fn;
   atomic_size_t workers; /* the next worker index to hand out */
   void *ctx;
   size_t n;
@@ -34,7 +34,7 @@ static void *work(void *arg) {
   return NULL;
 }
 
-static int serially(size_t n, gb_parallel_fn fn, void *ctx, gb_err *err) {
+static int serially(size_t n, gbi_parallel_fn fn, void *ctx, gb_err *err) {
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < n; i++) {
     rc = fn(ctx, i, 0, err);
@@ -42,7 +42,7 @@ static int serially(size_t n, gb_parallel_fn fn, void *ctx, gb_err *err) {
   return rc;
 }
 
-int gb_parallel_for(size_t n, size_t threads, gb_parallel_fn fn, void *ctx, gb_err *err) {
+int gbi_parallel_for(size_t n, size_t threads, gbi_parallel_fn fn, void *ctx, gb_err *err) {
   threads = threads < n ? threads : n;
   if (threads <= 1) {
     return serially(n, fn, ctx, err);

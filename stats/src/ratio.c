@@ -1,6 +1,6 @@
 #include "greenbench/ratio.h"
 
-#include "ratio_internal.h"
+#include "stats_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,7 +19,7 @@ const char *gb_reading_name(gb_reading r) {
   }
 }
 
-gb_reading gb_ratio_read(double lo, double hi, double m, bool undefined) {
+gb_reading gbi_ratio_read(double lo, double hi, double m, bool undefined) {
   if (undefined || isnan(lo) || isnan(hi)) {
     return GB_READING_UNDEFINED;
   }
@@ -131,7 +131,7 @@ int gb_ratio_of_in(const gb_boot *a, const gb_boot *b, double m, double level, d
   gb_ratio r = {.time = interval_of(tr, n, pt, level, sel),
                 .energy = interval_of(er, n, pe, level, sel),
                 .power = interval_of(pr, n, pp, level, sel)};
-  r.reading = gb_ratio_read(r.power.lo, r.power.hi, m, is_undefined(a, b));
+  r.reading = gbi_ratio_read(r.power.lo, r.power.hi, m, is_undefined(a, b));
   r.excludes_one = r.reading != GB_READING_UNDEFINED && (r.power.lo > 1.0 || r.power.hi < 1.0);
   if (r.reading == GB_READING_UNDEFINED) {
     /* An undefined reading carries no power ratio: a point and an interval
@@ -143,8 +143,8 @@ int gb_ratio_of_in(const gb_boot *a, const gb_boot *b, double m, double level, d
   return 0;
 }
 
-int gb_ratio_of(const gb_boot *a, const gb_boot *b, double m, double level, gb_ratio *out,
-                gb_err *err) {
+int gbi_ratio_of(const gb_boot *a, const gb_boot *b, double m, double level, gb_ratio *out,
+                 gb_err *err) {
   int rc = check_args(a, b, m, level, err);
   if (rc < 0) {
     return rc;

@@ -21,10 +21,7 @@
 #include "greenbench/records.h"
 #include "greenbench/report_junit.h"
 #include "greenbench/text.h"
-#include "report_datapackage.h"
-#include "report_md.h"
-#include "report_summary.h"
-#include "report_svg.h"
+#include "stats_internal.h"
 
 gb_report_opts gb_report_opts_default(void) {
   return (gb_report_opts){.resamples = GB_ANALYSIS_RESAMPLES_DEFAULT,
@@ -339,23 +336,23 @@ typedef struct {
   size_t len[N_OUT];
 } outputs;
 
-static int render(const gb_analysis *a, const gb_report_md_opts *mo, outputs *out,
+static int render(const gb_analysis *a, const gbi_report_md_opts *mo, outputs *out,
                   gb_err *err) {
-  const gb_report_summary_opts so = {.intensities = mo->intensities,
-                                     .n_intensities = mo->n_intensities};
-  int rc = gb_report_md(a, mo, &out->data[OUT_MD], &out->len[OUT_MD], err);
+  const gbi_report_summary_opts so = {.intensities = mo->intensities,
+                                      .n_intensities = mo->n_intensities};
+  int rc = gbi_report_md(a, mo, &out->data[OUT_MD], &out->len[OUT_MD], err);
   if (rc == 0) {
-    rc = gb_report_svg(a, &out->data[OUT_CHART], &out->len[OUT_CHART], err);
+    rc = gbi_report_svg(a, &out->data[OUT_CHART], &out->len[OUT_CHART], err);
   }
   if (rc == 0) {
     rc = gb_report_junit(a, &out->data[OUT_JUNIT], &out->len[OUT_JUNIT], err);
   }
   if (rc == 0) {
-    rc = gb_report_summary(a, &so, &out->data[OUT_SUMMARY], &out->len[OUT_SUMMARY], err);
+    rc = gbi_report_summary(a, &so, &out->data[OUT_SUMMARY], &out->len[OUT_SUMMARY], err);
   }
   if (rc == 0) {
-    rc = gb_report_datapackage(a->records->has_warmups, &out->data[OUT_DATAPACKAGE],
-                               &out->len[OUT_DATAPACKAGE], err);
+    rc = gbi_report_datapackage(a->records->has_warmups, &out->data[OUT_DATAPACKAGE],
+                                &out->len[OUT_DATAPACKAGE], err);
   }
   return rc;
 }
@@ -367,7 +364,7 @@ static void print_warnings(const gb_analysis *a, FILE *f) {
 }
 
 static int analyse_and_write(const gb_records *r, const gb_report_opts *o,
-                             const report_paths *p, const gb_report_md_opts *mo, gb_err *err) {
+                             const report_paths *p, const gbi_report_md_opts *mo, gb_err *err) {
   gb_analysis_opts ao = GB_ANALYSIS_OPTS_DEFAULT;
   ao.seed = o->seed;
   ao.resamples = o->resamples;
@@ -421,9 +418,9 @@ int gb_report_write(const gb_report_opts *o, gb_err *err) {
     rc = default_intensities(defaults, err);
   }
   if (rc == 0) {
-    gb_report_md_opts mo = {.chart_href = p->href,
-                            .intensities = o->intensities ? o->intensities : defaults,
-                            .n_intensities = o->intensities ? o->n_intensities : 2};
+    gbi_report_md_opts mo = {.chart_href = p->href,
+                             .intensities = o->intensities ? o->intensities : defaults,
+                             .n_intensities = o->intensities ? o->n_intensities : 2};
     rc = analyse_and_write(r, o, p, &mo, err);
   }
   gb_records_free(r);

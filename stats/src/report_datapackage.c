@@ -3,7 +3,7 @@
  * one-line meaning of each column is written here, indexed by the column, so
  * a column added to the table without a meaning here is an error
  * (-EINVAL), never a silent gap. */
-#include "report_datapackage.h"
+#include "stats_internal.h"
 
 #include "json_out.h"
 
@@ -82,7 +82,7 @@ static const char *unit_of(const char *name) {
 
 /* The builder of json_out.h, for its put_* shorthands. */
 typedef struct {
-  gb_jb jb;
+  gbi_jb jb;
 } build;
 
 /* The names of an enum column's value set, in their order. */
@@ -236,7 +236,7 @@ static int package_of(build *b, cJSON *root, bool has_warmups) {
   return rc;
 }
 
-int gb_report_datapackage(bool has_warmups, char **out, size_t *len, gb_err *err) {
+int gbi_report_datapackage(bool has_warmups, char **out, size_t *len, gb_err *err) {
   cJSON *root = cJSON_CreateObject();
   build b = {.jb = {root != NULL}};
   int rc = root ? package_of(&b, root, has_warmups) : 0;
@@ -244,5 +244,5 @@ int gb_report_datapackage(bool has_warmups, char **out, size_t *len, gb_err *err
     cJSON_Delete(root);
     return gb_err_set(err, EINVAL, "datapackage.json: a records column has no description");
   }
-  return gb_jb_take(&b.jb, root, "datapackage.json", out, len, err);
+  return gbi_jb_take(&b.jb, root, "datapackage.json", out, len, err);
 }

@@ -2,7 +2,7 @@
  * it is written here rather than through a library). */
 #include "greenbench/report_junit.h"
 
-#include "report_junit_internal.h"
+#include "stats_internal.h"
 #include "textbuf.h"
 
 #include <errno.h>
@@ -62,35 +62,35 @@ static const char *entity_of(unsigned char c, bool attribute) {
   }
 }
 
-void gb_xml_put(gb_textbuf *b, const char *s, size_t n, bool attribute) {
+void gbi_xml_put(gbi_textbuf *b, const char *s, size_t n, bool attribute) {
   const unsigned char *u = (const unsigned char *)s;
   for (size_t i = 0; i < n;) {
     const char *ent = entity_of(u[i], attribute);
     bool control = u[i] < 0x20 && u[i] != '\t' && u[i] != '\n' && u[i] != '\r';
     size_t len = control ? 0 : xml_char_len(u + i, n - i);
     if (ent) {
-      gb_tb_puts(b, ent);
+      gbi_tb_puts(b, ent);
     } else if (len == 0) {
-      gb_tb_puts(b, "\xef\xbf\xbd"); /* U+FFFD REPLACEMENT CHARACTER */
+      gbi_tb_puts(b, "\xef\xbf\xbd"); /* U+FFFD REPLACEMENT CHARACTER */
     } else {
-      gb_tb_putn(b, s + i, len);
+      gbi_tb_putn(b, s + i, len);
     }
     i += len ? len : 1;
   }
 }
 
-static void xml_attr(gb_textbuf *b, const char *name, const char *value) {
-  gb_tb_printf(b, " %s=\"", name);
-  gb_xml_put(b, value, strlen(value), true);
-  gb_tb_puts(b, "\"");
+static void xml_attr(gbi_textbuf *b, const char *name, const char *value) {
+  gbi_tb_printf(b, " %s=\"", name);
+  gbi_xml_put(b, value, strlen(value), true);
+  gbi_tb_puts(b, "\"");
 }
 
-int gb_xml_escape(const char *s, size_t n, bool attribute, char **out, size_t *len,
-                  gb_err *err) {
-  gb_textbuf b;
-  gb_tb_init(&b);
-  gb_xml_put(&b, s, n, attribute);
-  return gb_tb_take(&b, out, len, "xml escape", err);
+int gbi_xml_escape(const char *s, size_t n, bool attribute, char **out, size_t *len,
+                   gb_err *err) {
+  gbi_textbuf b;
+  gbi_tb_init(&b);
+  gbi_xml_put(&b, s, n, attribute);
+  return gbi_tb_take(&b, out, len, "xml escape", err);
 }
 
 /* ---- The cases ------------------------------------------------------------------ */
@@ -113,7 +113,7 @@ typedef struct {
 } jcase;
 
 typedef struct {
-  gb_textbuf *b;
+  gbi_textbuf *b;
   const gb_analysis *a; /* NULL: a document without records (gb_report_junit_unrun) */
   const char *machine;  /* the label classnames carry */
   const char *profile;
@@ -159,125 +159,125 @@ static void case_of_config(const gb_analysis *a, const gb_an_config *c, jcase *k
 
 /* ---- system-out -------------------------------------------------------------- */
 
-static void out_estimate(gb_textbuf *b, const junit *j, const char *name, const jcase *k,
+static void out_estimate(gbi_textbuf *b, const junit *j, const char *name, const jcase *k,
                          gb_estimate e, double scale, const char *unit, bool energy) {
-  gb_tb_printf(b, "%s: ", name);
+  gbi_tb_printf(b, "%s: ", name);
   if (!k->c || !k->c->measured || (energy && !j->a->energy)) {
-    gb_tb_puts(b, "not measured\n");
+    gbi_tb_puts(b, "not measured\n");
     return;
   }
   const gb_interval *iv = &k->c->boot.est[e];
   if (!iv->available) {
-    gb_tb_puts(b, "unavailable\n");
+    gbi_tb_puts(b, "unavailable\n");
     return;
   }
   if (isnan(iv->point)) {
-    gb_tb_puts(b, "undefined\n");
+    gbi_tb_puts(b, "undefined\n");
     return;
   }
-  gb_tb_interval(b, iv->point * scale, iv->lo * scale, iv->hi * scale, 4);
-  gb_tb_printf(b, " %s (median [95%% CI])\n", unit);
+  gbi_tb_interval(b, iv->point * scale, iv->lo * scale, iv->hi * scale, 4);
+  gbi_tb_printf(b, " %s (median [95%% CI])\n", unit);
 }
 
 /* The fixed layout of report_junit.h: every key, in order, on every case. */
-static void out_figures(gb_textbuf *b, const junit *j, const jcase *k) {
+static void out_figures(gbi_textbuf *b, const junit *j, const jcase *k) {
   const gb_an_config *c = k->c;
   bool ran = c && c->n_ok > 0, measured = c && c->measured;
-  gb_tb_printf(b, "verdict: %s\n", verdict_names[k->verdict]);
+  gbi_tb_printf(b, "verdict: %s\n", verdict_names[k->verdict]);
   if (c) {
-    gb_tb_printf(b, "runs: %zu ok of %zu in runs.csv, %" PRIu64 " planned\n", c->n_ok,
-                 c->n_rows, j->a->records->meta.settings.runs);
+    gbi_tb_printf(b, "runs: %zu ok of %zu in runs.csv, %" PRIu64 " planned\n", c->n_ok,
+                  c->n_rows, j->a->records->meta.settings.runs);
   } else {
-    gb_tb_puts(b, "runs: not measured\n");
+    gbi_tb_puts(b, "runs: not measured\n");
   }
-  gb_tb_puts(b, "sorts per process: ");
+  gbi_tb_puts(b, "sorts per process: ");
   if (ran) {
-    gb_tb_printf(b, "%" PRIu64, c->sorts_min);
+    gbi_tb_printf(b, "%" PRIu64, c->sorts_min);
     if (c->sorts_max != c->sorts_min) {
-      gb_tb_printf(b, " to %" PRIu64, c->sorts_max);
+      gbi_tb_printf(b, " to %" PRIu64, c->sorts_max);
     }
-    gb_tb_puts(b, "\n");
+    gbi_tb_puts(b, "\n");
   } else {
-    gb_tb_puts(b, "not measured\n");
+    gbi_tb_puts(b, "not measured\n");
   }
   if (c && c->has_counts) {
-    gb_tb_printf(b, "comparisons per sort: %" PRIu64 "\nwrites per sort: %" PRIu64 "\n",
-                 c->comparisons, c->writes);
+    gbi_tb_printf(b, "comparisons per sort: %" PRIu64 "\nwrites per sort: %" PRIu64 "\n",
+                  c->comparisons, c->writes);
   } else {
-    gb_tb_puts(b, "comparisons per sort: not measured\nwrites per sort: not measured\n");
+    gbi_tb_puts(b, "comparisons per sort: not measured\nwrites per sort: not measured\n");
   }
   out_estimate(b, j, "time per sort", k, GB_EST_TIME_PER_SORT, 1e-3, "us", false);
   out_estimate(b, j, "cpu time per sort", k, GB_EST_CPU_PER_SORT, 1e-3, "us", false);
   out_estimate(b, j, "energy per sort", k, GB_EST_ENERGY_PER_SORT, 1.0, "uJ", true);
   out_estimate(b, j, "net power", k, GB_EST_NET_POWER, 1.0, "W", true);
   if (!measured) {
-    gb_tb_puts(b, "process time: not measured\noutliers: not measured\n");
+    gbi_tb_puts(b, "process time: not measured\noutliers: not measured\n");
     return;
   }
-  gb_tb_puts(b, "process time: median ");
-  gb_tb_sig(b, c->process.median * 1e-6, 4);
-  gb_tb_puts(b, " ms, p95 ");
-  gb_tb_sig(b, c->process.p95 * 1e-6, 4);
-  gb_tb_puts(b, " ms, min ");
-  gb_tb_sig(b, c->process.min * 1e-6, 4);
-  gb_tb_puts(b, " ms, max ");
-  gb_tb_sig(b, c->process.max * 1e-6, 4);
-  gb_tb_printf(b, " ms\noutliers: %zu low, %zu high\n", c->process.low_outliers,
-               c->process.high_outliers);
+  gbi_tb_puts(b, "process time: median ");
+  gbi_tb_sig(b, c->process.median * 1e-6, 4);
+  gbi_tb_puts(b, " ms, p95 ");
+  gbi_tb_sig(b, c->process.p95 * 1e-6, 4);
+  gbi_tb_puts(b, " ms, min ");
+  gbi_tb_sig(b, c->process.min * 1e-6, 4);
+  gbi_tb_puts(b, " ms, max ");
+  gbi_tb_sig(b, c->process.max * 1e-6, 4);
+  gbi_tb_printf(b, " ms\noutliers: %zu low, %zu high\n", c->process.low_outliers,
+                c->process.high_outliers);
 }
 
 /* ---- The document ------------------------------------------------------------- */
 
 static void out_case(junit *j, const jcase *k, const char *classname) {
-  gb_textbuf *b = j->b;
+  gbi_textbuf *b = j->b;
   char name[64];
   snprintf(name, sizeof name, "%s.%" PRIu64, gb_order_name(k->order), k->size);
-  gb_tb_puts(b, "    <testcase");
+  gbi_tb_puts(b, "    <testcase");
   xml_attr(b, "classname", classname);
   xml_attr(b, "name", name);
-  gb_tb_printf(b, " time=\"%.6f\">\n", k->seconds);
+  gbi_tb_printf(b, " time=\"%.6f\">\n", k->seconds);
   if (k->verdict == CASE_SKIPPED) {
-    gb_tb_puts(b, "      <skipped");
+    gbi_tb_puts(b, "      <skipped");
     xml_attr(b, "message", k->msg);
-    gb_tb_puts(b, "/>\n");
+    gbi_tb_puts(b, "/>\n");
   } else if (k->verdict == CASE_FAILED) {
-    gb_tb_puts(b, "      <failure");
+    gbi_tb_puts(b, "      <failure");
     xml_attr(b, "type", k->failure_type);
     xml_attr(b, "message", k->msg);
-    gb_tb_puts(b, ">");
-    gb_xml_put(b, k->msg, strlen(k->msg), false);
-    gb_tb_puts(b, "</failure>\n");
+    gbi_tb_puts(b, ">");
+    gbi_xml_put(b, k->msg, strlen(k->msg), false);
+    gbi_tb_puts(b, "</failure>\n");
   }
-  gb_textbuf figures;
-  gb_tb_init(&figures);
+  gbi_textbuf figures;
+  gbi_tb_init(&figures);
   out_figures(&figures, j, k);
-  gb_tb_puts(b, "      <system-out>");
-  gb_xml_put(b, figures.data ? figures.data : "", figures.len, false);
+  gbi_tb_puts(b, "      <system-out>");
+  gbi_xml_put(b, figures.data ? figures.data : "", figures.len, false);
   b->failed = b->failed || figures.failed;
-  gb_tb_free(&figures);
-  gb_tb_puts(b, "</system-out>\n    </testcase>\n");
+  gbi_tb_free(&figures);
+  gbi_tb_puts(b, "</system-out>\n    </testcase>\n");
 }
 
-static void property(gb_textbuf *b, const char *name, const char *value) {
-  gb_tb_puts(b, "      <property");
+static void property(gbi_textbuf *b, const char *name, const char *value) {
+  gbi_tb_puts(b, "      <property");
   xml_attr(b, "name", name);
   xml_attr(b, "value", value);
-  gb_tb_puts(b, "/>\n");
+  gbi_tb_puts(b, "/>\n");
 }
 
 /* The campaign's settings; a document without records has only the case's
  * key, the profile, the machine and campaign_completed false. */
 static void out_properties(junit *j, gb_language l, gb_algorithm g) {
-  gb_textbuf *b = j->b;
+  gbi_textbuf *b = j->b;
   char num[64];
-  gb_tb_puts(b, "    <properties>\n");
+  gbi_tb_puts(b, "    <properties>\n");
   property(b, "language", gb_language_name(l));
   property(b, "algorithm", gb_algorithm_name(g));
   if (!j->a) {
     property(b, "profile", j->profile);
     property(b, "machine_label", j->machine);
     property(b, "campaign_completed", "false");
-    gb_tb_puts(b, "    </properties>\n");
+    gbi_tb_puts(b, "    </properties>\n");
     return;
   }
   const gb_meta *m = &j->a->records->meta;
@@ -299,7 +299,7 @@ static void out_properties(junit *j, gb_language l, gb_algorithm g) {
   property(b, "equivalence_margin", num);
   property(b, "quantile_rule", "Hyndman and Fan type 7");
   property(b, "campaign_completed", m->completed ? "true" : "false");
-  gb_tb_puts(b, "    </properties>\n");
+  gbi_tb_puts(b, "    </properties>\n");
 }
 
 typedef struct {
@@ -323,15 +323,15 @@ static suite_counts count_suite(const junit *j, gb_language l, gb_algorithm g) {
 }
 
 static void out_suite(junit *j, gb_language l, gb_algorithm g, suite_counts s) {
-  gb_textbuf *b = j->b;
+  gbi_textbuf *b = j->b;
   char name[GB_META_NAME_MAX + 64];
   snprintf(name, sizeof name, "%s.%s.%s.%s", j->machine, j->profile, gb_language_name(l),
            gb_algorithm_name(g));
-  gb_tb_puts(b, "  <testsuite");
+  gbi_tb_puts(b, "  <testsuite");
   xml_attr(b, "name", name);
-  gb_tb_printf(b,
-               " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.6f\">\n",
-               s.tests, s.failures, s.skipped, s.seconds);
+  gbi_tb_printf(b,
+                " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.6f\">\n",
+                s.tests, s.failures, s.skipped, s.seconds);
   out_properties(j, l, g);
   for (size_t i = 0; i < j->n_cases; i++) {
     const jcase *k = &j->cases[i];
@@ -339,7 +339,7 @@ static void out_suite(junit *j, gb_language l, gb_algorithm g, suite_counts s) {
       out_case(j, k, name);
     }
   }
-  gb_tb_puts(b, "  </testsuite>\n");
+  gbi_tb_puts(b, "  </testsuite>\n");
 }
 
 static void out_document(junit *j) {
@@ -352,11 +352,11 @@ static void out_document(junit *j) {
       all.seconds += per[l][g].seconds;
     }
   }
-  gb_tb_printf(j->b,
-               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<testsuites name=\"greenbench\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-               "time=\"%.6f\">\n",
-               all.tests, all.failures, all.seconds);
+  gbi_tb_printf(j->b,
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                "<testsuites name=\"greenbench\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+                "time=\"%.6f\">\n",
+                all.tests, all.failures, all.seconds);
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
       if (per[l][g].tests > 0) {
@@ -364,19 +364,19 @@ static void out_document(junit *j) {
       }
     }
   }
-  gb_tb_puts(j->b, "</testsuites>\n");
+  gbi_tb_puts(j->b, "</testsuites>\n");
 }
 
 /* The document of j's cases, numbers in the "C" locale. */
 static int write_document(junit *j, char **out, size_t *len, gb_err *err) {
-  gb_textbuf b;
-  gb_tb_init(&b);
-  gb_tb_numeric loc;
-  gb_tb_c_numeric(&loc);
+  gbi_textbuf b;
+  gbi_tb_init(&b);
+  gbi_tb_numeric loc;
+  gbi_tb_c_numeric(&loc);
   j->b = &b;
   out_document(j);
-  gb_tb_restore_numeric(&loc);
-  return gb_tb_take(&b, out, len, "junit.xml", err);
+  gbi_tb_restore_numeric(&loc);
+  return gbi_tb_take(&b, out, len, "junit.xml", err);
 }
 
 int gb_report_junit(const gb_analysis *a, char **out, size_t *len, gb_err *err) {

@@ -18,10 +18,10 @@ static void percent(char *buf, size_t len, double share) {
 
 /* ---- What was measured ------------------------------------------------------ */
 
-static void list_names(gb_textbuf *b, const char *const *names, size_t n) {
+static void list_names(gbi_textbuf *b, const char *const *names, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    gb_tb_puts(b, i ? ", " : "");
-    gb_tb_puts(b, names[i]);
+    gbi_tb_puts(b, i ? ", " : "");
+    gbi_tb_puts(b, names[i]);
   }
 }
 
@@ -32,81 +32,82 @@ static void settings_line(md *d) {
     names[i] = gb_language_name(s->languages[i]);
   }
   list_names(d->b, names, s->n_languages);
-  gb_tb_puts(d->b, " × ");
+  gbi_tb_puts(d->b, " × ");
   for (size_t i = 0; i < s->n_algorithms; i++) {
     names[i] = gb_algorithm_name(s->algorithms[i]);
   }
   list_names(d->b, names, s->n_algorithms);
-  gb_tb_puts(d->b, " × ");
+  gbi_tb_puts(d->b, " × ");
   for (size_t i = 0; i < s->n_orders; i++) {
     names[i] = gb_order_name(s->orders[i]);
   }
   list_names(d->b, names, s->n_orders);
-  gb_tb_puts(d->b, " × sizes ");
+  gbi_tb_puts(d->b, " × sizes ");
   for (size_t i = 0; i < s->n_sizes; i++) {
-    gb_tb_printf(d->b, "%s%" PRIu64, i ? ", " : "", s->sizes[i]);
+    gbi_tb_printf(d->b, "%s%" PRIu64, i ? ", " : "", s->sizes[i]);
   }
   size_t product = s->n_languages * s->n_algorithms * s->n_orders * s->n_sizes;
   if (product != d->a->n_configs) {
-    gb_tb_printf(d->b, ", less the %zu configurations not selected (meta.json, settings.omit)",
-                 product - d->a->n_configs);
+    gbi_tb_printf(d->b, ", less the %zu configurations not selected (meta.json, settings.omit)",
+                  product - d->a->n_configs);
   }
-  gb_tb_printf(d->b,
-               " (%zu configurations); %" PRIu64 " measured runs per configuration and per "
-               "startup trial, %" PRIu64 " warm-ups per configuration",
-               d->a->n_configs, s->runs, s->warmups);
+  gbi_tb_printf(d->b,
+                " (%zu configurations); %" PRIu64 " measured runs per configuration and per "
+                "startup trial, %" PRIu64 " warm-ups per configuration",
+                d->a->n_configs, s->runs, s->warmups);
   const gb_an_checks *k = &d->a->checks;
   if (k->warmups_extended > 0) {
-    gb_tb_printf(d->b, " (%zu of them extended warm-up to reach a plateau, up to %zu warm-ups)",
-                 k->warmups_extended, k->warmups_most);
+    gbi_tb_printf(d->b,
+                  " (%zu of them extended warm-up to reach a plateau, up to %zu warm-ups)",
+                  k->warmups_extended, k->warmups_most);
   }
-  gb_tb_printf(d->b, "; sort loops aimed at %" PRIu64 " ms or more", s->target_ms);
+  gbi_tb_printf(d->b, "; sort loops aimed at %" PRIu64 " ms or more", s->target_ms);
 }
 
-static void row_begin(gb_textbuf *b, const char *name) {
-  gb_tb_printf(b, "| %s | ", name);
+static void row_begin(gbi_textbuf *b, const char *name) {
+  gbi_tb_printf(b, "| %s | ", name);
 }
 
 static void energy_row(md *d) {
   const gb_meta *m = d->m;
   row_begin(d->b, "Energy");
-  gb_tb_puts(d->b, gb_rec_energy_name(m->energy.status));
+  gbi_tb_puts(d->b, gb_rec_energy_name(m->energy.status));
   if (m->energy.status == GB_REC_ENERGY_OK) {
-    gb_tb_puts(d->b, ": RAPL zones ");
+    gbi_tb_puts(d->b, ": RAPL zones ");
     for (size_t i = 0; i < m->energy.n_zones; i++) {
-      gb_tb_puts(d->b, i ? ", " : "");
+      gbi_tb_puts(d->b, i ? ", " : "");
       md_text(d->b, m->energy.zones[i].name);
-      gb_tb_printf(d->b, " (%s, socket %" PRIu64 ")",
-                   gb_meta_zone_kind_name(m->energy.zones[i].kind), m->energy.zones[i].socket);
+      gbi_tb_printf(d->b, " (%s, socket %" PRIu64 ")",
+                    gb_meta_zone_kind_name(m->energy.zones[i].kind), m->energy.zones[i].socket);
     }
   }
   if (m->energy.reason[0]) {
-    gb_tb_puts(d->b, m->energy.status == GB_REC_ENERGY_OK ? "; " : ": ");
+    gbi_tb_puts(d->b, m->energy.status == GB_REC_ENERGY_OK ? "; " : ": ");
     md_text(d->b, m->energy.reason);
   }
-  gb_tb_printf(d->b, " (mode %s) |\n", gb_energy_mode_name(m->settings.energy));
+  gbi_tb_printf(d->b, " (mode %s) |\n", gb_energy_mode_name(m->settings.energy));
 }
 
 static void pinning_row(md *d) {
   const gb_meta *m = d->m;
   row_begin(d->b, "Pinning");
   if (m->pinning.cpus[0]) {
-    gb_tb_puts(d->b, "CPUs ");
+    gbi_tb_puts(d->b, "CPUs ");
     md_text(d->b, m->pinning.cpus);
   } else {
-    gb_tb_puts(d->b, "not pinned");
+    gbi_tb_puts(d->b, "not pinned");
   }
-  gb_tb_puts(d->b, m->pinning.rule_held ? "; the pinning rule held"
-                                        : "; the pinning rule was relaxed");
+  gbi_tb_puts(d->b, m->pinning.rule_held ? "; the pinning rule held"
+                                         : "; the pinning rule was relaxed");
   if (m->pinning.reason[0]) {
-    gb_tb_puts(d->b, ": ");
+    gbi_tb_puts(d->b, ": ");
     md_text(d->b, m->pinning.reason);
   }
   if (m->pinning.has_numa_node) {
-    gb_tb_printf(d->b, "; NUMA node %" PRIu64 ", memory %s", m->pinning.numa_node,
-                 m->pinning.memory_bound ? "bound to it" : "not bound");
+    gbi_tb_printf(d->b, "; NUMA node %" PRIu64 ", memory %s", m->pinning.numa_node,
+                  m->pinning.memory_bound ? "bound to it" : "not bound");
   }
-  gb_tb_puts(d->b, " |\n");
+  gbi_tb_puts(d->b, " |\n");
 }
 
 static void text_row(md *d, const char *name, bool has, const char *value) {
@@ -114,19 +115,19 @@ static void text_row(md *d, const char *name, bool has, const char *value) {
   if (has && value[0]) {
     md_text(d->b, value);
   } else {
-    gb_tb_puts(d->b, "not recorded");
+    gbi_tb_puts(d->b, "not recorded");
   }
-  gb_tb_puts(d->b, " |\n");
+  gbi_tb_puts(d->b, " |\n");
 }
 
 static void runtimes_row(md *d) {
   row_begin(d->b, "Runtimes");
   for (size_t i = 0; i < d->m->settings.n_languages; i++) {
     gb_language l = d->m->settings.languages[i];
-    gb_tb_printf(d->b, "%s%s: ", i ? "; " : "", gb_language_title(l));
+    gbi_tb_printf(d->b, "%s%s: ", i ? "; " : "", gb_language_title(l));
     md_text(d->b, d->m->runtimes[l][0] ? d->m->runtimes[l] : "not recorded");
   }
-  gb_tb_puts(d->b, " |\n");
+  gbi_tb_puts(d->b, " |\n");
 }
 
 static void campaign_row(md *d) {
@@ -134,31 +135,31 @@ static void campaign_row(md *d) {
   row_begin(d->b, "Campaign");
   md_text(d->b, m->started_at);
   if (m->has_finished_at) {
-    gb_tb_puts(d->b, " to ");
+    gbi_tb_puts(d->b, " to ");
     md_text(d->b, m->finished_at);
   }
-  gb_tb_printf(d->b, "; %s: %" PRIu64 " of %" PRIu64 " planned runs done |\n",
-               m->completed ? "completed" : "NOT completed", m->runs_done,
-               m->plan.measured_runs);
+  gbi_tb_printf(d->b, "; %s: %" PRIu64 " of %" PRIu64 " planned runs done |\n",
+                m->completed ? "completed" : "NOT completed", m->runs_done,
+                m->plan.measured_runs);
 }
 
 void md_section_measured(md *d) {
   const gb_meta *m = d->m;
-  gb_textbuf *b = d->b;
-  gb_tb_puts(b, "## What was measured\n\n| | |\n|---|---|\n");
+  gbi_textbuf *b = d->b;
+  gbi_tb_puts(b, "## What was measured\n\n| | |\n|---|---|\n");
   row_begin(b, "Machine");
   md_text(b, m->machine.cpu_model);
-  gb_tb_printf(b, ", %" PRIu64 " CPUs online |\n", m->machine.cpus_online);
+  gbi_tb_printf(b, ", %" PRIu64 " CPUs online |\n", m->machine.cpus_online);
   text_row(d, "Kernel", true, m->machine.kernel);
   row_begin(b, "Commit");
   md_code(b, m->git_commit);
-  gb_tb_puts(b, " (greenbench ");
+  gbi_tb_puts(b, " (greenbench ");
   md_text(b, m->tool_version);
-  gb_tb_puts(b, ") |\n");
+  gbi_tb_puts(b, ") |\n");
   row_begin(b, "Profile");
-  gb_tb_printf(b, "%s: ", gb_meta_profile_name(m->profile));
+  gbi_tb_printf(b, "%s: ", gb_meta_profile_name(m->profile));
   settings_line(d);
-  gb_tb_puts(b, " |\n");
+  gbi_tb_puts(b, " |\n");
   campaign_row(d);
   energy_row(d);
   pinning_row(d);
@@ -166,110 +167,110 @@ void md_section_measured(md *d) {
   text_row(d, "Turbo / boost", m->machine.has_turbo, m->machine.turbo);
   runtimes_row(d);
   row_begin(b, "Seeds");
-  gb_tb_printf(b, "input %" PRIu64 ", order of measured runs %" PRIu64 " |\n", m->settings.seed,
-               m->settings.order_seed);
+  gbi_tb_printf(b, "input %" PRIu64 ", order of measured runs %" PRIu64 " |\n",
+                m->settings.seed, m->settings.order_seed);
   row_begin(b, "Command");
   md_code(b, m->command_line);
-  gb_tb_puts(b, " |\n");
+  gbi_tb_puts(b, " |\n");
   row_begin(b, "This report");
-  gb_tb_printf(b,
-               "`greenbench report --resamples %zu --seed %" PRIu64
-               " --equivalence-margin %.6g --power-estimator %s%s`; %s percentile-bootstrap "
-               "intervals |\n\n",
-               d->a->opts.resamples, d->a->opts.seed, d->a->opts.margin,
-               gb_power_estimator_name(d->a->opts.power_estimator),
-               d->a->opts.startup_fixed ? " --startup-fixed" : "", d->level);
+  gbi_tb_printf(b,
+                "`greenbench report --resamples %zu --seed %" PRIu64
+                " --equivalence-margin %.6g --power-estimator %s%s`; %s percentile-bootstrap "
+                "intervals |\n\n",
+                d->a->opts.resamples, d->a->opts.seed, d->a->opts.margin,
+                gb_power_estimator_name(d->a->opts.power_estimator),
+                d->a->opts.startup_fixed ? " --startup-fixed" : "", d->level);
 }
 
 /* ---- Chart and method notes ------------------------------------------------------------ */
 
 static void section_chart(md *d) {
-  gb_textbuf *b = d->b;
+  gbi_textbuf *b = d->b;
   if (!d->o->chart_href) {
     return;
   }
-  gb_tb_puts(b, "## Chart\n\n");
+  gbi_tb_puts(b, "## Chart\n\n");
   if (d->a->energy) {
-    gb_tb_puts(b, "![Energy per sort against time per sort, log-log, one mark per "
-                  "configuration; dashed lines of constant net power](");
+    gbi_tb_puts(b, "![Energy per sort against time per sort, log-log, one mark per "
+                   "configuration; dashed lines of constant net power](");
   } else {
-    gb_tb_puts(b, "![Time per sort against input size, log-log, one line per language and "
-                  "algorithm, one panel per input order](");
+    gbi_tb_puts(b, "![Time per sort against input size, log-log, one line per language and "
+                   "algorithm, one panel per input order](");
   }
   for (const char *p = d->o->chart_href; *p; p++) {
     if (*p == ' ' || *p == '(' || *p == ')') {
-      gb_tb_printf(b, "%%%02X", (unsigned char)*p);
+      gbi_tb_printf(b, "%%%02X", (unsigned char)*p);
     } else {
-      gb_tb_putn(b, p, 1);
+      gbi_tb_putn(b, p, 1);
     }
   }
-  gb_tb_puts(b, ")\n\n");
-  gb_tb_puts(b, d->a->energy
-                    ? "With the same net power everywhere, every mark would lie on one "
-                      "dashed line: time would be a perfect stand-in for energy.\n\n"
-                    : "Energy is pending, so the chart shows time alone.\n\n");
+  gbi_tb_puts(b, ")\n\n");
+  gbi_tb_puts(b, d->a->energy
+                     ? "With the same net power everywhere, every mark would lie on one "
+                       "dashed line: time would be a perfect stand-in for energy.\n\n"
+                     : "Energy is pending, so the chart shows time alone.\n\n");
 }
 
 static void section_notes(md *d) {
-  gb_textbuf *b = d->b;
-  gb_tb_printf(b,
-               "## Method notes\n\n"
-               "- Quantiles, medians and percentile intervals all use one rule: Hyndman & Fan "
-               "(1996) type 7, numpy's default (linear interpolation between order "
-               "statistics).\n"
-               "- Each configuration's ok runs are resampled with replacement %zu times "
-               "(percentile bootstrap, Efron & Tibshirani 1993), keeping each run's time and "
-               "energy together; every estimate of a configuration comes from the same "
-               "resamples. %s\n"
-               "- Each configuration draws from its own random stream (xoshiro256**, seed "
-               "%" PRIu64 "), numbered by its key, so its intervals do not depend on which "
-               "other configurations were measured or in what order they are processed.\n"
-               "- Halving an interval costs about four times the runs.\n",
-               d->a->opts.resamples,
-               d->a->opts.startup_fixed
-                   ? "The median startup cost per process subtracted is held fixed "
-                     "(--startup-fixed), so its noise is not in the intervals."
-                   : "Each resample also resamples the startup trial's batches of the "
-                     "configuration's language, order and size and subtracts that "
-                     "resample's median startup cost per process, so the startup's noise "
-                     "is in every per-sort interval and the ratios built from them "
-                     "(configurations that share a trial share its resample).",
-               d->a->opts.seed);
-  gb_tb_printf(b,
-               "- Each figure with an interval is printed to what the interval supports: "
-               "%d significant digits of its half-width, and never more than %d significant "
-               "digits; a median over a group of ratios, by the same rule with its range in "
-               "place of the interval. summary.json holds every figure unrounded.\n"
-               "- Marks: %s after a time or energy per sort at zero or below (the startup "
-               "subtracted is as large as the sort); %s N of R after a ratio whose point "
-               "estimate lies outside its interval, which stands on the N of R resamples in "
-               "which the ratio is defined; \"U of N defined\" after a group median that "
-               "stands on fewer than all of its ratios.\n\n",
-               GB_INTERVAL_HALF_WIDTH_DIGITS, SIG, FLAG_NONPOSITIVE, FLAG_OUTSIDE);
+  gbi_textbuf *b = d->b;
+  gbi_tb_printf(b,
+                "## Method notes\n\n"
+                "- Quantiles, medians and percentile intervals all use one rule: Hyndman & Fan "
+                "(1996) type 7, numpy's default (linear interpolation between order "
+                "statistics).\n"
+                "- Each configuration's ok runs are resampled with replacement %zu times "
+                "(percentile bootstrap, Efron & Tibshirani 1993), keeping each run's time and "
+                "energy together; every estimate of a configuration comes from the same "
+                "resamples. %s\n"
+                "- Each configuration draws from its own random stream (xoshiro256**, seed "
+                "%" PRIu64 "), numbered by its key, so its intervals do not depend on which "
+                "other configurations were measured or in what order they are processed.\n"
+                "- Halving an interval costs about four times the runs.\n",
+                d->a->opts.resamples,
+                d->a->opts.startup_fixed
+                    ? "The median startup cost per process subtracted is held fixed "
+                      "(--startup-fixed), so its noise is not in the intervals."
+                    : "Each resample also resamples the startup trial's batches of the "
+                      "configuration's language, order and size and subtracts that "
+                      "resample's median startup cost per process, so the startup's noise "
+                      "is in every per-sort interval and the ratios built from them "
+                      "(configurations that share a trial share its resample).",
+                d->a->opts.seed);
+  gbi_tb_printf(b,
+                "- Each figure with an interval is printed to what the interval supports: "
+                "%d significant digits of its half-width, and never more than %d significant "
+                "digits; a median over a group of ratios, by the same rule with its range in "
+                "place of the interval. summary.json holds every figure unrounded.\n"
+                "- Marks: %s after a time or energy per sort at zero or below (the startup "
+                "subtracted is as large as the sort); %s N of R after a ratio whose point "
+                "estimate lies outside its interval, which stands on the N of R resamples in "
+                "which the ratio is defined; \"U of N defined\" after a group median that "
+                "stands on fewer than all of its ratios.\n\n",
+                GB_INTERVAL_HALF_WIDTH_DIGITS, SIG, FLAG_NONPOSITIVE, FLAG_OUTSIDE);
 }
 
 static void header(md *d) {
-  gb_tb_puts(d->b, "# greenbench results\n\nIs run time a good stand-in for processor energy? "
-                   "Generated by `greenbench report` from a campaign's records (runs.csv, "
-                   "warmups.csv, meta.json); the same records and options always give these "
-                   "same bytes.\n\n");
+  gbi_tb_puts(d->b, "# greenbench results\n\nIs run time a good stand-in for processor energy? "
+                    "Generated by `greenbench report` from a campaign's records (runs.csv, "
+                    "warmups.csv, meta.json); the same records and options always give these "
+                    "same bytes.\n\n");
   if (!d->m->completed) {
-    gb_tb_puts(d->b, "> **Partial campaign.** The campaign did not complete; this report "
-                     "covers the runs it recorded (--allow-partial).\n\n");
+    gbi_tb_puts(d->b, "> **Partial campaign.** The campaign did not complete; this report "
+                      "covers the runs it recorded (--allow-partial).\n\n");
   }
   if (!d->a->energy) {
-    gb_tb_puts(d->b, "> **Energy pending.** ");
+    gbi_tb_puts(d->b, "> **Energy pending.** ");
     md_pending_note(d);
-    gb_tb_puts(d->b, "Time and the exact operation counts stand on their own.\n\n");
+    gbi_tb_puts(d->b, "Time and the exact operation counts stand on their own.\n\n");
   }
 }
 
-int gb_report_md(const gb_analysis *a, const gb_report_md_opts *opts, char **out, size_t *len,
-                 gb_err *err) {
-  gb_textbuf b;
-  gb_tb_init(&b);
-  gb_tb_numeric loc;
-  gb_tb_c_numeric(&loc);
+int gbi_report_md(const gb_analysis *a, const gbi_report_md_opts *opts, char **out, size_t *len,
+                  gb_err *err) {
+  gbi_textbuf b;
+  gbi_tb_init(&b);
+  gbi_tb_numeric loc;
+  gbi_tb_c_numeric(&loc);
   md d = {.b = &b, .a = a, .o = opts, .m = &a->records->meta};
   percent(d.level, sizeof d.level, a->opts.level);
   percent(d.chance, sizeof d.chance, 1.0 - a->opts.level);
@@ -284,6 +285,6 @@ int gb_report_md(const gb_analysis *a, const gb_report_md_opts *opts, char **out
   md_section_remedies(&d);
   section_chart(&d);
   section_notes(&d);
-  gb_tb_restore_numeric(&loc);
-  return gb_tb_take(&b, out, len, "results.md", err);
+  gbi_tb_restore_numeric(&loc);
+  return gbi_tb_take(&b, out, len, "results.md", err);
 }

@@ -4,7 +4,7 @@
 #define GREENBENCH_REPORT_MD_INTERNAL_H
 
 #include "greenbench/analysis.h"
-#include "report_md.h"
+#include "stats_internal.h"
 #include "textbuf.h"
 
 #include <stdbool.h>
@@ -26,9 +26,9 @@
 #define FLAG_CPU "⊘ impossible"
 
 typedef struct {
-  gb_textbuf *b;
+  gbi_textbuf *b;
   const gb_analysis *a;
-  const gb_report_md_opts *o;
+  const gbi_report_md_opts *o;
   const gb_meta *m;
   char level[24];  /* the intervals' coverage, "95%" */
   char chance[24]; /* what chance alone gives, "5%" */
@@ -38,16 +38,16 @@ typedef struct {
 
 /* Text safe inside a paragraph or a table cell: Markdown punctuation
  * backslash-escaped, line breaks and control characters as spaces. */
-void md_text(gb_textbuf *b, const char *s);
+void md_text(gbi_textbuf *b, const char *s);
 /* A code span whose fence is longer than any run of backticks inside. */
-void md_code(gb_textbuf *b, const char *s);
+void md_code(gbi_textbuf *b, const char *s);
 /* A <details> block that renders its Markdown body in cmark-gfm and in
  * python-markdown (md_in_html): open, the summary's text, then the body. */
-void md_details_open(gb_textbuf *b);
-void md_details_body(gb_textbuf *b);
+void md_details_open(gbi_textbuf *b);
+void md_details_body(gbi_textbuf *b);
 /* A table of rows rows, folded into <details> when longer than FOLD_ROWS. */
-void md_fold_open(gb_textbuf *b, size_t rows, const char *what);
-void md_fold_close(gb_textbuf *b, size_t rows);
+void md_fold_open(gbi_textbuf *b, size_t rows, const char *what);
+void md_fold_close(gbi_textbuf *b, size_t rows);
 /* "missing" with energy measured, "pending" without. */
 const char *md_missing_word(const gb_analysis *a);
 /* An estimate of c scaled to the table's unit, with its interval and marks. */
@@ -59,10 +59,10 @@ void md_ratio_cell(md *d, const gb_an_ratio *r, const gb_interval *iv, bool ener
 bool md_ratio_loop_flagged(const gb_analysis *a, const gb_an_ratio *r);
 const char *md_reading_text(const gb_analysis *a, const gb_an_ratio *r);
 /* "median (min to max)", or n/a. */
-void md_range_cell(gb_textbuf *b, const double v[3]);
+void md_range_cell(gbi_textbuf *b, const double v[3]);
 /* The same, with ", U of N defined" when only U of the group's n are. */
-void md_summary_cell(gb_textbuf *b, const double v[3], size_t used, size_t n);
-void md_readings_cell(gb_textbuf *b, const gb_an_group *g, bool energy);
+void md_summary_cell(gbi_textbuf *b, const double v[3], size_t used, size_t n);
+void md_readings_cell(gbi_textbuf *b, const gb_an_group *g, bool energy);
 /* The margin as given, "10%" for 0.10. */
 void md_margin_text(md *d);
 /* "Under equal power, the 20 campaigns simulated for this design gave about

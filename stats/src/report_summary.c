@@ -2,7 +2,7 @@
  * trial, ratio and scope, in the analysis's canonical order. The keys and
  * what null means in each are documented in docs/records.md; the writer
  * reads every decision from the analysis and the validator. */
-#include "report_summary.h"
+#include "stats_internal.h"
 
 #include "json_out.h"
 
@@ -20,13 +20,13 @@
  * at the end. */
 typedef struct {
   const gb_analysis *a;
-  const gb_report_summary_opts *o;
-  gb_jb jb;
+  const gbi_report_summary_opts *o;
+  gbi_jb jb;
 } sj;
 
 /* ---- Shared shapes -------------------------------------------------------------- */
 
-/* gb_jb_interval and "point_outside_interval", the figures converted by
+/* gbi_jb_interval and "point_outside_interval", the figures converted by
  * conv(figure, arg) unless conv is NULL (carbon); whether the point lies
  * outside is judged on the figures as estimated. */
 static void put_interval(sj *s, cJSON *parent, const char *key, bool has, const gb_interval *iv,
@@ -37,7 +37,7 @@ static void put_interval(sj *s, cJSON *parent, const char *key, bool has, const 
     shown.lo = conv(iv->lo, arg);
     shown.hi = conv(iv->hi, arg);
   }
-  cJSON *o = gb_jb_interval(&s->jb, parent, key, has, &shown);
+  cJSON *o = gbi_jb_interval(&s->jb, parent, key, has, &shown);
   if (o) {
     put_bool(s, o, "point_outside_interval", gb_an_point_outside(iv));
   }
@@ -123,7 +123,7 @@ static void put_question_1(sj *s, cJSON *root) {
   put_bool(s, o, "many_inconclusive", a->energy && a->noisy);
   put_u64(s, o, "many_inconclusive_share_numerator", GB_ANALYSIS_NOISY_SHARE_NUM);
   put_u64(s, o, "many_inconclusive_share_denominator", GB_ANALYSIS_NOISY_SHARE_DEN);
-  gb_jb_tallies(&s->jb, root, a);
+  gbi_jb_tallies(&s->jb, root, a);
 }
 
 /* ---- Configurations ------------------------------------------------------------------- */
@@ -196,7 +196,7 @@ static void put_config(sj *s, cJSON *arr, const gb_an_config *c) {
   cJSON *o = put_obj(s, arr, NULL);
   char label[96];
   gb_an_config_label(c, label, sizeof label);
-  gb_jb_config_key(&s->jb, o, c);
+  gbi_jb_config_key(&s->jb, o, c);
   put_str(s, o, "label", label);
   put_u64(s, o, "rows", c->n_rows);
   put_u64(s, o, "ok_runs", c->n_ok);
@@ -238,7 +238,7 @@ static void put_startup(sj *s, cJSON *arr, const gb_an_startup *t) {
  */
 
 static void put_side(sj *s, cJSON *o, const char *key, const gb_an_config *c) {
-  gb_jb_config_key(&s->jb, put_obj(s, o, key), c);
+  gbi_jb_config_key(&s->jb, put_obj(s, o, key), c);
 }
 
 static void put_ratio(sj *s, cJSON *arr, const gb_an_ratio *r) {
@@ -269,7 +269,7 @@ static void put_rank(sj *s, cJSON *arr, const gb_an_rank *k) {
     put_null(s, o, "rho");
     return;
   }
-  gb_jb_rho(&s->jb, o, "rho", &k->rho);
+  gbi_jb_rho(&s->jb, o, "rho", &k->rho);
 }
 
 static void put_coupling(sj *s, cJSON *arr, const gb_an_coupling *c) {
@@ -366,13 +366,13 @@ static void put_group(sj *s, cJSON *arr, const gb_an_group *g) {
   cJSON *o = put_obj(s, arr, NULL);
   bool lang = g->family == GB_AN_LANGUAGES;
   put_str(s, o, "family", lang ? "languages" : "orders");
-  gb_jb_group_key(&s->jb, o, g);
+  gbi_jb_group_key(&s->jb, o, g);
   put_u64(s, o, "ratios", g->n);
   put_u64(s, o, "computed", g->computed);
   put_range(s, o, "time_ratio", g->time, g->used[0]);
   put_range(s, o, "energy_ratio", g->energy, g->used[1]);
   put_range(s, o, "power_ratio", g->power, g->used[2]);
-  gb_jb_readings(&s->jb, put_obj(s, o, "power_readings"), g->readings);
+  gbi_jb_readings(&s->jb, put_obj(s, o, "power_readings"), g->readings);
   put_u64(s, o, "differs_above_1", g->above);
   put_u64(s, o, "differs_below_1", g->below);
   put_u64(s, o, "time_intervals_excluding_1", g->time_excluding);
@@ -431,10 +431,10 @@ static cJSON *build_root(sj *s) {
   return root;
 }
 
-int gb_report_summary(const gb_analysis *a, const gb_report_summary_opts *opts, char **out,
-                      size_t *len, gb_err *err) {
-  static const gb_report_summary_opts none = {0};
+int gbi_report_summary(const gb_analysis *a, const gbi_report_summary_opts *opts, char **out,
+                       size_t *len, gb_err *err) {
+  static const gbi_report_summary_opts none = {0};
   sj s = {.a = a, .o = opts ? opts : &none, .jb = {true}};
   cJSON *root = build_root(&s);
-  return gb_jb_take(&s.jb, root, "summary.json", out, len, err);
+  return gbi_jb_take(&s.jb, root, "summary.json", out, len, err);
 }

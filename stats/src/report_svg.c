@@ -3,7 +3,7 @@
  * add a dependency (and its version's rendering) to a report that must be
  * byte-identical for the same records, and none of the C ones fits better.
  * Coordinates are printed with two decimals in the "C" locale. */
-#include "report_svg.h"
+#include "stats_internal.h"
 
 #include "textbuf.h"
 
@@ -45,28 +45,29 @@ static void si_label(char *buf, size_t len, int e, const char *unit) {
   snprintf(buf, len, "%.0f %s%s", mant, prefix[p + 4], unit);
 }
 
-static void text(gb_textbuf *b, double x, double y, const char *anchor, int size,
+static void text(gbi_textbuf *b, double x, double y, const char *anchor, int size,
                  const char *extra, const char *s) {
-  gb_tb_printf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" font-size=\"%d\" %s%s>", x, y,
-               anchor, size, FONT, extra);
+  gbi_tb_printf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" font-size=\"%d\" %s%s>", x,
+                y, anchor, size, FONT, extra);
   for (; *s; s++) {
     const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : NULL;
     if (e) {
-      gb_tb_puts(b, e);
+      gbi_tb_puts(b, e);
     } else {
-      gb_tb_putn(b, s, 1);
+      gbi_tb_putn(b, s, 1);
     }
   }
-  gb_tb_puts(b, "</text>\n");
+  gbi_tb_puts(b, "</text>\n");
 }
 
-static void line(gb_textbuf *b, double x1, double y1, double x2, double y2, const char *style) {
-  gb_tb_printf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" %s/>\n", x1, y1, x2,
-               y2, style);
+static void line(gbi_textbuf *b, double x1, double y1, double x2, double y2,
+                 const char *style) {
+  gbi_tb_printf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" %s/>\n", x1, y1, x2,
+                y2, style);
 }
 
 /* Decade ticks, grid lines and labels of a log axis. */
-static void x_ticks(gb_textbuf *b, const axis *x, const axis *y, const char *unit) {
+static void x_ticks(gbi_textbuf *b, const axis *x, const axis *y, const char *unit) {
   char label[32];
   for (int e = (int)x->lo; e <= (int)x->hi; e++) {
     double px = ax(x, pow(10.0, e));
@@ -77,7 +78,7 @@ static void x_ticks(gb_textbuf *b, const axis *x, const axis *y, const char *uni
   }
 }
 
-static void y_ticks(gb_textbuf *b, const axis *x, const axis *y, const char *unit) {
+static void y_ticks(gbi_textbuf *b, const axis *x, const axis *y, const char *unit) {
   char label[32];
   for (int e = (int)y->lo; e <= (int)y->hi; e++) {
     double py = ax(y, pow(10.0, e));
@@ -88,47 +89,47 @@ static void y_ticks(gb_textbuf *b, const axis *x, const axis *y, const char *uni
   }
 }
 
-static void frame(gb_textbuf *b, const axis *x, const axis *y) {
-  gb_tb_printf(b,
-               "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
-               "stroke=\"#333\"/>\n",
-               x->p0, y->p1, x->p1 - x->p0, y->p0 - y->p1);
+static void frame(gbi_textbuf *b, const axis *x, const axis *y) {
+  gbi_tb_printf(b,
+                "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" "
+                "stroke=\"#333\"/>\n",
+                x->p0, y->p1, x->p1 - x->p0, y->p0 - y->p1);
 }
 
 /* A mark: circle (bubble), square (insertion) or triangle (quick). */
-static void mark(gb_textbuf *b, gb_algorithm g, double px, double py, const char *colour) {
+static void mark(gbi_textbuf *b, gb_algorithm g, double px, double py, const char *colour) {
   if (g == GB_BUBBLE) {
-    gb_tb_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4.5\" fill=\"%s\"/>\n", px, py,
-                 colour);
+    gbi_tb_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4.5\" fill=\"%s\"/>\n", px, py,
+                  colour);
   } else if (g == GB_INSERTION) {
-    gb_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"8\" height=\"8\" fill=\"%s\"/>\n",
-                 px - 4, py - 4, colour);
+    gbi_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"8\" height=\"8\" fill=\"%s\"/>\n",
+                  px - 4, py - 4, colour);
   } else {
-    gb_tb_printf(b, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f\" fill=\"%s\"/>\n", px,
-                 py - 5.5, px - 5, py + 4, px + 5, py + 4, colour);
+    gbi_tb_printf(b, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f\" fill=\"%s\"/>\n", px,
+                  py - 5.5, px - 5, py + 4, px + 5, py + 4, colour);
   }
 }
 
-static void header(gb_textbuf *b, int height, const char *title, const char *subtitle) {
-  gb_tb_printf(b,
-               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-               "viewBox=\"0 0 %d %d\">\n"
-               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-               WIDTH, height, WIDTH, height);
+static void header(gbi_textbuf *b, int height, const char *title, const char *subtitle) {
+  gbi_tb_printf(b,
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                "viewBox=\"0 0 %d %d\">\n"
+                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                WIDTH, height, WIDTH, height);
   text(b, WIDTH / 2.0, 28, "middle", 18, " font-weight=\"bold\"", title);
   text(b, WIDTH / 2.0, 48, "middle", 13, " fill=\"#444\"", subtitle);
 }
 
 /* Legend at the scatter's right: the languages (colours) and algorithms
  * (marks). */
-static void legend(gb_textbuf *b, const gb_meta *m, double x, double y) {
+static void legend(gbi_textbuf *b, const gb_meta *m, double x, double y) {
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Language");
   for (size_t i = 0; i < m->settings.n_languages; i++) {
     gb_language l = m->settings.languages[i];
     y += 20;
-    gb_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", x,
-                 y - 9, language_colour[l]);
+    gbi_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
+                  x, y - 9, language_colour[l]);
     text(b, x + 20, y, "start", 12, "", gb_language_title(l));
   }
   y += 30;
@@ -159,7 +160,7 @@ typedef enum {
 
 /* The configurations of each reason, as a comma-separated list. */
 typedef struct {
-  gb_textbuf list[UNDRAWN_COUNT];
+  gbi_textbuf list[UNDRAWN_COUNT];
   size_t n[UNDRAWN_COUNT];
   const char *interval_drawn; /* how the chart draws an interval reaching 0 */
 } undrawn;
@@ -177,37 +178,37 @@ static const char *const undrawn_text[UNDRAWN_COUNT] = {
 static void undrawn_init(undrawn *u, const char *interval_drawn) {
   *u = (undrawn){.interval_drawn = interval_drawn};
   for (int w = 0; w < UNDRAWN_COUNT; w++) {
-    gb_tb_init(&u->list[w]);
+    gbi_tb_init(&u->list[w]);
   }
 }
 
 static void undrawn_add(undrawn *u, undrawn_why w, const gb_an_config *c) {
   char label[96];
   gb_an_config_label(c, label, sizeof label);
-  gb_tb_printf(&u->list[w], "%s%s", u->n[w] ? ", " : "", label);
+  gbi_tb_printf(&u->list[w], "%s%s", u->n[w] ? ", " : "", label);
   u->n[w]++;
 }
 
 /* The note: a heading, then one line per reason, "- <why> (n): a, b.",
  * into out; nothing when every point is drawn. Frees u's lists. A failed
  * list makes out fail too, so the chart reports -ENOMEM. */
-static void undrawn_note(undrawn *u, gb_textbuf *out) {
+static void undrawn_note(undrawn *u, gbi_textbuf *out) {
   for (int w = 0; w < UNDRAWN_COUNT; w++) {
     if (u->list[w].failed) {
       out->failed = true;
     }
     if (u->n[w] > 0 && !out->failed) {
       if (out->len == 0) {
-        gb_tb_puts(out, "Not on the chart, or not whole (a log axis has no place for 0 or "
-                        "below):");
+        gbi_tb_puts(out, "Not on the chart, or not whole (a log axis has no place for 0 or "
+                         "below):");
       }
-      gb_tb_printf(out, "\n- %s", undrawn_text[w]);
+      gbi_tb_printf(out, "\n- %s", undrawn_text[w]);
       if (w == UNDRAWN_INTERVAL) {
-        gb_tb_printf(out, ", %s", u->interval_drawn);
+        gbi_tb_printf(out, ", %s", u->interval_drawn);
       }
-      gb_tb_printf(out, " (%zu): %s.", u->n[w], u->list[w].data);
+      gbi_tb_printf(out, " (%zu): %s.", u->n[w], u->list[w].data);
     }
-    gb_tb_free(&u->list[w]);
+    gbi_tb_free(&u->list[w]);
   }
 }
 
@@ -240,7 +241,7 @@ static size_t note_lines(const char *s) {
 
 /* The note, wrapped, its first baseline at y; a continued line is
  * indented under its reason. */
-static void note(gb_textbuf *b, double x, double y, const char *s) {
+static void note(gbi_textbuf *b, double x, double y, const char *s) {
   char line[NOTE_COLS + 1];
   bool continued = false;
   while (s && *s) {
@@ -256,37 +257,37 @@ static void note(gb_textbuf *b, double x, double y, const char *s) {
 }
 
 /* A chart with nothing to plot, saying why, with the note below. */
-static void empty_chart(gb_textbuf *b, const char *subtitle, const char *why) {
+static void empty_chart(gbi_textbuf *b, const char *subtitle, const char *why) {
   header(b, 110 + (int)note_lines(why) * NOTE_LINE, "greenbench", subtitle);
   note(b, 40, 90, why);
-  gb_tb_puts(b, "</svg>\n");
+  gbi_tb_puts(b, "</svg>\n");
 }
 
 /* A chart's start: the note on what it cannot show whole (collect sorts the
  * configurations) into why, a failed note failing b, and whether there is
  * anything to plot (plotted > 0). When there is not, the chart is the empty
  * one saying `nothing`, and why is freed. */
-static bool chart_start(gb_textbuf *b, gb_textbuf *why, const gb_analysis *a,
+static bool chart_start(gbi_textbuf *b, gbi_textbuf *why, const gb_analysis *a,
                         void (*collect)(const gb_analysis *, undrawn *), size_t plotted,
                         const char *nothing) {
   undrawn u;
   collect(a, &u);
-  gb_tb_init(why);
+  gbi_tb_init(why);
   undrawn_note(&u, why);
   b->failed |= why->failed;
   if (plotted > 0) {
     return true;
   }
   empty_chart(b, nothing, why->data);
-  gb_tb_free(why);
+  gbi_tb_free(why);
   return false;
 }
 
 /* A chart's end: the note, its first baseline at y, and the closing tag. */
-static void chart_end(gb_textbuf *b, gb_textbuf *why, double y) {
+static void chart_end(gbi_textbuf *b, gbi_textbuf *why, double y) {
   note(b, 40, y, why->data);
-  gb_tb_free(why);
-  gb_tb_puts(b, "</svg>\n");
+  gbi_tb_free(why);
+  gbi_tb_puts(b, "</svg>\n");
 }
 
 /* ---- Energy against time ---------------------------------------------------- */
@@ -363,23 +364,23 @@ static bool visible(const axis *x, const axis *y, double w, double *a, double *b
 /* The label runs along its line near the line's upper end, so the labels
  * of close lines (10 W and 20 W) sit side by side instead of on top of
  * each other. */
-static void power_label(gb_textbuf *b, const axis *x, const axis *y, double w, double lt) {
+static void power_label(gbi_textbuf *b, const axis *x, const axis *y, double w, double lt) {
   char label[32];
   double t = pow(10.0, lt), px = ax(x, t), py = ax(y, w * t);
   double dx = ax(x, t * 10.0) - px, dy = ax(y, w * t * 10.0) - py;
   double deg = atan2(dy, dx) * 180.0 / 3.14159265358979323846;
   si_value(label, sizeof label, w, "W");
-  gb_tb_printf(b,
-               "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" font-size=\"11\" " FONT
-               " fill=\"#555\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\" "
-               "transform=\"rotate(%.2f %.2f %.2f)\">%s</text>\n",
-               px, py - 4, deg, px, py, label);
+  gbi_tb_printf(b,
+                "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\" font-size=\"11\" " FONT
+                " fill=\"#555\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\" "
+                "transform=\"rotate(%.2f %.2f %.2f)\">%s</text>\n",
+                px, py - 4, deg, px, py, label);
 }
 
 /* Dashed lines E = w t at 1-2-5 steps of w from a third of the lowest net
  * power to three times the highest: near the marks, where a reader
  * compares them. */
-static void power_lines(gb_textbuf *b, const gb_analysis *a, const axis *x, const axis *y) {
+static void power_lines(gbi_textbuf *b, const gb_analysis *a, const axis *x, const axis *y) {
   double lo, hi;
   power_range(a, &lo, &hi);
   if (!(hi > 0.0)) {
@@ -399,7 +400,7 @@ static void power_lines(gb_textbuf *b, const gb_analysis *a, const axis *x, cons
   }
 }
 
-static void whiskers(gb_textbuf *b, const axis *x, const axis *y, const gb_an_config *c) {
+static void whiskers(gbi_textbuf *b, const axis *x, const axis *y, const gb_an_config *c) {
   const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
   const gb_interval *e = &c->boot.est[GB_EST_ENERGY_PER_SORT];
   double px = ax(x, secs(t->point)), py = ax(y, joules(e->point));
@@ -443,7 +444,7 @@ static void scatter_undrawn(const gb_analysis *a, undrawn *u) {
   }
 }
 
-static void scatter_body(gb_textbuf *b, const gb_analysis *a, const double r[4]) {
+static void scatter_body(gbi_textbuf *b, const gb_analysis *a, const double r[4]) {
   axis x = {.p0 = 100, .p1 = 760}, y = {.p0 = 600, .p1 = 80};
   decades(r[0] / 1.3, r[1] * 1.3, &x.lo, &x.hi); /* no mark on the frame */
   decades(r[2] / 1.3, r[3] * 1.3, &y.lo, &y.hi);
@@ -461,16 +462,16 @@ static void scatter_body(gb_textbuf *b, const gb_analysis *a, const double r[4])
   }
   frame(b, &x, &y);
   text(b, (x.p0 + x.p1) / 2, 652, "middle", 14, "", "Time per sort (log scale)");
-  gb_tb_printf(b,
-               "<text x=\"24\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"14\" " FONT
-               " transform=\"rotate(-90 24 %.2f)\">Energy per sort, net of idle (log "
-               "scale)</text>\n",
-               (y.p0 + y.p1) / 2, (y.p0 + y.p1) / 2);
+  gbi_tb_printf(b,
+                "<text x=\"24\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"14\" " FONT
+                " transform=\"rotate(-90 24 %.2f)\">Energy per sort, net of idle (log "
+                "scale)</text>\n",
+                (y.p0 + y.p1) / 2, (y.p0 + y.p1) / 2);
   legend(b, &a->records->meta, 790, 100);
 }
 
-static void scatter(gb_textbuf *b, const gb_analysis *a) {
-  gb_textbuf why;
+static void scatter(gbi_textbuf *b, const gb_analysis *a) {
+  gbi_textbuf why;
   double r[4];
   if (!chart_start(b, &why, a, scatter_undrawn, scatter_range(a, r),
                    "No configuration has a median time and energy per sort above 0: nothing "
@@ -549,7 +550,7 @@ static void time_undrawn(const gb_analysis *a, undrawn *u) {
 }
 
 /* Ticks at the sizes themselves: the study's sizes span less than a decade. */
-static void size_ticks(gb_textbuf *b, const gb_meta *m, const axis *x, const axis *y) {
+static void size_ticks(gbi_textbuf *b, const gb_meta *m, const axis *x, const axis *y) {
   char label[32];
   for (size_t z = 0; z < m->settings.n_sizes; z++) {
     double px = ax(x, (double)m->settings.sizes[z]);
@@ -577,7 +578,7 @@ static double series_x(const series_at *s, const gb_an_config *c) {
 
 /* A 95% interval as a bar with caps. An end below the axis (0 or less, or
  * under the lowest decade) is drawn to the panel's edge with an arrow. */
-static void time_bar(gb_textbuf *b, const series_at *s, const gb_an_config *c) {
+static void time_bar(gbi_textbuf *b, const series_at *s, const gb_an_config *c) {
   const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
   if (!(t->hi > 0) || !isfinite(t->hi)) {
     return;
@@ -594,8 +595,8 @@ static void time_bar(gb_textbuf *b, const series_at *s, const gb_an_config *c) {
   line(b, px, top, px, bottom, style);
   line(b, px - 3, top, px + 3, top, style);
   if (cut) {
-    gb_tb_printf(b, "<path fill=\"none\" d=\"M%.2f,%.2f L%.2f,%.2f L%.2f,%.2f\" %s/>\n", px - 3,
-                 bottom - 5, px, bottom, px + 3, bottom - 5, style);
+    gbi_tb_printf(b, "<path fill=\"none\" d=\"M%.2f,%.2f L%.2f,%.2f L%.2f,%.2f\" %s/>\n",
+                  px - 3, bottom - 5, px, bottom, px + 3, bottom - 5, style);
   } else {
     line(b, px - 3, bottom, px + 3, bottom, style);
   }
@@ -607,21 +608,21 @@ typedef struct {
   size_t n;
 } run_points;
 
-static void flush_run(gb_textbuf *b, const series_at *s, run_points *p) {
+static void flush_run(gbi_textbuf *b, const series_at *s, run_points *p) {
   if (p->n >= 2) {
-    gb_tb_puts(b, "<polyline fill=\"none\" points=\"");
+    gbi_tb_puts(b, "<polyline fill=\"none\" points=\"");
     for (size_t i = 0; i < p->n; i++) {
-      gb_tb_printf(b, "%s%.2f,%.2f", i ? " " : "", p->px[i], p->py[i]);
+      gbi_tb_printf(b, "%s%.2f,%.2f", i ? " " : "", p->px[i], p->py[i]);
     }
-    gb_tb_printf(b, "\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>\n",
-                 language_colour[s->l], algorithm_dash[s->g]);
+    gbi_tb_printf(b, "\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>\n",
+                  language_colour[s->l], algorithm_dash[s->g]);
   }
   p->n = 0;
 }
 
 /* The line breaks at a measured configuration without a median above 0,
  * never joining its neighbours across it; an omitted size is no point. */
-static void series_line(gb_textbuf *b, const series_at *s) {
+static void series_line(gbi_textbuf *b, const series_at *s) {
   const gb_meta_settings *m = &s->a->records->meta.settings;
   run_points p = {.n = 0};
   for (size_t z = 0; z < m->n_sizes; z++) {
@@ -640,7 +641,7 @@ static void series_line(gb_textbuf *b, const series_at *s) {
   flush_run(b, s, &p);
 }
 
-static void series(gb_textbuf *b, const series_at *s) {
+static void series(gbi_textbuf *b, const series_at *s) {
   const gb_meta_settings *m = &s->a->records->meta.settings;
   for (size_t z = 0; z < m->n_sizes; z++) {
     const gb_an_config *c = gb_analysis_find(s->a, s->l, s->g, s->o, m->sizes[z]);
@@ -658,7 +659,7 @@ static void series(gb_textbuf *b, const series_at *s) {
   }
 }
 
-static void panel(gb_textbuf *b, const gb_analysis *a, const axis *x, const axis *y,
+static void panel(gbi_textbuf *b, const gb_analysis *a, const axis *x, const axis *y,
                   gb_order o) {
   const gb_meta *m = &a->records->meta;
   size_ticks(b, m, x, y);
@@ -699,13 +700,13 @@ static double text_width(const char *s, int px) {
 
 /* The legend in one row under the title, so the panels take the width:
  * languages (colours), algorithms (line and mark), the interval bar. */
-static void legend_row(gb_textbuf *b, const gb_meta *m, double x, double y) {
+static void legend_row(gbi_textbuf *b, const gb_meta *m, double x, double y) {
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Language");
   x += text_width("Language", 13) + 14;
   for (size_t i = 0; i < m->settings.n_languages; i++) {
     gb_language l = m->settings.languages[i];
-    gb_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", x,
-                 y - 9, language_colour[l]);
+    gbi_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
+                  x, y - 9, language_colour[l]);
     text(b, x + 20, y, "start", 12, "", gb_language_title(l));
     x += 20 + text_width(gb_language_title(l), 12) + 16;
   }
@@ -733,7 +734,7 @@ static void legend_row(gb_textbuf *b, const gb_meta *m, double x, double y) {
   text(b, x + 14, y, "start", 12, "", "95% interval");
 }
 
-static void time_panels(gb_textbuf *b, const gb_analysis *a, const double r[4]) {
+static void time_panels(gbi_textbuf *b, const gb_analysis *a, const double r[4]) {
   const gb_meta_settings *s = &a->records->meta.settings;
   double xlo = log10(r[0]) - 0.1, xhi = log10(r[1]) + 0.1, ylo, yhi;
   decades(r[2] / 1.3, r[3] * 1.3, &ylo, &yhi);
@@ -745,8 +746,8 @@ static void time_panels(gb_textbuf *b, const gb_analysis *a, const double r[4]) 
   }
 }
 
-static void time_chart(gb_textbuf *b, const gb_analysis *a) {
-  gb_textbuf why;
+static void time_chart(gbi_textbuf *b, const gb_analysis *a) {
+  gbi_textbuf why;
   double r[4];
   if (!chart_start(b, &why, a, time_undrawn, time_range(a, r),
                    "No configuration has a median time per sort above 0: nothing to plot")) {
@@ -761,18 +762,18 @@ static void time_chart(gb_textbuf *b, const gb_analysis *a) {
   legend_row(b, &a->records->meta, T_LEFT, T_LEGEND_Y);
   time_panels(b, a, r);
   double mid = T_TOP + ((double)(rows - 1) * T_ROW + T_PANEL_H) / 2;
-  gb_tb_printf(b,
-               "<text x=\"20\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"14\" " FONT
-               " transform=\"rotate(-90 20 %.2f)\">Time per sort (log scale)</text>\n",
-               mid, mid);
+  gbi_tb_printf(b,
+                "<text x=\"20\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"14\" " FONT
+                " transform=\"rotate(-90 20 %.2f)\">Time per sort (log scale)</text>\n",
+                mid, mid);
   chart_end(b, &why, bottom);
 }
 
-int gb_report_svg(const gb_analysis *a, char **out, size_t *len, gb_err *err) {
-  gb_textbuf b;
-  gb_tb_init(&b);
-  gb_tb_numeric loc;
-  gb_tb_c_numeric(&loc);
+int gbi_report_svg(const gb_analysis *a, char **out, size_t *len, gb_err *err) {
+  gbi_textbuf b;
+  gbi_tb_init(&b);
+  gbi_tb_numeric loc;
+  gbi_tb_c_numeric(&loc);
   if (a->n_configs == 0 || a->checks.configs_measured == 0) {
     empty_chart(&b, "No configuration was measured: nothing to plot", NULL);
   } else if (a->energy) {
@@ -780,6 +781,6 @@ int gb_report_svg(const gb_analysis *a, char **out, size_t *len, gb_err *err) {
   } else {
     time_chart(&b, a);
   }
-  gb_tb_restore_numeric(&loc);
-  return gb_tb_take(&b, out, len, "chart.svg", err);
+  gbi_tb_restore_numeric(&loc);
+  return gbi_tb_take(&b, out, len, "chart.svg", err);
 }

@@ -1,6 +1,6 @@
 #include "greenbench/spearman.h"
 
-#include "spearman_internal.h"
+#include "stats_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -112,7 +112,7 @@ static int check_no_nan(const double *x, size_t n, gb_err *err) {
   return i < n ? gb_err_set(err, EINVAL, "rank: value %zu is NaN", i) : 0;
 }
 
-int gb_rank_average(const double *x, size_t n, double *ranks, gb_err *err) {
+int gbi_rank_average(const double *x, size_t n, double *ranks, gb_err *err) {
   int rc = check_no_nan(x, n, err);
   if (rc < 0) {
     return rc;
@@ -179,7 +179,7 @@ static gb_rho rho_or_undefined(rank_work *w, size_t n) {
   return any_nan(w->x, w->y, n) ? (gb_rho){.defined = false, .rho = NAN} : rho_of(w, n);
 }
 
-int gb_spearman(const double *x, const double *y, size_t n, gb_rho *out, gb_err *err) {
+int gbi_spearman(const double *x, const double *y, size_t n, gb_rho *out, gb_err *err) {
   int rc = check_no_nan(x, n, err);
   if (rc == 0) {
     rc = check_no_nan(y, n, err);
@@ -202,7 +202,7 @@ int gb_spearman_nan(const double *x, const double *y, size_t n, gb_rho *out, gb_
     *out = (gb_rho){.defined = false, .rho = NAN};
     return 0;
   }
-  return gb_spearman(x, y, n, out, err);
+  return gbi_spearman(x, y, n, out, err);
 }
 
 static int check_boot_args(const gb_boot *const *configs, size_t k, gb_estimate x,

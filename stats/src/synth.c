@@ -4,7 +4,7 @@
 #include "greenbench/quantile.h"
 #include "greenbench/records.h"
 #include "greenbench/rng.h"
-#include "normal.h"
+#include "stats_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -43,7 +43,7 @@ static double per_sort_ns(gb_language l, gb_algorithm a, gb_order o, uint64_t n)
 }
 
 static double lognormal(gb_rng *r, double sigma) {
-  return exp(sigma * gb_normal(r));
+  return exp(sigma * gbi_normal(r));
 }
 
 /* One process or batch as the records hold it (ns and uJ). */
@@ -58,7 +58,7 @@ static void add_idle(draw *d, gb_rng *r, double net_uj) {
   d->idle_energy = IDLE_W * d->idle_ns * 1e-3 * lognormal(r, IDLE_SIGMA);
 }
 
-static draw draw_run(const gb_synth_design *d, const gb_synth_config *c, gb_rng *r) {
+static draw draw_run(const gbi_synth_design *d, const gbi_synth_config *c, gb_rng *r) {
   double a = startup_ns[c->language] * lognormal(r, d->startup_sigma);
   double b = c->sorts * c->per_sort_ns * lognormal(r, c->time_sigma);
   draw x = {.wall = a + b, .loop = b, .cpu = SORT_CPU * (a + b)};
@@ -67,7 +67,7 @@ static draw draw_run(const gb_synth_design *d, const gb_synth_config *c, gb_rng 
   return x;
 }
 
-static draw draw_batch(const gb_synth_design *d, gb_language l, gb_rng *r) {
+static draw draw_batch(const gbi_synth_design *d, gb_language l, gb_rng *r) {
   double wall = 0.0;
   for (uint64_t i = 0; i < launches_of(l); i++) {
     wall += startup_ns[l] * lognormal(r, d->startup_sigma);
@@ -88,7 +88,7 @@ static gb_run run_of(const draw *x, uint64_t sorts) {
 
 /* The population medians of batch / L (time, CPU, net energy) of language
  * l, from n batches of its own stream. */
-static gb_startup startup_truth(const gb_synth_design *d, gb_language l, double *v, size_t n) {
+static gb_startup startup_truth(const gbi_synth_design *d, gb_language l, double *v, size_t n) {
   gb_rng r;
   gb_rng_seed_stream(&r, 0x5eed, 100 + (uint64_t)l);
   double L = (double)launches_of(l);
@@ -103,7 +103,7 @@ static gb_startup startup_truth(const gb_synth_design *d, gb_language l, double 
                       .energy_uj = gb_quantile_select(v + 2 * n, n, 0.5)};
 }
 
-static void config_truth(const gb_synth_design *d, gb_synth_config *c, const gb_startup *st,
+static void config_truth(const gbi_synth_design *d, gbi_synth_config *c, const gb_startup *st,
                          uint64_t stream, double *v, size_t n) {
   gb_rng r;
   gb_rng_seed_stream(&r, 0x7e57, stream);
@@ -149,7 +149,7 @@ static size_t sigma_index(size_t i) {
   return (i + i / 4 + i / 16) % 4;
 }
 
-static int check_design(const gb_synth_design *d, gb_err *err) {
+static int check_design(const gbi_synth_design *d, gb_err *err) {
   const gb_meta_settings *s = &d->settings;
   if (s->n_languages == 0 || s->n_algorithms == 0 || s->n_orders == 0 || s->n_sizes == 0 ||
       s->runs < 2 || d->truth_draws < 100 || !(d->loop_ms > 0.0)) {
@@ -164,7 +164,7 @@ static int check_design(const gb_synth_design *d, gb_err *err) {
   return 0;
 }
 
-int gb_synth_truth_of(const gb_synth_design *d, gb_synth_truth *out, gb_err *err) {
+int gbi_synth_truth_of(const gbi_synth_design *d, gbi_synth_truth *out, gb_err *err) {
   int rc = check_design(d, err);
   if (rc < 0) {
     return rc;
@@ -172,7 +172,7 @@ int gb_synth_truth_of(const gb_synth_design *d, gb_synth_truth *out, gb_err *err
   const gb_meta_settings *s = &d->settings;
   size_t n = s->n_languages * s->n_algorithms * s->n_orders * s->n_sizes;
   size_t draws = d->truth_draws;
-  gb_synth_truth t = {.design = *d, .configs = calloc(n, sizeof *t.configs)};
+  gbi_synth_truth t = {.design = *d, .configs = calloc(n, sizeof *t.configs)};
   double *v = malloc(5 * draws * sizeof *v);
   if (!t.configs || !v) {
     free(t.configs);
@@ -191,17 +191,17 @@ int gb_synth_truth_of(const gb_synth_design *d, gb_synth_truth *out, gb_err *err
           if (!in_settings(s, l, a, o)) {
             continue;
           }
-          gb_synth_config *c = &t.configs[t.n_configs];
+          gbi_synth_config *c = &t.configs[t.n_configs];
           double ps = per_sort_ns(l, a, o, s->sizes[z]);
           double sorts = floor(d->loop_ms * 1e6 / ps);
-          *c = (gb_synth_config){.language = l,
-                                 .algorithm = a,
-                                 .order = o,
-                                 .size = s->sizes[z],
-                                 .per_sort_ns = ps,
-                                 .sorts = sorts < 1.0 ? 1.0 : sorts,
-                                 .time_sigma = time_sigmas[sigma_index(t.n_configs)],
-                                 .power_w = d->power_w[l]};
+          *c = (gbi_synth_config){.language = l,
+                                  .algorithm = a,
+                                  .order = o,
+                                  .size = s->sizes[z],
+                                  .per_sort_ns = ps,
+                                  .sorts = sorts < 1.0 ? 1.0 : sorts,
+                                  .time_sigma = time_sigmas[sigma_index(t.n_configs)],
+                                  .power_w = d->power_w[l]};
           config_truth(d, c, &st[l], t.n_configs, v, draws);
           t.n_configs++;
         }
@@ -213,17 +213,17 @@ int gb_synth_truth_of(const gb_synth_design *d, gb_synth_truth *out, gb_err *err
   return 0;
 }
 
-void gb_synth_truth_free(gb_synth_truth *t) {
+void gbi_synth_truth_free(gbi_synth_truth *t) {
   if (t) {
     free(t->configs);
-    *t = (gb_synth_truth){0};
+    *t = (gbi_synth_truth){0};
   }
 }
 
-const gb_synth_config *gb_synth_find(const gb_synth_truth *t, gb_language l, gb_algorithm a,
-                                     gb_order o, uint64_t size) {
+const gbi_synth_config *gbi_synth_find(const gbi_synth_truth *t, gb_language l, gb_algorithm a,
+                                       gb_order o, uint64_t size) {
   for (size_t i = 0; i < t->n_configs; i++) {
-    const gb_synth_config *c = &t->configs[i];
+    const gbi_synth_config *c = &t->configs[i];
     if (c->language == l && c->algorithm == a && c->order == o && c->size == size) {
       return c;
     }
@@ -284,7 +284,7 @@ static int append_row(csv_text *t, gb_run_row *row, gb_err *err) {
   return append_row_text(t, line, err);
 }
 
-static int sort_rows(const gb_synth_truth *t, const gb_synth_config *c, gb_rng *r,
+static int sort_rows(const gbi_synth_truth *t, const gbi_synth_config *c, gb_rng *r,
                      csv_text *csv, gb_err *err) {
   int rc = 0;
   for (uint64_t k = 0; rc == 0 && k < t->design.settings.runs; k++) {
@@ -304,7 +304,7 @@ static int sort_rows(const gb_synth_truth *t, const gb_synth_config *c, gb_rng *
   return rc;
 }
 
-static int startup_rows(const gb_synth_truth *t, gb_language l, gb_order o, uint64_t size,
+static int startup_rows(const gbi_synth_truth *t, gb_language l, gb_order o, uint64_t size,
                         gb_rng *r, csv_text *csv, gb_err *err) {
   int rc = 0;
   for (uint64_t k = 0; rc == 0 && k < t->design.settings.runs; k++) {
@@ -321,7 +321,7 @@ static int startup_rows(const gb_synth_truth *t, gb_language l, gb_order o, uint
   return rc;
 }
 
-static int write_rows(const gb_synth_truth *t, uint64_t seed, csv_text *csv, gb_err *err) {
+static int write_rows(const gbi_synth_truth *t, uint64_t seed, csv_text *csv, gb_err *err) {
   const gb_meta_settings *s = &t->design.settings;
   gb_rng r;
   gb_rng_seed_stream(&r, seed, 0);
@@ -339,7 +339,7 @@ static int write_rows(const gb_synth_truth *t, uint64_t seed, csv_text *csv, gb_
   return rc;
 }
 
-static void meta_of(const gb_synth_truth *t, gb_meta *m) {
+static void meta_of(const gbi_synth_truth *t, gb_meta *m) {
   gb_meta_init(m);
   m->settings = t->design.settings;
   m->settings.energy = GB_ENERGY_ON;
@@ -349,7 +349,7 @@ static void meta_of(const gb_synth_truth *t, gb_meta *m) {
   m->completed = true;
 }
 
-int gb_synth_records(const gb_synth_truth *t, uint64_t seed, gb_records **out, gb_err *err) {
+int gbi_synth_records(const gbi_synth_truth *t, uint64_t seed, gb_records **out, gb_err *err) {
   csv_text csv = {0};
   char header[GB_REC_LINE_MAX];
   gb_records *rec = calloc(1, sizeof *rec);
@@ -380,13 +380,13 @@ int gb_synth_records(const gb_synth_truth *t, uint64_t seed, gb_records **out, g
   return 0;
 }
 
-static gb_synth_design design_common(void) {
-  gb_synth_design d = {.loop_ms = 240.0,
-                       .power_w = {15.0, 18.0, 15.0},
-                       .startup_power_w = 10.0,
-                       .startup_sigma = 0.20,
-                       .power_sigma = 0.02,
-                       .truth_draws = 200000};
+static gbi_synth_design design_common(void) {
+  gbi_synth_design d = {.loop_ms = 240.0,
+                        .power_w = {15.0, 18.0, 15.0},
+                        .startup_power_w = 10.0,
+                        .startup_sigma = 0.20,
+                        .power_sigma = 0.02,
+                        .truth_draws = 200000};
   gb_meta_settings *s = &d.settings;
   s->runs = 30;
   s->seed = 2463534242u;
@@ -397,8 +397,8 @@ static gb_synth_design design_common(void) {
   return d;
 }
 
-gb_synth_design gb_synth_design_small(void) {
-  gb_synth_design d = design_common();
+gbi_synth_design gbi_synth_design_small(void) {
+  gbi_synth_design d = design_common();
   gb_meta_settings *s = &d.settings;
   s->algorithms[0] = GB_QUICK;
   s->n_algorithms = 1;
@@ -410,8 +410,8 @@ gb_synth_design gb_synth_design_small(void) {
   return d;
 }
 
-gb_synth_design gb_synth_design_study(void) {
-  gb_synth_design d = design_common();
+gbi_synth_design gbi_synth_design_study(void) {
+  gbi_synth_design d = design_common();
   gb_meta_settings *s = &d.settings;
   static const uint64_t sizes[4] = {250, 500, 1000, 2000};
   for (int a = 0; a < GB_ALGORITHM_COUNT; a++) {

@@ -39,7 +39,7 @@ typedef struct {
   double startup_sigma;              /* sigma_s, per launch */
   double power_sigma;                /* sigma_p, per run */
   size_t truth_draws;                /* draws behind each truth (e.g. 200,000) */
-} gb_synth_design;
+} gbi_synth_design;
 
 /* A configuration's model and the truth of every estimate. */
 typedef struct {
@@ -50,26 +50,27 @@ typedef struct {
   double per_sort_ns, sorts, time_sigma, power_w; /* the model */
   double process_ns, time_per_sort_ns, cpu_per_sort_ns, energy_per_sort_uj,
       gross_energy_per_sort_uj;
-} gb_synth_config;
+} gbi_synth_config;
 
 typedef struct {
-  gb_synth_design design;
-  gb_synth_config *configs; /* the analysis's canonical order */
+  gbi_synth_design design;
+  gbi_synth_config *configs; /* the analysis's canonical order */
   size_t n_configs;
-} gb_synth_truth;
+} gbi_synth_truth;
 
 /* The configurations of d and their truths. 0, -EINVAL (no configuration,
- * runs < 2, a power not > 0), -ENOMEM; release with gb_synth_truth_free. */
-GB_MUST_USE int gb_synth_truth_of(const gb_synth_design *d, gb_synth_truth *out, gb_err *err);
-void gb_synth_truth_free(gb_synth_truth *t);
+ * runs < 2, a power not > 0), -ENOMEM; release with gbi_synth_truth_free. */
+GB_MUST_USE int gbi_synth_truth_of(const gbi_synth_design *d, gbi_synth_truth *out,
+                                   gb_err *err);
+void gbi_synth_truth_free(gbi_synth_truth *t);
 
 /* One campaign drawn from t's model with this seed: runs.csv (settings.runs
  * sort runs per configuration, as many startup batches per startup trial,
  * energy ok, every run ok) as the reader reads it, no warmups.csv. The same
  * seed gives the same records. 0, -ENOMEM, -EINVAL (a row the reader
  * refuses: a bug); *out (gb_records_free) only on success. */
-GB_MUST_USE int gb_synth_records(const gb_synth_truth *t, uint64_t seed, gb_records **out,
-                                 gb_err *err);
+GB_MUST_USE int gbi_synth_records(const gbi_synth_truth *t, uint64_t seed, gb_records **out,
+                                  gb_err *err);
 
 /* The designs of the coverage study: net power 15 W for C and Node.js and
  * 18 W for Python (so Python's power ratios are 1.2, the others 1), a
@@ -78,11 +79,11 @@ GB_MUST_USE int gb_synth_records(const gb_synth_truth *t, uint64_t seed, gb_reco
  *   small: quicksort on random and sorted input of size 1000, every
  *          language (6 configurations, 9 ratios): the default tests';
  *   study: the committed study's 144 configurations (252 ratios). */
-gb_synth_design gb_synth_design_small(void);
-gb_synth_design gb_synth_design_study(void);
+gbi_synth_design gbi_synth_design_small(void);
+gbi_synth_design gbi_synth_design_study(void);
 
 /* The truth with this key, or NULL. */
-const gb_synth_config *gb_synth_find(const gb_synth_truth *t, gb_language l, gb_algorithm a,
-                                     gb_order o, uint64_t size);
+const gbi_synth_config *gbi_synth_find(const gbi_synth_truth *t, gb_language l, gb_algorithm a,
+                                       gb_order o, uint64_t size);
 
 #endif

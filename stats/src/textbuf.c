@@ -8,17 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gb_tb_init(gb_textbuf *b) {
-  *b = (gb_textbuf){0};
+void gbi_tb_init(gbi_textbuf *b) {
+  *b = (gbi_textbuf){0};
 }
 
-void gb_tb_free(gb_textbuf *b) {
+void gbi_tb_free(gbi_textbuf *b) {
   free(b->data);
-  gb_tb_init(b);
+  gbi_tb_init(b);
 }
 
 /* Room for n more bytes and the NUL; false (and sticky failure) if not. */
-static bool reserve(gb_textbuf *b, size_t n) {
+static bool reserve(gbi_textbuf *b, size_t n) {
   if (b->failed) {
     return false;
   }
@@ -43,7 +43,7 @@ static bool reserve(gb_textbuf *b, size_t n) {
   return true;
 }
 
-void gb_tb_putn(gb_textbuf *b, const char *s, size_t n) {
+void gbi_tb_putn(gbi_textbuf *b, const char *s, size_t n) {
   if (!reserve(b, n)) {
     return;
   }
@@ -52,11 +52,11 @@ void gb_tb_putn(gb_textbuf *b, const char *s, size_t n) {
   b->data[b->len] = '\0';
 }
 
-void gb_tb_puts(gb_textbuf *b, const char *s) {
-  gb_tb_putn(b, s, strlen(s));
+void gbi_tb_puts(gbi_textbuf *b, const char *s) {
+  gbi_tb_putn(b, s, strlen(s));
 }
 
-void gb_tb_printf(gb_textbuf *b, const char *fmt, ...) {
+void gbi_tb_printf(gbi_textbuf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char small[256];
@@ -67,7 +67,7 @@ void gb_tb_printf(gb_textbuf *b, const char *fmt, ...) {
     return;
   }
   if ((size_t)n < sizeof small) {
-    gb_tb_putn(b, small, (size_t)n);
+    gbi_tb_putn(b, small, (size_t)n);
     return;
   }
   if (!reserve(b, (size_t)n)) {
@@ -79,24 +79,24 @@ void gb_tb_printf(gb_textbuf *b, const char *fmt, ...) {
   b->len += (size_t)n;
 }
 
-int gb_tb_take(gb_textbuf *b, char **out, size_t *len, const char *what, gb_err *err) {
+int gbi_tb_take(gbi_textbuf *b, char **out, size_t *len, const char *what, gb_err *err) {
   if (b->failed || !reserve(b, 0)) {
-    gb_tb_free(b);
+    gbi_tb_free(b);
     return gb_err_set(err, ENOMEM, "%s: out of memory", what);
   }
   b->data[b->len] = '\0';
   *out = b->data;
   *len = b->len;
-  gb_tb_init(b);
+  gbi_tb_init(b);
   return 0;
 }
 
-void gb_tb_c_numeric(gb_tb_numeric *s) {
+void gbi_tb_c_numeric(gbi_tb_numeric *s) {
   s->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
   s->old = s->c ? uselocale(s->c) : (locale_t)0;
 }
 
-void gb_tb_restore_numeric(gb_tb_numeric *s) {
+void gbi_tb_restore_numeric(gbi_tb_numeric *s) {
   if (s->c) {
     uselocale(s->old);
     freelocale(s->c);
@@ -104,7 +104,7 @@ void gb_tb_restore_numeric(gb_tb_numeric *s) {
   s->c = (locale_t)0;
 }
 
-void gb_fmt_sig(char *buf, size_t len, double v, int sig) {
+void gbi_fmt_sig(char *buf, size_t len, double v, int sig) {
   if (!isfinite(v)) {
     snprintf(buf, len, "n/a");
     return;
@@ -124,10 +124,10 @@ void gb_fmt_sig(char *buf, size_t len, double v, int sig) {
   snprintf(buf, len, "%.*f", dec, v);
 }
 
-void gb_tb_sig(gb_textbuf *b, double v, int sig) {
+void gbi_tb_sig(gbi_textbuf *b, double v, int sig) {
   char buf[400];
-  gb_fmt_sig(buf, sizeof buf, v, sig);
-  gb_tb_puts(b, buf);
+  gbi_fmt_sig(buf, sizeof buf, v, sig);
+  gbi_tb_puts(b, buf);
 }
 
 /* Decimals that show sig significant digits of x > 0, clamped to 0..15. */
@@ -136,7 +136,7 @@ static int decimals_for(double x, int sig) {
   return dec < 0 ? 0 : dec > 15 ? 15 : dec;
 }
 
-int gb_interval_decimals(double point, double lo, double hi, int sig) {
+int gbi_interval_decimals(double point, double lo, double hi, int sig) {
   if (!isfinite(point) || !isfinite(lo) || !isfinite(hi)) {
     return -1;
   }
@@ -154,22 +154,22 @@ int gb_interval_decimals(double point, double lo, double hi, int sig) {
 }
 
 /* v with dec decimals; never "-0". */
-static void put_fixed(gb_textbuf *b, double v, int dec) {
+static void put_fixed(gbi_textbuf *b, double v, int dec) {
   char buf[400];
   snprintf(buf, sizeof buf, "%.*f", dec, v);
-  gb_tb_puts(b, buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1) ? buf + 1 : buf);
+  gbi_tb_puts(b, buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1) ? buf + 1 : buf);
 }
 
 /* "p<open>lo<mid>hi<close>" with dec decimals each. */
-static void put_three(gb_textbuf *b, const double v[3], int dec, const char *const sep[3]) {
+static void put_three(gbi_textbuf *b, const double v[3], int dec, const char *const sep[3]) {
   for (int i = 0; i < 3; i++) {
     put_fixed(b, v[i], dec);
-    gb_tb_puts(b, sep[i]);
+    gbi_tb_puts(b, sep[i]);
   }
 }
 
-int gb_range_decimals(double median, double min, double max, int sig) {
-  int dec = gb_interval_decimals(median, min, max, sig);
+int gbi_range_decimals(double median, double min, double max, int sig) {
+  int dec = gbi_interval_decimals(median, min, max, sig);
   if (dec < 0 || !(min > 0.0)) {
     return dec;
   }
@@ -185,40 +185,40 @@ int gb_range_decimals(double median, double min, double max, int sig) {
   return keep <= decimals_for(max, sig) ? keep : -1;
 }
 
-void gb_tb_range(gb_textbuf *b, double median, double min, double max, int sig) {
+void gbi_tb_range(gbi_textbuf *b, double median, double min, double max, int sig) {
   static const char *const sep[3] = {" (", " to ", ")"};
-  int dec = gb_range_decimals(median, min, max, sig);
+  int dec = gbi_range_decimals(median, min, max, sig);
   if (dec < 0) {
     const double v[3] = {median, min, max};
     for (int i = 0; i < 3; i++) {
-      gb_tb_sig(b, v[i], sig);
-      gb_tb_puts(b, sep[i]);
+      gbi_tb_sig(b, v[i], sig);
+      gbi_tb_puts(b, sep[i]);
     }
     return;
   }
   put_three(b, (const double[3]){median, min, max}, dec, sep);
 }
 
-void gb_tb_interval(gb_textbuf *b, double point, double lo, double hi, int sig) {
-  int dec = gb_interval_decimals(point, lo, hi, sig);
+void gbi_tb_interval(gbi_textbuf *b, double point, double lo, double hi, int sig) {
+  int dec = gbi_interval_decimals(point, lo, hi, sig);
   if (dec < 0) {
-    gb_tb_sig(b, point, sig);
+    gbi_tb_sig(b, point, sig);
     if (isnan(lo) || isnan(hi)) {
-      gb_tb_puts(b, " [n/a]");
+      gbi_tb_puts(b, " [n/a]");
       return;
     }
-    gb_tb_puts(b, " [");
-    gb_tb_sig(b, lo, sig);
-    gb_tb_puts(b, ", ");
-    gb_tb_sig(b, hi, sig);
-    gb_tb_puts(b, "]");
+    gbi_tb_puts(b, " [");
+    gbi_tb_sig(b, lo, sig);
+    gbi_tb_puts(b, ", ");
+    gbi_tb_sig(b, hi, sig);
+    gbi_tb_puts(b, "]");
     return;
   }
   static const char *const sep[3] = {" [", ", ", "]"};
   put_three(b, (const double[3]){point, lo, hi}, dec, sep);
 }
 
-int gb_text_file(char *text, char **out, size_t *len, const char *what, gb_err *err) {
+int gbi_text_file(char *text, char **out, size_t *len, const char *what, gb_err *err) {
   size_t n = text ? strlen(text) : 0;
   char *bytes = text ? realloc(text, n + 2) : NULL;
   if (!bytes) {

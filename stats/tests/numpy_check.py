@@ -78,7 +78,7 @@ def die(msg):
 
 
 def fmt_sig(v, sig):
-    """gb_fmt_sig: sig significant digits as plain decimals, "0" for 0,
+    """gbi_fmt_sig: sig significant digits as plain decimals, "0" for 0,
     "n/a" for NaN."""
     if not math.isfinite(v):
         return "n/a"
@@ -95,7 +95,7 @@ def decimals(s):
 
 
 def interval_decimals(point, lo, hi, sig):
-    """gb_interval_decimals: two significant digits of the half-width, and
+    """gbi_interval_decimals: two significant digits of the half-width, and
     never more than sig significant digits of the largest of the three;
     None where the C side falls back to sig digits each."""
     big = max(abs(point), abs(lo), abs(hi))
@@ -111,7 +111,7 @@ def interval_decimals(point, lo, hi, sig):
 
 
 def range_decimals(median, lo, hi, sig):
-    """gb_range_decimals: interval_decimals with the range in place of the
+    """gbi_range_decimals: interval_decimals with the range in place of the
     interval, but a range of positive figures also keeps two significant
     digits of its smallest, unless that gives the largest more than sig
     (None: each figure with sig significant digits)."""
@@ -188,7 +188,7 @@ def tables(text):
 
 def spearman(x, y):
     """Spearman's rho with ties given their average rank; NaN when n < 2
-    or either side has no spread (gb_spearman)."""
+    or either side has no spread (gbi_spearman)."""
     x, y = np.asarray(x, float), np.asarray(y, float)
     if len(x) < 2:
         return np.nan
@@ -232,7 +232,7 @@ def positive_ratio(x, y):
 
 
 def stream(lang, alg, order, size):
-    """gb_analysis_stream: the configuration's stream number, so numpy too
+    """gbi_analysis_stream: the configuration's stream number, so numpy too
     draws each configuration's resamples on its own."""
     key = (LANGS.index(lang) * 3 + ALGS.index(alg)) * 4 + ORDERS.index(order)
     return (key << 32) | (int(size) & 0xFFFFFFFF)
@@ -537,7 +537,7 @@ def range_cell(chk, what, cell, v, sig=4, used=None, n=None):
         chk.fail(what, repr(cell), "%s (%s to %s)" % tuple(fmt_sig(x, sig) for x in v))
         return
     # Rounded as an interval with the range in its place, keeping two
-    # digits of a positive smallest (gb_tb_range, gb_range_decimals).
+    # digits of a positive smallest (gbi_tb_range, gbi_range_decimals).
     med, lo, hi = m.groups()[:3]
     if range_decimals(v[0], v[1], v[2], sig) is None and v[1] > 0:
         for part, printed, x in (("median", med, v[0]), ("min", lo, v[1]), ("max", hi, v[2])):

@@ -42,7 +42,7 @@ static gb_boot boot(const gb_run *runs, size_t n, const gb_startup *st, uint64_t
   o.replicates = replicates;
   gb_boot b;
   gb_err err = {{0}};
-  cr_assert_eq(gb_boot_run(runs, n, st, &o, &b, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_boot_run(runs, n, st, &o, &b, &err), 0, "%s", err.msg);
   return b;
 }
 
@@ -61,7 +61,7 @@ Test(bootstrap, hand_computed_run) {
   gb_startup st = {.time_ns = 0.2e9, .cpu_ns = 0.4e9, .energy_uj = 4e6};
   cr_assert_eq(gb_net_energy_uj(30e6, 4e6, 1.2e9, 0.8e9), 24e6);
   gb_run_values v;
-  cr_assert_eq(gb_run_values_of(&run, &st, &v, NULL), 0);
+  cr_assert_eq(gbi_run_values_of(&run, &st, &v, NULL), 0);
   cr_assert_eq(v.time_per_sort_ns, 1e8);
   cr_assert_eq(v.energy_per_sort_uj, 2e6);
   cr_assert_eq(v.process_ns, 1.2e9);
@@ -85,7 +85,7 @@ Test(bootstrap, missing_energy_stays_missing) {
                 .idle_energy_uj = NAN,
                 .sorts = 4};
   gb_run_values v;
-  cr_assert_eq(gb_run_values_of(&run, &NO_STARTUP, &v, NULL), 0);
+  cr_assert_eq(gbi_run_values_of(&run, &NO_STARTUP, &v, NULL), 0);
   cr_assert(isnan(v.energy_per_sort_uj));
   cr_assert(isnan(v.gross_energy_per_sort_uj));
   cr_assert_eq(v.time_per_sort_ns, 2.5e8);
@@ -210,7 +210,7 @@ Test(bootstrap, matches_naive_resampling) {
   runs[4] = runs[9]; /* ties */
   gb_run_values v[N];
   for (int i = 0; i < N; i++) {
-    cr_assert_eq(gb_run_values_of(&runs[i], &st, &v[i], NULL), 0);
+    cr_assert_eq(gbi_run_values_of(&runs[i], &st, &v[i], NULL), 0);
   }
   gb_boot b = boot(runs, N, &st, 2024, 5, B);
   gb_rng rng;
@@ -275,7 +275,7 @@ static void check_startup_resampled(bool equal_sorts) {
   o.startup_stream = UINT64_C(1) << 63 | 77;
   gb_boot b;
   gb_err err = {{0}};
-  cr_assert_eq(gb_boot_run(runs, N, &st, &o, &b, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_boot_run(runs, N, &st, &o, &b, &err), 0, "%s", err.msg);
   gb_startup reps[B];
   cr_assert_eq(gb_boot_startup_replicates(batches, NB, 2024, o.startup_stream, B, reps, &err),
                0);
@@ -299,7 +299,7 @@ static void check_startup_resampled(bool equal_sorts) {
     double v[5][N];
     for (int i = 0; i < N; i++) {
       gb_run_values x;
-      cr_assert_eq(gb_run_values_of(&runs[gb_rng_below(&rng, N)], &sr, &x, NULL), 0);
+      cr_assert_eq(gbi_run_values_of(&runs[gb_rng_below(&rng, N)], &sr, &x, NULL), 0);
       double vals[5] = {x.time_per_sort_ns, x.energy_per_sort_uj, x.process_ns,
                         x.cpu_per_sort_ns, x.gross_energy_per_sort_uj};
       for (int e = 0; e < 5; e++) {
@@ -346,7 +346,7 @@ Test(bootstrap, startup_resampled_widens_only_what_it_should) {
   o.n_startup_batches = NB;
   o.startup_stream = 11;
   gb_boot b;
-  cr_assert_eq(gb_boot_run(runs, N, &st, &o, &b, NULL), 0);
+  cr_assert_eq(gbi_boot_run(runs, N, &st, &o, &b, NULL), 0);
   for (int e = 0; e < GB_EST_COUNT; e++) {
     cr_assert_eq(memcmp(gb_boot_replicates(&b, (gb_estimate)e),
                         gb_boot_replicates(&fixed, (gb_estimate)e), B * sizeof(double)),
@@ -355,7 +355,7 @@ Test(bootstrap, startup_resampled_widens_only_what_it_should) {
   gb_boot_free(&b);
   noisy[NB / 2].time_ns = st.time_ns;
   o.startup_batches = noisy;
-  cr_assert_eq(gb_boot_run(runs, N, &st, &o, &b, NULL), 0);
+  cr_assert_eq(gbi_boot_run(runs, N, &st, &o, &b, NULL), 0);
   const gb_interval *t = &b.est[GB_EST_TIME_PER_SORT], *t0 = &fixed.est[GB_EST_TIME_PER_SORT];
   cr_assert_gt(t->hi - t->lo, 1.5 * (t0->hi - t0->lo));
   cr_assert_eq(t->point, t0->point, "the point subtracts the fixed startup");
@@ -461,28 +461,28 @@ Test(bootstrap, rejects_bad_input) {
   gb_boot_opts o = GB_BOOT_OPTS_DEFAULT;
   gb_boot b = {.n_runs = 12345};
   gb_err err = {{0}};
-  cr_assert_eq(gb_boot_run(runs, 0, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  cr_assert_eq(gbi_boot_run(runs, 0, &NO_STARTUP, &o, &b, &err), -EINVAL);
   runs[2].sorts = 0;
-  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  cr_assert_eq(gbi_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
   cr_assert(strstr(err.msg, "run 2") && strstr(err.msg, "sorts"), "%s", err.msg);
   runs[2].sorts = 10;
   runs[1].wall_ns = -1;
-  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  cr_assert_eq(gbi_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
   cr_assert(strstr(err.msg, "run 1") && strstr(err.msg, "wall_ns"), "%s", err.msg);
   plausible_runs(runs, 3, 9);
   runs[0].idle_ns = 0;
-  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  cr_assert_eq(gbi_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
   cr_assert(strstr(err.msg, "idle_ns"), "%s", err.msg);
   runs[0].energy_uj = NAN; /* without energy the idle window is not needed */
   o.replicates = 10;
-  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), 0, "%s", err.msg);
   gb_boot_free(&b);
   b.n_runs = 12345;
   o.level = 1.0;
-  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  cr_assert_eq(gbi_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
   o.level = 0.95;
   o.replicates = 0;
-  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
+  cr_assert_eq(gbi_boot_run(runs, 3, &NO_STARTUP, &o, &b, &err), -EINVAL);
   cr_assert_eq(b.n_runs, 12345, "out-param set on failure");
 }
 
@@ -541,7 +541,7 @@ Test(bootstrap, counted_quantile_equals_sorted_resample) {
         double scratch[MAX_N];
         memcpy(scratch, resample, n * sizeof *scratch);
         double want = gb_quantile_select(scratch, n, ps[k]);
-        double got = gb_counted_quantile(sorted, order, counts, lo, frac);
+        double got = gbi_counted_quantile(sorted, order, counts, lo, frac);
         cr_assert_eq(memcmp(&got, &want, sizeof got), 0, "n %zu trial %d p %g: %.17g != %.17g",
                      n, trial, ps[k], got, want);
         checked++;
@@ -669,7 +669,7 @@ Test(bootstrap, trim_keeps_the_paired_estimates) {
   gb_boot_free(&full);
 }
 
-/* gb_boot_check refuses what gb_boot_run refuses, with the same message,
+/* gb_boot_check refuses what gbi_boot_run refuses, with the same message,
  * and accepts what it accepts. */
 Test(bootstrap, check_agrees_with_run) {
   gb_run runs[3];
@@ -682,11 +682,11 @@ Test(bootstrap, check_agrees_with_run) {
   runs[1].wall_ns = -1;
   runs[2].sorts = 0;
   cr_assert_eq(gb_boot_check(runs, 3, &NO_STARTUP, &o, &e1), -EINVAL);
-  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &e2), -EINVAL);
+  cr_assert_eq(gbi_boot_run(runs, 3, &NO_STARTUP, &o, &b, &e2), -EINVAL);
   cr_assert_str_eq(e1.msg, e2.msg);
   cr_assert(strstr(e1.msg, "run 1"), "the first bad run: %s", e1.msg);
   o.level = 2.0;
   cr_assert_eq(gb_boot_check(runs, 3, &NO_STARTUP, &o, &e1), -EINVAL);
-  cr_assert_eq(gb_boot_run(runs, 3, &NO_STARTUP, &o, &b, &e2), -EINVAL);
+  cr_assert_eq(gbi_boot_run(runs, 3, &NO_STARTUP, &o, &b, &e2), -EINVAL);
   cr_assert_str_eq(e1.msg, e2.msg);
 }

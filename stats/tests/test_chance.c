@@ -30,7 +30,7 @@ Test(chance, default_tallies_are_calibrated) {
     cr_assert(t[f]->null_rate > 0.0 && t[f]->null_rate < 1.0, "tally %d", f);
     cr_assert_float_eq(t[f]->null_mean, t[f]->null_rate * (double)t[f]->tally.defined, 1e-12);
     cr_assert_geq(t[f]->chance_bound,
-                  gb_analysis_chance_bound(t[f]->tally.defined, t[f]->null_rate));
+                  gbi_analysis_chance_bound(t[f]->tally.defined, t[f]->null_rate));
   }
   cr_assert_eq(a->tally_all.plain_bound, 3);
   cr_assert_eq(a->tally_all.chance_bound, 5);
@@ -106,7 +106,7 @@ Test(chance, verdict_fixtures_keep_their_verdicts) {
 static int calibrate_once(void *arg, gb_err *err) {
   gb_analysis *a = arg;
   cr_assert_not(a->tally_all.calibrated);
-  int rc = gb_analysis_calibrate_chance(a, err);
+  int rc = gbi_analysis_calibrate_chance(a, err);
   cr_assert(rc == 0 || !a->tally_all.calibrated);
   return rc;
 }

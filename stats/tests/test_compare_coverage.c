@@ -15,13 +15,13 @@
 #define RESAMPLES 1000
 
 typedef struct {
-  gb_synth_truth t[2];
+  gbi_synth_truth t[2];
   size_t held[3], total[3]; /* time, energy, power */
 } study;
 
-static gb_analysis *campaign(const gb_synth_truth *t, uint64_t seed, gb_records **r) {
+static gb_analysis *campaign(const gbi_synth_truth *t, uint64_t seed, gb_records **r) {
   gb_err err;
-  cr_assert_eq(gb_synth_records(t, seed, r, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_synth_records(t, seed, r, &err), 0, "%s", err.msg);
   gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
   o.resamples = RESAMPLES;
   o.rank_resamples = RESAMPLES;
@@ -39,10 +39,10 @@ static void tally(study *s, int k, const gb_interval *iv, double truth) {
 static void check_pair(study *s, const gb_comparison *c) {
   for (size_t i = 0; i < c->n_configs; i++) {
     const gb_an_config *k = c->configs[i].config[0];
-    const gb_synth_config *x =
-        gb_synth_find(&s->t[0], k->language, k->algorithm, k->order, k->size);
-    const gb_synth_config *y =
-        gb_synth_find(&s->t[1], k->language, k->algorithm, k->order, k->size);
+    const gbi_synth_config *x =
+        gbi_synth_find(&s->t[0], k->language, k->algorithm, k->order, k->size);
+    const gbi_synth_config *y =
+        gbi_synth_find(&s->t[1], k->language, k->algorithm, k->order, k->size);
     const gb_cmp_change *ch = &c->configs[i].change[1];
     cr_assert(x && y && ch->computed && ch->energy);
     tally(s, 0, &ch->ratio.time, y->time_per_sort_ns / x->time_per_sort_ns);
@@ -53,11 +53,11 @@ static void check_pair(study *s, const gb_comparison *c) {
 
 Test(compare_coverage, change_intervals_hold_the_truth_about_95_percent, .timeout = 300) {
   study s = {0};
-  gb_synth_design d[2] = {gb_synth_design_small(), gb_synth_design_small()};
+  gbi_synth_design d[2] = {gbi_synth_design_small(), gbi_synth_design_small()};
   d[1].power_w[GB_PYTHON] *= 1.2;
   gb_err err;
   for (int j = 0; j < 2; j++) {
-    cr_assert_eq(gb_synth_truth_of(&d[j], &s.t[j], &err), 0, "%s", err.msg);
+    cr_assert_eq(gbi_synth_truth_of(&d[j], &s.t[j], &err), 0, "%s", err.msg);
   }
   for (uint64_t p = 0; p < PAIRS; p++) {
     gb_records *r[2];
@@ -84,6 +84,6 @@ Test(compare_coverage, change_intervals_hold_the_truth_about_95_percent, .timeou
             share);
   }
   for (int j = 0; j < 2; j++) {
-    gb_synth_truth_free(&s.t[j]);
+    gbi_synth_truth_free(&s.t[j]);
   }
 }

@@ -42,37 +42,37 @@ static const double band[GB_COV_COUNT][2] = {
     [GB_COV_SPEARMAN] = {99, 100},
 };
 
-static gb_synth_truth small_truth(void) {
-  gb_synth_design d = gb_synth_design_small();
-  gb_synth_truth t;
+static gbi_synth_truth small_truth(void) {
+  gbi_synth_design d = gbi_synth_design_small();
+  gbi_synth_truth t;
   gb_err err;
-  cr_assert_eq(gb_synth_truth_of(&d, &t, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_synth_truth_of(&d, &t, &err), 0, "%s", err.msg);
   return t;
 }
 
-static gb_cov_result study(const gb_synth_truth *t, size_t replicates, double narrow) {
-  gb_cov_opts o = {.replicates = replicates,
-                   .seed = SEED,
-                   .resamples = RESAMPLES,
-                   .level = 0.95,
-                   .margin = 0.10,
-                   .threads = 1,
-                   .narrow = narrow};
-  gb_cov_result r;
+static gbi_cov_result study(const gbi_synth_truth *t, size_t replicates, double narrow) {
+  gbi_cov_opts o = {.replicates = replicates,
+                    .seed = SEED,
+                    .resamples = RESAMPLES,
+                    .level = 0.95,
+                    .margin = 0.10,
+                    .threads = 1,
+                    .narrow = narrow};
+  gbi_cov_result r;
   gb_err err;
-  cr_assert_eq(gb_cov_run(t, &o, &r, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_cov_run(t, &o, &r, &err), 0, "%s", err.msg);
   return r;
 }
 
 /* How many intervals leave their band; each is named on stderr. */
-static int outside_bands(const gb_cov_result *r) {
+static int outside_bands(const gbi_cov_result *r) {
   int bad = 0;
   for (int k = 0; k < GB_COV_COUNT; k++) {
-    const gb_cov_cell *c = &r->cell[k];
-    double p = 100.0 * gb_cov_rate(c);
+    const gbi_cov_cell *c = &r->cell[k];
+    double p = 100.0 * gbi_cov_rate(c);
     bool in = c->trials > 0 && p >= band[k][0] && p <= band[k][1];
     fprintf(stderr, "coverage: %-26s %5.1f%% (s.e. %.1f) of %zu, band %g-%g%%%s\n",
-            gb_cov_kind_name(k), p, 100.0 * gb_cov_se(c), c->trials, band[k][0], band[k][1],
+            gbi_cov_kind_name(k), p, 100.0 * gbi_cov_se(c), c->trials, band[k][0], band[k][1],
             in ? "" : "  OUTSIDE");
     bad += !in;
   }
@@ -81,60 +81,60 @@ static int outside_bands(const gb_cov_result *r) {
 
 Test(coverage, every_interval_covers_within_its_band, .timeout = 120) {
   const char *knob = getenv("GB_COVERAGE_NARROW");
-  gb_synth_truth t = small_truth();
-  gb_cov_result r = study(&t, REPLICATES, knob ? strtod(knob, NULL) : 1.0);
+  gbi_synth_truth t = small_truth();
+  gbi_cov_result r = study(&t, REPLICATES, knob ? strtod(knob, NULL) : 1.0);
   cr_expect_eq(outside_bands(&r), 0, "some interval left its band (stderr names it)");
   /* Readings: under a true ratio of 1 the paired intervals exclude 1 about
    * 5% of the time; "differs" and "same power" under 1.2 never happen
    * (1.2 lies beyond the margin). */
-  const gb_cov_readings *d = &r.readings;
+  const gbi_cov_readings *d = &r.readings;
   cr_expect_eq(d->null_ratios, (size_t)REPLICATES * 5);
   cr_expect_eq(d->alt_ratios, (size_t)REPLICATES * 4);
   cr_expect_eq(d->alt_same[0] + d->alt_same[1], 0u);
-  gb_cov_result_free(&r);
-  gb_synth_truth_free(&t);
+  gbi_cov_result_free(&r);
+  gbi_synth_truth_free(&t);
 }
 
 /* The band check can fail: intervals 10% narrower than printed leave the
  * 93% floor. */
 Test(coverage, narrower_intervals_leave_the_band, .timeout = 120) {
-  gb_synth_truth t = small_truth();
-  gb_cov_result r = study(&t, REPLICATES, 0.9);
+  gbi_synth_truth t = small_truth();
+  gbi_cov_result r = study(&t, REPLICATES, 0.9);
   cr_expect_gt(outside_bands(&r), 0);
-  cr_expect_lt(gb_cov_rate(&r.cell[GB_COV_TIME]), 0.93);
+  cr_expect_lt(gbi_cov_rate(&r.cell[GB_COV_TIME]), 0.93);
   /* 94.8% at full width, 93.0% at 0.9 of it. */
-  cr_expect_lt(gb_cov_rate(&r.cell[GB_COV_POWER_PAIRED]), 0.935);
-  gb_cov_result_free(&r);
-  gb_synth_truth_free(&t);
+  cr_expect_lt(gbi_cov_rate(&r.cell[GB_COV_POWER_PAIRED]), 0.935);
+  gbi_cov_result_free(&r);
+  gbi_synth_truth_free(&t);
 }
 
 /* The truth is the model's: net power is P, Python's 1.2 times C's; the
  * medians lie near the model's per-sort time (lognormal noise has median
  * 1, the startup subtracted is its population median). */
 Test(coverage, truth_follows_the_model) {
-  gb_synth_truth t = small_truth();
+  gbi_synth_truth t = small_truth();
   cr_assert_eq(t.n_configs, 6u);
-  const gb_synth_config *c = gb_synth_find(&t, GB_C, GB_QUICK, GB_RANDOM, 1000);
-  const gb_synth_config *p = gb_synth_find(&t, GB_PYTHON, GB_QUICK, GB_RANDOM, 1000);
+  const gbi_synth_config *c = gbi_synth_find(&t, GB_C, GB_QUICK, GB_RANDOM, 1000);
+  const gbi_synth_config *p = gbi_synth_find(&t, GB_PYTHON, GB_QUICK, GB_RANDOM, 1000);
   cr_assert(c && p);
   cr_expect_eq(p->power_w / c->power_w, 1.2);
   for (size_t i = 0; i < t.n_configs; i++) {
-    const gb_synth_config *x = &t.configs[i];
+    const gbi_synth_config *x = &t.configs[i];
     cr_expect_lt(fabs(x->time_per_sort_ns / x->per_sort_ns - 1.0), 0.10, "config %zu", i);
     double power = x->energy_per_sort_uj / x->time_per_sort_ns * 1e3;
     cr_expect_lt(fabs(power / x->power_w - 1.0), 0.05, "config %zu", i);
   }
-  cr_expect_null(gb_synth_find(&t, GB_C, GB_BUBBLE, GB_RANDOM, 1000));
-  gb_synth_truth_free(&t);
+  cr_expect_null(gbi_synth_find(&t, GB_C, GB_BUBBLE, GB_RANDOM, 1000));
+  gbi_synth_truth_free(&t);
 }
 
 /* The same seed draws the same records; the reader takes them. */
 Test(coverage, records_are_reproducible) {
-  gb_synth_truth t = small_truth();
+  gbi_synth_truth t = small_truth();
   gb_records *a, *b;
   gb_err err;
-  cr_assert_eq(gb_synth_records(&t, 7, &a, &err), 0, "%s", err.msg);
-  cr_assert_eq(gb_synth_records(&t, 7, &b, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_synth_records(&t, 7, &a, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_synth_records(&t, 7, &b, &err), 0, "%s", err.msg);
   cr_assert_eq(a->runs.n_rows, (6u + 6u) * 30u);
   for (size_t i = 0; i < a->runs.n_rows; i++) {
     cr_assert_eq(a->runs.rows[i].wall_ns.value, b->runs.rows[i].wall_ns.value);
@@ -142,24 +142,24 @@ Test(coverage, records_are_reproducible) {
   }
   gb_records_free(a);
   gb_records_free(b);
-  gb_synth_truth_free(&t);
+  gbi_synth_truth_free(&t);
 }
 
 Test(coverage, refuses_bad_designs_and_options) {
-  gb_synth_design d = gb_synth_design_small();
-  gb_synth_truth t;
+  gbi_synth_design d = gbi_synth_design_small();
+  gbi_synth_truth t;
   gb_err err;
   d.power_w[GB_NODE] = 0.0;
-  cr_expect_eq(gb_synth_truth_of(&d, &t, &err), -EINVAL);
+  cr_expect_eq(gbi_synth_truth_of(&d, &t, &err), -EINVAL);
   cr_expect_str_eq(err.msg, "synth: the power of node is not > 0");
-  d = gb_synth_design_small();
+  d = gbi_synth_design_small();
   d.settings.runs = 1;
-  cr_expect_eq(gb_synth_truth_of(&d, &t, &err), -EINVAL);
+  cr_expect_eq(gbi_synth_truth_of(&d, &t, &err), -EINVAL);
   t = small_truth();
-  gb_cov_result r;
-  gb_cov_opts o = {
+  gbi_cov_result r;
+  gbi_cov_opts o = {
       .replicates = 1, .seed = 1, .resamples = 10, .level = 0.95, .margin = 0.1, .narrow = 1.0};
-  cr_expect_eq(gb_cov_run(&t, &o, &r, &err), -EINVAL);
+  cr_expect_eq(gbi_cov_run(&t, &o, &r, &err), -EINVAL);
   cr_expect_str_eq(err.msg, "coverage: bad options (replicates 1, resamples 10)");
-  gb_synth_truth_free(&t);
+  gbi_synth_truth_free(&t);
 }

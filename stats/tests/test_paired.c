@@ -33,7 +33,7 @@ Test(paired, median_of_per_run_powers) {
   double rep[200];
   gb_interval iv;
   gb_err err;
-  cr_assert_eq(gb_paired_power(runs, 3, &no_startup, &o, rep, &iv, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_paired_power(runs, 3, &no_startup, &o, rep, &iv, &err), 0, "%s", err.msg);
   cr_assert(iv.available);
   cr_assert_float_eq(iv.point, 20.0, 1e-9);
   cr_assert(iv.lo >= 10.0 - 1e-9 && iv.hi <= 30.0 + 1e-9);
@@ -52,7 +52,7 @@ Test(paired, equal_power_gives_a_point_interval) {
   double rep[100];
   gb_interval iv;
   gb_err err;
-  cr_assert_eq(gb_paired_power(runs, 5, &no_startup, &o, rep, &iv, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_paired_power(runs, 5, &no_startup, &o, rep, &iv, &err), 0, "%s", err.msg);
   cr_assert_float_eq(iv.point, 15.0, 1e-9);
   cr_assert_float_eq(iv.lo, 15.0, 1e-9);
   cr_assert_float_eq(iv.hi, 15.0, 1e-9);
@@ -67,15 +67,15 @@ Test(paired, undefined_runs_and_missing_energy) {
   double rep[50];
   gb_interval iv;
   gb_err err;
-  cr_assert_eq(gb_paired_power(runs, 3, &st, &o, rep, &iv, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_paired_power(runs, 3, &st, &o, rep, &iv, &err), 0, "%s", err.msg);
   /* Runs 2 and 3: (80 - 0) uJ / 2e6 ns = 40 W, (120) / 4e6 = 30 W; median 35. */
   cr_assert_float_eq(iv.point, 35.0, 1e-9);
   runs[1].energy_uj = NAN;
-  cr_assert_eq(gb_paired_power(runs, 3, &st, &o, rep, &iv, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_paired_power(runs, 3, &st, &o, rep, &iv, &err), 0, "%s", err.msg);
   cr_assert_not(iv.available);
   cr_assert(isnan(iv.point) && isnan(rep[0]));
   runs[1].sorts = 0;
-  cr_assert_eq(gb_paired_power(runs, 3, &st, &o, rep, &iv, &err), -EINVAL);
+  cr_assert_eq(gbi_paired_power(runs, 3, &st, &o, rep, &iv, &err), -EINVAL);
 }
 
 /* The ratio of two paired estimates, read against the margin: 2 W / 1 W
@@ -85,17 +85,17 @@ Test(paired, ratios_are_read_against_the_margin) {
   double ra[4] = {2.0, 2.0, 2.0, 2.0}, rb[4] = {1.0, 1.0, 1.0, 1.0}, scratch[8];
   gb_interval pa = {.available = true, .point = 2.0}, pb = {.available = true, .point = 1.0};
   gb_ratio r = {.reading = GB_READING_SAME};
-  gb_paired_power_ratio(&pa, ra, &pb, rb, 4, 0.95, 0.10, scratch, &r);
+  gbi_paired_power_ratio(&pa, ra, &pb, rb, 4, 0.95, 0.10, scratch, &r);
   cr_assert_float_eq(r.power.point, 2.0, 1e-12);
   cr_assert_eq(r.reading, GB_READING_DIFFERS);
   cr_assert(r.excludes_one);
   double rc[4] = {1.05, 1.05, 1.04, 1.06};
   pa.point = 1.05;
-  gb_paired_power_ratio(&pa, rc, &pb, rb, 4, 0.95, 0.10, scratch, &r);
+  gbi_paired_power_ratio(&pa, rc, &pb, rb, 4, 0.95, 0.10, scratch, &r);
   cr_assert_eq(r.reading, GB_READING_SAME);
   cr_assert(r.excludes_one);
   r.reading = GB_READING_UNDEFINED;
-  gb_paired_power_ratio(&pa, ra, &pb, rb, 4, 0.95, 0.10, scratch, &r);
+  gbi_paired_power_ratio(&pa, ra, &pb, rb, 4, 0.95, 0.10, scratch, &r);
   cr_assert_eq(r.reading, GB_READING_UNDEFINED);
   cr_assert_not(r.excludes_one);
 }
@@ -146,18 +146,18 @@ Test(paired, each_replicate_subtracts_its_startup) {
   double a[300], b[300];
   gb_interval ia, ib;
   gb_err err;
-  cr_assert_eq(gb_paired_power(runs, 4, &moved[0], &o, a, &ia, &err), 0, "%s", err.msg);
-  cr_assert_eq(gb_paired_power(runs, 4, &fixed, &shifted, b, &ib, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_paired_power(runs, 4, &moved[0], &o, a, &ia, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_paired_power(runs, 4, &fixed, &shifted, b, &ib, &err), 0, "%s", err.msg);
   for (size_t r = 0; r < 300; r++) {
     cr_assert_float_eq(b[r], a[r], 1e-9 * a[r], "replicate %zu", r);
   }
   gb_interval held;
-  cr_assert_eq(gb_paired_power(runs, 4, &fixed, &o, a, &held, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_paired_power(runs, 4, &fixed, &o, a, &held, &err), 0, "%s", err.msg);
   cr_assert_eq(ib.point, held.point);
   cr_assert_neq(ib.lo, held.lo);
 }
 
-/* Every allocation of gb_paired_power, its own and those of the startup
+/* Every allocation of gbi_paired_power, its own and those of the startup
  * replicates it draws, can fail: the call says "out of memory" and returns
  * -ENOMEM (alloc_fail.h; under ASan, nothing leaks). */
 typedef struct {
@@ -176,7 +176,7 @@ static int paired_once(void *arg, gb_err *err) {
                     .n_startup_batches = 3,
                     .startup_stream = 5};
   gb_interval iv;
-  return gb_paired_power(x->runs, 4, &x->batches[0], &o, x->rep, &iv, err);
+  return gbi_paired_power(x->runs, 4, &x->batches[0], &o, x->rep, &iv, err);
 }
 
 Test(paired, every_allocation_failure_is_reported) {

@@ -2,7 +2,7 @@
 #include "greenbench/ratio.h"
 
 #include "boot_internal.h"
-#include "ratio_internal.h"
+#include "stats_internal.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -59,7 +59,7 @@ static gb_ratio ratio_with_interval(double lo, double hi) {
   gb_boot b = fake(B, ones, ones, 1.0, 1.0);
   gb_ratio r;
   gb_err err = {{0}};
-  cr_assert_eq(gb_ratio_of(&a, &b, M, 0.95, &r, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_ratio_of(&a, &b, M, 0.95, &r, &err), 0, "%s", err.msg);
   cr_assert_eq(r.power.lo, lo);
   cr_assert_eq(r.power.hi, hi);
   gb_boot_free(&a);
@@ -106,13 +106,13 @@ Test(ratio, inside_the_margin_but_excluding_one_reads_same) {
 
 Test(ratio, read_boundaries_with_another_margin) {
   /* m = 0.25: 1 / 1.25 = 0.8 and 1.25 are exact in binary. */
-  cr_assert_eq(gb_ratio_read(0.8, 1.25, 0.25, false), GB_READING_SAME);
-  cr_assert_eq(gb_ratio_read(nextafter(0.8, 0), 1.25, 0.25, false), GB_READING_INCONCLUSIVE);
-  cr_assert_eq(gb_ratio_read(0.8, nextafter(1.25, 2), 0.25, false), GB_READING_INCONCLUSIVE);
-  cr_assert_eq(gb_ratio_read(1.3, 1.4, 0.25, false), GB_READING_DIFFERS);
-  cr_assert_eq(gb_ratio_read(0.9, 1.0, 0.25, false), GB_READING_SAME);
-  cr_assert_eq(gb_ratio_read(0.9, 1.0, 0.25, true), GB_READING_UNDEFINED);
-  cr_assert_eq(gb_ratio_read(NAN, 1.0, 0.25, false), GB_READING_UNDEFINED);
+  cr_assert_eq(gbi_ratio_read(0.8, 1.25, 0.25, false), GB_READING_SAME);
+  cr_assert_eq(gbi_ratio_read(nextafter(0.8, 0), 1.25, 0.25, false), GB_READING_INCONCLUSIVE);
+  cr_assert_eq(gbi_ratio_read(0.8, nextafter(1.25, 2), 0.25, false), GB_READING_INCONCLUSIVE);
+  cr_assert_eq(gbi_ratio_read(1.3, 1.4, 0.25, false), GB_READING_DIFFERS);
+  cr_assert_eq(gbi_ratio_read(0.9, 1.0, 0.25, false), GB_READING_SAME);
+  cr_assert_eq(gbi_ratio_read(0.9, 1.0, 0.25, true), GB_READING_UNDEFINED);
+  cr_assert_eq(gbi_ratio_read(NAN, 1.0, 0.25, false), GB_READING_UNDEFINED);
 }
 
 /* B = 200: 5 replicates not > 0 is exactly 2.5% (defined), 6 is more. */
@@ -129,7 +129,7 @@ static gb_reading reading_with_nonpositive(int side, bool energy, int count) {
   }
   gb_boot a = fake(B, ta, ea, 2.0, 2.0), b = fake(B, tb, eb, 1.0, 1.0);
   gb_ratio r;
-  cr_assert_eq(gb_ratio_of(&a, &b, M, 0.95, &r, NULL), 0);
+  cr_assert_eq(gbi_ratio_of(&a, &b, M, 0.95, &r, NULL), 0);
   if (r.reading != GB_READING_UNDEFINED) {
     cr_assert_eq(r.power.n_used, B - (size_t)count, "those replicates are left out");
   } else {
@@ -162,7 +162,7 @@ Test(ratio, missing_energy_is_undefined_but_keeps_the_time_ratio) {
   fill(t1, B, 1.0);
   gb_boot a = fake(B, t2, NULL, 2.0, NAN), b = fake(B, t1, t1, 1.0, 1.0);
   gb_ratio r;
-  cr_assert_eq(gb_ratio_of(&a, &b, M, 0.95, &r, NULL), 0);
+  cr_assert_eq(gbi_ratio_of(&a, &b, M, 0.95, &r, NULL), 0);
   cr_assert_eq(r.reading, GB_READING_UNDEFINED);
   cr_assert_not(r.excludes_one);
   cr_assert(r.time.available);
@@ -181,7 +181,7 @@ Test(ratio, nonpositive_median_is_undefined) {
   fill(t1, B, 1.0);
   gb_boot a = fake(B, t1, t1, 1.0, 0.0), b = fake(B, t1, t1, 1.0, 1.0);
   gb_ratio r;
-  cr_assert_eq(gb_ratio_of(&a, &b, M, 0.95, &r, NULL), 0);
+  cr_assert_eq(gbi_ratio_of(&a, &b, M, 0.95, &r, NULL), 0);
   cr_assert_eq(r.reading, GB_READING_UNDEFINED);
   cr_assert(isnan(r.power.point) && isnan(r.power.lo) && isnan(r.power.hi));
   gb_boot_free(&a);
@@ -197,7 +197,7 @@ Test(ratio, point_estimates_are_ratios_of_medians) {
   fill(eb, B, 4.0);
   gb_boot a = fake(B, ta, ea, 3.0, 12.0), b = fake(B, tb, eb, 1.5, 4.0);
   gb_ratio r;
-  cr_assert_eq(gb_ratio_of(&a, &b, M, 0.95, &r, NULL), 0);
+  cr_assert_eq(gbi_ratio_of(&a, &b, M, 0.95, &r, NULL), 0);
   cr_assert_eq(r.time.point, 2.0);   /* 3 / 1.5 */
   cr_assert_eq(r.energy.point, 3.0); /* 12 / 4 */
   cr_assert_eq(r.power.point, 1.5);  /* 3 / 2: A draws 50% more power */
@@ -234,18 +234,18 @@ Test(ratio, end_to_end_readings) {
   gb_boot_opts o = GB_BOOT_OPTS_DEFAULT;
   gb_boot a, b, c;
   cr_assert_eq(
-      gb_boot_run(ra, 30, &st,
-                  &(gb_boot_opts){.seed = 1, .stream = 0, .replicates = 10000, .level = 0.95},
-                  &a, NULL),
+      gbi_boot_run(ra, 30, &st,
+                   &(gb_boot_opts){.seed = 1, .stream = 0, .replicates = 10000, .level = 0.95},
+                   &a, NULL),
       0);
   o.seed = 1;
   o.stream = 1;
-  cr_assert_eq(gb_boot_run(rb, 30, &st, &o, &b, NULL), 0);
+  cr_assert_eq(gbi_boot_run(rb, 30, &st, &o, &b, NULL), 0);
   o.stream = 2;
-  cr_assert_eq(gb_boot_run(rc, 30, &st, &o, &c, NULL), 0);
+  cr_assert_eq(gbi_boot_run(rc, 30, &st, &o, &c, NULL), 0);
   gb_ratio ba, ca;
-  cr_assert_eq(gb_ratio_of(&b, &a, M, 0.95, &ba, NULL), 0);
-  cr_assert_eq(gb_ratio_of(&c, &a, M, 0.95, &ca, NULL), 0);
+  cr_assert_eq(gbi_ratio_of(&b, &a, M, 0.95, &ba, NULL), 0);
+  cr_assert_eq(gbi_ratio_of(&c, &a, M, 0.95, &ca, NULL), 0);
   cr_assert(ba.time.lo > 1.9 && ba.time.hi < 2.1, "[%g, %g]", ba.time.lo, ba.time.hi);
   cr_assert_eq(ba.reading, GB_READING_SAME, "%s", gb_reading_name(ba.reading));
   cr_assert(ca.power.lo > 1.25 && ca.power.hi < 1.35, "[%g, %g]", ca.power.lo, ca.power.hi);
@@ -260,17 +260,17 @@ Test(ratio, rejects_bad_arguments) {
   gb_boot a = fake(2, t, t, 1, 1), b = fake(1, t, t, 1, 1);
   gb_ratio r = {.reading = GB_READING_SAME};
   gb_err err = {{0}};
-  cr_assert_eq(gb_ratio_of(&a, &b, M, 0.95, &r, &err), -EINVAL);
+  cr_assert_eq(gbi_ratio_of(&a, &b, M, 0.95, &r, &err), -EINVAL);
   cr_assert(strstr(err.msg, "replicates"), "%s", err.msg);
-  cr_assert_eq(gb_ratio_of(&a, &a, 0.0, 0.95, &r, &err), -EINVAL);
-  cr_assert_eq(gb_ratio_of(&a, &a, NAN, 0.95, &r, &err), -EINVAL);
-  cr_assert_eq(gb_ratio_of(&a, &a, M, 0.0, &r, &err), -EINVAL);
+  cr_assert_eq(gbi_ratio_of(&a, &a, 0.0, 0.95, &r, &err), -EINVAL);
+  cr_assert_eq(gbi_ratio_of(&a, &a, NAN, 0.95, &r, &err), -EINVAL);
+  cr_assert_eq(gbi_ratio_of(&a, &a, M, 0.0, &r, &err), -EINVAL);
   cr_assert_eq(r.reading, GB_READING_SAME, "out-param set on failure");
   gb_boot c = fake(2, t, t, 1, 1);
   gb_boot_trim(&c, 2); /* time and energy kept whole: still a ratio */
-  cr_assert_eq(gb_ratio_of(&a, &c, M, 0.95, &r, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_ratio_of(&a, &c, M, 0.95, &r, &err), 0, "%s", err.msg);
   gb_boot_trim(&c, 1); /* a replicate released */
-  cr_assert_eq(gb_ratio_of(&a, &c, M, 0.95, &r, &err), -EINVAL);
+  cr_assert_eq(gbi_ratio_of(&a, &c, M, 0.95, &r, &err), -EINVAL);
   cr_assert(strstr(err.msg, "released"), "%s", err.msg);
   gb_boot_free(&a);
   gb_boot_free(&b);

@@ -15,7 +15,7 @@
 
 #include "greenbench/records_pack.h"
 #include "helper_report.h"
-#include "records_pack_internal.h"
+#include "records_internal.h"
 
 static char work[64];
 
@@ -211,18 +211,18 @@ static void line_for(const char *name, const char *s, char *out, size_t len) {
   XXH128_canonical_t c;
   char hex[GB_PACK_HEX_LEN + 1];
   XXH128_canonicalFromHash(&c, XXH3_128bits(s, strlen(s)));
-  gb_pack_hex(c.digest, hex);
+  gbi_pack_hex(c.digest, hex);
   snprintf(out, len, "%s  %s\n", hex, name);
 }
 
-static void refuse_read(const member_spec *m, size_t n, const gb_pack_limits *lim,
+static void refuse_read(const member_spec *m, size_t n, const gbi_pack_limits *lim,
                         const char *want) {
   char path[128];
   gb_records *r = NULL;
   gb_err err;
   build(m, n, path, sizeof path);
-  int rc =
-      lim ? gb_records_read_archive(path, lim, &r, &err) : gb_records_read_path(path, &r, &err);
+  int rc = lim ? gbi_records_read_archive(path, lim, &r, &err)
+               : gb_records_read_path(path, &r, &err);
   cr_assert_lt(rc, 0);
   cr_assert_null(r);
   cr_assert(strstr(err.msg, want), "message: %s", err.msg);
@@ -330,7 +330,7 @@ Test(records_pack, refuses_a_member_too_large) {
   line_for("a.txt", "ab", manifest, sizeof manifest);
   line_for("b.txt", "cd", more, sizeof more);
   strcat(manifest, more);
-  gb_pack_limits lim = gb_pack_default_limits;
+  gbi_pack_limits lim = gbi_pack_default_limits;
   lim.max_total = strlen(manifest) + 3;
   member_spec m[] = {
       {"c/MANIFEST.xxh128", manifest, 0}, {"c/a.txt", "ab", 0}, {"c/b.txt", "cd", 0}};
@@ -344,7 +344,7 @@ Test(records_pack, refuses_a_member_too_large) {
   line_for("a.txt", "ab", manifest, sizeof manifest);
   line_for("b.txt", big, more, sizeof more);
   strcat(manifest, more);
-  lim = gb_pack_default_limits;
+  lim = gbi_pack_default_limits;
   lim.max_member = strlen(manifest);
   member_spec n[] = {
       {"c/MANIFEST.xxh128", manifest, 0}, {"c/a.txt", "ab", 0}, {"c/b.txt", big, 0}};

@@ -23,7 +23,7 @@
 #include "helper_report.h"
 
 /* The ok runs of c's rows as the bootstrap takes them (at most max), read
- * from the rows here rather than by gb_analysis_run_of_row, so that the
+ * from the rows here rather than by gbi_analysis_run_of_row, so that the
  * tests check the analysis's conversion instead of repeating it. */
 static size_t ok_runs(const gb_records *r, const gb_an_config *c, gb_run *runs, size_t max) {
   const gb_rec_group *g =
@@ -184,12 +184,12 @@ Test(report_analysis, ratios_and_tally) {
 
 Test(report_analysis, chance_bound_is_binomial) {
   /* Checked against the exact binomial sums (Python's math.comb). */
-  cr_assert_eq(gb_analysis_chance_bound(0, 0.05), 0);
-  cr_assert_eq(gb_analysis_chance_bound(1, 0.05), 1);
-  cr_assert_eq(gb_analysis_chance_bound(18, 0.05), 3);
-  cr_assert_eq(gb_analysis_chance_bound(108, 0.05), 9);
-  cr_assert_eq(gb_analysis_chance_bound(144, 0.05), 12);
-  cr_assert_eq(gb_analysis_chance_bound(252, 0.05), 19);
+  cr_assert_eq(gbi_analysis_chance_bound(0, 0.05), 0);
+  cr_assert_eq(gbi_analysis_chance_bound(1, 0.05), 1);
+  cr_assert_eq(gbi_analysis_chance_bound(18, 0.05), 3);
+  cr_assert_eq(gbi_analysis_chance_bound(108, 0.05), 9);
+  cr_assert_eq(gbi_analysis_chance_bound(144, 0.05), 12);
+  cr_assert_eq(gbi_analysis_chance_bound(252, 0.05), 19);
 }
 
 Test(report_analysis, ranks_by_scope) {
@@ -253,15 +253,15 @@ Test(report_analysis, intervals_do_not_depend_on_other_configurations) {
                  .sorts = x->sorts};
   }
   gb_boot_opts o = {.seed = GB_ANALYSIS_SEED_DEFAULT,
-                    .stream = gb_analysis_stream(GB_NODE, GB_QUICK, GB_SORTED, 200),
+                    .stream = gbi_analysis_stream(GB_NODE, GB_QUICK, GB_SORTED, 200),
                     .replicates = 10000,
                     .level = 0.95,
                     .startup_batches = c->startup->batches,
                     .n_startup_batches = c->startup->n_ok,
-                    .startup_stream = gb_analysis_startup_stream(GB_NODE, GB_SORTED, 200)};
+                    .startup_stream = gbi_analysis_startup_stream(GB_NODE, GB_SORTED, 200)};
   gb_boot alone;
   gb_err err;
-  cr_assert_eq(gb_boot_run(runs, n, &c->startup->cost, &o, &alone, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_boot_run(runs, n, &c->startup->cost, &o, &alone, &err), 0, "%s", err.msg);
   for (int e = 0; e < GB_EST_COUNT; e++) {
     if (e == GB_EST_NET_POWER) {
       continue; /* the paired estimator's, below */
@@ -271,7 +271,7 @@ Test(report_analysis, intervals_do_not_depend_on_other_configurations) {
   }
   double rep[10000];
   gb_interval paired;
-  cr_assert_eq(gb_paired_power(runs, n, &c->startup->cost, &o, rep, &paired, &err), 0, "%s",
+  cr_assert_eq(gbi_paired_power(runs, n, &c->startup->cost, &o, rep, &paired, &err), 0, "%s",
                err.msg);
   cr_assert_eq(paired.lo, c->boot.est[GB_EST_NET_POWER].lo);
   cr_assert_eq(paired.hi, c->boot.est[GB_EST_NET_POWER].hi);
@@ -288,7 +288,7 @@ Test(report_analysis, streams_are_distinct_per_key) {
     for (int g = 0; g < 3; g++) {
       for (int o = 0; o < 4; o++) {
         for (int z = 0; z < 4; z++) {
-          uint64_t s = gb_analysis_stream(l, g, o, sizes[z]);
+          uint64_t s = gbi_analysis_stream(l, g, o, sizes[z]);
           for (size_t i = 0; i < n; i++) {
             cr_assert_neq(seen[i], s);
           }
@@ -297,7 +297,7 @@ Test(report_analysis, streams_are_distinct_per_key) {
       }
     }
   }
-  cr_assert_eq(gb_analysis_stream(GB_C, GB_BUBBLE, GB_RANDOM, 250), 250);
+  cr_assert_eq(gbi_analysis_stream(GB_C, GB_BUBBLE, GB_RANDOM, 250), 250);
 }
 
 Test(report_analysis, deterministic) {
@@ -404,12 +404,12 @@ Test(report_analysis, same_on_any_number_of_threads) {
                        .startup_stream = c->startup->stream};
     gb_boot alone;
     gb_err err;
-    cr_assert_eq(gb_boot_run(runs, n, &c->startup->cost, &bo, &alone, &err), 0, "%s", err.msg);
+    cr_assert_eq(gbi_boot_run(runs, n, &c->startup->cost, &bo, &alone, &err), 0, "%s", err.msg);
     /* Net power is the paired estimator's (ADR 0015), on the same draws. */
     double *rep = malloc(bo.replicates * sizeof *rep);
     cr_assert_not_null(rep);
-    cr_assert_eq(gb_paired_power(runs, n, &c->startup->cost, &bo, rep,
-                                 &alone.est[GB_EST_NET_POWER], &err),
+    cr_assert_eq(gbi_paired_power(runs, n, &c->startup->cost, &bo, rep,
+                                  &alone.est[GB_EST_NET_POWER], &err),
                  0, "%s", err.msg);
     free(rep);
     cr_assert(same_estimates(&alone, &c->boot), "config %zu", i);
@@ -546,14 +546,14 @@ Test(report_analysis, study_loop_time_and_cpu_checks_flag_every_one) {
  * above wall"), so equal is not flagged and the next double above is. */
 Test(report_analysis, cpu_above_wall_has_no_tolerance) {
   double t = 84200.0;
-  cr_expect_not(gb_an_cpu_above_wall(t, t, 1));
-  cr_expect(gb_an_cpu_above_wall(nextafter(t, INFINITY), t, 1));
-  cr_expect_not(gb_an_cpu_above_wall(2.0 * t, t, 2));
-  cr_expect(gb_an_cpu_above_wall(nextafter(2.0 * t, INFINITY), t, 2));
-  cr_expect(gb_an_cpu_above_wall(1.0002 * t, t, 1), "python/quick/nearly/250's 0.02%%");
-  cr_expect_not(gb_an_cpu_above_wall(2.0 * t, t, 0), "CPUs unknown");
-  cr_expect_not(gb_an_cpu_above_wall(NAN, t, 1));
-  cr_expect_not(gb_an_cpu_above_wall(t, NAN, 1));
+  cr_expect_not(gbi_an_cpu_above_wall(t, t, 1));
+  cr_expect(gbi_an_cpu_above_wall(nextafter(t, INFINITY), t, 1));
+  cr_expect_not(gbi_an_cpu_above_wall(2.0 * t, t, 2));
+  cr_expect(gbi_an_cpu_above_wall(nextafter(2.0 * t, INFINITY), t, 2));
+  cr_expect(gbi_an_cpu_above_wall(1.0002 * t, t, 1), "python/quick/nearly/250's 0.02%%");
+  cr_expect_not(gbi_an_cpu_above_wall(2.0 * t, t, 0), "CPUs unknown");
+  cr_expect_not(gbi_an_cpu_above_wall(NAN, t, 1));
+  cr_expect_not(gbi_an_cpu_above_wall(t, NAN, 1));
 }
 
 /* Issue 32, item 1: --startup-fixed reproduces the study's first intervals
@@ -578,7 +578,7 @@ Test(report_analysis, startup_fixed_reproduces_the_held_startup) {
     gb_boot_opts bo = {
         .seed = o.seed, .stream = c->stream, .replicates = o.resamples, .level = o.level};
     gb_boot alone;
-    cr_assert_eq(gb_boot_run(runs, n, &c->startup->cost, &bo, &alone, &err), 0, "%s", err.msg);
+    cr_assert_eq(gbi_boot_run(runs, n, &c->startup->cost, &bo, &alone, &err), 0, "%s", err.msg);
     for (int e = 0; e < GB_EST_COUNT; e++) {
       cr_assert(alone.est[e].lo == c->boot.est[e].lo || isnan(alone.est[e].lo), "%zu %d", i, e);
       cr_assert(alone.est[e].hi == c->boot.est[e].hi || isnan(alone.est[e].hi), "%zu %d", i, e);

@@ -17,7 +17,7 @@
 #include "greenbench/report_junit.h"
 #include "helper_locale.h"
 #include "helper_report.h"
-#include "report_junit_internal.h"
+#include "stats_internal.h"
 
 static char *junit_of(const char *fixture, size_t *len) {
   gbt_loaded l = gbt_load_analysed(fixture);
@@ -33,7 +33,7 @@ static char *escaped(const char *s, bool attribute) {
   char *out;
   size_t len;
   gb_err err;
-  cr_assert_eq(gb_xml_escape(s, strlen(s), attribute, &out, &len, &err), 0);
+  cr_assert_eq(gbi_xml_escape(s, strlen(s), attribute, &out, &len, &err), 0);
   cr_assert_eq(strlen(out), len);
   return out;
 }

@@ -13,17 +13,17 @@
 #include "greenbench/records.h"
 #include "helper_locale.h"
 #include "helper_report.h"
-#include "report_md.h"
 #include "report_md_internal.h"
+#include "stats_internal.h"
 
 static char *render(const char *fixture, size_t *len) {
   gbt_loaded l = gbt_load_analysed(fixture);
   gb_err err;
   gb_intensity in[2];
   gbt_default_intensities(in);
-  gb_report_md_opts mo = {.chart_href = "chart.svg", .intensities = in, .n_intensities = 2};
+  gbi_report_md_opts mo = {.chart_href = "chart.svg", .intensities = in, .n_intensities = 2};
   char *out;
-  cr_assert_eq(gb_report_md(l.a, &mo, &out, len, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_report_md(l.a, &mo, &out, len, &err), 0, "%s", err.msg);
   cr_assert_eq(strlen(out), *len);
   gbt_release(&l);
   return out;
@@ -187,10 +187,10 @@ Test(report_md, a_point_outside_its_interval_is_marked) {
   gb_err err;
   gb_intensity in[2];
   gbt_default_intensities(in);
-  gb_report_md_opts mo = {.chart_href = "chart.svg", .intensities = in, .n_intensities = 2};
+  gbi_report_md_opts mo = {.chart_href = "chart.svg", .intensities = in, .n_intensities = 2};
   char *md;
   size_t len;
-  cr_assert_eq(gb_report_md(a, &mo, &md, &len, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_report_md(a, &mo, &md, &len, &err), 0, "%s", err.msg);
   cr_expect(strstr(md, "] † outside its interval of 9876 of 10000 |"));
   cr_expect(strstr(md, "† outside its interval of N of 10000: in 1 rows a ratio's point "
                        "estimate"));

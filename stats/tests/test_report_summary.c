@@ -17,17 +17,16 @@
 #include "greenbench/records.h"
 #include "helper_locale.h"
 #include "helper_report.h"
-#include "report_datapackage.h"
-#include "report_summary.h"
+#include "stats_internal.h"
 
 static char *render(const char *fixture, size_t *len) {
   gbt_loaded l = gbt_load_analysed(fixture);
   gb_err err;
   gb_intensity in[2];
   gbt_default_intensities(in);
-  gb_report_summary_opts so = {.intensities = in, .n_intensities = 2};
+  gbi_report_summary_opts so = {.intensities = in, .n_intensities = 2};
   char *out;
-  cr_assert_eq(gb_report_summary(l.a, &so, &out, len, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_report_summary(l.a, &so, &out, len, &err), 0, "%s", err.msg);
   cr_assert_eq(strlen(out), *len);
   gbt_release(&l);
   return out;
@@ -130,7 +129,7 @@ Test(report_summary, energy_off_is_null_never_zero) {
 static char *package(bool has_warmups, size_t *len) {
   char *out;
   gb_err err;
-  cr_assert_eq(gb_report_datapackage(has_warmups, &out, len, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_report_datapackage(has_warmups, &out, len, &err), 0, "%s", err.msg);
   cr_assert_eq(strlen(out), *len);
   return out;
 }

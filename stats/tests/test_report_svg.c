@@ -13,12 +13,12 @@
 #include "greenbench/analysis.h"
 #include "greenbench/records.h"
 #include "helper_report.h"
-#include "report_svg.h"
+#include "stats_internal.h"
 
 static char *chart(const gb_analysis *a, size_t *len) {
   char *out;
   gb_err err;
-  cr_assert_eq(gb_report_svg(a, &out, len, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_report_svg(a, &out, len, &err), 0, "%s", err.msg);
   return out;
 }
 

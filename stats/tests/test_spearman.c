@@ -1,7 +1,7 @@
 /* Spearman's rho with average ranks, worked by hand. */
 #include "greenbench/spearman.h"
 
-#include "spearman_internal.h"
+#include "stats_internal.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -12,13 +12,13 @@
 static gb_rho rho(const double *x, const double *y, size_t n) {
   gb_rho r = {.defined = true, .rho = 42.0};
   gb_err err = {{0}};
-  cr_assert_eq(gb_spearman(x, y, n, &r, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_spearman(x, y, n, &r, &err), 0, "%s", err.msg);
   return r;
 }
 
 Test(spearman, average_ranks) {
   double x[] = {10, 20, 20, 5, 20}, ranks[5];
-  cr_assert_eq(gb_rank_average(x, 5, ranks, NULL), 0);
+  cr_assert_eq(gbi_rank_average(x, 5, ranks, NULL), 0);
   /* 5 -> 1, 10 -> 2, the three 20s share (3 + 4 + 5) / 3 = 4. */
   double want[] = {2, 4, 4, 1, 4};
   for (int i = 0; i < 5; i++) {
@@ -68,8 +68,8 @@ Test(spearman, nan_is_an_error) {
   double x[] = {1, NAN, 3}, y[] = {1, 2, 3};
   gb_rho r = {.defined = true, .rho = 0.5};
   gb_err err = {{0}};
-  cr_assert_eq(gb_spearman(x, y, 3, &r, &err), -EINVAL);
-  cr_assert_eq(gb_spearman(y, x, 3, &r, &err), -EINVAL);
+  cr_assert_eq(gbi_spearman(x, y, 3, &r, &err), -EINVAL);
+  cr_assert_eq(gbi_spearman(y, x, 3, &r, &err), -EINVAL);
   cr_assert_eq(r.rho, 0.5, "out-param set on failure");
 }
 
@@ -181,7 +181,7 @@ Test(spearman, average_ranks_match_counting) {
                             : (double)(n - i) / 4.0;
       }
       gb_err err = {{0}};
-      cr_assert_eq(gb_rank_average(x, n, ranks, &err), 0, "%s", err.msg);
+      cr_assert_eq(gbi_rank_average(x, n, ranks, &err), 0, "%s", err.msg);
       for (size_t i = 0; i < n; i++) {
         cr_assert_eq(ranks[i], naive_rank(x, n, i), "n %zu shape %d value %zu", n, shape, i);
       }

@@ -6,22 +6,22 @@
 
 #include "textbuf.h"
 
-/* What write (gb_tb_interval or gb_tb_range) makes of three figures. */
-static void expect_three(void (*write)(gb_textbuf *, double, double, double, int), double v0,
+/* What write (gbi_tb_interval or gbi_tb_range) makes of three figures. */
+static void expect_three(void (*write)(gbi_textbuf *, double, double, double, int), double v0,
                          double v1, double v2, const char *want) {
-  gb_textbuf b;
-  gb_tb_init(&b);
+  gbi_textbuf b;
+  gbi_tb_init(&b);
   write(&b, v0, v1, v2, 4);
   char *got = NULL;
   size_t len = 0;
   gb_err err = {""};
-  cr_assert_eq(gb_tb_take(&b, &got, &len, "figures", &err), 0);
+  cr_assert_eq(gbi_tb_take(&b, &got, &len, "figures", &err), 0);
   cr_expect_str_eq(got, want, "%g, %g, %g", v0, v1, v2);
   free(got);
 }
 
 static void expect_interval(double point, double lo, double hi, const char *want) {
-  expect_three(gb_tb_interval, point, lo, hi, want);
+  expect_three(gbi_tb_interval, point, lo, hi, want);
 }
 
 Test(textbuf, a_wide_interval_drops_the_digits_it_does_not_support) {
@@ -53,14 +53,14 @@ Test(textbuf, negative_figures_and_zero) {
 Test(textbuf, without_an_interval_four_significant_digits) {
   expect_interval(45.78, NAN, NAN, "45.78 [n/a]");
   expect_interval(45.78, 45.78, 45.78, "45.78 [45.78, 45.78]");
-  cr_expect_eq(gb_interval_decimals(0.0, 0.0, 0.0, 4), -1);
-  cr_expect_eq(gb_interval_decimals(1.0, NAN, 2.0, 4), -1);
-  cr_expect_eq(gb_interval_decimals(88.0, 62.1, 114.3, 4), 0);
-  cr_expect_eq(gb_interval_decimals(1.0, 0.99, 1.01, 4), 3);
+  cr_expect_eq(gbi_interval_decimals(0.0, 0.0, 0.0, 4), -1);
+  cr_expect_eq(gbi_interval_decimals(1.0, NAN, 2.0, 4), -1);
+  cr_expect_eq(gbi_interval_decimals(88.0, 62.1, 114.3, 4), 0);
+  cr_expect_eq(gbi_interval_decimals(1.0, 0.99, 1.01, 4), 3);
 }
 
 static void expect_range(double median, double min, double max, const char *want) {
-  expect_three(gb_tb_range, median, min, max, want);
+  expect_three(gbi_tb_range, median, min, max, want);
 }
 
 /* Issue 32, E: a group range keeps the precision of the figures beside it,

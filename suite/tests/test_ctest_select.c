@@ -12,15 +12,15 @@
 
 /* The listing's command for ctest's argv (NULL-terminated), joined by
  * spaces after "ctest --show-only=json-v1", into out; the return value of
- * gb_ctest_args, and the reason in why. */
-static int sorted(char *const *argv, char *out, size_t len, char *why, gb_ctest_run *c) {
+ * gbi_ctest_args, and the reason in why. */
+static int sorted(char *const *argv, char *out, size_t len, char *why, gbi_ctest_run *c) {
   size_t n = 0;
   while (argv[n])
     n++;
-  *c = (gb_ctest_run){.pid = 1};
+  *c = (gbi_ctest_run){.pid = 1};
   strcpy(c->exe, "/usr/bin/ctest");
   why[0] = '\0';
-  int rc = gb_ctest_args(c, argv, n, why, 512);
+  int rc = gbi_ctest_args(c, argv, n, why, 512);
   size_t at = 0;
   out[0] = '\0';
   for (size_t i = 2; rc == 0 && i < c->argc; i++)
@@ -32,7 +32,7 @@ static int sorted(char *const *argv, char *out, size_t len, char *why, gb_ctest_
 
 Test(ctest_select, keeps_what_selects_and_drops_the_rest) {
   char out[512], why[512];
-  gb_ctest_run c;
+  gbi_ctest_run c;
   cr_assert_eq(
       sorted(ARGS("--test-dir", "build", "-j4", "-L", "smoke", "-V", "--output-junit", "j.xml",
                   "-LE", "x", "--output-on-failure", "-R", "r", "-E", "e", "-I", "1,2", "-U",
@@ -42,12 +42,12 @@ Test(ctest_select, keeps_what_selects_and_drops_the_rest) {
   cr_assert_str_eq(out, "-L smoke -LE x -R r -E e -I 1,2 -U -C Release");
   cr_assert_not(c.preset);
   cr_assert_eq(c.nprobe, 0, "no joined form: nothing to check");
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
 }
 
 Test(ctest_select, long_forms_are_kept) {
   char out[512], why[512];
-  gb_ctest_run c;
+  gbi_ctest_run c;
   cr_assert_eq(sorted(ARGS("--label-regex", "smoke", "--label-exclude", "x", "--tests-regex",
                            "r", "--exclude-regex", "e", "--tests-information", "1", "--union",
                            "--fixture-exclude-setup", "f", "--rerun-failed"),
@@ -56,27 +56,27 @@ Test(ctest_select, long_forms_are_kept) {
   cr_assert_str_eq(out,
                    "--label-regex smoke --label-exclude x --tests-regex r --exclude-regex e "
                    "--tests-information 1 --union --fixture-exclude-setup f --rerun-failed");
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
 }
 
 Test(ctest_select, a_preset_keeps_its_test_dir) {
   char out[512], why[512];
-  gb_ctest_run c;
+  gbi_ctest_run c;
   cr_assert_eq(sorted(ARGS("--preset=default", "--test-dir", "b", "-L", "smoke"), out,
                       sizeof out, why, &c),
                0, "%s", why);
   cr_assert(c.preset);
   cr_assert_str_eq(out, "--preset=default -L smoke --test-dir b");
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
   cr_assert_eq(sorted(ARGS("--preset", "default"), out, sizeof out, why, &c), 0, "%s", why);
   cr_assert(c.preset);
   cr_assert_str_eq(out, "--preset default");
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
 }
 
 Test(ctest_select, a_joined_form_is_checked_against_its_parts) {
   char out[512], why[512];
-  gb_ctest_run c;
+  gbi_ctest_run c;
   cr_assert_eq(
       sorted(ARGS("--label-regex=smoke", "-Llanguage=c", "-LE=x"), out, sizeof out, why, &c), 0,
       "%s", why);
@@ -89,75 +89,75 @@ Test(ctest_select, a_joined_form_is_checked_against_its_parts) {
   cr_assert_str_eq(c.probe[6], "-LE", "the longest option name that fits");
   cr_assert_str_eq(c.probe[7], "x");
   cr_assert(strstr(c.joined, "'--label-regex=smoke'"), "%s", c.joined);
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
 }
 
 Test(ctest_select, an_unknown_argument_is_refused) {
   char out[512], why[512];
-  gb_ctest_run c;
+  gbi_ctest_run c;
   cr_assert_eq(sorted(ARGS("-L", "smoke", "--new-option"), out, sizeof out, why, &c), -1);
   cr_assert(strstr(why, "'--new-option' is not an option of CTest 3.25"), "%s", why);
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
   /* --label-regexp is not --label-regex with a value. */
   cr_assert_eq(sorted(ARGS("--label-regexp"), out, sizeof out, why, &c), -1);
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
   /* CTest 3.25 takes the next argument as -j's value, whatever it is: the
    * selection's value is then a stray argument, refused. */
   cr_assert_eq(sorted(ARGS("-j", "-L", "smoke"), out, sizeof out, why, &c), -1);
   cr_assert(strstr(why, "'smoke'"), "%s", why);
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
 }
 
 Test(ctest_select, dashboard_and_script_modes_are_refused) {
   const char *modes[] = {"-D", "-T", "-M", "-S", "-SP", "--build-and-test", "--dashboard"};
   for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
     char out[512], why[512];
-    gb_ctest_run c;
+    gbi_ctest_run c;
     cr_assert_eq(sorted(ARGS((char *)modes[i], "x"), out, sizeof out, why, &c), -1, "%s",
                  modes[i]);
     cr_assert(strstr(why, "dashboard, script or build-and-test mode"), "%s", why);
-    gb_ctest_run_free(&c);
+    gbi_ctest_run_free(&c);
   }
 }
 
 Test(ctest_select, a_process_that_is_gone_cannot_be_read) {
-  gb_ctest_run c = {.pid = 999999999};
+  gbi_ctest_run c = {.pid = 999999999};
   char why[512];
-  cr_assert_eq(gb_ctest_read(&c, why, sizeof why), -1);
+  cr_assert_eq(gbi_ctest_read(&c, why, sizeof why), -1);
   cr_assert(strstr(why, "cannot read the folder of ctest"), "%s", why);
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
 }
 
 Test(ctest_select, a_listing_of_another_tree_is_refused) {
   char dir[] = "/tmp/gb-ctest-select-XXXXXX", why[512], *json = NULL;
   cr_assert_not_null(mkdtemp(dir));
-  gb_ctest_run c = {.pid = 1};
+  gbi_ctest_run c = {.pid = 1};
   strcpy(c.exe, "/usr/bin/ctest");
   strcpy(c.cwd, dir);
   char *argv[] = {"ctest", "-L", "smoke", NULL};
-  cr_assert_eq(gb_ctest_args(&c, argv, 3, why, sizeof why), 0, "%s", why);
-  cr_assert_eq(gb_ctest_list(&c, "smoke/campaign", &json, why, sizeof why), -1);
+  cr_assert_eq(gbi_ctest_args(&c, argv, 3, why, sizeof why), 0, "%s", why);
+  cr_assert_eq(gbi_ctest_list(&c, "smoke/campaign", &json, why, sizeof why), -1);
   cr_assert(strstr(why, "does not list this executable as smoke/campaign"), "%s", why);
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
   /* With --preset, where no folder holds presets. */
-  c = (gb_ctest_run){.pid = 1};
+  c = (gbi_ctest_run){.pid = 1};
   strcpy(c.exe, "/usr/bin/ctest");
   strcpy(c.cwd, dir);
   char *preset[] = {"ctest", "--preset", "default", NULL};
   setenv("PWD", dir, 1);
-  cr_assert_eq(gb_ctest_args(&c, preset, 3, why, sizeof why), 0, "%s", why);
-  cr_assert_eq(gb_ctest_list(&c, "smoke/campaign", &json, why, sizeof why), -1);
+  cr_assert_eq(gbi_ctest_args(&c, preset, 3, why, sizeof why), 0, "%s", why);
+  cr_assert_eq(gbi_ctest_list(&c, "smoke/campaign", &json, why, sizeof why), -1);
   cr_assert(strstr(why, "no folder with CMake presets"), "%s", why);
-  gb_ctest_run_free(&c);
+  gbi_ctest_run_free(&c);
   rmdir(dir);
 }
 
-/* gb_ctest_tell to this process, whose standard output is fd for the call. */
+/* gbi_ctest_tell to this process, whose standard output is fd for the call. */
 static void told(int fd) {
   int saved = dup(1);
   cr_assert_geq(saved, 0);
   cr_assert_geq(dup2(fd, 1), 0);
-  gb_ctest_tell(getpid(), "greenbench-suite: error: the reason");
+  gbi_ctest_tell(getpid(), "greenbench-suite: error: the reason");
   dup2(saved, 1);
   close(saved);
 }

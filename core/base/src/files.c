@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "files_internal.h"
+#include "base_internal.h"
 #include "greenbench/paths.h"
 #include "greenbench/rng.h"
 
@@ -282,8 +282,8 @@ void gb_replace_abort(gb_replace *r) {
   untrack(r);
 }
 
-int gb_write_file_atomic(int dirfd, const char *name, const void *data, size_t len, mode_t mode,
-                         gb_err *err) {
+int gbi_write_file_atomic(int dirfd, const char *name, const void *data, size_t len,
+                          mode_t mode, gb_err *err) {
   gb_replace r;
   int rc = gb_replace_begin(&r, dirfd, NULL, name, mode, 0, err);
   if (rc < 0)

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base_internal.h"
 #include "greenbench/text.h"
-#include "paths_internal.h"
 
 /* The installed folders relative to the folder of the executables, as
  * GNUInstallDirs placed them (relative paths only: the prefix is wherever
@@ -103,8 +103,8 @@ static int read_marker(const char *exe_dir, char *buf, size_t len, gb_err *err) 
   return 0;
 }
 
-int gb_layout_read(const char *exe_dir, gb_layout *out, gb_err *err) {
-  gb_layout l;
+int gbi_layout_read(const char *exe_dir, gbi_layout *out, gb_err *err) {
+  gbi_layout l;
   int rc = 0;
   if (!exe_dir)
     rc = running_exe_dir(l.exe_dir, sizeof l.exe_dir, err);
@@ -118,7 +118,7 @@ int gb_layout_read(const char *exe_dir, gb_layout *out, gb_err *err) {
 }
 
 /* The folders to look in for a file of the kind, in order. */
-static int places(const gb_layout *l, gb_files kind, char dirs[MAX_PLACES][PATH_MAX],
+static int places(const gbi_layout *l, gbi_files kind, char dirs[MAX_PLACES][PATH_MAX],
                   size_t *n) {
   const char *env = getenv(kind == GB_FILES_LIBEXEC ? GB_LIBEXEC_ENV : GB_DATA_ENV);
   *n = 0;
@@ -137,8 +137,8 @@ static int places(const gb_layout *l, gb_files kind, char dirs[MAX_PLACES][PATH_
   return rc;
 }
 
-int gb_layout_find(const gb_layout *l, gb_files kind, const char *name, const char *what,
-                   char *buf, size_t len, gb_err *err) {
+int gbi_layout_find(const gbi_layout *l, gbi_files kind, const char *name, const char *what,
+                    char *buf, size_t len, gb_err *err) {
   char dirs[MAX_PLACES][PATH_MAX], path[PATH_MAX];
   size_t n;
   const char *var = kind == GB_FILES_LIBEXEC ? GB_LIBEXEC_ENV : GB_DATA_ENV;
@@ -166,17 +166,17 @@ int gb_layout_find(const gb_layout *l, gb_files kind, const char *name, const ch
 
 int gb_worker_files_find(gb_worker_files *out, gb_err *err) {
   gb_worker_files f;
-  gb_layout l;
-  int rc = gb_layout_read(NULL, &l, err);
+  gbi_layout l;
+  int rc = gbi_layout_read(NULL, &l, err);
   if (rc == 0)
-    rc = gb_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", f.worker_c,
-                        sizeof f.worker_c, err);
+    rc = gbi_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", f.worker_c,
+                         sizeof f.worker_c, err);
   if (rc == 0)
-    rc = gb_layout_find(&l, GB_FILES_LIBEXEC, "python/worker.py", "the Python worker",
-                        f.python_worker, sizeof f.python_worker, err);
+    rc = gbi_layout_find(&l, GB_FILES_LIBEXEC, "python/worker.py", "the Python worker",
+                         f.python_worker, sizeof f.python_worker, err);
   if (rc == 0)
-    rc = gb_layout_find(&l, GB_FILES_LIBEXEC, "node/worker.js", "the Node.js worker",
-                        f.node_worker, sizeof f.node_worker, err);
+    rc = gbi_layout_find(&l, GB_FILES_LIBEXEC, "node/worker.js", "the Node.js worker",
+                         f.node_worker, sizeof f.node_worker, err);
   if (rc < 0)
     return rc;
   memcpy(f.source_dir, l.source_dir, sizeof f.source_dir);
@@ -185,7 +185,7 @@ int gb_worker_files_find(gb_worker_files *out, gb_err *err) {
 }
 
 int gb_data_file_find(const char *name, const char *what, char *buf, size_t len, gb_err *err) {
-  gb_layout l;
-  int rc = gb_layout_read(NULL, &l, err);
-  return rc < 0 ? rc : gb_layout_find(&l, GB_FILES_DATA, name, what, buf, len, err);
+  gbi_layout l;
+  int rc = gbi_layout_read(NULL, &l, err);
+  return rc < 0 ? rc : gbi_layout_find(&l, GB_FILES_DATA, name, what, buf, len, err);
 }

@@ -1,7 +1,7 @@
 #include "greenbench/quantile.h"
 
+#include "base_internal.h"
 #include "greenbench/quantile_rule.h"
-#include "quantile_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -119,7 +119,7 @@ static int checked_copy(const double *x, size_t n, const char *what, double **ou
   return 0;
 }
 
-int gb_quantile(const double *x, size_t n, double p, double *out, gb_err *err) {
+int gbi_quantile(const double *x, size_t n, double p, double *out, gb_err *err) {
   if (!(p >= 0.0 && p <= 1.0)) {
     return gb_err_set(err, EINVAL, "quantile: p = %g is outside [0, 1]", p);
   }
@@ -134,7 +134,7 @@ int gb_quantile(const double *x, size_t n, double p, double *out, gb_err *err) {
 }
 
 int gb_median(const double *x, size_t n, double *out, gb_err *err) {
-  return gb_quantile(x, n, 0.5, out, err);
+  return gbi_quantile(x, n, 0.5, out, err);
 }
 
 static int cmp_double(const void *a, const void *b) {

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base_internal.h"
 #include "greenbench/numparse.h"
-#include "timefmt_internal.h"
 
 /* The C library's calendar (gmtime_r, timegm) does the arithmetic; the
  * digits are printed here, not by strftime, so that every year has four and
@@ -47,12 +47,12 @@ int gb_utc_iso8601(int64_t seconds, char *buf, size_t len) {
   return format(seconds, "%04d-%02d-%02dT%02d:%02d:%02dZ", GB_UTC_ISO8601_SIZE, buf, len);
 }
 
-int gb_utc_stamp(int64_t seconds, char *buf, size_t len) {
+int gbi_utc_stamp(int64_t seconds, char *buf, size_t len) {
   return format(seconds, "%04d%02d%02dT%02d%02d%02dZ", GB_UTC_STAMP_SIZE, buf, len);
 }
 
 void gb_utc_stamp_or_empty(int64_t seconds, char buf[GB_UTC_STAMP_SIZE]) {
-  if (gb_utc_stamp(seconds, buf, GB_UTC_STAMP_SIZE) < 0)
+  if (gbi_utc_stamp(seconds, buf, GB_UTC_STAMP_SIZE) < 0)
     buf[0] = '\0'; /* -ERANGE only: the buffer always fits */
 }
 

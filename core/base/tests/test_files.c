@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "files_internal.h"
+#include "base_internal.h"
 #include "greenbench/files.h"
 
 static char root[PATH_MAX];
@@ -290,9 +290,9 @@ Test(files, a_file_is_written_then_replaced_with_no_temporary_file_left) {
   char path[PATH_MAX];
   gb_err err;
   under_root("results.md", path, sizeof path);
-  cr_assert_eq(gb_write_file_atomic(AT_FDCWD, path, "old\n", 4, 0644, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_write_file_atomic(AT_FDCWD, path, "old\n", 4, 0644, &err), 0, "%s", err.msg);
   cr_assert_str_eq(slurp("results.md"), "old\n");
-  cr_assert_eq(gb_write_file_atomic(AT_FDCWD, path, "new\n", 4, 0644, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_write_file_atomic(AT_FDCWD, path, "new\n", 4, 0644, &err), 0, "%s", err.msg);
   cr_assert_str_eq(slurp("results.md"), "new\n");
   cr_assert_str_eq(listing(""), "results.md");
   struct stat st;
@@ -305,7 +305,7 @@ Test(files, a_file_is_written_then_replaced_with_no_temporary_file_left) {
 Test(files, relative_to_a_folder_descriptor) {
   int dirfd = open_root();
   gb_err err;
-  cr_assert_eq(gb_write_file_atomic(dirfd, "meta.json", "{}\n", 3, 0600, &err), 0, "%s",
+  cr_assert_eq(gbi_write_file_atomic(dirfd, "meta.json", "{}\n", 3, 0600, &err), 0, "%s",
                err.msg);
   cr_assert_str_eq(slurp("meta.json"), "{}\n");
   cr_assert_str_eq(listing(""), "meta.json");
@@ -318,7 +318,7 @@ static void write_refused(const char *rel, int code, const char *shown, const ch
   char path[PATH_MAX], want[sizeof(gb_err)];
   gb_err err;
   under_root(rel, path, sizeof path);
-  cr_assert_eq(gb_write_file_atomic(AT_FDCWD, path, "x", 1, 0644, &err), -code, "%s", rel);
+  cr_assert_eq(gbi_write_file_atomic(AT_FDCWD, path, "x", 1, 0644, &err), -code, "%s", rel);
   FMT(want, "cannot write %s/%s: %s", root, shown, strerror(code));
   cr_assert_str_eq(err.msg, want);
   cr_assert_str_eq(listing(""), left);
@@ -341,7 +341,7 @@ static void refused_target(const char *rel, const char *kind, mode_t type) {
   cr_assert_eq(gb_replace_begin(&r, AT_FDCWD, NULL, path, 0644, 0, &err), -EINVAL);
   cr_assert_str_eq(err.msg, want);
   gb_replace_abort(&r);
-  cr_assert_eq(gb_write_file_atomic(AT_FDCWD, path, "x", 1, 0644, &err), -EINVAL);
+  cr_assert_eq(gbi_write_file_atomic(AT_FDCWD, path, "x", 1, 0644, &err), -EINVAL);
   struct stat st;
   cr_assert_eq(lstat(path, &st), 0);
   cr_assert_eq(st.st_mode & S_IFMT, type, "%s is what it was", rel);
@@ -422,12 +422,12 @@ Test(files, a_failed_write_leaves_the_old_file) {
   char path[PATH_MAX], want[sizeof(gb_err)];
   gb_err err;
   under_root("meta.json", path, sizeof path);
-  cr_assert_eq(gb_write_file_atomic(AT_FDCWD, path, "old\n", 4, 0644, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_write_file_atomic(AT_FDCWD, path, "old\n", 4, 0644, &err), 0, "%s", err.msg);
   signal(SIGXFSZ, SIG_IGN);
   struct rlimit small = {.rlim_cur = 16, .rlim_max = RLIM_INFINITY};
   cr_assert_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
   static const char big[64] = "a new meta.json that is longer than sixteen bytes";
-  int rc = gb_write_file_atomic(AT_FDCWD, path, big, sizeof big, 0644, &err);
+  int rc = gbi_write_file_atomic(AT_FDCWD, path, big, sizeof big, 0644, &err);
   struct rlimit none = {.rlim_cur = RLIM_INFINITY, .rlim_max = RLIM_INFINITY};
   setrlimit(RLIMIT_FSIZE, &none);
   cr_assert_eq(rc, -EFBIG);

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base_internal.h"
 #include "greenbench/paths.h"
-#include "paths_internal.h"
 
 static char root[PATH_MAX];
 
@@ -53,7 +53,7 @@ static void remove_root(void) {
 TestSuite(paths, .init = make_root, .fini = remove_root);
 
 /* An installed tree: P/bin, P/libexec/greenbench, P/share/greenbench. */
-static void installed_tree(gb_layout *l) {
+static void installed_tree(gbi_layout *l) {
   put("prefix/bin/greenbench", "");
   put("prefix/libexec/greenbench/worker-c", "");
   put("prefix/libexec/greenbench/python/worker.py", "");
@@ -62,27 +62,27 @@ static void installed_tree(gb_layout *l) {
   char bin[PATH_MAX];
   gb_err err;
   under_root("prefix/bin", bin, sizeof bin);
-  cr_assert_eq(gb_layout_read(bin, l, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_layout_read(bin, l, &err), 0, "%s", err.msg);
   cr_assert_str_eq(l->source_dir, "", "an installed tree has no source tree");
 }
 
 Test(paths, finds_the_installed_layout) {
-  gb_layout l;
+  gbi_layout l;
   installed_tree(&l);
   char got[PATH_MAX], want[PATH_MAX];
   gb_err err;
   cr_assert_eq(
-      gb_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", got, sizeof got, &err),
+      gbi_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", got, sizeof got, &err),
       0, "%s", err.msg);
   under_root("prefix/libexec/greenbench/worker-c", want, sizeof want);
   cr_assert_str_eq(got, want, "a plain path, without bin/..");
-  cr_assert_eq(gb_layout_find(&l, GB_FILES_LIBEXEC, "node/worker.js", "the Node.js worker", got,
-                              sizeof got, &err),
+  cr_assert_eq(gbi_layout_find(&l, GB_FILES_LIBEXEC, "node/worker.js", "the Node.js worker",
+                               got, sizeof got, &err),
                0, "%s", err.msg);
   under_root("prefix/libexec/greenbench/node/worker.js", want, sizeof want);
   cr_assert_str_eq(got, want);
-  cr_assert_eq(gb_layout_find(&l, GB_FILES_DATA, "data/grid-carbon-intensity.csv", "the table",
-                              got, sizeof got, &err),
+  cr_assert_eq(gbi_layout_find(&l, GB_FILES_DATA, "data/grid-carbon-intensity.csv", "the table",
+                               got, sizeof got, &err),
                0, "%s", err.msg);
   under_root("prefix/share/greenbench/data/grid-carbon-intensity.csv", want, sizeof want);
   cr_assert_str_eq(got, want);
@@ -97,29 +97,29 @@ Test(paths, finds_the_build_tree_through_its_marker) {
   put("src/workers/python/worker.py", "");
   put("src/stats/data/grid-carbon-intensity.csv", "");
   under_root("src/build", build, sizeof build);
-  gb_layout l;
+  gbi_layout l;
   gb_err err;
-  cr_assert_eq(gb_layout_read(build, &l, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_layout_read(build, &l, &err), 0, "%s", err.msg);
   cr_assert_str_eq(l.source_dir, src);
   cr_assert_eq(
-      gb_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", got, sizeof got, &err),
+      gbi_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", got, sizeof got, &err),
       0, "%s", err.msg);
   under_root("src/build/workers/worker-c", want, sizeof want);
   cr_assert_str_eq(got, want, "the C worker is built in the build tree");
-  cr_assert_eq(gb_layout_find(&l, GB_FILES_LIBEXEC, "python/worker.py", "the Python worker",
-                              got, sizeof got, &err),
+  cr_assert_eq(gbi_layout_find(&l, GB_FILES_LIBEXEC, "python/worker.py", "the Python worker",
+                               got, sizeof got, &err),
                0, "%s", err.msg);
   under_root("src/workers/python/worker.py", want, sizeof want);
   cr_assert_str_eq(got, want, "the scripts stay in the source tree");
-  cr_assert_eq(gb_layout_find(&l, GB_FILES_DATA, "data/grid-carbon-intensity.csv", "the table",
-                              got, sizeof got, &err),
+  cr_assert_eq(gbi_layout_find(&l, GB_FILES_DATA, "data/grid-carbon-intensity.csv", "the table",
+                               got, sizeof got, &err),
                0, "%s", err.msg);
   under_root("src/stats/data/grid-carbon-intensity.csv", want, sizeof want);
   cr_assert_str_eq(got, want);
 }
 
 Test(paths, the_override_wins) {
-  gb_layout l;
+  gbi_layout l;
   installed_tree(&l);
   put("elsewhere/worker-c", "");
   put("share/data/grid-carbon-intensity.csv", "");
@@ -128,39 +128,39 @@ Test(paths, the_override_wins) {
   under_root("elsewhere", dir, sizeof dir);
   setenv(GB_LIBEXEC_ENV, dir, 1);
   cr_assert_eq(
-      gb_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", got, sizeof got, &err),
+      gbi_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", got, sizeof got, &err),
       0, "%s", err.msg);
   under_root("elsewhere/worker-c", want, sizeof want);
   cr_assert_str_eq(got, want);
   under_root("share", dir, sizeof dir);
   setenv(GB_DATA_ENV, dir, 1);
-  cr_assert_eq(gb_layout_find(&l, GB_FILES_DATA, "data/grid-carbon-intensity.csv", "the table",
-                              got, sizeof got, &err),
+  cr_assert_eq(gbi_layout_find(&l, GB_FILES_DATA, "data/grid-carbon-intensity.csv", "the table",
+                               got, sizeof got, &err),
                0, "%s", err.msg);
   under_root("share/data/grid-carbon-intensity.csv", want, sizeof want);
   cr_assert_str_eq(got, want);
 }
 
 Test(paths, an_empty_override_is_no_override) {
-  gb_layout l;
+  gbi_layout l;
   installed_tree(&l);
   setenv(GB_LIBEXEC_ENV, "", 1);
   char got[PATH_MAX];
   gb_err err;
   cr_assert_eq(
-      gb_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", got, sizeof got, &err),
+      gbi_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", got, sizeof got, &err),
       0, "%s", err.msg);
 }
 
 Test(paths, the_override_is_the_only_place_looked_in) {
-  gb_layout l;
+  gbi_layout l;
   installed_tree(&l);
   char dir[PATH_MAX], got[PATH_MAX] = "untouched", want[sizeof(gb_err)];
   gb_err err;
   under_root("nowhere", dir, sizeof dir);
   setenv(GB_LIBEXEC_ENV, dir, 1);
   cr_assert_eq(
-      gb_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", got, sizeof got, &err),
+      gbi_layout_find(&l, GB_FILES_LIBEXEC, "worker-c", "the C worker", got, sizeof got, &err),
       -ENOENT);
   FMT(want, "cannot find the C worker (worker-c) in GREENBENCH_LIBEXEC_DIR=%s", dir);
   cr_assert_str_eq(err.msg, want);
@@ -174,11 +174,11 @@ Test(paths, a_missing_file_names_every_place_and_the_variable) {
   FMT(marker, "%s\n", src);
   put("src/build/" GB_SOURCE_MARKER, marker);
   under_root("src/build", build, sizeof build);
-  gb_layout l;
+  gbi_layout l;
   gb_err err;
-  cr_assert_eq(gb_layout_read(build, &l, &err), 0, "%s", err.msg);
-  cr_assert_eq(gb_layout_find(&l, GB_FILES_LIBEXEC, "node/worker.js", "the Node.js worker", got,
-                              sizeof got, &err),
+  cr_assert_eq(gbi_layout_read(build, &l, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_layout_find(&l, GB_FILES_LIBEXEC, "node/worker.js", "the Node.js worker",
+                               got, sizeof got, &err),
                -ENOENT);
   FMT(want,
       "cannot find the Node.js worker (node/worker.js): looked in %s/libexec/greenbench, "
@@ -186,8 +186,8 @@ Test(paths, a_missing_file_names_every_place_and_the_variable) {
       src, src, src);
   cr_assert_str_eq(err.msg, want);
   cr_assert_null(strchr(err.msg, '\n'), "one line");
-  cr_assert_eq(gb_layout_find(&l, GB_FILES_DATA, "schema/greenbench-junit.xsd", "the schema",
-                              got, sizeof got, &err),
+  cr_assert_eq(gbi_layout_find(&l, GB_FILES_DATA, "schema/greenbench-junit.xsd", "the schema",
+                               got, sizeof got, &err),
                -ENOENT);
   FMT(want,
       "cannot find the schema (schema/greenbench-junit.xsd): looked in %s/share/greenbench "
@@ -200,19 +200,19 @@ Test(paths, a_bad_marker_is_refused) {
   char build[PATH_MAX];
   put("build/" GB_SOURCE_MARKER, "relative/path\n");
   under_root("build", build, sizeof build);
-  gb_layout l;
+  gbi_layout l;
   gb_err err;
-  cr_assert_eq(gb_layout_read(build, &l, &err), -EINVAL);
+  cr_assert_eq(gbi_layout_read(build, &l, &err), -EINVAL);
   cr_assert(strstr(err.msg, GB_SOURCE_MARKER ": not one absolute path"), "%s", err.msg);
   put("build/" GB_SOURCE_MARKER, "/one\n/two\n");
-  cr_assert_eq(gb_layout_read(build, &l, &err), -EINVAL);
-  cr_assert_eq(gb_layout_read("relative", &l, &err), -EINVAL);
+  cr_assert_eq(gbi_layout_read(build, &l, &err), -EINVAL);
+  cr_assert_eq(gbi_layout_read("relative", &l, &err), -EINVAL);
 }
 
 Test(paths, the_running_executable_is_read_from_proc) {
-  gb_layout l;
+  gbi_layout l;
   gb_err err;
-  cr_assert_eq(gb_layout_read(NULL, &l, &err), 0, "%s", err.msg);
+  cr_assert_eq(gbi_layout_read(NULL, &l, &err), 0, "%s", err.msg);
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   cr_assert_gt(n, 0);

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base_internal.h"
 #include "greenbench/timefmt.h"
-#include "timefmt_internal.h"
 
 static void iso_is(int64_t seconds, const char *want) {
   char buf[GB_UTC_ISO8601_SIZE];
@@ -34,9 +34,9 @@ Test(timefmt, iso8601_exact_texts) {
 
 Test(timefmt, stamp_exact_texts) {
   char buf[GB_UTC_STAMP_SIZE];
-  cr_assert_eq(gb_utc_stamp(1714564800 + 3661, buf, sizeof buf), 0);
+  cr_assert_eq(gbi_utc_stamp(1714564800 + 3661, buf, sizeof buf), 0);
   cr_assert_str_eq(buf, "20240501T130101Z");
-  cr_assert_eq(gb_utc_stamp(-1, buf, sizeof buf), 0);
+  cr_assert_eq(gbi_utc_stamp(-1, buf, sizeof buf), 0);
   cr_assert_str_eq(buf, "19691231T235959Z");
 }
 
@@ -54,12 +54,12 @@ Test(timefmt, refuses_a_small_buffer_and_years_past_four_digits) {
   char buf[GB_UTC_ISO8601_SIZE] = "untouched";
   cr_assert_eq(gb_utc_iso8601(0, buf, GB_UTC_ISO8601_SIZE - 1), -ENOSPC);
   cr_assert_str_eq(buf, "", "never a time cut short");
-  cr_assert_eq(gb_utc_stamp(0, buf, GB_UTC_STAMP_SIZE - 1), -ENOSPC);
+  cr_assert_eq(gbi_utc_stamp(0, buf, GB_UTC_STAMP_SIZE - 1), -ENOSPC);
   cr_assert_eq(gb_utc_iso8601(0, buf, 0), -ENOSPC, "no room at all");
   cr_assert_eq(gb_utc_iso8601(-62167219201, buf, sizeof buf), -ERANGE);
   cr_assert_eq(gb_utc_iso8601(253402300800, buf, sizeof buf), -ERANGE);
-  cr_assert_eq(gb_utc_stamp(INT64_MIN, buf, sizeof buf), -ERANGE);
-  cr_assert_eq(gb_utc_stamp(INT64_MAX, buf, sizeof buf), -ERANGE);
+  cr_assert_eq(gbi_utc_stamp(INT64_MIN, buf, sizeof buf), -ERANGE);
+  cr_assert_eq(gbi_utc_stamp(INT64_MAX, buf, sizeof buf), -ERANGE);
   cr_assert_str_eq(buf, "");
 }
 
@@ -74,7 +74,7 @@ Test(timefmt, agrees_with_gmtime_and_timegm) {
     strftime(want_stamp, sizeof want_stamp, "%Y%m%dT%H%M%SZ", &tm);
     cr_assert_eq(gb_utc_iso8601(t, got, sizeof got), 0);
     cr_assert_str_eq(got, want);
-    cr_assert_eq(gb_utc_stamp(t, stamp, sizeof stamp), 0);
+    cr_assert_eq(gbi_utc_stamp(t, stamp, sizeof stamp), 0);
     cr_assert_str_eq(stamp, want_stamp);
     int64_t back;
     cr_assert_eq(gb_utc_parse(want, &back), 0, "%s", want);

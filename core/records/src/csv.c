@@ -1,4 +1,4 @@
-#include "csv.h"
+#include "records_internal.h"
 
 #include <errno.h>
 #include <string.h>
@@ -38,15 +38,15 @@ static int split_plain(const char *line, size_t len, size_t *i, const char **why
   return 0;
 }
 
-int gb_csv_split(const char *line, size_t len, char *scratch, gb_csv_field *f, size_t max,
-                 size_t *n, const char **why) {
+int gbi_csv_split(const char *line, size_t len, char *scratch, gbi_csv_field *f, size_t max,
+                  size_t *n, const char **why) {
   if (memchr(line, '\0', len)) {
     *why = "a NUL byte";
     return -EINVAL;
   }
   size_t i = 0, count = 0, used = 0;
   for (;;) {
-    gb_csv_field fld = {.s = line + i, .len = 0, .quoted = 0};
+    gbi_csv_field fld = {.s = line + i, .len = 0, .quoted = 0};
     if (i < len && line[i] == '"') {
       i++;
       fld.s = scratch + used;

@@ -1,5 +1,5 @@
-/* See json_unique.h. */
-#include "json_unique.h"
+/* See records_internal.h. */
+#include "records_internal.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -79,7 +79,7 @@ static bool find(const cJSON *v, const char *at, char *out, bool *oom) {
   return false;
 }
 
-int gb_json_check_unique_keys(const cJSON *root, const char *path, gb_err *err) {
+int gbi_json_check_unique_keys(const cJSON *root, const char *path, gb_err *err) {
   char key[KEY_MAX];
   bool oom = false;
   bool found = root && find(root, "", key, &oom);

@@ -13,7 +13,7 @@
 #include "greenbench/meta.h"
 #include "greenbench/records.h"
 #include "greenbench/timefmt.h"
-#include "meta_codec.h"
+#include "records_internal.h"
 
 void gb_meta_init(gb_meta *m) {
   memset(m, 0, sizeof *m);
@@ -108,7 +108,7 @@ int gb_meta_set_command(gb_meta *m, size_t argc, const char *const *argv, gb_err
 
 /* ---- Growing arrays ------------------------------------------------------ */
 
-int meta_grow(void **arr, size_t n, size_t size) {
+int gbi_meta_grow(void **arr, size_t n, size_t size) {
   bool full = n == 0 || (n >= 4 && (n & (n - 1)) == 0);
   void *p = full ? realloc(*arr, (n == 0 ? 4 : 2 * n) * size) : *arr;
   if (!p)
@@ -118,14 +118,14 @@ int meta_grow(void **arr, size_t n, size_t size) {
 }
 
 int gb_meta_add_calibration(gb_meta *m, const gb_meta_calibration *c, gb_err *err) {
-  if (meta_grow((void **)&m->calibration, m->n_calibration, sizeof *c) < 0)
+  if (gbi_meta_grow((void **)&m->calibration, m->n_calibration, sizeof *c) < 0)
     return gb_err_set(err, ENOMEM, "calibration: out of memory");
   m->calibration[m->n_calibration++] = *c;
   return 0;
 }
 
 int gb_meta_add_startup(gb_meta *m, const gb_meta_startup *s, gb_err *err) {
-  if (meta_grow((void **)&m->startup, m->n_startup, sizeof *s) < 0)
+  if (gbi_meta_grow((void **)&m->startup, m->n_startup, sizeof *s) < 0)
     return gb_err_set(err, ENOMEM, "startup: out of memory");
   m->startup[m->n_startup++] = *s;
   return 0;
@@ -332,7 +332,7 @@ static int check_identity(vctx *v, const gb_meta *m) {
 int gb_meta_check(const gb_meta *m, const char *path, gb_err *err) {
   vctx v = {path, err};
   int rc;
-  if ((rc = meta_check_fields(m, path, err)) < 0 || (rc = check_omit(&v, m)) < 0 ||
+  if ((rc = gbi_meta_check_fields(m, path, err)) < 0 || (rc = check_omit(&v, m)) < 0 ||
       (rc = check_identity(&v, m)) < 0 || (rc = check_plan(&v, &m->plan)) < 0 ||
       (rc = check_calibration(&v, m)) < 0 || (rc = check_energy(&v, m)) < 0)
     return rc;

@@ -11,9 +11,7 @@
 
 #include "greenbench/meta.h"
 #include "greenbench/numparse.h"
-#include "json_unique.h"
-#include "meta_codec.h"
-#include "records_row.h"
+#include "records_internal.h"
 
 typedef enum { T_STR, T_UINT, T_BOOL, T_ENUM, T_OBJECT, T_ARRAY, T_HOOK } ftype;
 
@@ -23,7 +21,7 @@ enum {
   F_NULL = 4,         /* may be null: the flag at null_off says it is not */
   F_NONEMPTY = 8,     /* a string or array that must not be empty */
   F_UNIQUE = 16,      /* an array without repeats */
-  F_HEAP = 32,        /* an array at a pointer, grown by meta_grow */
+  F_HEAP = 32,        /* an array at a pointer, grown by gbi_meta_grow */
   F_HAS = 64,         /* has_off is set */
   F_SKIP_EMPTY = 128, /* text written only when not empty */
 };
@@ -48,7 +46,7 @@ struct field {
   size_t off, size;         /* the value, an array's entries, or what a hook keeps */
   size_t has_off, null_off; /* bool flags (F_HAS, F_NULL) */
   size_t n_off, max;        /* arrays: the count (size_t) and the most entries */
-  gb_rec_name_set names;    /* enums, stored as unsigned */
+  gbi_rec_name_set names;   /* enums, stored as unsigned */
   uint64_t min, hi;         /* integers' bounds */
   const char *why;          /* said after a value out of bounds */
   const field *sub;         /* objects: members; arrays: the entry */
@@ -65,12 +63,12 @@ _Static_assert(sizeof(gb_language) == sizeof(unsigned) &&
                    sizeof(gb_rec_energy) == sizeof(unsigned),
                "enums are read and written through unsigned");
 
-const char *const gb_meta_profile_names[] = {"smoke", "study", "custom"};
-const char *const gb_energy_mode_names[] = {"auto", "on", "off"};
-const char *const gb_meta_zone_kind_names[] = {"package", "dram"};
-GB_REC_NAME_FUNCS(gb_meta_profile, gb_meta_profile_names)
-GB_REC_NAME_FUNCS(gb_energy_mode, gb_energy_mode_names)
-GB_REC_NAME_FUNCS(gb_meta_zone_kind, gb_meta_zone_kind_names)
+const char *const gbi_meta_profile_names[] = {"smoke", "study", "custom"};
+const char *const gbi_energy_mode_names[] = {"auto", "on", "off"};
+const char *const gbi_meta_zone_kind_names[] = {"package", "dram"};
+GB_REC_NAME_FUNCS(gb_meta_profile, gbi_meta_profile_names)
+GB_REC_NAME_FUNCS(gb_energy_mode, gbi_energy_mode_names)
+GB_REC_NAME_FUNCS(gb_meta_zone_kind, gbi_meta_zone_kind_names)
 
 /* ---- Places and messages ------------------------------------------------ */
 
@@ -302,7 +300,7 @@ static const field startup_entry[] = {ENTRY(T, startup_fields)};
 static const field zone_fields[] = {
     STR("name", name),
     STR("path", path),
-    ENUM("kind", kind, gb_meta_zone_kind_names),
+    ENUM("kind", kind, gbi_meta_zone_kind_names),
     ANY_UINT("socket", socket),
     UINT("max_energy_range_uj", max_energy_range_uj, 1, UINT64_MAX),
 };
@@ -323,7 +321,7 @@ static const field settings_fields[] = {
          .why = ", but a configuration has at least one run"),
     ANY_UINT("warmups", settings.warmups),
     UINT("target_ms", settings.target_ms, 1, UINT64_MAX),
-    ENUM("energy", settings.energy, gb_energy_mode_names),
+    ENUM("energy", settings.energy, gbi_energy_mode_names),
     UINT("seed", settings.seed, 1, UINT32_MAX,
          .why = " is not a xorshift32 seed (1..4294967295)"),
     ANY_UINT("order_seed", settings.order_seed),
@@ -339,7 +337,7 @@ static const field plan_fields[] = {
     ANY_UINT("measured_runs", plan.measured_runs),
 };
 static const field energy_fields[] = {
-    ENUM("status", energy.status, gb_rec_energy_names),
+    ENUM("status", energy.status, gbi_rec_energy_names),
     STR("reason", energy.reason),
     STR("source", energy.source, FLAG(F_OPT, energy.has_source)),
     {"cross_check", T_STR, AT(energy.cross_check), .flags = F_FOLLOW | F_HAS | F_NULL,
@@ -373,7 +371,7 @@ static const field meta_fields[] = {
     STR("tool_version", tool_version, .flags = F_NONEMPTY),
     {"command", T_HOOK, .off = offsetof(T, command),
      .size = offsetof(T, profile) - offsetof(T, command), .fn = &command_hook},
-    ENUM("profile", profile, gb_meta_profile_names),
+    ENUM("profile", profile, gbi_meta_profile_names),
     OBJECT("settings", settings_fields),
     OBJECT("plan", plan_fields),
     HEAP_ARRAY("calibration", calibration, n_calibration, calibration_entry),
@@ -410,7 +408,7 @@ static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at
     char entry[96];
     void *slot;
     if (f->flags & F_HEAP) {
-      if (meta_grow(PLACE(base, f, void *), k, e->size) < 0)
+      if (gbi_meta_grow(PLACE(base, f, void *), k, e->size) < 0)
         return gb_err_set(j->err, ENOMEM, "%s: out of memory", j->path);
       slot = *PLACE(base, f, char *) + k * e->size;
       memset(slot, 0, e->size);
@@ -447,7 +445,7 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
   case T_ENUM: {
     if (!cJSON_IsString(v))
       return bad(j, at, "a string", v);
-    int i = gb_rec_set_find(f->names, v->valuestring, strlen(v->valuestring));
+    int i = gbi_rec_set_find(f->names, v->valuestring, strlen(v->valuestring));
     if (i < 0) {
       char why[96];
       snprintf(why, sizeof why, "unknown value '%.40s'", v->valuestring);
@@ -514,7 +512,7 @@ static cJSON *value_json(const field *f, const void *base) {
   case T_BOOL:
     return cJSON_CreateBool(*PLACE(base, f, const bool));
   case T_ENUM: {
-    const char *name = gb_rec_set_name(f->names, *PLACE(base, f, const unsigned));
+    const char *name = gbi_rec_set_name(f->names, *PLACE(base, f, const unsigned));
     return name ? cJSON_CreateString(name) : NULL;
   }
   case T_OBJECT: {
@@ -564,7 +562,7 @@ static int check_value(jctx *j, const field *f, const void *base, const char *at
 /* Entry i of the array f as text, for "lists c twice". */
 static void entry_text(const field *e, const char *p, char *buf, size_t len) {
   if (e->type == T_ENUM)
-    snprintf(buf, len, "%s", gb_rec_set_name(e->names, *(const unsigned *)p));
+    snprintf(buf, len, "%s", gbi_rec_set_name(e->names, *(const unsigned *)p));
   else
     snprintf(buf, len, "%" PRIu64, *(const uint64_t *)p);
 }
@@ -627,7 +625,7 @@ static int check_value(jctx *j, const field *f, const void *base, const char *at
   }
 }
 
-int meta_check_fields(const gb_meta *m, const char *path, gb_err *err) {
+int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err *err) {
   jctx j = {path, err};
   return check_value(&j, meta_root, m, "");
 }
@@ -762,7 +760,7 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
     rc = gb_err_set(err, EINVAL, "%s:%zu: malformed JSON", path, line_at(json, len, end));
   else if (!(m = malloc(sizeof *m)))
     rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
-  else if ((rc = gb_json_check_unique_keys(root, path, err)) == 0) {
+  else if ((rc = gbi_json_check_unique_keys(root, path, err)) == 0) {
     jctx j = {path, err};
     gb_meta_init(m);
     rc = cJSON_IsObject(root) ? parse_fields(&j, root, "", meta_fields, meta_root->n_sub, m)

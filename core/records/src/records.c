@@ -10,7 +10,7 @@
 
 #include "greenbench/numparse.h"
 #include "greenbench/text.h"
-#include "records_row.h"
+#include "records_internal.h"
 
 static const char *const kind_names[] = {"sort", "startup"};
 static const char *const status_names[] = {"ok",
@@ -23,18 +23,19 @@ static const char *const status_names[] = {"ok",
                                            "energy_jump",
                                            "energy_vanished",
                                            "spawn_failed"};
-const char *const gb_rec_energy_names[] = {"ok", "off", "unavailable"};
+const char *const gbi_rec_energy_names[] = {"ok", "off", "unavailable"};
 
 _Static_assert(sizeof kind_names / sizeof *kind_names == GB_REC_KIND_COUNT, "kind names");
 _Static_assert(sizeof status_names / sizeof *status_names == GB_REC_STATUS_COUNT, "statuses");
-_Static_assert(sizeof gb_rec_energy_names / sizeof *gb_rec_energy_names == GB_REC_ENERGY_COUNT,
+_Static_assert(sizeof gbi_rec_energy_names / sizeof *gbi_rec_energy_names ==
+                   GB_REC_ENERGY_COUNT,
                "energy");
 
-const char *gb_rec_set_name(gb_rec_name_set s, unsigned v) {
+const char *gbi_rec_set_name(gbi_rec_name_set s, unsigned v) {
   return v < s.n ? s.names[v] : NULL;
 }
 
-int gb_rec_set_find(gb_rec_name_set s, const char *str, size_t len) {
+int gbi_rec_set_find(gbi_rec_name_set s, const char *str, size_t len) {
   for (size_t i = 0; i < s.n; i++)
     if (strlen(s.names[i]) == len && memcmp(s.names[i], str, len) == 0)
       return (int)i;
@@ -43,15 +44,15 @@ int gb_rec_set_find(gb_rec_name_set s, const char *str, size_t len) {
 
 GB_REC_NAME_FUNCS(gb_rec_kind, kind_names)
 GB_REC_NAME_FUNCS(gb_rec_status, status_names)
-GB_REC_NAME_FUNCS(gb_rec_energy, gb_rec_energy_names)
+GB_REC_NAME_FUNCS(gb_rec_energy, gbi_rec_energy_names)
 
 /* ---- The schema: one table ------------------------------------------- */
 
 typedef struct {
   gb_rec_column pub;
-  size_t offset;         /* uint64_t (required), gb_rec_opt_u64 or gb_rec_opt_i64 */
-  uint64_t min, max;     /* bounds of UINT columns */
-  gb_rec_name_set names; /* ENUM columns */
+  size_t offset;          /* uint64_t (required), gb_rec_opt_u64 or gb_rec_opt_i64 */
+  uint64_t min, max;      /* bounds of UINT columns */
+  gbi_rec_name_set names; /* ENUM columns */
 } column_def;
 
 #define OFF(f) offsetof(gb_run_row, f)
@@ -94,7 +95,7 @@ static const column_def columns[GB_REC_COL_COUNT] = {
     [GB_REC_COL_WRITES] = OPT(writes, GB_REC_TYPE_UINT),
     [GB_REC_COL_INPUT_HASH] =
         {{"input_hash", GB_REC_TYPE_HASH, true}, OFF(input_hash), 0, 0, {NULL, 0}},
-    [GB_REC_COL_ENERGY] = ENUM(energy, gb_rec_energy_names),
+    [GB_REC_COL_ENERGY] = ENUM(energy, gbi_rec_energy_names),
     [GB_REC_COL_PKG_UJ] = OPT(pkg_uj, GB_REC_TYPE_UINT),
     [GB_REC_COL_DRAM_UJ] = OPT(dram_uj, GB_REC_TYPE_UINT),
     [GB_REC_COL_IDLE_NS] = OPT(idle_ns, GB_REC_TYPE_NS),
@@ -237,7 +238,7 @@ static int put_field(out_buf *o, const gb_run_row *r, gb_rec_col c) {
   const column_def *d = &columns[c];
   switch (d->pub.type) {
   case GB_REC_TYPE_ENUM: {
-    const char *name = gb_rec_set_name(d->names, enum_get(r, c));
+    const char *name = gbi_rec_set_name(d->names, enum_get(r, c));
     if (!name)
       return -EINVAL;
     put_str(o, name);
@@ -385,7 +386,7 @@ static int parse_text(gb_run_row *r, gb_rec_col c, const char *s, size_t len, gb
   return 0;
 }
 
-int gb_rec_parse_field(gb_run_row *r, gb_rec_col c, const char *s, size_t len, gb_err *err) {
+int gbi_rec_parse_field(gb_run_row *r, gb_rec_col c, const char *s, size_t len, gb_err *err) {
   const column_def *d = &columns[c];
   if (len == 0) {
     if (!d->pub.optional)
@@ -394,7 +395,7 @@ int gb_rec_parse_field(gb_run_row *r, gb_rec_col c, const char *s, size_t len, g
   }
   switch (d->pub.type) {
   case GB_REC_TYPE_ENUM: {
-    int v = gb_rec_set_find(d->names, s, len);
+    int v = gbi_rec_set_find(d->names, s, len);
     if (v < 0)
       return enum_error(err, d, s, len);
     enum_set(r, c, v);
@@ -432,7 +433,7 @@ static int need_all(const gb_run_row *r, const gb_rec_col *cols, size_t n, const
 static int check_enums(const gb_run_row *r, gb_err *err) {
   for (int c = 0; c < GB_REC_COL_COUNT; c++)
     if (columns[c].pub.type == GB_REC_TYPE_ENUM &&
-        !gb_rec_set_name(columns[c].names, enum_get(r, (gb_rec_col)c)))
+        !gbi_rec_set_name(columns[c].names, enum_get(r, (gb_rec_col)c)))
       return gb_err_set(err, EINVAL, "%s: value %u out of range", columns[c].pub.name,
                         enum_get(r, (gb_rec_col)c));
   return 0;

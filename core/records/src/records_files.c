@@ -12,7 +12,7 @@
 #include "greenbench/files.h"
 #include "greenbench/paths.h"
 #include "greenbench/records_read.h"
-#include "records_rules.h"
+#include "records_internal.h"
 
 /* Far beyond a study folder (~1 MB), small enough to refuse a wrong file. */
 #define MAX_FILE_BYTES (256u << 20)
@@ -74,7 +74,7 @@ static int read_meta(const gb_records_files *f, gb_meta *meta, gb_err *err) {
 /* Reads one CSV file from fd (-1: absent, leaving *present false); *keep
  * gets the bytes of its whole lines. */
 static int read_csv(const gb_records_files *f, int fd, const char *file, gb_rec_file which,
-                    const gb_meta *meta, gb_rec_rules *rules, bool *present, gb_rec_table *t,
+                    const gb_meta *meta, gbi_rec_rules *rules, bool *present, gb_rec_table *t,
                     uint64_t *keep, gb_err *err) {
   char path[4096], *buf;
   size_t len;
@@ -89,7 +89,7 @@ static int read_csv(const gb_records_files *f, int fd, const char *file, gb_rec_
   if (f->cut_last_line)
     while (len > 0 && buf[len - 1] != '\n')
       len--;
-  rc = gb_records_parse_csv_rules(buf, len, path, which, meta, rules, t, err);
+  rc = gbi_records_parse_csv_rules(buf, len, path, which, meta, rules, t, err);
   free(buf);
   *present = rc == 0;
   *keep = len;
@@ -98,16 +98,16 @@ static int read_csv(const gb_records_files *f, int fd, const char *file, gb_rec_
 
 /* The rules both CSV files are read with, so the workload's counts are
  * computed once per configuration for the folder. */
-static int new_rules(const char *dir, const gb_meta *meta, gb_rec_rules **out, gb_err *err) {
+static int new_rules(const char *dir, const gb_meta *meta, gbi_rec_rules **out, gb_err *err) {
   char path[4096];
   int rc = gb_path_join(path, sizeof path, dir, "meta.json", err);
-  return rc < 0 ? rc : gb_rec_rules_new(meta, path, out, err);
+  return rc < 0 ? rc : gbi_rec_rules_new(meta, path, out, err);
 }
 
 int gb_records_read_files(const gb_records_files *f, gb_records **out, uint64_t keep[2],
                           gb_err *err) {
   gb_records *r = calloc(1, sizeof *r);
-  gb_rec_rules *rules = NULL;
+  gbi_rec_rules *rules = NULL;
   uint64_t kept[2] = {0, 0};
   bool present;
   int rc;
@@ -119,11 +119,11 @@ int gb_records_read_files(const gb_records_files *f, gb_records **out, uint64_t 
                      &r->runs, &kept[0], err)) < 0 ||
       (rc = read_csv(f, f->warmups_fd, "warmups.csv", GB_REC_FILE_WARMUPS, &r->meta, rules,
                      &r->has_warmups, &r->warmups, &kept[1], err)) < 0) {
-    gb_rec_rules_free(rules);
+    gbi_rec_rules_free(rules);
     gb_records_free(r);
     return rc;
   }
-  gb_rec_rules_free(rules);
+  gbi_rec_rules_free(rules);
   if (keep)
     memcpy(keep, kept, sizeof kept);
   *out = r;

@@ -23,12 +23,12 @@
 #include "greenbench/paths.h"
 #include "greenbench/text.h"
 #include "greenbench/timefmt.h"
-#include "records_pack_internal.h"
+#include "records_internal.h"
 
-const gb_pack_limits gb_pack_default_limits = {.max_member = 256ull << 20,
-                                               .max_total = 512ull << 20,
-                                               .max_members = 1024,
-                                               .max_manifest = 1u << 20};
+const gbi_pack_limits gbi_pack_default_limits = {.max_member = 256ull << 20,
+                                                 .max_total = 512ull << 20,
+                                                 .max_members = 1024,
+                                                 .max_manifest = 1u << 20};
 
 #define SHOWN(s) gb_excerpt(&(gb_excerpt_buf){{0}}, (s))
 #define CHUNK 65536
@@ -39,7 +39,7 @@ static const char *aerr(struct archive *a) {
   return s ? s : "unknown error";
 }
 
-void gb_pack_hex(const void *digest16, char out[GB_PACK_HEX_LEN + 1]) {
+void gbi_pack_hex(const void *digest16, char out[GB_PACK_HEX_LEN + 1]) {
   const unsigned char *d = digest16;
   for (int i = 0; i < 16; i++)
     snprintf(out + 2 * i, 3, "%02x", d[i]);
@@ -48,7 +48,7 @@ void gb_pack_hex(const void *digest16, char out[GB_PACK_HEX_LEN + 1]) {
 static void hex_of(XXH3_state_t *st, char out[GB_PACK_HEX_LEN + 1]) {
   XXH128_canonical_t c;
   XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
-  gb_pack_hex(c.digest, out);
+  gbi_pack_hex(c.digest, out);
 }
 
 bool gb_records_is_packed(const char *path) {
@@ -93,9 +93,9 @@ static int check_entry(const pack_plan *p, const char *name, mode_t mode, gb_err
                       "pack: %s/%s: a name longer than %d bytes or with a backslash or line "
                       "break cannot be packed",
                       p->dir, SHOWN(name), GB_PACK_NAME_MAX);
-  if (p->n == gb_pack_default_limits.max_members - 2)
+  if (p->n == gbi_pack_default_limits.max_members - 2)
     return gb_err_set(err, EINVAL, "pack: %s holds more than %zu files", p->dir,
-                      gb_pack_default_limits.max_members - 2);
+                      gbi_pack_default_limits.max_members - 2);
   return 0;
 }
 
@@ -104,7 +104,7 @@ static int check_entry(const pack_plan *p, const char *name, mode_t mode, gb_err
  * refused at once. */
 static int check_size(const pack_plan *p, const char *name, uint64_t size, uint64_t *total,
                       gb_err *err) {
-  const gb_pack_limits *lim = &gb_pack_default_limits;
+  const gbi_pack_limits *lim = &gbi_pack_default_limits;
   if (size > lim->max_member)
     return gb_err_set(err, EFBIG,
                       "pack: %s/%s: larger than %llu MiB; a packed file is read "

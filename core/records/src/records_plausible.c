@@ -1,5 +1,5 @@
-/* See records_plausible.h; docs/records.md justifies each bound. */
-#include "records_plausible.h"
+/* See records_internal.h; docs/records.md justifies each bound. */
+#include "records_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -9,9 +9,9 @@
 
 #define NS_PER_S INT64_C(1000000000)
 
-int gb_plausible_meta(const gb_meta *m, const char *path, gb_plausible *p, gb_err *err) {
+int gbi_plausible_meta(const gb_meta *m, const char *path, gbi_plausible *p, gb_err *err) {
   int64_t started = 0, finished = INT64_MAX;
-  *p = (gb_plausible){.now_s = (int64_t)time(NULL)};
+  *p = (gbi_plausible){.now_s = (int64_t)time(NULL)};
   int64_t latest = p->now_s + GB_PLAUSIBLE_AHEAD_S;
   if (m->settings.timeout_s < 1 || m->settings.timeout_s > GB_PLAUSIBLE_TIMEOUT_MAX_S)
     return gb_err_set(err, EINVAL,
@@ -64,7 +64,7 @@ static int check_rss(const gb_run_row *row, gb_err *err) {
                     v.value, min ? "1 MiB" : "0");
 }
 
-static int check_started(gb_plausible *p, gb_rec_file which, const gb_run_row *row,
+static int check_started(gbi_plausible *p, gb_rec_file which, const gb_run_row *row,
                          gb_err *err) {
   uint64_t ns = row->started_unix_ns;
   int64_t s = (int64_t)(ns / NS_PER_S);
@@ -87,7 +87,7 @@ static int check_started(gb_plausible *p, gb_rec_file which, const gb_run_row *r
   return 0;
 }
 
-int gb_plausible_row(gb_plausible *p, gb_rec_file which, const gb_run_row *row, gb_err *err) {
+int gbi_plausible_row(gbi_plausible *p, gb_rec_file which, const gb_run_row *row, gb_err *err) {
   int rc;
   if ((rc = check_temp("temp_start_mc", row->temp_start_mc, err)) < 0 ||
       (rc = check_temp("temp_end_mc", row->temp_end_mc, err)) < 0 ||

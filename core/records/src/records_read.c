@@ -7,24 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
 #include "greenbench/records_read.h"
 #include "greenbench/text.h"
-#include "records_row.h"
-#include "records_rules.h"
+#include "records_internal.h"
 
 typedef struct {
   const char *name;
   gb_rec_file which;
   const gb_meta *meta;
-  gb_rec_rules *rules; /* with meta: the bounds of records_rules.h */
+  gbi_rec_rules *rules; /* with meta: the bounds of records_rules.c */
   gb_err *err;
   size_t line;
   gb_rec_table t;
   size_t cap;
   char *scratch;
   size_t scratch_cap;
-  gb_csv_field f[GB_REC_COL_COUNT + 1]; /* one more: a header with an extra column */
+  gbi_csv_field f[GB_REC_COL_COUNT + 1]; /* one more: a header with an extra column */
   size_t n_fields;
 } reader;
 
@@ -42,23 +40,23 @@ static int split(reader *r, const char *s, size_t len) {
     r->scratch_cap = len;
   }
   const char *why;
-  if (gb_csv_split(s, len, r->scratch, r->f, GB_REC_COL_COUNT + 1, &r->n_fields, &why) < 0)
+  if (gbi_csv_split(s, len, r->scratch, r->f, GB_REC_COL_COUNT + 1, &r->n_fields, &why) < 0)
     return gb_err_set(r->err, EINVAL, "%s:%zu: malformed CSV: %s", r->name, r->line, why);
   return 0;
 }
 
-static bool field_is(const gb_csv_field *f, const char *s) {
+static bool field_is(const gbi_csv_field *f, const char *s) {
   return f->len == strlen(s) && memcmp(f->s, s, f->len) == 0;
 }
 
 /* A header field as quoted in a message: 40 bytes at most, escaped. */
-static gb_excerpt_buf column_shown(const gb_csv_field *f) {
+static gb_excerpt_buf column_shown(const gbi_csv_field *f) {
   gb_excerpt_buf b;
   gb_str_excerpt(f->s, f->len, 40, b.s, sizeof b.s);
   return b;
 }
 
-static int header_column(const gb_csv_field *f) {
+static int header_column(const gbi_csv_field *f) {
   for (int c = 0; c < GB_REC_COL_COUNT; c++)
     if (field_is(f, gb_records_column((gb_rec_col)c)->name))
       return c;
@@ -181,7 +179,7 @@ static int parse_row(reader *r) {
     return gb_err_set(r->err, EINVAL, "%s:%zu: %zu fields, expected %d", r->name, r->line,
                       r->n_fields, GB_REC_COL_COUNT);
   for (int c = 0; c < GB_REC_COL_COUNT; c++)
-    if ((rc = gb_rec_parse_field(&row, (gb_rec_col)c, r->f[c].s, r->f[c].len, &e)) < 0)
+    if ((rc = gbi_rec_parse_field(&row, (gb_rec_col)c, r->f[c].s, r->f[c].len, &e)) < 0)
       return at_line(r, rc, &e);
   if ((rc = gb_run_row_check(&row, &e)) < 0)
     return at_line(r, rc, &e);
@@ -191,7 +189,7 @@ static int parse_row(reader *r) {
     return rc;
   if (r->which == GB_REC_FILE_RUNS && (rc = check_sequence(r, &row)) < 0)
     return rc;
-  if (r->rules && (rc = gb_rec_rules_check_row(r->rules, r->which, &row, &e)) < 0)
+  if (r->rules && (rc = gbi_rec_rules_check_row(r->rules, r->which, &row, &e)) < 0)
     return at_line(r, rc, &e);
   return append(r, &row);
 }
@@ -349,17 +347,17 @@ void gb_rec_table_free(gb_rec_table *t) {
 
 int gb_records_parse_csv(const char *buf, size_t len, const char *name, gb_rec_file which,
                          const gb_meta *meta, gb_rec_table *t, gb_err *err) {
-  gb_rec_rules *rules = NULL;
-  int rc = meta ? gb_rec_rules_new(meta, "meta.json", &rules, err) : 0;
+  gbi_rec_rules *rules = NULL;
+  int rc = meta ? gbi_rec_rules_new(meta, "meta.json", &rules, err) : 0;
   if (rc == 0)
-    rc = gb_records_parse_csv_rules(buf, len, name, which, meta, rules, t, err);
-  gb_rec_rules_free(rules);
+    rc = gbi_records_parse_csv_rules(buf, len, name, which, meta, rules, t, err);
+  gbi_rec_rules_free(rules);
   return rc;
 }
 
-int gb_records_parse_csv_rules(const char *buf, size_t len, const char *name, gb_rec_file which,
-                               const gb_meta *meta, gb_rec_rules *rules, gb_rec_table *t,
-                               gb_err *err) {
+int gbi_records_parse_csv_rules(const char *buf, size_t len, const char *name,
+                                gb_rec_file which, const gb_meta *meta, gbi_rec_rules *rules,
+                                gb_rec_table *t, gb_err *err) {
   reader r = {.name = name, .which = which, .meta = meta, .rules = rules, .err = err};
   int rc = parse_lines(&r, buf, len);
   if (rc == 0)

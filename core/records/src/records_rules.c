@@ -1,6 +1,6 @@
-/* See records_rules.h. The rules are the physical and logical bounds of a
+/* See records_internal.h. The rules are the physical and logical bounds of a
  * record the harness writes; docs/records.md lists them. */
-#include "records_rules.h"
+#include "records_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "greenbench/workload.h"
-#include "records_plausible.h"
 
 #define NS_PER_S UINT64_C(1000000000)
 /* The CPU bound's allowance for the kernel's CPU clock running a little
@@ -27,7 +26,7 @@ typedef struct {
   char hex[GB_REC_HASH_LEN + 1];
 } hash_entry;
 
-struct gb_rec_rules {
+struct gbi_rec_rules {
   const gb_meta *m;
   uint64_t cpus;     /* CPUs the workers were pinned to */
   uint64_t packages; /* sockets with a package zone, at least 1 */
@@ -38,7 +37,7 @@ struct gb_rec_rules {
   /* The workload's values for settings.seed, computed on first use. */
   counts_entry counts[GB_ALGORITHM_COUNT][GB_ORDER_COUNT][GB_MAX_SIZES];
   hash_entry hashes[GB_ORDER_COUNT][GB_MAX_SIZES];
-  gb_plausible plausible; /* the campaign's times, and each file's last start */
+  gbi_plausible plausible; /* the campaign's times, and each file's last start */
 };
 
 /* ---- Arithmetic that saturates instead of wrapping ----------------------- */
@@ -133,7 +132,7 @@ static uint64_t count_cpus(const char *s) {
 }
 
 /* An empty list means the harness could not pin: every online CPU. */
-static int set_cpus(gb_rec_rules *r, const char *path, gb_err *err) {
+static int set_cpus(gbi_rec_rules *r, const char *path, gb_err *err) {
   const char *list = r->m->pinning.cpus;
   r->cpus = list[0] ? count_cpus(list) : r->m->machine.cpus_online;
   if (r->cpus == 0)
@@ -142,7 +141,7 @@ static int set_cpus(gb_rec_rules *r, const char *path, gb_err *err) {
   return 0;
 }
 
-static void set_zones(gb_rec_rules *r) {
+static void set_zones(gbi_rec_rules *r) {
   const gb_meta *m = r->m;
   uint64_t seen = 0; /* sockets 0..63 with a package zone */
   r->packages = 0;
@@ -158,7 +157,7 @@ static void set_zones(gb_rec_rules *r) {
   r->packages = r->packages ? r->packages : 1;
 }
 
-static int index_calibration(gb_rec_rules *r, const char *path, gb_err *err) {
+static int index_calibration(gbi_rec_rules *r, const char *path, gb_err *err) {
   const gb_meta *m = r->m;
   for (size_t i = 0; i < m->n_calibration; i++) {
     const gb_meta_calibration *c = &m->calibration[i];
@@ -189,8 +188,9 @@ static int index_calibration(gb_rec_rules *r, const char *path, gb_err *err) {
   return 0;
 }
 
-int gb_rec_rules_new(const gb_meta *m, const char *meta_path, gb_rec_rules **out, gb_err *err) {
-  gb_rec_rules *r = calloc(1, sizeof *r);
+int gbi_rec_rules_new(const gb_meta *m, const char *meta_path, gbi_rec_rules **out,
+                      gb_err *err) {
+  gbi_rec_rules *r = calloc(1, sizeof *r);
   if (!r)
     return gb_err_set(err, ENOMEM, "%s: out of memory", meta_path);
   r->m = m;
@@ -201,7 +201,7 @@ int gb_rec_rules_new(const gb_meta *m, const char *meta_path, gb_rec_rules **out
   if ((rc = check_plan(m, meta_path, err)) < 0 || (rc = check_sizes(m, meta_path, err)) < 0 ||
       (rc = set_cpus(r, meta_path, err)) < 0 ||
       (rc = index_calibration(r, meta_path, err)) < 0 ||
-      (rc = gb_plausible_meta(m, meta_path, &r->plausible, err)) < 0) {
+      (rc = gbi_plausible_meta(m, meta_path, &r->plausible, err)) < 0) {
     free(r);
     return rc;
   }
@@ -209,13 +209,13 @@ int gb_rec_rules_new(const gb_meta *m, const char *meta_path, gb_rec_rules **out
   return 0;
 }
 
-void gb_rec_rules_free(gb_rec_rules *r) {
+void gbi_rec_rules_free(gbi_rec_rules *r) {
   free(r);
 }
 
 /* ---- Rows: physical bounds ------------------------------------------------ */
 
-static int check_wall(const gb_rec_rules *r, const gb_run_row *row, gb_err *err) {
+static int check_wall(const gbi_rec_rules *r, const gb_run_row *row, gb_err *err) {
   uint64_t timeout_s = r->m->settings.timeout_s;
   uint64_t max = mul_sat(row->launches, mul_sat(add_sat(timeout_s, 1), NS_PER_S));
   if (row->wall_ns.value == 0)
@@ -244,7 +244,7 @@ static int check_loop(const gb_run_row *row, gb_err *err) {
 
 /* Every thread of the worker runs on the pinned CPUs (Node.js's helper
  * threads too), so its CPU time is at most wall x CPUs. */
-static int check_cpu(const gb_rec_rules *r, const gb_run_row *row, gb_err *err) {
+static int check_cpu(const gbi_rec_rules *r, const gb_run_row *row, gb_err *err) {
   uint64_t wall = row->wall_ns.value, cpu = add_sat(row->user_ns.value, row->sys_ns.value);
   uint64_t max = add_sat(mul_sat(wall, r->cpus), wall / CPU_SLACK_DIV);
   if (cpu > max)
@@ -271,7 +271,7 @@ static uint64_t opt(gb_rec_opt_u64 v) {
   return v.present ? v.value : 0;
 }
 
-static int check_energy(const gb_rec_rules *r, const gb_run_row *row, gb_err *err) {
+static int check_energy(const gbi_rec_rules *r, const gb_run_row *row, gb_err *err) {
   uint64_t wall = row->wall_ns.value, idle_ns = row->idle_ns.value;
   int rc;
   if (row->energy != GB_REC_ENERGY_OK || !row->pkg_uj.present)
@@ -306,7 +306,7 @@ static int check_energy(const gb_rec_rules *r, const gb_run_row *row, gb_err *er
 
 /* ---- Rows: the calibration ------------------------------------------------ */
 
-static int check_calibrated(const gb_rec_rules *r, const gb_run_row *row, int z, gb_err *err) {
+static int check_calibrated(const gbi_rec_rules *r, const gb_run_row *row, int z, gb_err *err) {
   bool sort = row->kind == GB_REC_KIND_SORT;
   uint64_t want = sort ? r->sorts[row->language][row->algorithm][row->order][z]
                        : r->launches[row->language][row->order][z];
@@ -332,7 +332,7 @@ static int check_calibrated(const gb_rec_rules *r, const gb_run_row *row, int z,
 
 /* ---- Rows: the workload ---------------------------------------------------- */
 
-static int compute_counts(gb_rec_rules *r, const gb_run_row *row, int z, counts_entry **out,
+static int compute_counts(gbi_rec_rules *r, const gb_run_row *row, int z, counts_entry **out,
                           gb_err *err) {
   counts_entry *c = &r->counts[row->algorithm][row->order][z];
   if (!c->done) {
@@ -351,7 +351,7 @@ static int compute_counts(gb_rec_rules *r, const gb_run_row *row, int z, counts_
   return 0;
 }
 
-static int compute_hash(gb_rec_rules *r, const gb_run_row *row, int z, const char **out,
+static int compute_hash(gbi_rec_rules *r, const gb_run_row *row, int z, const char **out,
                         gb_err *err) {
   hash_entry *h = &r->hashes[row->order][z];
   if (!h->done) {
@@ -379,7 +379,7 @@ static int count_mismatch(const char *col, uint64_t got, uint64_t want, const gb
                     gb_order_name(row->order), row->size, row->seed);
 }
 
-static int check_workload(gb_rec_rules *r, const gb_run_row *row, int z, gb_err *err) {
+static int check_workload(gbi_rec_rules *r, const gb_run_row *row, int z, gb_err *err) {
   int rc;
   const char *hash = NULL;
   if (row->kind == GB_REC_KIND_SORT) {
@@ -401,14 +401,14 @@ static int check_workload(gb_rec_rules *r, const gb_run_row *row, int z, gb_err 
   return 0;
 }
 
-int gb_rec_rules_check_row(gb_rec_rules *r, gb_rec_file which, const gb_run_row *row,
-                           gb_err *err) {
+int gbi_rec_rules_check_row(gbi_rec_rules *r, gb_rec_file which, const gb_run_row *row,
+                            gb_err *err) {
   int z = size_index(r->m, row->size), rc;
   if (z < 0) /* the reader checks the configuration first */
     return gb_err_set(err, EINVAL, "size: %" PRIu64 " is not in meta.json settings.sizes",
                       row->size);
   if ((which == GB_REC_FILE_RUNS && (rc = check_calibrated(r, row, z, err)) < 0) ||
-      (rc = gb_plausible_row(&r->plausible, which, row, err)) < 0)
+      (rc = gbi_plausible_row(&r->plausible, which, row, err)) < 0)
     return rc;
   if (row->status != GB_REC_STATUS_OK)
     return 0;

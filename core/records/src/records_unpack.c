@@ -24,7 +24,7 @@
 #include "greenbench/files.h"
 #include "greenbench/records_pack.h"
 #include "greenbench/text.h"
-#include "records_pack_internal.h"
+#include "records_internal.h"
 
 #define SHOWN(s) gb_excerpt(&(gb_excerpt_buf){{0}}, (s))
 #define CHUNK 65536
@@ -47,7 +47,7 @@ typedef struct {
 
 typedef struct {
   const char *path; /* the archive, as messages name it */
-  const gb_pack_limits *lim;
+  const gbi_pack_limits *lim;
   char top[GB_PACK_TOP_MAX + 1];
   bool has_top;
   member *m; /* the manifest's list */
@@ -242,7 +242,7 @@ static int read_member(unpack *u, struct archive *a, member *m, gb_err *err) {
     char hex[GB_PACK_HEX_LEN + 1];
     XXH128_canonical_t c;
     XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
-    gb_pack_hex(c.digest, hex);
+    gbi_pack_hex(c.digest, hex);
     if (memcmp(hex, m->hex, GB_PACK_HEX_LEN))
       rc = gb_err_set(err, EINVAL,
                       "%s: %s/%s: its XXH128 is not the one in %s; the archive is corrupted",
@@ -366,8 +366,8 @@ static struct archive *open_archive(const char *path, gb_err *err) {
   return NULL;
 }
 
-int gb_records_read_archive(const char *path, const gb_pack_limits *lim, gb_records **out,
-                            gb_err *err) {
+int gbi_records_read_archive(const char *path, const gbi_pack_limits *lim, gb_records **out,
+                             gb_err *err) {
   unpack u = {.path = path, .lim = lim, .fd = {-1, -1, -1}};
   struct archive *a = open_archive(path, err);
   if (!a)
@@ -382,6 +382,6 @@ int gb_records_read_archive(const char *path, const gb_pack_limits *lim, gb_reco
 
 int gb_records_read_path(const char *path, gb_records **out, gb_err *err) {
   if (gb_records_is_packed(path))
-    return gb_records_read_archive(path, &gb_pack_default_limits, out, err);
+    return gbi_records_read_archive(path, &gbi_pack_default_limits, out, err);
   return gb_records_read(path, out, err);
 }

@@ -84,7 +84,7 @@ typedef struct {
 /* One startup trial (language, order, size): the cost per process of its
  * ok batches (batch / launches), median over them. Every bootstrap replicate
  * of a configuration resamples these batches (from the trial's own stream,
- * gb_analysis_startup_stream) unless opts.startup_fixed. */
+ * gbi_analysis_startup_stream) unless opts.startup_fixed. */
 typedef struct {
   gb_language language;
   gb_order order;
@@ -108,7 +108,7 @@ typedef struct {
   gb_algorithm algorithm;
   gb_order order;
   uint64_t size;
-  uint64_t stream; /* its bootstrap stream (gb_analysis_stream) */
+  uint64_t stream; /* its bootstrap stream (gbi_analysis_stream) */
   size_t n_rows;   /* rows of kind sort, any status */
   size_t n_ok;
   size_t by_status[GB_REC_STATUS_COUNT];
@@ -336,7 +336,7 @@ typedef struct {
  * A configuration's bootstrap stream depends only on its key, never on
  * which other configurations the campaign holds:
  * ((language x 3 + algorithm) x 4 + order) x 2^32 + size mod 2^32
- * (gb_analysis_stream, in analysis_internal.h). */
+ * (gbi_analysis_stream, in analysis_internal.h). */
 
 /* Analyses r. Errors: -EINVAL for bad options or a run the bootstrap
  * refuses (message naming the configuration), -ENOMEM. *out (release with

@@ -26,8 +26,8 @@ typedef struct {
   const char *md_path;      /* NULL: DIR/results.md */
   const char *junit_path;   /* NULL: DIR/junit.xml */
   const char *chart_path;   /* NULL: DIR/chart.svg; results.md links it relative to itself */
-  const char *summary_path; /* NULL: DIR/summary.json (report_summary.h) */
-  /* false: also write DIR/datapackage.json (report_datapackage.h), which must
+  const char *summary_path; /* NULL: DIR/summary.json (report_summary.c) */
+  /* false: also write DIR/datapackage.json (report_datapackage.c), which must
    * sit beside the CSV files it describes; true: leave it out. */
   bool no_datapackage;
   size_t resamples; /* bootstrap resamples per configuration, 1..GB_REPORT_MAX_RESAMPLES */

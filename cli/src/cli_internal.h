@@ -1,10 +1,8 @@
-/* What the subcommands share of their command lines (cli_run.c, cli_check.c,
- * cli_report.c, cli_compare.c, cli_pack.c): the walk over the arguments with
- * its one wording of a bad option, the one way --help and --version end, the
- * one error line, the one reading of a whole number and of a path, and the
- * values of --equivalence-margin, --resamples and --seed. */
-#ifndef GB_CLI_ARGS_H
-#define GB_CLI_ARGS_H
+/* What the source files of gb_cli share with each other and with their
+ * tests, and no other library sees. Their names carry the cli_ prefix,
+ * which no public header uses (the public API keeps gb_). */
+#ifndef GB_CLI_INTERNAL_H
+#define GB_CLI_INTERNAL_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -13,8 +11,17 @@
 #include <stdio.h>
 
 #include "greenbench/error.h"
+#include "greenbench/findings.h"
 #include "greenbench/options.h"
+#include "greenbench/report.h"
 #include "greenbench/text.h"
+
+/* ---- cli_args.c ---- */
+/* What the subcommands share of their command lines (cli_run.c, cli_check.c,
+ * cli_report.c, cli_compare.c, cli_pack.c): the walk over the arguments with
+ * its one wording of a bad option, the one way --help and --version end, the
+ * one error line, the one reading of a whole number and of a path, and the
+ * values of --equivalence-margin, --resamples and --seed. */
 
 /* A user's text quoted in a message: escaped and cut (gb_excerpt). */
 #define SHOWN(s) gb_excerpt(&(gb_excerpt_buf){{0}}, (s))
@@ -84,5 +91,30 @@ int cli_parse_margin(const char *s, double *out, gb_err *err);
  * cli_parse_u64's -EINVAL, the target untouched. */
 int cli_parse_bootstrap(bool is_seed, const char *value, size_t *resamples, uint64_t *seed,
                         gb_err *err);
+
+/* ---- cli_check_json.c ---- */
+/* `greenbench check --json` (cli_check.c): the check's findings as one JSON
+ * object, described by share/greenbench/schema/check.schema.json. */
+
+/* Writes to out the JSON form of f, the findings the check made (each with
+ * its details; the one with topic "verdict" is the object's "verdict"), with
+ * the two answers and the exit status. Each text has its control bytes
+ * written as \xHH, as the lines show them. Returns exit_status, or 1 when
+ * the JSON could not be built or written (f lost a finding, or has no
+ * verdict), with one error line on err. */
+int cli_check_json(const gb_findings *f, bool energy, bool workers, int exit_status, FILE *out,
+                   FILE *err);
+
+/* ---- cli_report_console.c ---- */
+/* What `greenbench report` prints when it is done (cli_report.c): the
+ * files it wrote and a short table read back from the summary.json it
+ * wrote. */
+
+/* Writes to out, after gb_report_write(o) succeeded: "wrote:" and each file
+ * written, one a line; then, per language and algorithm, the median time
+ * per sort on random input at the largest size measured, with its 95%
+ * interval, and energy per sort where it was measured. Returns 0, -errno
+ * with err set when summary.json cannot be read back or out fails. */
+GB_MUST_USE int cli_report_console(const gb_report_opts *o, FILE *out, gb_err *err);
 
 #endif

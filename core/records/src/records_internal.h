@@ -1,0 +1,210 @@
+/* What the source files of gb_records share with each other and with their
+ * tests, and no other library sees (they use include/greenbench only).
+ * Private functions and types carry the gbi_ prefix; the public API keeps
+ * gb_. */
+#ifndef GREENBENCH_RECORDS_INTERNAL_H
+#define GREENBENCH_RECORDS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "greenbench/error.h"
+#include "greenbench/meta.h"
+#include "greenbench/records.h"
+#include "greenbench/records_read.h"
+
+/* ---- csv.c ---- */
+/* A small strict RFC 4180 field splitter for one line of the records.
+ *
+ * Why not a library: Debian ships no well-kept C CSV library that reports
+ * errors precisely enough to name the line and the fault (libcsv is
+ * unmaintained and accepts malformed quoting silently), and the records need
+ * only single-line rows, so splitting one line is all the parser there is. */
+
+typedef struct {
+  const char *s; /* not NUL-terminated */
+  size_t len;
+  int quoted; /* the field was written in quotes */
+} gbi_csv_field;
+
+/* Splits line[0..len) (without its line ending) at commas. A quoted field
+ * may hold commas and doubled quotes; its text, unescaped, goes to scratch,
+ * which must hold len bytes. Stores the first max fields in f and the
+ * number of fields in *n (which may exceed max). Returns 0, or -EINVAL and
+ * sets *why to a static phrase for a quote inside an unquoted field, text
+ * after a closing quote, an unterminated quote or a NUL byte. */
+GB_MUST_USE int gbi_csv_split(const char *line, size_t len, char *scratch, gbi_csv_field *f,
+                              size_t max, size_t *n, const char **why);
+
+/* ---- json_unique.c ---- */
+/* Duplicate keys in a parsed JSON document. cJSON keeps every member of an
+ * object, repeated keys included, and its lookups return the first, so a
+ * second "completed" would be read by one reader and not another; the
+ * records refuse them instead. */
+
+struct cJSON;
+
+/* Walks every object under root, in document order. Returns 0 when no
+ * object repeats a key; else -EINVAL with a message naming path and the
+ * first repeated key by its place ("settings.runs", "calibration[3].sorts"). */
+GB_MUST_USE int gbi_json_check_unique_keys(const struct cJSON *root, const char *path,
+                                           gb_err *err);
+
+/* ---- records.c ---- */
+/* What records.c (the schema) lends the reader in records_read.c. */
+
+typedef struct {
+  const char *const *names;
+  size_t n;
+} gbi_rec_name_set;
+
+#define GB_REC_SET(a) ((gbi_rec_name_set){a, sizeof a / sizeof *a})
+
+/* The names of gb_rec_energy, and of meta.json's profiles, energy modes and
+ * zone kinds (meta_codec.c), for the tables that read and write them. */
+extern const char *const gbi_rec_energy_names[GB_REC_ENERGY_COUNT];
+extern const char *const gbi_meta_profile_names[GB_META_PROFILE_COUNT];
+extern const char *const gbi_energy_mode_names[GB_ENERGY_MODE_COUNT];
+extern const char *const gbi_meta_zone_kind_names[GB_META_ZONE_KIND_COUNT];
+
+/* names[v], or NULL when v is out of range. */
+const char *gbi_rec_set_name(gbi_rec_name_set s, unsigned v);
+/* The index of str[0..len) in s, or -1. */
+GB_MUST_USE int gbi_rec_set_find(gbi_rec_name_set s, const char *str, size_t len);
+
+/* type_name(v) and type_parse(name, &v) over the array names. */
+#define GB_REC_NAME_FUNCS(type, names)                                                         \
+  const char *type##_name(type v) {                                                            \
+    return gbi_rec_set_name(GB_REC_SET(names), (unsigned)v);                                   \
+  }                                                                                            \
+  int type##_parse(const char *name, type *out) {                                              \
+    int i = gbi_rec_set_find(GB_REC_SET(names), name, strlen(name));                           \
+    if (i < 0)                                                                                 \
+      return -EINVAL;                                                                          \
+    *out = (type)i;                                                                            \
+    return 0;                                                                                  \
+  }
+
+/* Parses the text of column c (s[0..len), unescaped) into row. Returns 0,
+ * or -EINVAL with a message naming the column but no file or line. */
+GB_MUST_USE int gbi_rec_parse_field(gb_run_row *row, gb_rec_col c, const char *s, size_t len,
+                                    gb_err *err);
+
+/* ---- meta_codec.c ---- */
+/* What the meta.json table (meta_codec.c) and the model (meta.c) share. */
+
+/* Room for entry n of the array *arr of entries of size bytes. The capacity
+ * is implied by n (0, then 4, 8, 16, ...), so appending stays linear without
+ * a capacity field. 0 or -ENOMEM. */
+GB_MUST_USE int gbi_meta_grow(void **arr, size_t n, size_t size);
+
+/* The checks of gb_meta_check that the table holds: each field's bounds,
+ * enums in range, required text and lists not empty, lists without repeats
+ * and not longer than their room. 0 or -EINVAL naming path and the field. */
+GB_MUST_USE int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err *err);
+
+/* ---- records_plausible.c ---- */
+/* The plausibility rules of the records (docs/records.md, "Plausibility"):
+ * bounds no real machine or campaign goes past, kept generous, so that an
+ * impossible record is refused rather than published: temperatures from
+ * -50 to 150 C, frequencies up to 10 GHz, an ok run's max RSS from 1 MiB to
+ * 1 TiB, start times from 2020 to a day from now, never decreasing in a
+ * file's order and inside the campaign's start and finish, finished_at not
+ * before started_at, and settings.timeout_s from 1 to 86400. Internal to
+ * the records reader (records_rules.c). */
+
+/* The bounds, shared with the tests. */
+#define GB_PLAUSIBLE_TEMP_MIN_MC (-50000)
+#define GB_PLAUSIBLE_TEMP_MAX_MC 150000
+#define GB_PLAUSIBLE_FREQ_MAX_KHZ UINT64_C(10000000)
+#define GB_PLAUSIBLE_RSS_MIN_KIB UINT64_C(1024)
+#define GB_PLAUSIBLE_RSS_MAX_KIB (UINT64_C(1) << 30)
+#define GB_PLAUSIBLE_EPOCH_S INT64_C(1577836800) /* 2020-01-01T00:00:00Z */
+#define GB_PLAUSIBLE_AHEAD_S INT64_C(86400)
+#define GB_PLAUSIBLE_TIMEOUT_MAX_S ((uint64_t)GB_MAX_TIMEOUT_S)
+
+/* The campaign's times, from meta.json, for the rows' checks. */
+typedef struct {
+  int64_t started_s, finished_s; /* finished_s: INT64_MAX while it runs */
+  int64_t now_s;
+  uint64_t last_ns[2]; /* by gb_rec_file: the latest start seen in each file */
+} gbi_plausible;
+
+/* meta.json's own rules into *p: started_at and finished_at within the
+ * years and in order, timeout_s within its bounds. Messages name path and
+ * the key. 0 or -EINVAL. */
+GB_MUST_USE int gbi_plausible_meta(const gb_meta *m, const char *path, gbi_plausible *p,
+                                   gb_err *err);
+
+/* One row's rules (every row, ok or not): its temperatures, frequencies,
+ * max RSS (the lower bound for ok rows) and start time. Messages name the
+ * column and the rule; the reader adds file and line. 0 or -EINVAL. */
+GB_MUST_USE int gbi_plausible_row(gbi_plausible *p, gb_rec_file which, const gb_run_row *row,
+                                  gb_err *err);
+
+/* ---- records_rules.c ---- */
+/* The reader's bounds (docs/records.md, "What the reader refuses"): values
+ * the harness could never have written. meta.json is checked against its own
+ * settings (the plan, the pinned CPUs, one calibration entry per
+ * configuration), and every row against physics and the workload: loop
+ * within wall, CPU within wall x pinned CPUs, power within 1 kW per package,
+ * idle energy consistent with idle time, sorts and launches as calibrated,
+ * and counts and input hashes equal to what the C workload library computes,
+ * cached per configuration. Internal to the stats stage. */
+
+typedef struct gbi_rec_rules gbi_rec_rules;
+
+/* Checks m as the rows depend on it and builds the rules in *out (free with
+ * gbi_rec_rules_free). m must outlive them. Messages name meta_path and the
+ * key. 0, -EINVAL, -ENOMEM; *out only on success. */
+GB_MUST_USE int gbi_rec_rules_new(const gb_meta *m, const char *meta_path, gbi_rec_rules **out,
+                                  gb_err *err);
+void gbi_rec_rules_free(gbi_rec_rules *r);
+
+/* One row of `which` that passed the schema and meta.json's settings:
+ * bounds on ok rows, the calibrated sorts and launches of runs.csv rows,
+ * counts and hashes of ok rows. Computes and caches the workload's values
+ * the first time a configuration needs them. Returns 0, or -EINVAL (-ENOMEM)
+ * with a message naming the column and the rule, but no file or line:
+ * callers add them. */
+GB_MUST_USE int gbi_rec_rules_check_row(gbi_rec_rules *r, gb_rec_file which,
+                                        const gb_run_row *row, gb_err *err);
+
+/* gb_records_parse_csv with rules built once for both files of a folder
+ * (NULL: the schema and meta.json checks only). */
+GB_MUST_USE int gbi_records_parse_csv_rules(const char *buf, size_t len, const char *name,
+                                            gb_rec_file which, const gb_meta *meta,
+                                            gbi_rec_rules *rules, gb_rec_table *t, gb_err *err);
+
+/* ---- records_pack.c, records_unpack.c ---- */
+/* What the packer and the reader of packed records folders share, and the
+ * reader's limits, which the tests lower. */
+
+/* An XXH128 as xxhsum -H2 prints it: 32 lowercase hex digits. */
+#define GB_PACK_HEX_LEN 32
+
+/* The longest name of a file in the folder, and of the top folder: a ustar
+ * header holds "top/name" within its 155-byte prefix and 100-byte name. */
+#define GB_PACK_NAME_MAX 99
+#define GB_PACK_TOP_MAX 154
+
+typedef struct {
+  uint64_t max_member; /* bytes of one member */
+  uint64_t max_total;  /* bytes of all members together */
+  size_t max_members;  /* members, the folder's entry included */
+  size_t max_manifest; /* bytes of MANIFEST.xxh128 */
+} gbi_pack_limits;
+
+/* 256 MiB a member, 512 MiB in all, 1024 members, a 1 MiB manifest: a
+ * study's records are a few MB (docs/records.md). */
+extern const gbi_pack_limits gbi_pack_default_limits;
+
+/* Writes a canonical XXH128 (16 bytes, big-endian) as GB_PACK_HEX_LEN hex digits
+ * and a NUL. */
+void gbi_pack_hex(const void *digest16, char out[GB_PACK_HEX_LEN + 1]);
+
+/* gb_records_read_path of a packed folder, within lim. */
+GB_MUST_USE int gbi_records_read_archive(const char *path, const gbi_pack_limits *lim,
+                                         gb_records **out, gb_err *err);
+
+#endif
