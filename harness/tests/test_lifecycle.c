@@ -147,8 +147,9 @@ static pid_t find_worker(const char *seed, pid_t harness) {
 }
 
 /* A wrapper used as --python: the real interpreter until runs.csv holds
- * `rows` rows, then a command that never ends (rows -1: from the start).
- * Workers get a fixed environment, so the folder is written into it. */
+ * `rows` rows, then a command that never ends (rows -1: from the start),
+ * which first creates DIR/hanging (wait_hanging). Workers get a fixed
+ * environment, so the folders are written into it. */
 static void write_hanging_python(const command *c, const char *path, int rows) {
   FILE *f = fopen(path, "w");
   cr_assert_not_null(f);
@@ -158,9 +159,24 @@ static void write_hanging_python(const command *c, const char *path, int rows) {
             "if ! [ -f '%s/runs.csv' ] || [ \"$(wc -l < '%s/runs.csv')\" -le %d ]; then\n"
             "  exec /usr/bin/python3 \"$@\"\nfi\n",
             c->out, c->out, rows);
-  fprintf(f, "exec sleep 60\n");
+  fprintf(f, ": > '%s/hanging'\nexec sleep 60\n", c->dir);
   cr_assert_eq(fclose(f), 0);
   cr_assert_eq(chmod(path, 0755), 0);
+}
+
+/* Waits up to ns for write_hanging_python's wrapper to hang: a signal sent
+ * after a fixed sleep instead could reach a harness still starting up (a
+ * sanitizer build on a loaded machine) and test something else. */
+static bool wait_hanging(const command *c, uint64_t ns) {
+  char path[160];
+  snprintf(path, sizeof path, "%s/hanging", c->dir);
+  uint64_t end = gb_monotonic_raw_ns() + ns;
+  while (gb_monotonic_raw_ns() < end) {
+    if (access(path, F_OK) == 0)
+      return true;
+    usleep(10000);
+  }
+  return false;
 }
 
 /* A wrapper used as --python: the real interpreter for the runtime probe
@@ -240,8 +256,7 @@ Test(lifecycle, a_ctrl_c_stops_a_hanging_worker_at_once) {
   prepare(&c);
   write_hanging_python(&c, python, 1); /* measured run 1 hangs */
   start(&c, args);
-  cr_assert(wait_lines(&c, 2, 60000000000ull), "the first measured run was not recorded");
-  usleep(500000); /* the second run's worker is hanging now */
+  cr_assert(wait_hanging(&c, 60000000000ull), "the second measured run did not start");
   uint64_t t0 = gb_monotonic_raw_ns();
   kill(c.pid, SIGINT);
   int st = wait_exit(&c, 10000000000ull);
@@ -271,7 +286,7 @@ Test(lifecycle, a_second_ctrl_c_exits_at_once) {
   prepare(&c);
   write_hanging_python(&c, python, -1);
   start(&c, args);
-  usleep(700000);
+  cr_assert(wait_hanging(&c, 60000000000ull), "the runtime probe did not start");
   kill(c.pid, SIGINT);
   cr_assert_eq(wait_exit(&c, 300000000ull), -1, "the first Ctrl-C is a request to stop");
   uint64_t t0 = gb_monotonic_raw_ns();
