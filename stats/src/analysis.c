@@ -250,6 +250,18 @@ gb_run gbi_analysis_run_of_row(const gb_run_row *r) {
                   .sorts = r->sorts};
 }
 
+size_t gbi_analysis_ok_runs(const gb_analysis *a, const gb_an_config *c, gb_run *runs) {
+  const gb_rec_group *g =
+      gb_rec_table_find_sort(&a->records->runs, c->language, c->algorithm, c->order, c->size);
+  size_t n = 0;
+  for (size_t i = 0; g && i < g->n_rows; i++) {
+    if (row_ok(g->rows[i])) {
+      runs[n++] = gbi_analysis_run_of_row(g->rows[i]);
+    }
+  }
+  return n;
+}
+
 /* The ok runs as the bootstrap takes them, and each run's process energy. */
 static size_t collect_runs(const gb_rec_group *g, gb_run *runs, double *wall, double *energy) {
   size_t n = 0;

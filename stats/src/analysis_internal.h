@@ -30,6 +30,10 @@ bool gbi_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint6
  * has no reading). */
 gb_run gbi_analysis_run_of_row(const gb_run_row *r);
 
+/* Configuration c's ok runs as the bootstrap takes them, in runs.csv's
+ * order, into runs (room for c->n_ok); returns how many. */
+size_t gbi_analysis_ok_runs(const gb_analysis *a, const gb_an_config *c, gb_run *runs);
+
 /* Configuration c's bootstrap options as the analysis draws it: a's seed,
  * resamples and level, c's stream, only time and energy per sort held
  * (paired_only), and the startup resampled from c's startup batches on

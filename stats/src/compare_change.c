@@ -54,14 +54,7 @@ static int draw(const gb_comparison *c, size_t m, const gb_an_config *k, worker 
                 gb_err *err) {
   const gb_cmp_machine *x = &c->machines[m];
   const gb_analysis *a = x->a;
-  const gb_rec_group *g =
-      gb_rec_table_find_sort(&a->records->runs, k->language, k->algorithm, k->order, k->size);
-  size_t n = 0;
-  for (size_t i = 0; g && i < g->n_rows; i++) {
-    if (g->rows[i]->status == GB_REC_STATUS_OK) {
-      w->runs[n++] = gbi_analysis_run_of_row(g->rows[i]);
-    }
-  }
+  size_t n = gbi_analysis_ok_runs(a, k, w->runs);
   gb_boot_opts o = gbi_analysis_boot_opts(a, k);
   uint64_t offset = (uint64_t)m << GB_COMPARE_STREAM_SHIFT;
   o.stream ^= offset;

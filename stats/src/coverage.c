@@ -101,25 +101,11 @@ static void close_campaign(gbi_cov_result *res, const campaign_tally *ct) {
 
 int gbi_cov_paired_power(const gb_analysis *a, const gb_an_config *c, double *rep,
                          double *point, double *scratch, gb_err *err) {
-  const gb_rec_group *g =
-      gb_rec_table_find_sort(&a->records->runs, c->language, c->algorithm, c->order, c->size);
   gb_run *runs = (gb_run *)(void *)scratch;
-  size_t n = 0;
-  for (size_t i = 0; g && i < g->n_rows; i++) {
-    if (g->rows[i]->status == GB_REC_STATUS_OK) {
-      runs[n++] = gbi_analysis_run_of_row(g->rows[i]);
-    }
-  }
+  size_t n = gbi_analysis_ok_runs(a, c, runs);
   /* The startup resampled in every replicate as the analysis resamples it
    * (unless startup_fixed): each run subtracts its replicate's startup. */
-  bool resample = !a->opts.startup_fixed && c->startup->n_ok > 0;
-  gb_boot_opts o = {.seed = a->opts.seed,
-                    .stream = c->stream,
-                    .replicates = a->opts.resamples,
-                    .level = a->opts.level,
-                    .startup_batches = resample ? c->startup->batches : NULL,
-                    .n_startup_batches = resample ? c->startup->n_ok : 0,
-                    .startup_stream = resample ? c->startup->stream : 0};
+  gb_boot_opts o = gbi_analysis_boot_opts(a, c);
   gb_interval iv;
   int rc = gbi_paired_power(runs, n, &c->startup->cost, &o, rep, &iv, err);
   *point = iv.point;
