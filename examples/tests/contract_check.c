@@ -8,8 +8,8 @@
 
 static char problem[256];
 
-static const char *const measured_keys[] = {"loop_ns", "counters", "input_hash", "output_hash",
-                                            "runtime", NULL};
+static const char *const measured_keys[] = {"loop_ns",     "counters", "input_hash",
+                                            "output_hash", "runtime",  NULL};
 static const char *const startup_keys[] = {"startup_only", "input_hash", "runtime", NULL};
 
 static bool whole(const cJSON *v) {

@@ -10,8 +10,8 @@ const char *const ex_language_names[EX_LANGUAGE_COUNT] = {"c", "python", "node",
 const char *const ex_workload_names[EX_WORKLOAD_COUNT] = {"nbody", "spectral-norm"};
 
 static const char *const extensions[EX_LANGUAGE_COUNT] = {"", "py", "js", "lua"};
-static const char *const interpreters[EX_LANGUAGE_COUNT] = {NULL, EXAMPLES_PYTHON_EXE,
-                                                            EXAMPLES_NODE_EXE, EXAMPLES_LUA_EXE};
+static const char *const interpreters[EX_LANGUAGE_COUNT] = {
+    NULL, EXAMPLES_PYTHON_EXE, EXAMPLES_NODE_EXE, EXAMPLES_LUA_EXE};
 
 void ex_skip_if_missing(ex_language l) {
   if (l == EX_LUA && EXAMPLES_LUA_MISSING[0])

@@ -7,7 +7,8 @@
 
 #define GOOD_COUNTERS "\"counters\":{\"advances\":1000,\"pairs\":10000}"
 #define GOOD_HASHES "\"input_hash\":\"0123456789abcdef\",\"output_hash\":\"fedcba9876543210\""
-#define GOOD "{\"loop_ns\":123456," GOOD_COUNTERS "," GOOD_HASHES ",\"runtime\":\"gcc 12.2.0\"}\n"
+#define GOOD                                                                                   \
+  "{\"loop_ns\":123456," GOOD_COUNTERS "," GOOD_HASHES ",\"runtime\":\"gcc 12.2.0\"}\n"
 
 static const char *problem_of(const char *line, bool startup) {
   cJSON *j = NULL;
@@ -21,8 +22,8 @@ Test(contract_check, takes_the_contract_lines) {
   cr_expect_null(problem_of("{\"runtime\":\"Lua 5.3\",\"startup_only\":true,"
                             "\"input_hash\":\"0123456789abcdef\"}\n",
                             true));
-  cr_expect_null(problem_of("{\"loop_ns\":0,\"counters\":{}," GOOD_HASHES ",\"runtime\":\"x\"}\n",
-                            false));
+  cr_expect_null(
+      problem_of("{\"loop_ns\":0,\"counters\":{}," GOOD_HASHES ",\"runtime\":\"x\"}\n", false));
 }
 
 Test(contract_check, refuses_what_the_contract_does_not_allow) {
@@ -41,7 +42,8 @@ Test(contract_check, refuses_what_the_contract_does_not_allow) {
       "{\"loop_ns\":\"1\"," GOOD_COUNTERS "," GOOD_HASHES ",\"runtime\":\"x\"}\n",
       "{\"loop_ns\":1,\"counters\":{\"Advances\":1}," GOOD_HASHES ",\"runtime\":\"x\"}\n",
       "{\"loop_ns\":1,\"counters\":{\"a\":1,\"a\":1}," GOOD_HASHES ",\"runtime\":\"x\"}\n",
-      "{\"loop_ns\":1,\"counters\":{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1,\"f\":1,\"g\":1,\"h\":1,"
+      "{\"loop_ns\":1,\"counters\":{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1,\"f\":1,\"g\":1,"
+      "\"h\":1,"
       "\"i\":1}," GOOD_HASHES ",\"runtime\":\"x\"}\n",
       "{\"loop_ns\":1,\"counters\":[1]," GOOD_HASHES ",\"runtime\":\"x\"}\n",
       "{\"loop_ns\":1," GOOD_COUNTERS ",\"input_hash\":\"0123456789ABCDEF\","

@@ -136,6 +136,28 @@ static void bad_arguments(ex_language l) {
   }
 }
 
+/* Every key but loop_ns and runtime equal to the C program's, at each n. */
+static void agrees_with_c(ex_language l) {
+  ex_skip_if_missing(l);
+  static const long ns[EX_WORKLOAD_COUNT][3] = {{1, 1000, 5000}, {1, 100, 300}};
+  for (ex_workload w = 0; w < EX_WORKLOAD_COUNT; w++)
+    for (size_t i = 0; i < 3; i++) {
+      long n = ns[w][i];
+      cJSON *c = ex_run_line(EX_C, w, n, 1), *other = ex_run_line(l, w, n, 1);
+      const char *keys[] = {"input_hash", "output_hash"};
+      for (size_t k = 0; k < 2; k++)
+        cr_expect_str_eq(contract_string(other, keys[k]), contract_string(c, keys[k]),
+                         "%s %s n=%ld: %s differs from C's", ex_language_names[l],
+                         ex_workload_names[w], n, keys[k]);
+      cr_expect(cJSON_Compare(cJSON_GetObjectItemCaseSensitive(other, "counters"),
+                              cJSON_GetObjectItemCaseSensitive(c, "counters"), true),
+                "%s %s n=%ld: counters differ from C's", ex_language_names[l],
+                ex_workload_names[w], n);
+      cJSON_Delete(c);
+      cJSON_Delete(other);
+    }
+}
+
 #define LANGUAGE_TESTS(suite, lang)                                                            \
   Test(suite, reference_texts, .timeout = 120) {                                               \
     reference_texts(lang);                                                                     \
@@ -150,4 +172,12 @@ static void bad_arguments(ex_language l) {
     bad_arguments(lang);                                                                       \
   }
 
+#define PORT_TESTS(suite, lang)                                                                \
+  LANGUAGE_TESTS(suite, lang)                                                                  \
+  Test(suite, agrees_with_c, .timeout = 180) {                                                 \
+    agrees_with_c(lang);                                                                       \
+  }
+
 LANGUAGE_TESTS(example_c, EX_C)
+PORT_TESTS(example_python, EX_PYTHON)
+PORT_TESTS(example_node, EX_NODE)

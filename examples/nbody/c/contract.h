@@ -51,7 +51,8 @@ static args parse_args(int argc, char **argv, const char *prog, long n_max) {
     return a;
   a.reps = parse_count(argv[2], REPS_MAX);
   if (a.reps < 0) {
-    snprintf(what, sizeof what, "REPS must be a whole number 1..%ld or --startup-only", REPS_MAX);
+    snprintf(what, sizeof what, "REPS must be a whole number 1..%ld or --startup-only",
+             REPS_MAX);
     usage_fail(prog, what);
   }
   return a;
