@@ -181,3 +181,4 @@ static void agrees_with_c(ex_language l) {
 LANGUAGE_TESTS(example_c, EX_C)
 PORT_TESTS(example_python, EX_PYTHON)
 PORT_TESTS(example_node, EX_NODE)
+PORT_TESTS(example_lua, EX_LUA)
