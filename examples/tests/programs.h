@@ -27,6 +27,10 @@ void ex_program(parity_run *r, ex_language l, ex_workload w);
  * returns the line (the caller deletes it). */
 cJSON *ex_run_line(ex_language l, ex_workload w, long n, long reps);
 
+/* What the benchmarks game's programs print for w at n, the figures
+ * published with them (n-body n=1000, spectral-norm n=100); NULL at other n. */
+const char *ex_reference_text(ex_workload w, long n);
+
 /* The counters the contract promises for w at n: names and values, count. */
 int ex_formula(ex_workload w, long n, const char *names[2], double values[2]);
 
