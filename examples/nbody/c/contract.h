@@ -75,15 +75,16 @@ static uint64_t fnv1a64(const char *s) {
 }
 
 static const char *runtime_name(void) {
-#if defined(__clang__)
-  return "clang " __clang_version__;
-#elif defined(__GNUC__)
   static char buf[32];
+#if defined(__clang__)
+  snprintf(buf, sizeof buf, "clang %d.%d.%d", __clang_major__, __clang_minor__,
+           __clang_patchlevel__);
+#elif defined(__GNUC__)
   snprintf(buf, sizeof buf, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
-  return buf;
 #else
-  return "C";
+  snprintf(buf, sizeof buf, "C");
 #endif
+  return buf;
 }
 
 static void print_startup(const char *input) {
