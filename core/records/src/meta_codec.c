@@ -207,9 +207,14 @@ static const hook command_hook = {parse_command, write_command},
 
 /* ---- The table ------------------------------------------------------------ */
 
+/* A table entry by its key and member; T is the struct the member is in. */
+#define NELEM(a) (sizeof(a) / sizeof *(a))
 #define AT(f) .off = offsetof(T, f), .size = sizeof(((T *)0)->f)
 #define FLAG(k, f) .has_off = offsetof(T, f), .flags = (k) | GB_MF_HAS
 #define NULLS(f) .null_off = offsetof(T, f), .flags = GB_MF_NULL
+#define NAMES(set) .names = {set, NELEM(set)}
+#define LIST(k, f, n, entry)                                                                   \
+  k, GB_MT_ARRAY, AT(f), .n_off = offsetof(T, n), .sub = entry, .n_sub = 1
 #define STR(k, f, ...)                                                                         \
   { k, GB_MT_STR, AT(f), __VA_ARGS__ }
 #define UINT(k, f, lo, hi_, ...)                                                               \
@@ -218,33 +223,20 @@ static const hook command_hook = {parse_command, write_command},
 #define BOOL(k, f)                                                                             \
   { k, GB_MT_BOOL, AT(f) }
 #define ENUM(k, f, set)                                                                        \
-  {                                                                                            \
-    k, GB_MT_ENUM, AT(f), .names = { set, sizeof set / sizeof *set }                           \
-  }
+  { k, GB_MT_ENUM, AT(f), NAMES(set) }
 #define OBJECT(k, t)                                                                           \
-  { k, GB_MT_OBJECT, .sub = t, .n_sub = sizeof t / sizeof *t }
+  { k, GB_MT_OBJECT, .sub = t, .n_sub = NELEM(t) }
 #define ARRAY(k, f, n, entry, ...)                                                             \
-  {                                                                                            \
-    k, GB_MT_ARRAY, AT(f), .n_off = offsetof(T, n), .sub = entry, .n_sub = 1,                  \
-                           .max = sizeof(((T *)0)->f) / sizeof(((T *)0)->f[0]), __VA_ARGS__    \
-  }
+  { LIST(k, f, n, entry), .max = NELEM(((T *)0)->f), __VA_ARGS__ }
 #define HEAP_ARRAY(k, f, n, entry)                                                             \
-  {                                                                                            \
-    k, GB_MT_ARRAY, AT(f), .n_off = offsetof(T, n), .sub = entry, .n_sub = 1,                  \
-                           .flags = GB_MF_HEAP, .max = SIZE_MAX                                \
-  }
+  { LIST(k, f, n, entry), .flags = GB_MF_HEAP, .max = SIZE_MAX }
 #define HOOK(k, f, h, ...)                                                                     \
   { k, GB_MT_HOOK, AT(f), .fn = &h, __VA_ARGS__ }
 #define ENTRY(t, fields)                                                                       \
-  {                                                                                            \
-    NULL, GB_MT_OBJECT, .size = sizeof(t), .sub = fields,                                      \
-                        .n_sub = sizeof fields / sizeof *fields                                \
-  }
-
+  { NULL, GB_MT_OBJECT, .size = sizeof(t), .sub = fields, .n_sub = NELEM(fields) }
 #define ELEM_ENUM(set)                                                                         \
-  {                                                                                            \
-    NULL, GB_MT_ENUM, .size = sizeof(unsigned), .names = { set, sizeof set / sizeof *set }     \
-  }
+  { NULL, GB_MT_ENUM, .size = sizeof(unsigned), NAMES(set) }
+
 static const field name_lang[] = {ELEM_ENUM(gb_language_names)},
                    name_alg[] = {ELEM_ENUM(gb_algorithm_names)},
                    name_order[] = {ELEM_ENUM(gb_order_names)},
