@@ -83,11 +83,8 @@ static int copy_str(jctx *j, const cJSON *v, const char *at, char *dst, size_t c
   if (!cJSON_IsString(v))
     return bad(j, at, "a string", v);
   size_t n = strlen(v->valuestring);
-  if (n >= cap) {
-    char why[64];
-    snprintf(why, sizeof why, "longer than %zu bytes", cap - 1);
-    return bad_value(j, at, why);
-  }
+  if (n >= cap)
+    return gb_err_set(j->err, EINVAL, "%s: %s: longer than %zu bytes", j->path, at, cap - 1);
   memcpy(dst, v->valuestring, n + 1);
   return 0;
 }
@@ -418,11 +415,9 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
     if (!cJSON_IsString(v))
       return bad(j, at, "a string", v);
     int i = gbi_rec_set_find(f->names, v->valuestring, strlen(v->valuestring));
-    if (i < 0) {
-      char why[96];
-      snprintf(why, sizeof why, "unknown value '%.40s'", v->valuestring);
-      return bad_value(j, at, why);
-    }
+    if (i < 0)
+      return gb_err_set(j->err, EINVAL, "%s: %s: unknown value '%.40s'", j->path, at,
+                        v->valuestring);
     *PLACE(base, f, unsigned) = (unsigned)i;
     return 0;
   }
