@@ -1109,6 +1109,34 @@ Test(records_meta, a_struct_without_command_is_refused) {
   gb_meta_free(&m);
 }
 
+/* cJSON's allocations fail after allocs_left more (cJSON_InitHooks). */
+static size_t allocs_left;
+static void *failing_malloc(size_t n) {
+  if (allocs_left == 0)
+    return NULL;
+  allocs_left--;
+  return malloc(n);
+}
+
+/* The checks of single fields write the struct: when that write runs out of
+ * memory, at any of its allocations, gb_meta_check says so (and leaks
+ * nothing, under ASan) instead of refusing a good struct. */
+Test(records_meta, a_check_out_of_memory_says_so) {
+  gb_meta m = good_meta();
+  int rc = -ENOMEM;
+  for (size_t k = 0; rc == -ENOMEM; k++) {
+    gb_err err = {""};
+    allocs_left = k;
+    cJSON_InitHooks(&(cJSON_Hooks){failing_malloc, free});
+    rc = gb_meta_check(&m, "built", &err);
+    cJSON_InitHooks(NULL);
+    cr_assert(rc == 0 || (rc == -ENOMEM && strcmp(err.msg, "built: out of memory") == 0),
+              "allocation %zu: %d %s", k, rc, err.msg);
+    cr_assert(k < 100000);
+  }
+  gb_meta_free(&m);
+}
+
 /* ---- A study-sized folder ------------------------------------------------------- */
 
 /* The workload's counts and input hash, as every ok row must report them. */
