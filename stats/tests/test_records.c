@@ -1542,12 +1542,23 @@ Test(records_meta, every_field_of_the_table_round_trips) {
   gb_meta_free(&m);
 }
 
+/* The table reads and writes enums as unsigned: each enum member, and each
+ * entry of a list of enums, must have that size. */
+static void assert_enums_are_unsigned(const gbi_meta_field *f) {
+  if (f->type == GB_MT_ENUM)
+    cr_assert_eq(f->size, sizeof(unsigned), "enum '%s' is not the size of unsigned", f->key);
+  if (f->type == GB_MT_ARRAY && f->sub->type == GB_MT_ENUM)
+    cr_assert_eq(f->size, f->max * sizeof(unsigned), "the entries of '%s' are not unsigned",
+                 f->key);
+}
+
 /* Marks in covered[] the bytes of a struct that the fields fs hold; the
  * entry of an array of objects is a struct checked on its own. */
 static void assert_covers(const gbi_meta_field *entry);
 
 static void mark(const gbi_meta_field *fs, size_t n, bool *covered) {
   for (const gbi_meta_field *f = fs; f < fs + n; f++) {
+    assert_enums_are_unsigned(f);
     memset(covered + f->off, 1, f->size);
     if (f->flags & GB_MF_HAS)
       covered[f->has_off] = true;
@@ -1581,7 +1592,9 @@ static void assert_covers(const gbi_meta_field *entry) {
 }
 
 /* A member added to gb_meta (or to the structs of its lists) but not to the
- * table would be neither written nor read: the table must cover them. */
+ * table would be neither written nor read: the table must cover them. And
+ * every enum it holds must be the size of unsigned, through which it is read
+ * and written (was a static assertion over seven enum types). */
 Test(records_meta, the_table_covers_every_member) {
   assert_covers(gbi_meta_root);
 }

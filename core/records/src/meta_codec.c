@@ -28,15 +28,6 @@ struct gbi_meta_hook {
 };
 typedef gbi_meta_hook hook;
 
-_Static_assert(sizeof(gb_language) == sizeof(unsigned) &&
-                   sizeof(gb_algorithm) == sizeof(unsigned) &&
-                   sizeof(gb_order) == sizeof(unsigned) &&
-                   sizeof(gb_meta_profile) == sizeof(unsigned) &&
-                   sizeof(gb_energy_mode) == sizeof(unsigned) &&
-                   sizeof(gb_meta_zone_kind) == sizeof(unsigned) &&
-                   sizeof(gb_rec_energy) == sizeof(unsigned),
-               "enums are read and written through unsigned");
-
 const char *const gbi_meta_profile_names[] = {"smoke", "study", "custom"};
 const char *const gbi_energy_mode_names[] = {"auto", "on", "off"};
 const char *const gbi_meta_zone_kind_names[] = {"package", "dram"};
