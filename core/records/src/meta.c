@@ -44,44 +44,34 @@ static bool shell_safe(const char *s) {
   return true;
 }
 
-/* Bytes arg takes in the command line: as is, or in single quotes with each
- * quote written '\''. */
-static size_t quoted_len(const char *s) {
-  if (shell_safe(s))
-    return strlen(s);
-  size_t n = 2;
-  for (; *s; s++)
-    n += *s == '\'' ? 4 : 1;
-  return n;
-}
-
-static char *append_quoted(char *p, const char *s) {
-  if (shell_safe(s))
-    return stpcpy(p, s);
-  *p++ = '\'';
-  for (; *s; s++) {
-    if (*s == '\'')
-      p = stpcpy(p, "'\\''");
-    else
-      *p++ = *s;
-  }
-  *p++ = '\'';
-  return p;
-}
-
+/* The command line: each argument as is, or in single quotes with each
+ * quote written '\''. NULL when out of memory. */
 static char *join_command(size_t argc, char *const *argv) {
-  size_t len = 1;
-  for (size_t i = 0; i < argc; i++)
-    len += quoted_len(argv[i]) + 1;
-  char *line = malloc(len), *p = line;
-  if (!line)
+  char *line = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&line, &len);
+  if (!f)
     return NULL;
   for (size_t i = 0; i < argc; i++) {
-    if (i)
-      *p++ = ' ';
-    p = append_quoted(p, argv[i]);
+    const char *s = argv[i];
+    fputs(i ? " " : "", f);
+    if (shell_safe(s)) {
+      fputs(s, f);
+      continue;
+    }
+    fputc('\'', f);
+    for (; *s; s++)
+      if (*s == '\'')
+        fputs("'\\''", f);
+      else
+        fputc(*s, f);
+    fputc('\'', f);
   }
-  *p = '\0';
+  bool failed = ferror(f) != 0;
+  if (fclose(f) != 0 || failed) {
+    free(line);
+    return NULL;
+  }
   return line;
 }
 

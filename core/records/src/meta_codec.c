@@ -13,55 +13,20 @@
 #include "greenbench/numparse.h"
 #include "records_internal.h"
 
-typedef enum { T_STR, T_UINT, T_BOOL, T_ENUM, T_OBJECT, T_ARRAY, T_HOOK } ftype;
-
-enum {
-  F_OPT = 1,          /* may be absent; with has_off, present sets that flag */
-  F_FOLLOW = 2,       /* read and written only when the flag at has_off is set */
-  F_NULL = 4,         /* may be null: the flag at null_off says it is not */
-  F_NONEMPTY = 8,     /* a string or array that must not be empty */
-  F_UNIQUE = 16,      /* an array without repeats */
-  F_HEAP = 32,        /* an array at a pointer, grown by gbi_meta_grow */
-  F_HAS = 64,         /* has_off is set */
-  F_SKIP_EMPTY = 128, /* text written only when not empty */
-};
-
-typedef struct field field;
+typedef gbi_meta_field field;
 
 typedef struct {
   const char *path;
   gb_err *err;
+  bool refused; /* the writer refused a value (else it ran out of memory) */
 } jctx;
 
 /* A field the table cannot describe, read and written by hand. */
-typedef struct {
+struct gbi_meta_hook {
   int (*parse)(jctx *j, const cJSON *v, const char *at, void *base);
   bool (*write)(const void *base, cJSON *parent, const char *key);
-} hook;
-
-struct field {
-  const char *key;
-  ftype type;
-  unsigned flags;
-  size_t off, size;         /* the value, an array's entries, or what a hook keeps */
-  size_t has_off, null_off; /* bool flags (F_HAS, F_NULL) */
-  size_t n_off, max;        /* arrays: the count (size_t) and the most entries */
-  gbi_rec_name_set names;   /* enums, stored as unsigned */
-  uint64_t min, hi;         /* integers' bounds */
-  const char *why;          /* said after a value out of bounds */
-  const field *sub;         /* objects: members; arrays: the entry */
-  size_t n_sub;
-  const hook *fn;
 };
-
-_Static_assert(sizeof(gb_language) == sizeof(unsigned) &&
-                   sizeof(gb_algorithm) == sizeof(unsigned) &&
-                   sizeof(gb_order) == sizeof(unsigned) &&
-                   sizeof(gb_meta_profile) == sizeof(unsigned) &&
-                   sizeof(gb_energy_mode) == sizeof(unsigned) &&
-                   sizeof(gb_meta_zone_kind) == sizeof(unsigned) &&
-                   sizeof(gb_rec_energy) == sizeof(unsigned),
-               "enums are read and written through unsigned");
+typedef gbi_meta_hook hook;
 
 const char *const gbi_meta_profile_names[] = {"smoke", "study", "custom"};
 const char *const gbi_energy_mode_names[] = {"auto", "on", "off"};
@@ -109,11 +74,8 @@ static int copy_str(jctx *j, const cJSON *v, const char *at, char *dst, size_t c
   if (!cJSON_IsString(v))
     return bad(j, at, "a string", v);
   size_t n = strlen(v->valuestring);
-  if (n >= cap) {
-    char why[64];
-    snprintf(why, sizeof why, "longer than %zu bytes", cap - 1);
-    return bad_value(j, at, why);
-  }
+  if (n >= cap)
+    return gb_err_set(j->err, EINVAL, "%s: %s: longer than %zu bytes", j->path, at, cap - 1);
   memcpy(dst, v->valuestring, n + 1);
   return 0;
 }
@@ -186,10 +148,11 @@ static int parse_command(jctx *j, const cJSON *arr, const char *at, void *base) 
 
 static bool write_command(const void *base, cJSON *parent, const char *key) {
   const gb_meta *m = base;
+  /* No command is written as [], which the reader refuses as gb_meta_check does. */
   return add(parent, key,
-             m->n_command
+             m->n_command && m->command
                  ? cJSON_CreateStringArray((const char *const *)m->command, (int)m->n_command)
-                 : NULL);
+                 : cJSON_CreateArray());
 }
 
 /* An object of strings, names not empty and at most GB_META_MAX_ENV. */
@@ -232,47 +195,43 @@ static const hook command_hook = {parse_command, write_command},
 
 /* ---- The table ------------------------------------------------------------ */
 
+/* A table entry by its key and member; T is the struct the member is in. */
+#define NELEM(a) (sizeof(a) / sizeof *(a))
 #define AT(f) .off = offsetof(T, f), .size = sizeof(((T *)0)->f)
-#define FLAG(k, f) .has_off = offsetof(T, f), .flags = (k) | F_HAS
-#define NULLS(f) .null_off = offsetof(T, f), .flags = F_NULL
+#define FLAG(k, f) .has_off = offsetof(T, f), .flags = (k) | GB_MF_HAS
+#define NULLS(f) .null_off = offsetof(T, f), .flags = GB_MF_NULL
+#define NAMES(set) .names = {set, NELEM(set)}
+#define LIST(k, f, n, entry)                                                                   \
+  k, GB_MT_ARRAY, AT(f), .n_off = offsetof(T, n), .sub = entry, .n_sub = 1
 #define STR(k, f, ...)                                                                         \
-  { k, T_STR, AT(f), __VA_ARGS__ }
+  { k, GB_MT_STR, AT(f), __VA_ARGS__ }
 #define UINT(k, f, lo, hi_, ...)                                                               \
-  { k, T_UINT, AT(f), .min = lo, .hi = hi_, __VA_ARGS__ }
+  { k, GB_MT_UINT, AT(f), .min = lo, .hi = hi_, __VA_ARGS__ }
 #define ANY_UINT(k, f, ...) UINT(k, f, 0, UINT64_MAX, __VA_ARGS__)
 #define BOOL(k, f)                                                                             \
-  { k, T_BOOL, AT(f) }
+  { k, GB_MT_BOOL, AT(f) }
 #define ENUM(k, f, set)                                                                        \
-  {                                                                                            \
-    k, T_ENUM, AT(f), .names = { set, sizeof set / sizeof *set }                               \
-  }
+  { k, GB_MT_ENUM, AT(f), NAMES(set) }
 #define OBJECT(k, t)                                                                           \
-  { k, T_OBJECT, .sub = t, .n_sub = sizeof t / sizeof *t }
+  { k, GB_MT_OBJECT, .sub = t, .n_sub = NELEM(t) }
 #define ARRAY(k, f, n, entry, ...)                                                             \
-  {                                                                                            \
-    k, T_ARRAY, AT(f), .n_off = offsetof(T, n), .sub = entry, .n_sub = 1,                      \
-                       .max = sizeof(((T *)0)->f) / sizeof(((T *)0)->f[0]), __VA_ARGS__        \
-  }
+  { LIST(k, f, n, entry), .max = NELEM(((T *)0)->f), __VA_ARGS__ }
 #define HEAP_ARRAY(k, f, n, entry)                                                             \
-  {                                                                                            \
-    k, T_ARRAY, AT(f), .n_off = offsetof(T, n), .sub = entry, .n_sub = 1, .flags = F_HEAP,     \
-                       .max = SIZE_MAX                                                         \
-  }
+  { LIST(k, f, n, entry), .flags = GB_MF_HEAP, .max = SIZE_MAX }
 #define HOOK(k, f, h, ...)                                                                     \
-  { k, T_HOOK, AT(f), .fn = &h, __VA_ARGS__ }
+  { k, GB_MT_HOOK, AT(f), .fn = &h, __VA_ARGS__ }
 #define ENTRY(t, fields)                                                                       \
-  { NULL, T_OBJECT, .size = sizeof(t), .sub = fields, .n_sub = sizeof fields / sizeof *fields }
-
+  { NULL, GB_MT_OBJECT, .size = sizeof(t), .sub = fields, .n_sub = NELEM(fields) }
 #define ELEM_ENUM(set)                                                                         \
-  {                                                                                            \
-    NULL, T_ENUM, .size = sizeof(unsigned), .names = { set, sizeof set / sizeof *set }         \
-  }
+  { NULL, GB_MT_ENUM, .size = sizeof(unsigned), NAMES(set) }
+
 static const field name_lang[] = {ELEM_ENUM(gb_language_names)},
                    name_alg[] = {ELEM_ENUM(gb_algorithm_names)},
                    name_order[] = {ELEM_ENUM(gb_order_names)},
-                   size_entry[] = {{NULL, T_UINT, .size = sizeof(uint64_t), .min = 1,
+                   size_entry[] = {{NULL, GB_MT_UINT, .size = sizeof(uint64_t), .min = 1,
                                     .hi = UINT64_MAX, .why = " is not an input size"}},
-                   uint_entry[] = {{NULL, T_UINT, .size = sizeof(uint64_t), .hi = UINT64_MAX}};
+                   uint_entry[] = {
+                       {NULL, GB_MT_UINT, .size = sizeof(uint64_t), .hi = UINT64_MAX}};
 
 #define T gb_meta_calibration
 static const field calibration_fields[] = {
@@ -310,13 +269,13 @@ static const field zone_entry[] = {ENTRY(T, zone_fields)};
 #define T gb_meta
 static const field settings_fields[] = {
     ARRAY("languages", settings.languages, settings.n_languages, name_lang,
-          .flags = F_NONEMPTY | F_UNIQUE),
+          .flags = GB_MF_NONEMPTY | GB_MF_UNIQUE),
     ARRAY("algorithms", settings.algorithms, settings.n_algorithms, name_alg,
-          .flags = F_NONEMPTY | F_UNIQUE),
+          .flags = GB_MF_NONEMPTY | GB_MF_UNIQUE),
     ARRAY("orders", settings.orders, settings.n_orders, name_order,
-          .flags = F_NONEMPTY | F_UNIQUE),
+          .flags = GB_MF_NONEMPTY | GB_MF_UNIQUE),
     ARRAY("sizes", settings.sizes, settings.n_sizes, size_entry,
-          .flags = F_NONEMPTY | F_UNIQUE),
+          .flags = GB_MF_NONEMPTY | GB_MF_UNIQUE),
     UINT("runs", settings.runs, 1, UINT64_MAX,
          .why = ", but a configuration has at least one run"),
     ANY_UINT("warmups", settings.warmups),
@@ -328,7 +287,7 @@ static const field settings_fields[] = {
     STR("python", settings.python),
     STR("node", settings.node),
     UINT("timeout_s", settings.timeout_s, 1, UINT64_MAX),
-    HOOK("omit", settings.omit, omit_hook, .flags = F_OPT),
+    HOOK("omit", settings.omit, omit_hook, .flags = GB_MF_OPT),
 };
 static const field plan_fields[] = {
     ANY_UINT("configurations", plan.configurations),
@@ -339,13 +298,14 @@ static const field plan_fields[] = {
 static const field energy_fields[] = {
     ENUM("status", energy.status, gbi_rec_energy_names),
     STR("reason", energy.reason),
-    STR("source", energy.source, FLAG(F_OPT, energy.has_source)),
-    {"cross_check", T_STR, AT(energy.cross_check), .flags = F_FOLLOW | F_HAS | F_NULL,
-     .has_off = offsetof(T, energy.has_source), .null_off = offsetof(T, energy.has_cross)},
+    STR("source", energy.source, FLAG(GB_MF_OPT, energy.has_source)),
+    {"cross_check", GB_MT_STR, AT(energy.cross_check),
+     .flags = GB_MF_FOLLOW | GB_MF_HAS | GB_MF_NULL, .has_off = offsetof(T, energy.has_source),
+     .null_off = offsetof(T, energy.has_cross)},
     ARRAY("zones", energy.zones, energy.n_zones, zone_entry),
 };
 static const field machine_fields[] = {
-    STR("label", machine.label, FLAG(F_OPT, machine.has_label)),
+    STR("label", machine.label, FLAG(GB_MF_OPT, machine.has_label)),
     STR("cpu_model", machine.cpu_model),
     STR("kernel", machine.kernel),
     STR("governor", machine.governor, NULLS(machine.has_governor)),
@@ -362,14 +322,14 @@ static const field pinning_fields[] = {
 /* A language's runtime may be absent (""): the language is not in the settings. */
 _Static_assert(GB_LANGUAGE_COUNT == 3, "a runtime field per language");
 static const field runtime_fields[] = {
-    STR("c", runtimes[GB_C], .flags = F_OPT | F_SKIP_EMPTY),
-    STR("python", runtimes[GB_PYTHON], .flags = F_OPT | F_SKIP_EMPTY),
-    STR("node", runtimes[GB_NODE], .flags = F_OPT | F_SKIP_EMPTY),
+    STR("c", runtimes[GB_C], .flags = GB_MF_OPT | GB_MF_SKIP_EMPTY),
+    STR("python", runtimes[GB_PYTHON], .flags = GB_MF_OPT | GB_MF_SKIP_EMPTY),
+    STR("node", runtimes[GB_NODE], .flags = GB_MF_OPT | GB_MF_SKIP_EMPTY),
 };
 static const field meta_fields[] = {
-    {"format", T_HOOK, .fn = &format_hook},
-    STR("tool_version", tool_version, .flags = F_NONEMPTY),
-    {"command", T_HOOK, .off = offsetof(T, command),
+    {"format", GB_MT_HOOK, .fn = &format_hook},
+    STR("tool_version", tool_version, .flags = GB_MF_NONEMPTY),
+    {"command", GB_MT_HOOK, .off = offsetof(T, command),
      .size = offsetof(T, profile) - offsetof(T, command), .fn = &command_hook},
     ENUM("profile", profile, gbi_meta_profile_names),
     OBJECT("settings", settings_fields),
@@ -380,17 +340,17 @@ static const field meta_fields[] = {
     OBJECT("machine", machine_fields),
     OBJECT("pinning", pinning_fields),
     OBJECT("runtimes", runtime_fields),
-    HOOK("harness_env", harness_env, env_hook, FLAG(F_OPT, has_harness_env),
+    HOOK("harness_env", harness_env, env_hook, FLAG(GB_MF_OPT, has_harness_env),
          .n_off = offsetof(T, n_harness_env)),
-    STR("access", access, FLAG(F_OPT, has_access)),
-    STR("spawner", spawner, FLAG(F_OPT, has_access)),
-    STR("git_commit", git_commit, .flags = F_NONEMPTY),
+    STR("access", access, FLAG(GB_MF_OPT, has_access)),
+    STR("spawner", spawner, FLAG(GB_MF_OPT, has_access)),
+    STR("git_commit", git_commit, .flags = GB_MF_NONEMPTY),
     STR("started_at", started_at),
     STR("finished_at", finished_at, NULLS(has_finished_at)),
     BOOL("completed", completed),
     ANY_UINT("runs_done", runs_done),
 };
-static const field meta_root[] = {ENTRY(T, meta_fields)};
+const field gbi_meta_root[] = {ENTRY(T, meta_fields)};
 #undef T
 
 /* ---- Reading ------------------------------------------------------------ */
@@ -407,7 +367,7 @@ static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at
       return bad_value(j, at, "too many entries");
     char entry[96];
     void *slot;
-    if (f->flags & F_HEAP) {
+    if (f->flags & GB_MF_HEAP) {
       if (gbi_meta_grow(PLACE(base, f, void *), k, e->size) < 0)
         return gb_err_set(j->err, ENOMEM, "%s: out of memory", j->path);
       slot = *PLACE(base, f, char *) + k * e->size;
@@ -417,7 +377,7 @@ static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at
     }
     snprintf(entry, sizeof entry, "%s[%zu]", at, k);
     int rc;
-    if (e->type != T_OBJECT)
+    if (e->type != GB_MT_OBJECT)
       rc = parse_value(j, e, v, at, slot); /* a scalar entry is named by its array */
     else if (cJSON_IsObject(v))
       rc = parse_fields(j, v, entry, e->sub, e->n_sub, slot);
@@ -433,31 +393,29 @@ static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at
 /* The value v of f (not null) at its place in base. */
 static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, void *base) {
   switch (f->type) {
-  case T_STR:
+  case GB_MT_STR:
     return copy_str(j, v, at, PLACE(base, f, char), f->size);
-  case T_UINT:
+  case GB_MT_UINT:
     return to_uint(j, v, at, PLACE(base, f, uint64_t));
-  case T_BOOL:
+  case GB_MT_BOOL:
     if (!cJSON_IsBool(v))
       return bad(j, at, "true or false", v);
     *PLACE(base, f, bool) = cJSON_IsTrue(v);
     return 0;
-  case T_ENUM: {
+  case GB_MT_ENUM: {
     if (!cJSON_IsString(v))
       return bad(j, at, "a string", v);
     int i = gbi_rec_set_find(f->names, v->valuestring, strlen(v->valuestring));
-    if (i < 0) {
-      char why[96];
-      snprintf(why, sizeof why, "unknown value '%.40s'", v->valuestring);
-      return bad_value(j, at, why);
-    }
+    if (i < 0)
+      return gb_err_set(j->err, EINVAL, "%s: %s: unknown value '%.40s'", j->path, at,
+                        v->valuestring);
     *PLACE(base, f, unsigned) = (unsigned)i;
     return 0;
   }
-  case T_OBJECT:
+  case GB_MT_OBJECT:
     return cJSON_IsObject(v) ? parse_fields(j, v, at, f->sub, f->n_sub, base)
                              : bad(j, at, "an object", v);
-  case T_ARRAY:
+  case GB_MT_ARRAY:
     return cJSON_IsArray(v) ? parse_array(j, f, v, at, base) : bad(j, at, "an array", v);
   default:
     return f->fn->parse(j, v, at, base);
@@ -468,19 +426,19 @@ static int parse_field(jctx *j, const field *f, const cJSON *o, const char *at, 
   char k[128];
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
   key_path(k, sizeof k, at, f->key);
-  if ((f->flags & F_HAS) && !*FLAG_AT(base, f->has_off))
+  if ((f->flags & GB_MF_HAS) && !*FLAG_AT(base, f->has_off))
     return 0; /* an optional group that is absent */
-  if (!v && (f->flags & F_OPT) && !(f->flags & F_HAS))
+  if (!v && (f->flags & GB_MF_OPT) && !(f->flags & GB_MF_HAS))
     return 0;
   if (!v)
     return gb_err_set(j->err, EINVAL, "%s: %s: missing", j->path, k);
-  if (f->flags & F_NULL) {
+  if (f->flags & GB_MF_NULL) {
     *FLAG_AT(base, f->null_off) = !cJSON_IsNull(v);
     if (cJSON_IsNull(v))
       return 0;
-    if (f->type == T_STR && !cJSON_IsString(v))
+    if (f->type == GB_MT_STR && !cJSON_IsString(v))
       return bad(j, k, "a string or null", v);
-    if (f->type == T_UINT && !cJSON_IsNumber(v))
+    if (f->type == GB_MT_UINT && !cJSON_IsNumber(v))
       return bad(j, k, "an integer or null", v);
   }
   return parse_value(j, f, v, k, base);
@@ -489,7 +447,7 @@ static int parse_field(jctx *j, const field *f, const cJSON *o, const char *at, 
 static int parse_fields(jctx *j, const cJSON *o, const char *at, const field *fs, size_t n,
                         void *base) {
   for (size_t i = 0; i < n; i++) /* the members of optional groups that are present */
-    if ((fs[i].flags & F_OPT) && (fs[i].flags & F_HAS) &&
+    if ((fs[i].flags & GB_MF_OPT) && (fs[i].flags & GB_MF_HAS) &&
         cJSON_GetObjectItemCaseSensitive(o, fs[i].key))
       *FLAG_AT(base, fs[i].has_off) = true;
   int rc = 0;
@@ -498,136 +456,113 @@ static int parse_fields(jctx *j, const cJSON *o, const char *at, const field *fs
   return rc;
 }
 
-/* ---- Writing -------------------------------------------------------------- */
+/* ---- Writing, which checks each field on its own ------------------------- */
 
-static bool write_fields(const field *fs, size_t n, const void *base, cJSON *o);
+/* The writer refuses what the reader would: a value out of its bounds, an
+ * enum out of range, required text or a required list empty, a list with
+ * repeats or past its room. So the checks of single fields in gb_meta_check
+ * are a write (gbi_meta_check_fields), and cannot drift from the table. */
 
-static cJSON *value_json(const field *f, const void *base) {
-  const field *e = f->sub;
-  switch (f->type) {
-  case T_STR:
-    return cJSON_CreateString(PLACE(base, f, const char));
-  case T_UINT:
-    return exact_uint(*PLACE(base, f, const uint64_t));
-  case T_BOOL:
-    return cJSON_CreateBool(*PLACE(base, f, const bool));
-  case T_ENUM: {
-    const char *name = gbi_rec_set_name(f->names, *PLACE(base, f, const unsigned));
-    return name ? cJSON_CreateString(name) : NULL;
-  }
-  case T_OBJECT: {
-    cJSON *o = cJSON_CreateObject();
-    if (o && write_fields(f->sub, f->n_sub, base, o))
-      return o;
-    cJSON_Delete(o);
-    return NULL;
-  }
-  default: { /* T_ARRAY */
-    size_t n = *COUNT(base, f);
-    const char *at =
-        f->flags & F_HEAP ? *PLACE(base, f, const char *const) : PLACE(base, f, const char);
-    cJSON *a = n <= f->max ? cJSON_CreateArray() : NULL;
-    for (size_t i = 0; a && i < n; i++)
-      if (!add(a, NULL, value_json(e, at + i * e->size))) {
-        cJSON_Delete(a);
-        return NULL;
-      }
-    return a;
-  }
-  }
+/* NULL, after the message for a value that is not written. */
+static cJSON *refuse(jctx *j, const char *at, const char *why) {
+  j->refused = true;
+  (void)bad_value(j, at, why);
+  return NULL;
 }
 
-static bool write_fields(const field *fs, size_t n, const void *base, cJSON *o) {
+static cJSON *write_value(jctx *j, const field *f, const void *base, const char *at);
+
+static bool write_members(jctx *j, const field *fs, size_t n, const void *base, cJSON *o,
+                          const char *at) {
   for (const field *f = fs; f < fs + n; f++) {
-    if (((f->flags & F_HAS) && !*FLAG_AT(base, f->has_off)) ||
-        ((f->flags & F_SKIP_EMPTY) && !PLACE(base, f, const char)[0]))
+    char k[128];
+    if (((f->flags & GB_MF_HAS) && !*FLAG_AT(base, f->has_off)) ||
+        ((f->flags & GB_MF_SKIP_EMPTY) && !PLACE(base, f, const char)[0]))
       continue;
-    if (f->type == T_HOOK ? !f->fn->write(base, o, f->key)
-        : (f->flags & F_NULL) && !*FLAG_AT(base, f->null_off)
+    if (f->type == GB_MT_HOOK ? !f->fn->write(base, o, f->key)
+        : (f->flags & GB_MF_NULL) && !*FLAG_AT(base, f->null_off)
             ? !add(o, f->key, cJSON_CreateNull())
-            : !add(o, f->key, value_json(f, base)))
+            : !add(o, f->key, write_value(j, f, base, key_path(k, sizeof k, at, f->key))))
       return false;
   }
   return true;
 }
 
-cJSON *gb_meta_to_json(const gb_meta *m) {
-  return value_json(meta_root, m);
+/* The members fs of an object o that no check can refuse (settings.omit's). */
+static bool write_fields(const field *fs, size_t n, const void *base, cJSON *o) {
+  jctx j = {"", NULL, false};
+  return write_members(&j, fs, n, base, o, "");
 }
 
-/* ---- Checking the values of each field --------------------------------- */
-
-static int check_value(jctx *j, const field *f, const void *base, const char *at);
-
-/* Entry i of the array f as text, for "lists c twice". */
-static void entry_text(const field *e, const char *p, char *buf, size_t len) {
-  if (e->type == T_ENUM)
-    snprintf(buf, len, "%s", gbi_rec_set_name(e->names, *(const unsigned *)p));
-  else
-    snprintf(buf, len, "%" PRIu64, *(const uint64_t *)p);
-}
-
-static int check_array(jctx *j, const field *f, const void *base, const char *at) {
+static cJSON *write_array(jctx *j, const field *f, const void *base, const char *at) {
   const field *e = f->sub;
   size_t n = *COUNT(base, f);
   const char *p =
-      f->flags & F_HEAP ? *PLACE(base, f, const char *const) : PLACE(base, f, const char);
+      f->flags & GB_MF_HEAP ? *PLACE(base, f, const char *const) : PLACE(base, f, const char);
   if (n > f->max)
-    return bad_value(j, at, "too many entries");
-  if (n == 0 && (f->flags & F_NONEMPTY))
-    return bad_value(j, at, "empty");
-  for (size_t i = 0; i < n; i++) {
-    char entry[96], text[64];
+    return refuse(j, at, "too many entries");
+  if (n == 0 && (f->flags & GB_MF_NONEMPTY))
+    return refuse(j, at, "empty");
+  cJSON *a = cJSON_CreateArray();
+  for (size_t i = 0; a && i < n; i++) {
+    char entry[96], why[64];
     snprintf(entry, sizeof entry, "%s[%zu]", at, i);
-    int rc = check_value(j, e, p + i * e->size, e->type == T_OBJECT ? entry : at);
-    if (rc < 0)
-      return rc;
-    for (size_t k = 0; (f->flags & F_UNIQUE) && k < i; k++)
+    cJSON *v = write_value(j, e, p + i * e->size, e->type == GB_MT_OBJECT ? entry : at);
+    for (size_t k = 0; v && (f->flags & GB_MF_UNIQUE) && k < i; k++)
       if (memcmp(p + k * e->size, p + i * e->size, e->size) == 0) {
-        entry_text(e, p + i * e->size, text, sizeof text);
-        return gb_err_set(j->err, EINVAL, "%s: %s: lists %s twice", j->path, at, text);
+        snprintf(why, sizeof why, "lists %s twice", v->valuestring); /* a name or digits */
+        cJSON_Delete(v);
+        v = refuse(j, at, why);
       }
+    if (!add(a, NULL, v)) {
+      cJSON_Delete(a);
+      a = NULL;
+    }
   }
-  return 0;
+  return a;
 }
 
-static int check_value(jctx *j, const field *f, const void *base, const char *at) {
+static cJSON *write_value(jctx *j, const field *f, const void *base, const char *at) {
   switch (f->type) {
-  case T_STR:
-    return (f->flags & F_NONEMPTY) && !PLACE(base, f, const char)[0] ? bad_value(j, at, "empty")
-                                                                     : 0;
-  case T_UINT: {
+  case GB_MT_STR:
+    if ((f->flags & GB_MF_NONEMPTY) && !PLACE(base, f, const char)[0])
+      return refuse(j, at, "empty");
+    return cJSON_CreateString(PLACE(base, f, const char));
+  case GB_MT_UINT: {
     uint64_t v = *PLACE(base, f, const uint64_t);
-    if (v >= f->min && v <= f->hi)
-      return 0;
-    return gb_err_set(j->err, EINVAL, "%s: %s: %" PRIu64 "%s", j->path, at, v,
-                      f->why ? f->why : "");
+    char why[96];
+    snprintf(why, sizeof why, "%" PRIu64 "%s", v, f->why ? f->why : "");
+    return v >= f->min && v <= f->hi ? exact_uint(v) : refuse(j, at, why);
   }
-  case T_ENUM:
-    return *PLACE(base, f, const unsigned) < f->names.n
-               ? 0
-               : bad_value(j, at, "value out of range");
-  case T_OBJECT:
-    for (const field *m = f->sub; m < f->sub + f->n_sub; m++) {
-      char k[128];
-      int rc = (m->flags & F_HAS) && !*FLAG_AT(base, m->has_off) ? 0
-               : (m->flags & F_NULL) && !*FLAG_AT(base, m->null_off)
-                   ? 0
-                   : check_value(j, m, base, key_path(k, sizeof k, at, m->key));
-      if (rc < 0)
-        return rc;
-    }
-    return 0;
-  case T_ARRAY:
-    return check_array(j, f, base, at);
+  case GB_MT_BOOL:
+    return cJSON_CreateBool(*PLACE(base, f, const bool));
+  case GB_MT_ENUM: {
+    const char *name = gbi_rec_set_name(f->names, *PLACE(base, f, const unsigned));
+    return name ? cJSON_CreateString(name) : refuse(j, at, "value out of range");
+  }
+  case GB_MT_OBJECT: {
+    cJSON *o = cJSON_CreateObject();
+    if (o && write_members(j, f->sub, f->n_sub, base, o, at))
+      return o;
+    cJSON_Delete(o);
+    return NULL;
+  }
   default:
-    return 0;
+    return write_array(j, f, base, at);
   }
+}
+
+cJSON *gb_meta_to_json(const gb_meta *m) {
+  jctx j = {"meta.json", NULL, false};
+  return write_value(&j, gbi_meta_root, m, "");
 }
 
 int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err *err) {
-  jctx j = {path, err};
-  return check_value(&j, meta_root, m, "");
+  jctx j = {path, err, false};
+  cJSON *o = write_value(&j, gbi_meta_root, m, "");
+  int rc = o ? 0 : j.refused ? -EINVAL : gb_err_set(err, ENOMEM, "%s: out of memory", path);
+  cJSON_Delete(o);
+  return rc;
 }
 
 /* ---- settings.omit ---------------------------------------------------- */
@@ -761,9 +696,9 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
   else if (!(m = malloc(sizeof *m)))
     rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
   else if ((rc = gbi_json_check_unique_keys(root, path, err)) == 0) {
-    jctx j = {path, err};
+    jctx j = {path, err, false};
     gb_meta_init(m);
-    rc = cJSON_IsObject(root) ? parse_fields(&j, root, "", meta_fields, meta_root->n_sub, m)
+    rc = cJSON_IsObject(root) ? parse_fields(&j, root, "", meta_fields, gbi_meta_root->n_sub, m)
                               : gb_err_set(err, EINVAL, "%s: expected a JSON object, got %s",
                                            path, type_name(root));
     if (rc == 0)
@@ -776,61 +711,4 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
   cJSON_Delete(root);
   free(m);
   return rc;
-}
-
-/* ---- The table's cover of the structs ---------------------------------- */
-
-/* Marks in covered[] the bytes of base's struct that the fields fs hold; an
- * array of objects is checked on its own (cover_check). */
-static int cover_check(const field *entry, const char **bad_struct, size_t *bad_off);
-
-static int mark(const field *fs, size_t n, bool *covered, const char **bs, size_t *bo) {
-  for (const field *f = fs; f < fs + n; f++) {
-    int rc = 0;
-    memset(covered + f->off, 1, f->size);
-    if (f->flags & F_HAS)
-      covered[f->has_off] = true;
-    if (f->flags & F_NULL)
-      covered[f->null_off] = true;
-    if (f->type == T_ARRAY || (f->type == T_HOOK && f->n_off))
-      memset(covered + f->n_off, 1, sizeof(size_t));
-    if (f->type == T_OBJECT)
-      rc = mark(f->sub, f->n_sub, covered, bs, bo);
-    if (f->type == T_ARRAY && f->sub->type == T_OBJECT)
-      rc = cover_check(f->sub, bs, bo);
-    if (rc < 0)
-      return rc;
-  }
-  return 0;
-}
-
-static int cover_check(const field *entry, const char **bs, size_t *bo) {
-  bool *covered = calloc(entry->size, 1);
-  if (!covered)
-    return -ENOMEM;
-  int rc = mark(entry->sub, entry->n_sub, covered, bs, bo);
-  for (size_t w = 0; rc == 0 && w < entry->size; w += 8) {
-    bool any = false;
-    for (size_t b = w; b < w + 8 && b < entry->size; b++)
-      any |= covered[b];
-    if (!any) {
-      *bs = entry->sub[0].key;
-      *bo = w;
-      rc = -EINVAL;
-    }
-  }
-  free(covered);
-  return rc;
-}
-
-int gb_meta_table_covers(gb_err *err) {
-  const char *first_key = NULL;
-  size_t off = 0;
-  int rc = cover_check(meta_root, &first_key, &off);
-  if (rc == -EINVAL)
-    return gb_err_set(err, EINVAL,
-                      "the struct whose first field is '%s' holds bytes %zu..%zu that no "
-                      "field of the meta.json table reads or writes",
-                      first_key, off, off + 7);
-  return rc < 0 ? gb_err_set(err, -rc, "out of memory") : 0;
 }

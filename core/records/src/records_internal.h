@@ -98,9 +98,53 @@ GB_MUST_USE int gbi_rec_parse_field(gb_run_row *row, gb_rec_col c, const char *s
  * a capacity field. 0 or -ENOMEM. */
 GB_MUST_USE int gbi_meta_grow(void **arr, size_t n, size_t size);
 
-/* The checks of gb_meta_check that the table holds: each field's bounds,
- * enums in range, required text and lists not empty, lists without repeats
- * and not longer than their room. 0 or -EINVAL naming path and the field. */
+/* The table of meta.json's fields, shared with its test of coverage. */
+typedef enum {
+  GB_MT_STR,
+  GB_MT_UINT,
+  GB_MT_BOOL,
+  GB_MT_ENUM,
+  GB_MT_OBJECT,
+  GB_MT_ARRAY,
+  GB_MT_HOOK
+} gbi_meta_type;
+
+enum {
+  GB_MF_OPT = 1,          /* may be absent; with has_off, present sets that flag */
+  GB_MF_FOLLOW = 2,       /* read and written only when the flag at has_off is set */
+  GB_MF_NULL = 4,         /* may be null: the flag at null_off says it is not */
+  GB_MF_NONEMPTY = 8,     /* a string or array that must not be empty */
+  GB_MF_UNIQUE = 16,      /* an array without repeats */
+  GB_MF_HEAP = 32,        /* an array at a pointer, grown by gbi_meta_grow */
+  GB_MF_HAS = 64,         /* has_off is set */
+  GB_MF_SKIP_EMPTY = 128, /* text written only when not empty */
+};
+
+typedef struct gbi_meta_hook gbi_meta_hook; /* a field read and written by hand */
+typedef struct gbi_meta_field gbi_meta_field;
+
+struct gbi_meta_field {
+  const char *key;
+  gbi_meta_type type;
+  unsigned flags;
+  size_t off, size;          /* the value, an array's entries, or what a hook keeps */
+  size_t has_off, null_off;  /* bool flags (GB_MF_HAS, GB_MF_NULL) */
+  size_t n_off, max;         /* arrays: the count (size_t) and the most entries */
+  gbi_rec_name_set names;    /* enums, stored as unsigned */
+  uint64_t min, hi;          /* integers' bounds */
+  const char *why;           /* said after a value out of bounds */
+  const gbi_meta_field *sub; /* objects: members; arrays: the entry */
+  size_t n_sub;
+  const gbi_meta_hook *fn;
+};
+
+/* gb_meta as one object field whose members are meta.json's fields. */
+extern const gbi_meta_field gbi_meta_root[1];
+
+/* The checks of gb_meta_check that the table holds, made by writing m with
+ * it: each field's bounds, enums in range, required text and lists not
+ * empty, lists without repeats and not longer than their room. 0, -EINVAL
+ * naming path and the field, or -ENOMEM. */
 GB_MUST_USE int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err *err);
 
 /* ---- records_plausible.c ---- */

@@ -264,16 +264,10 @@ GB_MUST_USE int gb_meta_parse(const char *json, size_t len, const char *path, gb
                               gb_err *err);
 
 /* meta.json for m as a cJSON tree the caller prints and deletes; NULL when
- * out of memory or for an enum out of range. It does not check m: call
- * gb_meta_check first, so that what the harness writes the reader accepts. */
+ * out of memory or for a field that gb_meta_check refuses on its own (a
+ * value out of bounds, an enum out of range). It does not check the rules
+ * across fields: call gb_meta_check first, so that what the harness writes
+ * the reader accepts. */
 struct cJSON *gb_meta_to_json(const gb_meta *m);
-
-/* For the tests: whether the one table of meta.json's fields, which drives
- * gb_meta_parse, gb_meta_to_json and the checks of single fields, covers
- * gb_meta and the structs of its lists: every aligned 8-byte word of each
- * holds a byte of some field (padding never fills one), so that a member
- * added to a struct but not to the table is found. 0, -EINVAL naming the
- * word, or -ENOMEM. */
-GB_MUST_USE int gb_meta_table_covers(gb_err *err);
 
 #endif
