@@ -27,10 +27,7 @@ typedef enum {
 
 enum { IN_SORT = 1, IN_STARTUP = 2, IN_BOTH = 3 };
 
-static const struct {
-  const char *name;
-  int in;
-} keys[K_COUNT] = {
+static const gbi_wl_key keys[K_COUNT] = {
     [K_LANGUAGE] = {"language", IN_BOTH},
     [K_ALGORITHM] = {"algorithm", IN_BOTH},
     [K_ORDER] = {"order", IN_BOTH},
@@ -45,37 +42,6 @@ static const struct {
     [K_STARTUP_ONLY] = {"startup_only", IN_STARTUP},
     [K_RUNTIME] = {"runtime", IN_BOTH},
 };
-
-static int key_index(const char *name) {
-  for (int k = 0; k < K_COUNT; k++)
-    if (strcmp(keys[k].name, name) == 0)
-      return k;
-  return -1;
-}
-
-/* Exactly the keys of this kind of line, each once. */
-static int check_keys(const cJSON *root, gb_workerline_kind kind, const cJSON *found[K_COUNT],
-                      gb_err *err) {
-  char q[GBI_WL_QUOTED_SIZE];
-  int in = kind == GB_WORKERLINE_SORT ? IN_SORT : IN_STARTUP;
-  const char *what = kind == GB_WORKERLINE_SORT ? "a sorting run" : "a startup-only run";
-  memset(found, 0, K_COUNT * sizeof found[0]);
-  for (const cJSON *c = root->child; c; c = c->next) {
-    int k = c->string ? key_index(c->string) : -1;
-    if (k < 0 || !(keys[k].in & in))
-      return gbi_wl_bad(
-          err, "unexpected key %s for %s",
-          gbi_wl_quote(c->string ? c->string : "", strlen(c->string ? c->string : ""), q),
-          what);
-    if (found[k])
-      return gbi_wl_bad(err, "key \"%s\" appears twice", keys[k].name);
-    found[k] = c;
-  }
-  for (int k = 0; k < K_COUNT; k++)
-    if ((keys[k].in & in) && !found[k])
-      return gbi_wl_bad(err, "missing key \"%s\" for %s", keys[k].name, what);
-  return 0;
-}
 
 static int get_language(const cJSON *v, gb_worker_line *l, gb_err *err) {
   char q[GBI_WL_QUOTED_SIZE];
@@ -111,7 +77,9 @@ static int get_order(const cJSON *v, gb_worker_line *l, gb_err *err) {
   return rc;
 }
 
-static int read_field(key_id k, const cJSON *v, gb_worker_line *l, gb_err *err) {
+static int read_field(int field, const cJSON *v, void *out, gb_err *err) {
+  gb_worker_line *l = out;
+  key_id k = (key_id)field;
   uint64_t seed = 0;
   int rc;
   switch (k) {
@@ -148,18 +116,10 @@ int gb_workerline_parse(const char *buf, size_t len, gb_workerline_kind kind,
                         gb_worker_line *out, gb_err *err) {
   if (kind != GB_WORKERLINE_SORT && kind != GB_WORKERLINE_STARTUP)
     return gb_err_set(err, EINVAL, "unknown kind of worker line %d", (int)kind);
-  cJSON *root = NULL;
-  const cJSON *found[K_COUNT];
   gb_worker_line l = {.kind = kind};
-  int rc = gbi_wl_frame(buf, len, &root, err);
-  if (rc == 0)
-    rc = check_keys(root, kind, found, err);
-  for (int k = 0; rc == 0 && k < K_COUNT; k++)
-    if (found[k])
-      rc = read_field((key_id)k, found[k], &l, err);
-  if (rc == 0)
-    rc = gbi_wl_check_text(buf, len - 1, err);
-  cJSON_Delete(root);
+  int rc = gbi_wl_parse(
+      buf, len, keys, K_COUNT, kind == GB_WORKERLINE_SORT ? IN_SORT : IN_STARTUP,
+      kind == GB_WORKERLINE_SORT ? "a sorting run" : "a startup-only run", read_field, &l, err);
   if (rc == 0)
     *out = l;
   return rc;

@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
-
 int gbi_wl_bad(gb_err *err, const char *fmt, ...) {
   char msg[sizeof err->msg];
   va_list ap;
@@ -43,10 +41,12 @@ static int check_framing(const char *buf, size_t len, gb_err *err) {
     return gbi_wl_bad(err, "NUL byte at byte %zu of %zu", (size_t)(nul - buf), len);
   const char *nl = memchr(buf, '\n', len);
   if (!nl)
-    return gbi_wl_bad(err, "no newline at the end of its %zu bytes: %s", len, gbi_wl_quote(buf, len, q));
+    return gbi_wl_bad(err, "no newline at the end of its %zu bytes: %s", len,
+                      gbi_wl_quote(buf, len, q));
   if (nl != buf + len - 1)
     return gbi_wl_bad(err, "more than one line: %zu bytes follow the first newline: %s",
-               (size_t)(buf + len - nl - 1), gbi_wl_quote(nl + 1, (size_t)(buf + len - nl - 1), q));
+                      (size_t)(buf + len - nl - 1),
+                      gbi_wl_quote(nl + 1, (size_t)(buf + len - nl - 1), q));
   if (buf[0] != '{')
     return gbi_wl_bad(err, "does not start with '{': %s", gbi_wl_quote(buf, len - 1, q));
   return 0;
@@ -61,16 +61,16 @@ static int parse_json(const char *buf, size_t len, cJSON **out, gb_err *err) {
   cJSON *root = cJSON_ParseWithLengthOpts(buf, body, &end, 0);
   size_t at = end && end >= buf && end <= buf + body ? (size_t)(end - buf) : 0;
   if (!root)
-    return gbi_wl_bad(err, "not valid JSON (at byte %zu: %s)", at, gbi_wl_quote(buf + at, body - at, q));
+    return gbi_wl_bad(err, "not valid JSON (at byte %zu: %s)", at,
+                      gbi_wl_quote(buf + at, body - at, q));
   if (!cJSON_IsObject(root) || at != body) {
     cJSON_Delete(root);
     return gbi_wl_bad(err, "data after the JSON object at byte %zu: %s", at,
-               gbi_wl_quote(buf + at, body - at, q));
+                      gbi_wl_quote(buf + at, body - at, q));
   }
   *out = root;
   return 0;
 }
-
 
 int gbi_wl_frame(const char *buf, size_t len, cJSON **root, gb_err *err) {
   int rc = check_framing(buf, len, err);
@@ -105,9 +105,8 @@ int gbi_wl_uint(const cJSON *v, const char *key, uint64_t min, uint64_t max, uin
   snprintf(shown, sizeof shown,
            d > -1e18 && d < 1e18 && d == (double)(long long)d ? "%.0f" : "%.15g", d);
   return gbi_wl_bad(err, "\"%s\" must be an integer from %llu to %llu, got %s", key,
-             (unsigned long long)min, (unsigned long long)max, shown);
+                    (unsigned long long)min, (unsigned long long)max, shown);
 }
-
 
 static int hex_digit(char c) {
   if (c >= '0' && c <= '9')
@@ -141,7 +140,8 @@ int gbi_wl_hash(const cJSON *v, const char *key, uint64_t *h, char hex[17], gb_e
       return 0;
     }
   }
-  return gbi_wl_bad(err, "\"%s\" must be 16 lowercase hex digits, got %s", key, quote_str(s, q));
+  return gbi_wl_bad(err, "\"%s\" must be 16 lowercase hex digits, got %s", key,
+                    quote_str(s, q));
 }
 
 int gbi_wl_printable(const cJSON *v, const char *key, size_t max, char *out, gb_err *err) {
@@ -166,7 +166,6 @@ int gbi_wl_true(const cJSON *v, const char *key, gb_err *err) {
     return 0;
   return gbi_wl_bad(err, "\"%s\" must be true, got %s", key, gbi_wl_type_name(v));
 }
-
 
 /* A string starting at s[i] == '"': sets *end to its closing quote. */
 static int scan_string(const char *s, size_t n, size_t i, size_t *end, gb_err *err) {
@@ -196,7 +195,7 @@ static int check_number(const char *tok, size_t n, const char *key, size_t keyle
     return 0;
   char qk[GBI_WL_QUOTED_SIZE], qt[GBI_WL_QUOTED_SIZE];
   return gbi_wl_bad(err, "%s is written as %s; expected a plain decimal integer",
-             gbi_wl_quote(key, keylen, qk), gbi_wl_quote(tok, n, qt));
+                    gbi_wl_quote(key, keylen, qk), gbi_wl_quote(tok, n, qt));
 }
 
 /* cJSON keeps only a double, and is laxer than JSON, so the text is checked
@@ -232,3 +231,40 @@ int gbi_wl_check_text(const char *s, size_t n, gb_err *err) {
   return 0;
 }
 
+static int check_keys(const cJSON *root, const gbi_wl_key *keys, size_t n, int in,
+                      const char *what, const cJSON **found, gb_err *err) {
+  char q[GBI_WL_QUOTED_SIZE];
+  for (const cJSON *c = root->child; c; c = c->next) {
+    const char *s = c->string ? c->string : "";
+    size_t k = 0;
+    while (k < n && strcmp(keys[k].name, s) != 0)
+      k++;
+    if (k == n || !(keys[k].in & in))
+      return gbi_wl_bad(err, "unexpected key %s for %s", gbi_wl_quote(s, strlen(s), q), what);
+    if (found[k])
+      return gbi_wl_bad(err, "key \"%s\" appears twice", keys[k].name);
+    found[k] = c;
+  }
+  for (size_t k = 0; k < n; k++)
+    if ((keys[k].in & in) && !found[k])
+      return gbi_wl_bad(err, "missing key \"%s\" for %s", keys[k].name, what);
+  return 0;
+}
+
+int gbi_wl_parse(const char *buf, size_t len, const gbi_wl_key *keys, size_t n, int in,
+                 const char *what, gbi_wl_field_fn field, void *out, gb_err *err) {
+  cJSON *root = NULL;
+  const cJSON *found[GBI_WL_KEYS_MAX] = {0};
+  if (n > GBI_WL_KEYS_MAX)
+    return gb_err_set(err, EINVAL, "%zu keys, more than %d", n, GBI_WL_KEYS_MAX);
+  int rc = gbi_wl_frame(buf, len, &root, err);
+  if (rc == 0)
+    rc = check_keys(root, keys, n, in, what, found, err);
+  for (size_t k = 0; rc == 0 && k < n; k++)
+    if (found[k])
+      rc = field((int)k, found[k], out, err);
+  if (rc == 0)
+    rc = gbi_wl_check_text(buf, len - 1, err);
+  cJSON_Delete(root);
+  return rc;
+}

@@ -55,4 +55,25 @@ GB_MUST_USE int gbi_wl_true(const struct cJSON *v, const char *key, gb_err *err)
  * integer, no string holding \u0000 (which cJSON would cut short). */
 GB_MUST_USE int gbi_wl_check_text(const char *s, size_t n, gb_err *err);
 
+/* A key of a kind of line: in, a bit set of the kinds of line that hold it. */
+typedef struct {
+  const char *name;
+  int in;
+} gbi_wl_key;
+
+#define GBI_WL_KEYS_MAX 16
+
+/* Reads field k of a line from v into out. */
+typedef int (*gbi_wl_field_fn)(int k, const struct cJSON *v, void *out, gb_err *err);
+
+/* The whole parse of one line: framed (gbi_wl_frame); exactly the keys[n]
+ * (n <= GBI_WL_KEYS_MAX) whose `in` has a bit of `in`, each once ("missing
+ * key \"x\" for <what>", "unexpected key ...", "key \"x\" appears twice");
+ * each read by field(k, value, out) in the order of keys; then the text
+ * (gbi_wl_check_text). Returns 0 or the first failure (out then partly
+ * filled: parse into a copy). */
+GB_MUST_USE int gbi_wl_parse(const char *buf, size_t len, const gbi_wl_key *keys, size_t n,
+                             int in, const char *what, gbi_wl_field_fn field, void *out,
+                             gb_err *err);
+
 #endif
