@@ -67,8 +67,8 @@ static int set_option(void *ctx, int id, const char *value, gb_err *err) {
 static int set_file(void *ctx, const char *arg, gb_err *err) {
   suite_cli *c = ctx;
   if (c->file)
-    return gb_err_set(err, EINVAL, "one suite file expected, got '%s' and '%s'",
-                      SHOWN(c->file), SHOWN(arg));
+    return gb_err_set(err, EINVAL, "one suite file expected, got '%s' and '%s'", SHOWN(c->file),
+                      SHOWN(arg));
   c->file = arg;
   return 0;
 }
@@ -86,7 +86,8 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 static int run(suite_cli *c, const gb_cli_env *env) {
   gb_err err;
   if (!c->file)
-    return cli_fail(&command, env->err, 2, "no suite file given (see greenbench suite check --help)");
+    return cli_fail(&command, env->err, 2,
+                    "no suite file given (see greenbench suite check --help)");
   gb_suite s;
   if (gb_suite_load(c->file, &s, &err) < 0) {
     gb_str_put_line(env->err, "greenbench: error: ", err.msg);
@@ -122,12 +123,15 @@ static int run(suite_cli *c, const gb_cli_env *env) {
 int gb_cli_suite(int argc, char **argv, const gb_cli_env *env) {
   static const cli_command suite = {"suite", usage, NULL, NULL, NULL};
   if (argc < 2)
-    return cli_fail(&suite, env->err, 2, "no subcommand given (expected check; see greenbench suite --help)");
+    return cli_fail(&suite, env->err, 2,
+                    "no subcommand given (expected check; see greenbench suite --help)");
   if (strcmp(argv[1], "check") != 0) {
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--version"))
       return cli_start(&command, NULL, argc, argv, env->out, env->err);
     char msg[200];
-    snprintf(msg, sizeof msg, "unknown subcommand '%s' (expected check; see greenbench suite --help)", SHOWN(argv[1]));
+    snprintf(msg, sizeof msg,
+             "unknown subcommand '%s' (expected check; see greenbench suite --help)",
+             SHOWN(argv[1]));
     return cli_fail(&suite, env->err, 2, msg);
   }
   suite_cli c = {.timeout_s = 300, .seed = 1};

@@ -191,8 +191,13 @@ static void run_workload(checker *k, const gb_suite_workload *w, const bool *bui
     for (size_t i = 0; i < w->n_parameters; i++)
       values[i] = w->parameters[i].values[at[i]];
     params_text(w, values, params, sizeof params);
-    gb_suite_vars v = {.workload = w, .values = values, .has_reps = true, .reps = 1,
-                       .has_seed = true, .seed = k->o->seed, .suitedir = k->s->dir,
+    gb_suite_vars v = {.workload = w,
+                       .values = values,
+                       .has_reps = true,
+                       .reps = 1,
+                       .has_seed = true,
+                       .seed = k->o->seed,
+                       .suitedir = k->s->dir,
                        .builddir = k->o->builddir};
     gb_contract_line ref;
     const char *ref_name = NULL;

@@ -34,7 +34,7 @@ static result call(int argc, const char **argv) {
 }
 
 #define SUITE(...)                                                                             \
-  call(sizeof((const char *[]){"suite", __VA_ARGS__}) / sizeof(char *),                       \
+  call(sizeof((const char *[]){"suite", __VA_ARGS__}) / sizeof(char *),                        \
        (const char *[]){"suite", __VA_ARGS__})
 #define DATA(name) GB_SUITE_DATA_DIR "/" name
 
@@ -70,9 +70,10 @@ Test(suite_check, a_good_suite_runs_every_process_once_and_agrees) {
   cr_assert_eq(lines(r.out), 1 + 1 + 2 + 8, "%s", r.out);
   cr_assert(has_row(r.out, "a", "w", "-", "build", "ok", "  -"), "%s", r.out);
   cr_assert(has_row(r.out, "b", "-", "-", "version", "ok", "  sh 1.0"), "%s", r.out);
-  cr_assert(has_row(r.out, "b", "w", "n=2", "run", "ok",
-                    "  input 0000000000000002 output 000000000000000e advances=2 pairs=20 (sh)"),
-            "%s", r.out);
+  cr_assert(
+      has_row(r.out, "b", "w", "n=2", "run", "ok",
+              "  input 0000000000000002 output 000000000000000e advances=2 pairs=20 (sh)"),
+      "%s", r.out);
   cr_assert(has_row(r.out, "a", "w", "n=1", "startup", "ok", "  input 0000000000000001 (sh)"),
             "%s", r.out);
   /* The build step wrote into --builddir, which is kept. */
@@ -157,15 +158,17 @@ Test(suite_check, a_process_past_the_timeout_is_killed_and_named) {
   FILE *f = fopen(path, "w");
   cr_assert_not_null(f);
   fputs("{\"format\":\"greenbench-suite-1\",\"name\":\"slow\",\"languages\":[{\"name\":\"a\","
-        "\"command\":[\"/bin/sleep\",\"{n}\"],\"startup\":[\"/bin/sh\",\"-c\",\"exit 0\",\"{n}\"],"
+        "\"command\":[\"/bin/sleep\",\"{n}\"],\"startup\":[\"/bin/sh\",\"-c\",\"exit "
+        "0\",\"{n}\"],"
         "\"version\":[\"/bin/echo\",\"sleep\"]}],\"workloads\":[{\"name\":\"w\","
         "\"parameters\":[{\"name\":\"n\",\"values\":[30]}]}]}\n",
         f);
   fclose(f);
   result r = SUITE("check", path, "--timeout", "1");
   cr_assert_eq(r.rc, 1);
-  const char *want = "greenbench: error: suite check: a w n=30: run: timed out after 1.0 s; killed "
-                     "process group ";
+  const char *want =
+      "greenbench: error: suite check: a w n=30: run: timed out after 1.0 s; killed "
+      "process group ";
   cr_assert_eq(strncmp(r.err, want, strlen(want)), 0, "%s", r.err);
   cr_assert(strstr(r.err, "greenbench: error: suite check: a w n=30: startup: worker output: "
                           "nothing on stdout; expected one line of JSON\n"),
@@ -178,9 +181,10 @@ Test(suite_check, a_suite_that_breaks_a_rule_exits_2_before_anything_runs) {
   result r = SUITE("check", DATA("unknown.json"));
   cr_assert_eq(r.rc, 2);
   cr_assert_str_empty(r.out);
-  cr_assert_str_eq(r.err, "greenbench: error: suite " DATA("unknown.json") ": languages[0]."
-                                                                             "command[3]: unknown "
-                                                                             "placeholder {size}\n");
+  cr_assert_str_eq(r.err,
+                   "greenbench: error: suite " DATA("unknown.json") ": languages[0]."
+                                                                    "command[3]: unknown "
+                                                                    "placeholder {size}\n");
   r = SUITE("check", DATA("none.json"));
   cr_assert_eq(r.rc, 2);
   cr_assert_str_eq(r.err, "greenbench: error: suite " DATA("none.json") ": cannot open " DATA(
@@ -193,13 +197,23 @@ Test(suite_check, bad_arguments_exit_2_with_one_line) {
     const char *argv[5];
     const char *err;
   } cases[] = {
-      {1, {"suite"}, "suite: no subcommand given (expected check; see greenbench suite --help)"},
-      {2, {"suite", "run"}, "suite: unknown subcommand 'run' (expected check; see greenbench suite --help)"},
-      {2, {"suite", "check"}, "suite check: no suite file given (see greenbench suite check --help)"},
-      {4, {"suite", "check", "a", "b"}, "suite check: one suite file expected, got 'a' and 'b'"},
-      {4, {"suite", "check", "--timeout", "0"},
+      {1,
+       {"suite"},
+       "suite: no subcommand given (expected check; see greenbench suite --help)"},
+      {2,
+       {"suite", "run"},
+       "suite: unknown subcommand 'run' (expected check; see greenbench suite --help)"},
+      {2,
+       {"suite", "check"},
+       "suite check: no suite file given (see greenbench suite check --help)"},
+      {4,
+       {"suite", "check", "a", "b"},
+       "suite check: one suite file expected, got 'a' and 'b'"},
+      {4,
+       {"suite", "check", "--timeout", "0"},
        "suite check: --timeout must be an integer from 1 to 86400, got '0'"},
-      {3, {"suite", "check", "--bogus"},
+      {3,
+       {"suite", "check", "--bogus"},
        "suite check: unknown option '--bogus' (see greenbench suite check --help)"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -1,3 +1,4 @@
+#!/bin/sh
 # line.sh MODE N REPS|--startup-only: one contract line, fixed by MODE and
 # N, for the suite check's tests (cli/tests/test_suite_check.c). MODE good
 # prints the contract; wronghash, counters and noncontract each break one
