@@ -53,12 +53,20 @@ static const cJSON *repeated(const cJSON *o, bool *oom) {
   return NULL;
 }
 
-/* at, extended by the member or element c of v, into buf. */
+/* at, extended by the member or element c of v, into buf; a key's control
+ * bytes as \xHH, so that the message stays one line. */
 static void place(char *buf, const char *at, const cJSON *v, const cJSON *c, size_t i) {
-  if (cJSON_IsArray(v))
+  if (cJSON_IsArray(v)) {
     snprintf(buf, KEY_MAX, "%s[%zu]", at, i);
-  else
-    snprintf(buf, KEY_MAX, "%s%s%.100s", at, at[0] ? "." : "", c->string ? c->string : "");
+    return;
+  }
+  int n = snprintf(buf, KEY_MAX, "%s%s", at, at[0] ? "." : "");
+  size_t o = n < 0 ? 0 : (size_t)n, shown = 0;
+  for (const char *k = c->string ? c->string : ""; *k && shown < 100 && o + 5 < KEY_MAX;
+       k++, shown++) {
+    unsigned char b = (unsigned char)*k;
+    o += (size_t)snprintf(buf + o, KEY_MAX - o, b < 0x20 || b == 0x7f ? "\\x%02x" : "%c", b);
+  }
 }
 
 /* The place of the first repeated key under v (reached at `at`) into out. */

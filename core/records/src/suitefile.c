@@ -354,8 +354,9 @@ static int counters_of(ctx *c, const cJSON *v, const char *at, gb_suite_expect *
   int rc = 0;
   for (const cJSON *m = v->child; rc == 0 && m; m = m->next) {
     gb_suite_counter *k = &e->counters[e->n_counters];
-    at_of(here, "%s.%.40s", at, m->string);
-    rc = name_text(c, m->string, here, k->name);
+    /* A bad name is shown quoted, never put into the path raw. */
+    rc = name_text(c, m->string, at, k->name);
+    at_of(here, "%s.%s", at, k->name);
     if (rc == 0)
       rc = whole_of(c, m, here, &k->value);
     e->n_counters += rc == 0;

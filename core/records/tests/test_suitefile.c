@@ -124,6 +124,9 @@ Test(suitefile, the_file_is_refused_when_it_is_not_json_or_repeats_a_key) {
   refused_change("\"name\":\"demo\"", "\"name\":\"demo\",\"name\":\"demo\"",
                  "suite t/demo.json: name: the key appears twice in one object; a JSON reader "
                  "keeps only one of them, so a suite file must not repeat a key");
+  refused_change("\"title\":\"C\"", "\"t\\u0001\":\"C\",\"t\\u0001\":\"D\"",
+                 "suite t/demo.json: languages[0].t\\x01: the key appears twice in one object; "
+                 "a JSON reader keeps only one of them, so a suite file must not repeat a key");
   refused_change("\"title\":\"C\"", "\"title\":\"C\",\"title\":\"D\"",
                  "suite t/demo.json: languages[0].title: the key appears twice in one object; "
                  "a JSON reader keeps only one of them, so a suite file must not repeat a key");
@@ -175,10 +178,13 @@ Test(suitefile, names_are_checked_everywhere) {
                  "{\"name\":\"N\",\"values\":[100,400]}",
                  "suite t/demo.json: workloads[1].parameters[0].name: a name must be 1 to 32 "
                  "characters of a-z, 0-9, _ and -, starting with a letter, got \"N\"");
-  refused_change(
-      "\"pairs\":10000", "\"Pairs\":10000",
-      "suite t/demo.json: workloads[0].expect[0].counters.Pairs: a name must be 1 to "
-      "32 characters of a-z, 0-9, _ and -, starting with a letter, got \"Pairs\"");
+  refused_change("\"pairs\":10000", "\"Pairs\":10000",
+                 "suite t/demo.json: workloads[0].expect[0].counters: a name must be 1 to 32 "
+                 "characters of a-z, 0-9, _ and -, starting with a letter, got \"Pairs\"");
+  /* A bad key is shown quoted and escaped, never raw: the message stays one line. */
+  refused_change("\"pairs\":10000", "\"pa\\nirs\":10000",
+                 "suite t/demo.json: workloads[0].expect[0].counters: a name must be 1 to 32 "
+                 "characters of a-z, 0-9, _ and -, starting with a letter, got \"pa\\x0airs\"");
 }
 
 Test(suitefile, names_are_unique_in_their_list) {
