@@ -157,12 +157,13 @@ Test(suite_check, a_process_past_the_timeout_is_killed_and_named) {
   snprintf(path, sizeof path, "%s/slow.json", dir);
   FILE *f = fopen(path, "w");
   cr_assert_not_null(f);
-  fputs("{\"format\":\"greenbench-suite-1\",\"name\":\"slow\",\"languages\":[{\"name\":\"a\","
-        "\"command\":[\"/bin/sleep\",\"{n}\"],\"startup\":[\"/bin/sh\",\"-c\",\"exit "
-        "0\",\"{n}\"],"
-        "\"version\":[\"/bin/echo\",\"sleep\"]}],\"workloads\":[{\"name\":\"w\","
-        "\"parameters\":[{\"name\":\"n\",\"values\":[30]}]}]}\n",
-        f);
+  fputs(
+      "{\"format\":\"greenbench-suite-1\",\"name\":\"slow\",\"languages\":[{\"name\":\"a\","
+      "\"command\":[\"/bin/sleep\",\"{n}\",\"{reps}\"],\"startup\":[\"/bin/sh\",\"-c\",\"exit "
+      "0\",\"{n}\"],"
+      "\"version\":[\"/bin/echo\",\"sleep\"]}],\"workloads\":[{\"name\":\"w\","
+      "\"parameters\":[{\"name\":\"n\",\"values\":[30]}]}]}\n",
+      f);
   fclose(f);
   result r = SUITE("check", path, "--timeout", "1");
   cr_assert_eq(r.rc, 1);

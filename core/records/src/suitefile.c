@@ -240,8 +240,11 @@ static int check_placeholder(ctx *c, const gb_suite *s, gb_suite_template_kind k
   return 0;
 }
 
+/* Where check_template marks {reps} in its used[]. */
+#define USED_REPS (GB_SUITE_WORKLOADS_MAX * GB_SUITE_PARAMETERS_MAX)
+
 /* Every placeholder of t well formed and allowed; used[w][i] set for each
- * parameter i of workload w that t names. */
+ * parameter i of workload w that t names, used[USED_REPS] for {reps}. */
 static int check_template(ctx *c, const gb_suite *s, gb_suite_template_kind k,
                           const gb_suite_template *t, const char *at, bool *used) {
   for (size_t i = 0; i < t->n; i++) {
@@ -259,6 +262,8 @@ static int check_template(ctx *c, const gb_suite *s, gb_suite_template_kind k,
         rc = check_placeholder(c, s, k, here, p, n);
       if (rc < 0)
         return rc;
+      if (pk == GBI_PIECE_NAME && same(p, n, "reps"))
+        used[USED_REPS] = true;
       for (size_t w = 0; pk == GBI_PIECE_NAME && w < s->n_workloads; w++)
         for (size_t j = 0; j < s->workloads[w].n_parameters; j++)
           if (same(p, n, s->workloads[w].parameters[j].name))
@@ -268,15 +273,21 @@ static int check_template(ctx *c, const gb_suite *s, gb_suite_template_kind k,
   return 0;
 }
 
-/* The placeholders of language l's templates, and every parameter of every
- * workload used by its command and its startup. */
+/* The placeholders of language l's templates, every parameter of every
+ * workload used by its command and its startup, and {reps} by its command:
+ * the harness calibrates how many repetitions each process runs, and a
+ * command that ignored it would time a loop of another length. */
 static int check_language(ctx *c, const gb_suite *s, size_t l) {
-  bool used[GB_SUITE_WORKLOADS_MAX * GB_SUITE_PARAMETERS_MAX];
+  bool used[USED_REPS + 1];
   for (int k = 0; k < GB_SUITE_TEMPLATE_COUNT; k++) {
     char at[AT_MAX];
     at_of(at, "languages[%zu].%s", l, template_keys[k]);
     memset(used, 0, sizeof used);
     int rc = check_template(c, s, (gb_suite_template_kind)k, &s->languages[l].t[k], at, used);
+    if (rc == 0 && k == GB_SUITE_COMMAND && !used[USED_REPS])
+      rc = fail(c, at,
+                "does not use {reps}, the number of repetitions of its timed loop, which the "
+                "harness chooses");
     for (size_t w = 0; rc == 0 && k <= GB_SUITE_STARTUP && w < s->n_workloads; w++)
       for (size_t j = 0; rc == 0 && j < s->workloads[w].n_parameters; j++)
         if (!used[w * GB_SUITE_PARAMETERS_MAX + j])

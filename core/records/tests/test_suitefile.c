@@ -294,6 +294,16 @@ Test(suitefile, a_parameter_placeholder_must_be_a_parameter_of_every_workload) {
       "be the same");
 }
 
+Test(suitefile, a_command_must_use_reps) {
+  refused_change("\"--n={n}\",\"{reps}\",", "\"--n={n}\",\"1\",",
+                 "suite t/demo.json: languages[1].command: does not use {reps}, the number of "
+                 "repetitions of its timed loop, which the harness chooses");
+  /* {{reps}} is the literal text {reps}, not the placeholder. */
+  refused_change("\"--n={n}\",\"{reps}\",", "\"--n={n}\",\"{{reps}}\",",
+                 "suite t/demo.json: languages[1].command: does not use {reps}, the number of "
+                 "repetitions of its timed loop, which the harness chooses");
+}
+
 Test(suitefile, parameters_and_values) {
   refused_change("\"parameters\":[{\"name\":\"n\",\"values\":[100,400]}]", "\"parameters\":[]",
                  "suite t/demo.json: workloads[1].parameters: must have 1 to 4 entries, has 0");
