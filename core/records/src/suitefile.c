@@ -340,6 +340,10 @@ static int parameter_of(ctx *c, const cJSON *v, const char *at, gb_suite_paramet
     at_of(here, "%s.name", at);
     rc = name_of(c, m, here, p->name);
   }
+  for (int b = 0; rc == 0 && b < B_COUNT; b++)
+    if (strcmp(p->name, builtins[b]) == 0)
+      rc = fail(c, here, "%s is the name of the placeholder {%s}, not free for a parameter",
+                p->name, p->name);
   if (rc == 0 && (rc = member(c, v, at, "values", false, &m)) == 0) {
     at_of(here, "%s.values", at);
     rc = array_of(c, m, here, 1, GB_SUITE_VALUES_MAX, &n);

@@ -335,6 +335,10 @@ Test(suitefile, parameters_and_values) {
              bad[i]);
     refused_change("\"values\":[100,400]", to, msg);
   }
+  refused_change("{\"name\":\"n\",\"values\":[100,400]}",
+                 "{\"name\":\"n\",\"values\":[100,400]},{\"name\":\"seed\",\"values\":[1]}",
+                 "suite t/demo.json: workloads[1].parameters[1].name: seed is the name of the "
+                 "placeholder {seed}, not free for a parameter");
   refused_change("{\"name\":\"n\",\"values\":[100,400]}", "{\"name\":\"n\"}",
                  "suite t/demo.json: workloads[1].parameters[0]: missing \"values\"");
   refused_change("\"values\":[100,400]}", "\"values\":[100,400],\"default\":100}",
