@@ -125,16 +125,20 @@ int gb_cli_suite(int argc, char **argv, const gb_cli_env *env) {
   if (argc < 2)
     return cli_fail(&suite, env->err, 2,
                     "no subcommand given (expected check; see greenbench suite --help)");
+  suite_cli c = {.timeout_s = 300, .seed = 1};
   if (strcmp(argv[1], "check") != 0) {
+    /* `greenbench suite --help` is check's help: the one subcommand. */
+    int status = -1;
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--version"))
-      return cli_start(&command, NULL, argc, argv, env->out, env->err);
+      status = cli_start(&command, &c, argc, argv, env->out, env->err);
+    if (status >= 0)
+      return status;
     char msg[200];
     snprintf(msg, sizeof msg,
              "unknown subcommand '%s' (expected check; see greenbench suite --help)",
              SHOWN(argv[1]));
     return cli_fail(&suite, env->err, 2, msg);
   }
-  suite_cli c = {.timeout_s = 300, .seed = 1};
   int status = cli_start(&command, &c, argc - 1, argv + 1, env->out, env->err);
   return status < 0 ? run(&c, env) : status;
 }

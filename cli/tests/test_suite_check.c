@@ -227,6 +227,12 @@ Test(suite_check, bad_arguments_exit_2_with_one_line) {
   result r = SUITE("--help");
   cr_assert_eq(r.rc, 0);
   cr_assert_eq(strncmp(r.out, "usage: greenbench suite check FILE", 34), 0, "%s", r.out);
+  r = SUITE("--help", "extra");
+  cr_assert_eq(r.rc, 0);
+  cr_assert_eq(strncmp(r.out, "usage: greenbench suite check FILE", 34), 0, "%s", r.out);
+  r = SUITE("--version");
+  cr_assert_eq(r.rc, 0);
+  cr_assert_eq(strncmp(r.out, "greenbench ", 11), 0, "%s", r.out);
   r = SUITE("check", "--help");
   cr_assert_eq(r.rc, 0);
   cr_assert_eq(strncmp(r.out, "usage: greenbench suite check FILE", 34), 0, "%s", r.out);
