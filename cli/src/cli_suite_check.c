@@ -20,7 +20,7 @@
 #include "cli_internal.h"
 
 #define PARAMS_TEXT_MAX 256
-#define DETAIL_MAX 512
+#define DETAIL_MAX 1024
 
 typedef struct {
   const gb_suite *s;
