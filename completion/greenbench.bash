@@ -73,7 +73,7 @@ _greenbench_value() {
   --languages) _greenbench_list "$pre" "$cur" c python node ;;
   --algorithms) _greenbench_list "$pre" "$cur" bubble insertion quick ;;
   --orders) _greenbench_list "$pre" "$cur" random sorted reversed nearly ;;
-  --resume) _greenbench_path -d "$cur" ;;
+  --resume | --builddir) _greenbench_path -d "$cur" ;;
   --out) # report and pack write a file; run and the suite a folder
     if [[ $_gb_command == report || $_gb_command == pack ]]; then _greenbench_path -f "$cur"; else _greenbench_path -d "$cur"; fi ;;
   --junit | --chart | --summary | --python | --node | --state | --progress-log)
@@ -81,7 +81,7 @@ _greenbench_value() {
     ;;
   --sizes | --runs | --warmups | --target-ms | --cpus | --machine-label | --campaign-label | \
     --seed | --order-seed | --timeout-s | --resamples | --equivalence-margin | --carbon | \
-    --carbon-intensity | --check-case)
+    --carbon-intensity | --check-case | --timeout)
     COMPREPLY=()
     ;;
   *) return 1 ;;
@@ -123,7 +123,7 @@ _greenbench() {
   _gb_command=$command
   case $command in
   "")
-    _greenbench_reply "${_gb_words[_gb_cword]}" check run report compare pack --help --version
+    _greenbench_reply "${_gb_words[_gb_cword]}" check run report compare pack suite --help --version
     ;;
   check)
     _greenbench_options "" --cpus --python --node --json --version --help
@@ -144,6 +144,13 @@ _greenbench() {
     ;;
   pack)
     _greenbench_options -d --out --version --help
+    ;;
+  suite) # suite check FILE [options]
+    if [[ " ${_gb_words[*]:1:_gb_cword-1} " == *" check "* ]]; then
+      _greenbench_options -f --builddir --timeout --seed --version --help
+    else
+      _greenbench_reply "${_gb_words[_gb_cword]}" check --help
+    fi
     ;;
   *) COMPREPLY=() ;;
   esac

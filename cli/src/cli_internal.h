@@ -5,6 +5,7 @@
 #define GB_CLI_INTERNAL_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include "greenbench/findings.h"
 #include "greenbench/options.h"
 #include "greenbench/report.h"
+#include "greenbench/suitefile.h"
 #include "greenbench/text.h"
 
 /* ---- cli_args.c ---- */
@@ -116,5 +118,21 @@ int cli_check_json(const gb_findings *f, bool energy, bool workers, int exit_sta
  * interval, and energy per sort where it was measured. Returns 0, -errno
  * with err set when summary.json cannot be read back or out fails. */
 GB_MUST_USE int cli_report_console(const gb_report_opts *o, FILE *out, gb_err *err);
+
+/* ---- cli_suite_check.c ---- */
+/* What `greenbench suite check` runs a suite with. */
+typedef struct {
+  const char *builddir; /* {builddir}, an existing folder */
+  uint64_t timeout_ns;  /* per process */
+  uint64_t seed;        /* {seed} */
+  volatile sig_atomic_t *stop;
+} cli_suite_opts;
+
+/* Runs every build step, version command, measured run ({reps} 1) and
+ * startup run of s once (greenbench suite check --help), one table row per
+ * process on out and one line "greenbench: error: suite check: <language>
+ * <workload> <parameters>: ..." per failure on err. Returns the number of
+ * failures (0: every process ran and agreed), or -ENOMEM. */
+int cli_suite_check(const gb_suite *s, const cli_suite_opts *o, FILE *out, FILE *err);
 
 #endif

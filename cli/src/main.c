@@ -1,8 +1,8 @@
 /* greenbench: the study's command line. Subcommands: check, run, report,
- * compare, pack (gb_cli, greenbench/cli.h); this file gives them the
+ * compare, pack, suite (gb_cli, greenbench/cli.h); this file gives them the
  * process's streams, the workers it finds and one of the two signal policies
  * of greenbench/entry.h: a campaign's for run and check, stop-at-once for
- * report, pack and compare. */
+ * report, pack, compare and suite. */
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -68,6 +68,7 @@ static const char usage[] =
     "  report   turn a records folder into results.md, a chart and JUnit XML\n"
     "  pack     pack a records folder into one checked .tar.gz\n"
     "  compare  compare campaigns of several machines: compare.md, .svg and .json\n"
+    "  suite    check a suite file of your own programs: suite check FILE\n"
     "options:\n"
     "  --help     show this help\n"
     "  --version  print greenbench's version and git commit\n"
@@ -80,11 +81,9 @@ static const struct {
   const char *name;
   int (*fn)(int argc, char **argv, const gb_cli_env *env);
   bool measures;
-} commands[] = {{"run", gb_cli_run, true},
-                {"check", gb_cli_check, true},
-                {"report", gb_cli_report, false},
-                {"pack", gb_cli_pack, false},
-                {"compare", gb_cli_compare, false}};
+} commands[] = {{"run", gb_cli_run, true},          {"check", gb_cli_check, true},
+                {"report", gb_cli_report, false},   {"pack", gb_cli_pack, false},
+                {"compare", gb_cli_compare, false}, {"suite", gb_cli_suite, false}};
 
 int main(int argc, char **argv) {
   /* The workers, found relative to this executable (greenbench/paths.h);
@@ -125,8 +124,8 @@ int main(int argc, char **argv) {
   }
   gb_excerpt_buf shown;
   fprintf(stderr,
-          "greenbench: error: unknown command '%s' (expected check, run, report, compare or "
-          "pack)\n",
+          "greenbench: error: unknown command '%s' (expected check, run, report, compare, "
+          "pack or suite)\n",
           gb_excerpt(&shown, argv[1]));
   return 2;
 }

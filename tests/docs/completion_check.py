@@ -22,7 +22,11 @@ import help_options as ho  # noqa: E402
 # (words as bash splits them, the last one being completed; what COMPREPLY
 # must hold, in any order).
 CASES = [
-    (["greenbench", ""], ["check", "run", "report", "compare", "pack", "--help", "--version"]),
+    (["greenbench", ""], ["check", "run", "report", "compare", "pack", "suite", "--help",
+                          "--version"]),
+    (["greenbench", "suite", ""], ["check", "--help"]),
+    (["greenbench", "suite", "check", "--b"], ["--builddir"]),
+    (["greenbench", "suite", "check", "--timeout", ""], []),
     (["greenbench", "r"], ["run", "report"]),
     (["greenbench", "run", "--pro"], ["--profile"]),
     (["greenbench", "run", "--profile", "s"], ["smoke", "study"]),
@@ -50,6 +54,7 @@ OPTION_WORDS = {
     "greenbench report": ["greenbench", "report", "--"],
     "greenbench pack": ["greenbench", "pack", "--"],
     "greenbench compare": ["greenbench", "compare", "--"],
+    "greenbench suite check": ["greenbench", "suite", "check", "--"],
     "greenbench-suite": ["greenbench-suite", "--"],
 }
 

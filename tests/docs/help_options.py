@@ -16,6 +16,8 @@ COMMANDS = {
     "greenbench report": (["greenbench", "report", "--help"], ("greenbench.1", "greenbench report")),
     "greenbench pack": (["greenbench", "pack", "--help"], ("greenbench.1", "greenbench pack")),
     "greenbench compare": (["greenbench", "compare", "--help"], ("greenbench.1", "greenbench compare")),
+    "greenbench suite check": (["greenbench", "suite", "check", "--help"],
+                               ("greenbench.1", "greenbench suite check")),
     # Only stdout: the suite's own options. Criterion's follow on stderr.
     "greenbench-suite": (["greenbench-suite", "--help"], ("greenbench-suite.1", "OPTIONS")),
 }

@@ -79,13 +79,14 @@ def stray_mentions(build, man_dir):
 
 
 def commands_and_version(build, man_dir):
-    """greenbench --help's commands are greenbench.1's subsections, and each
+    """greenbench --help's commands are greenbench.1's subsections (by their
+    second word: "greenbench suite check" is suite), and each
     page's .TH carries the version --version prints."""
     problems = []
     text = ho.run_help(build, ["greenbench", "--help"])
     block = text.split("commands:\n", 1)[-1]
     commands = set(re.findall(r"^  ([a-z]+)  ", block, re.M))
-    pages = {t.split()[-1] for t in ho.man_sections(os.path.join(man_dir, "greenbench.1"))
+    pages = {t.split()[1] for t in ho.man_sections(os.path.join(man_dir, "greenbench.1"))
              if t.startswith("greenbench ")}
     for c in sorted(commands ^ pages):
         where = "greenbench --help" if c in commands else "greenbench.1"

@@ -68,4 +68,12 @@ GB_MUST_USE int gb_cli_compare(int argc, char **argv, const gb_cli_env *env);
  * env->err. */
 GB_MUST_USE int gb_cli_pack(int argc, char **argv, const gb_cli_env *env);
 
+/* `greenbench suite check FILE [--builddir DIR] [--timeout SECONDS]
+ * [--seed S]`: reads a suite file (greenbench/suitefile.h) and runs each of
+ * its processes once, checking the contract line of each and the parity of
+ * the languages (ADR 0022). 0 all ran and agreed, 1 a process failed or
+ * disagreed, 2 bad arguments or a suite that breaks a rule; every error is
+ * one line "greenbench: error: ..." on env->err. */
+GB_MUST_USE int gb_cli_suite(int argc, char **argv, const gb_cli_env *env);
+
 #endif

@@ -1,4 +1,5 @@
-/* See records_internal.h. */
+/* The strict reading of a JSON file (meta.json, suite files): see
+ * records_internal.h. */
 #include "records_internal.h"
 
 #include <cjson/cJSON.h>
@@ -52,12 +53,20 @@ static const cJSON *repeated(const cJSON *o, bool *oom) {
   return NULL;
 }
 
-/* at, extended by the member or element c of v, into buf. */
+/* at, extended by the member or element c of v, into buf; a key's control
+ * bytes as \xHH, so that the message stays one line. */
 static void place(char *buf, const char *at, const cJSON *v, const cJSON *c, size_t i) {
-  if (cJSON_IsArray(v))
+  if (cJSON_IsArray(v)) {
     snprintf(buf, KEY_MAX, "%s[%zu]", at, i);
-  else
-    snprintf(buf, KEY_MAX, "%s%s%.100s", at, at[0] ? "." : "", c->string ? c->string : "");
+    return;
+  }
+  int n = snprintf(buf, KEY_MAX, "%s%s", at, at[0] ? "." : "");
+  size_t o = n < 0 ? 0 : (size_t)n, shown = 0;
+  for (const char *k = c->string ? c->string : ""; *k && shown < 100 && o + 5 < KEY_MAX;
+       k++, shown++) {
+    unsigned char b = (unsigned char)*k;
+    o += (size_t)snprintf(buf + o, KEY_MAX - o, b < 0x20 || b == 0x7f ? "\\x%02x" : "%c", b);
+  }
 }
 
 /* The place of the first repeated key under v (reached at `at`) into out. */
@@ -79,7 +88,8 @@ static bool find(const cJSON *v, const char *at, char *out, bool *oom) {
   return false;
 }
 
-int gbi_json_check_unique_keys(const cJSON *root, const char *path, gb_err *err) {
+int gbi_json_check_unique_keys(const cJSON *root, const char *path, const char *what,
+                               gb_err *err) {
   char key[KEY_MAX];
   bool oom = false;
   bool found = root && find(root, "", key, &oom);
@@ -89,6 +99,94 @@ int gbi_json_check_unique_keys(const cJSON *root, const char *path, gb_err *err)
     return 0;
   return gb_err_set(err, EINVAL,
                     "%s: %s: the key appears twice in one object; a JSON reader keeps only "
-                    "one of them, so meta.json must not repeat a key",
-                    path, key);
+                    "one of them, so %s must not repeat a key",
+                    path, key, what);
+}
+
+const char *gbi_json_type_name(const cJSON *v) {
+  if (!v)
+    return "nothing";
+  if (cJSON_IsString(v))
+    return "a string";
+  if (cJSON_IsNumber(v))
+    return "a number";
+  if (cJSON_IsBool(v))
+    return "a boolean";
+  if (cJSON_IsNull(v))
+    return "null";
+  return cJSON_IsArray(v) ? "an array" : "an object";
+}
+
+static size_t line_at(const char *s, size_t len, const char *at) {
+  size_t line = 1;
+  for (const char *p = s; p < s + len && p < at; p++)
+    line += *p == '\n';
+  return line;
+}
+
+static bool only_space(const char *p, const char *end) {
+  for (; p < end; p++)
+    if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+      return false;
+  return true;
+}
+
+/* The next number token of valid JSON text at *p (skipping strings, where
+ * digits are not numbers), its length in *n; NULL when there is none. */
+static const char *next_number(const char *p, const char *end, size_t *n) {
+  while (p < end) {
+    if (*p == '"') {
+      for (p++; p < end && *p != '"'; p++)
+        p += *p == '\\';
+      p++;
+    } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+      const char *start = p;
+      while (p < end && *p && strchr("0123456789+-.eE", *p))
+        p++;
+      *n = (size_t)(p - start);
+      return start;
+    } else {
+      p++;
+    }
+  }
+  return NULL;
+}
+
+/* cJSON keeps a number only as a double, exact to 2^53; the records hold
+ * 64-bit integers. Numbers come in the text in the order of the tree, so
+ * each number item under v gets its own text as its valuestring (which
+ * cJSON_Delete frees). false when out of memory. */
+static bool keep_number_text(cJSON *v, const char **p, const char *end) {
+  for (; v; v = v->next) {
+    size_t n = 0;
+    const char *s = cJSON_IsNumber(v) ? next_number(*p, end, &n) : NULL;
+    if (s) {
+      if (!(v->valuestring = cJSON_malloc(n + 1)))
+        return false;
+      memcpy(v->valuestring, s, n);
+      v->valuestring[n] = '\0';
+      *p = s + n;
+    }
+    if (v->child && !keep_number_text(v->child, p, end))
+      return false;
+  }
+  return true;
+}
+
+int gbi_json_parse_strict(const char *json, size_t len, const char *path, const char *what,
+                          cJSON **out, gb_err *err) {
+  const char *end = json, *scan = json;
+  cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+  int rc = 0;
+  if (root && !keep_number_text(root, &scan, json + len))
+    rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
+  else if (!root || !only_space(end, json + len))
+    rc = gb_err_set(err, EINVAL, "%s:%zu: malformed JSON", path, line_at(json, len, end));
+  else
+    rc = gbi_json_check_unique_keys(root, path, what, err);
+  if (rc == 0)
+    *out = root;
+  else
+    cJSON_Delete(root);
+  return rc;
 }

@@ -41,20 +41,6 @@ GB_REC_NAME_FUNCS(gb_meta_zone_kind, gbi_meta_zone_kind_names)
 #define FLAG_AT(base, off) ((bool *)((char *)(base) + (off)))
 #define COUNT(base, f) ((size_t *)((char *)(base) + (f)->n_off))
 
-static const char *type_name(const cJSON *v) {
-  if (!v)
-    return "nothing";
-  if (cJSON_IsString(v))
-    return "a string";
-  if (cJSON_IsNumber(v))
-    return "a number";
-  if (cJSON_IsBool(v))
-    return "a boolean";
-  if (cJSON_IsNull(v))
-    return "null";
-  return cJSON_IsArray(v) ? "an array" : "an object";
-}
-
 /* "settings.runs" from the place "settings" and the key "runs". */
 static const char *key_path(char *buf, size_t len, const char *at, const char *key) {
   snprintf(buf, len, "%s%s%s", at, at[0] && key && key[0] ? "." : "", key ? key : "");
@@ -63,7 +49,7 @@ static const char *key_path(char *buf, size_t len, const char *at, const char *k
 
 static int bad(jctx *j, const char *at, const char *what, const cJSON *v) {
   return gb_err_set(j->err, EINVAL, "%s: %s: expected %s, got %s", j->path, at, what,
-                    type_name(v));
+                    gbi_json_type_name(v));
 }
 
 static int bad_value(jctx *j, const char *at, const char *why) {
@@ -626,81 +612,18 @@ static bool write_omit(const void *base, cJSON *parent, const char *key) {
   return true;
 }
 
-/* ---- The text ------------------------------------------------------------ */
-
-static size_t line_at(const char *s, size_t len, const char *at) {
-  size_t line = 1;
-  for (const char *p = s; p < s + len && p < at; p++)
-    line += *p == '\n';
-  return line;
-}
-
-static bool only_space(const char *p, const char *end) {
-  for (; p < end; p++)
-    if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-      return false;
-  return true;
-}
-
-/* The next number token of valid JSON text at *p (skipping strings, where
- * digits are not numbers), its length in *n; NULL when there is none. */
-static const char *next_number(const char *p, const char *end, size_t *n) {
-  while (p < end) {
-    if (*p == '"') {
-      for (p++; p < end && *p != '"'; p++)
-        p += *p == '\\';
-      p++;
-    } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
-      const char *start = p;
-      while (p < end && *p && strchr("0123456789+-.eE", *p))
-        p++;
-      *n = (size_t)(p - start);
-      return start;
-    } else {
-      p++;
-    }
-  }
-  return NULL;
-}
-
-/* cJSON keeps a number only as a double, exact to 2^53; the records hold
- * 64-bit integers. Numbers come in the text in the order of the tree, so
- * each number item under v gets its own text as its valuestring (which
- * cJSON_Delete frees). false when out of memory. */
-static bool keep_number_text(cJSON *v, const char **p, const char *end) {
-  for (; v; v = v->next) {
-    size_t n = 0;
-    const char *s = cJSON_IsNumber(v) ? next_number(*p, end, &n) : NULL;
-    if (s) {
-      if (!(v->valuestring = cJSON_malloc(n + 1)))
-        return false;
-      memcpy(v->valuestring, s, n);
-      v->valuestring[n] = '\0';
-      *p = s + n;
-    }
-    if (v->child && !keep_number_text(v->child, p, end))
-      return false;
-  }
-  return true;
-}
-
 int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, gb_err *err) {
-  const char *end = json, *scan = json;
-  cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+  cJSON *root = NULL;
   gb_meta *m = NULL;
-  int rc;
-  if (root && !keep_number_text(root, &scan, json + len))
+  int rc = gbi_json_parse_strict(json, len, path, "meta.json", &root, err);
+  if (rc == 0 && !(m = malloc(sizeof *m)))
     rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
-  else if (!root || !only_space(end, json + len))
-    rc = gb_err_set(err, EINVAL, "%s:%zu: malformed JSON", path, line_at(json, len, end));
-  else if (!(m = malloc(sizeof *m)))
-    rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
-  else if ((rc = gbi_json_check_unique_keys(root, path, err)) == 0) {
+  else if (rc == 0) {
     jctx j = {path, err, false};
     gb_meta_init(m);
     rc = cJSON_IsObject(root) ? parse_fields(&j, root, "", meta_fields, gbi_meta_root->n_sub, m)
                               : gb_err_set(err, EINVAL, "%s: expected a JSON object, got %s",
-                                           path, type_name(root));
+                                           path, gbi_json_type_name(root));
     if (rc == 0)
       rc = gb_meta_check(m, path, err);
     if (rc == 0)

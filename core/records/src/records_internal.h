@@ -46,9 +46,23 @@ struct cJSON;
 
 /* Walks every object under root, in document order. Returns 0 when no
  * object repeats a key; else -EINVAL with a message naming path and the
- * first repeated key by its place ("settings.runs", "calibration[3].sorts"). */
+ * first repeated key by its place ("settings.runs", "calibration[3].sorts"),
+ * saying that `what` (the kind of file: "meta.json") must not repeat one. */
 GB_MUST_USE int gbi_json_check_unique_keys(const struct cJSON *root, const char *path,
-                                           gb_err *err);
+                                           const char *what, gb_err *err);
+
+/* Parses json[0..len) as one JSON value and nothing but white space after
+ * it, gives every number item its own text as its valuestring (cJSON keeps
+ * only a double, exact to 2^53; read integers from that text), and refuses
+ * a repeated key (gbi_json_check_unique_keys). Returns 0 and *out (free with
+ * cJSON_Delete), -EINVAL "<path>:<line>: malformed JSON" or the repeated
+ * key's message, or -ENOMEM. */
+GB_MUST_USE int gbi_json_parse_strict(const char *json, size_t len, const char *path,
+                                      const char *what, struct cJSON **out, gb_err *err);
+
+/* "a string", "a number", "a boolean", "null", "an array", "an object", or
+ * "nothing" for NULL: what a value is, for a message. */
+const char *gbi_json_type_name(const struct cJSON *v);
 
 /* ---- records.c ---- */
 /* What records.c (the schema) lends the reader in records_read.c. */
@@ -250,5 +264,18 @@ void gbi_pack_hex(const void *digest16, char out[GB_PACK_HEX_LEN + 1]);
 /* gb_records_read_path of a packed folder, within lim. */
 GB_MUST_USE int gbi_records_read_archive(const char *path, const gbi_pack_limits *lim,
                                          gb_records **out, gb_err *err);
+
+/* ---- suitefile_template.c ---- */
+/* The pieces of a template string, one at a time. */
+typedef enum {
+  GBI_PIECE_END,        /* nothing left */
+  GBI_PIECE_TEXT,       /* literal text p[0..n) ("{{" and "}}" give one brace) */
+  GBI_PIECE_NAME,       /* a placeholder: its name p[0..n), braces left out */
+  GBI_PIECE_UNCLOSED,   /* a "{" with no "}" before the next "{" or the end; p[0..n) the rest */
+  GBI_PIECE_LONE_CLOSE, /* a single "}" */
+} gbi_piece_kind;
+
+/* The next piece of the template string at *s, which it advances. */
+gbi_piece_kind gbi_suite_next_piece(const char **s, const char **p, size_t *n);
 
 #endif
