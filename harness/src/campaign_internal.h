@@ -82,8 +82,6 @@ GB_MUST_USE int gbi_campaign_write_environment(gbi_campaign *c, gb_err *err);
  * (core.fsmonitor, hooks), in the workers' environment. */
 void gbi_campaign_git_commit(const char *source_dir, const gb_privilege *as, char *buf,
                              size_t len);
-/* The recorded settings as the harness's; -EINVAL for more sizes than it holds. */
-GB_MUST_USE int gbi_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err);
 /* --resume, before the machine is set up: the recorded settings (refusing
  * different ones given on the command line), their plan, the recorded
  * calibration, and the rows already done, which must follow the plan. */

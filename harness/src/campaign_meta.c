@@ -99,66 +99,6 @@ static void utc_now(char *buf, size_t len) {
     buf[0] = '\0';
 }
 
-/* A profile name that is not one of the built-in profiles' is a custom one. */
-static gb_meta_profile profile_of(const char *name) {
-  gb_meta_profile p;
-  return gb_meta_profile_parse(name, &p) == 0 ? p : GB_META_PROFILE_CUSTOM;
-}
-
-static void settings_to_meta(const gb_settings *s, const gb_workers *w, gb_meta_settings *m) {
-  *m = (gb_meta_settings){.runs = s->runs,
-                          .warmups = s->warmups,
-                          .target_ms = s->target_ms,
-                          .energy = s->energy,
-                          .seed = s->seed,
-                          .order_seed = s->order_seed,
-                          .timeout_s = s->timeout_s};
-  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
-    if (s->languages >> l & 1)
-      m->languages[m->n_languages++] = l;
-  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
-    if (s->algorithms >> a & 1)
-      m->algorithms[m->n_algorithms++] = a;
-  for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
-    if (s->orders >> o & 1)
-      m->orders[m->n_orders++] = o;
-  for (size_t i = 0; i < s->nsizes; i++)
-    m->sizes[m->n_sizes++] = s->sizes[i];
-  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
-        m->omit[l][a][o] = s->omit[l][a][o];
-  snprintf(m->python, sizeof m->python, "%s", w->python);
-  snprintf(m->node, sizeof m->node, "%s", w->node);
-}
-
-int gbi_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err) {
-  const gb_meta_settings *ms = &m->settings;
-  *s = (gb_settings){.runs = (unsigned)ms->runs,
-                     .warmups = (unsigned)ms->warmups,
-                     .target_ms = (unsigned)ms->target_ms,
-                     .energy = ms->energy,
-                     .seed = (uint32_t)ms->seed,
-                     .order_seed = ms->order_seed,
-                     .timeout_s = (unsigned)ms->timeout_s};
-  snprintf(s->profile, sizeof s->profile, "%s", gb_meta_profile_name(m->profile));
-  for (size_t i = 0; i < ms->n_languages; i++)
-    s->languages |= 1u << ms->languages[i];
-  for (size_t i = 0; i < ms->n_algorithms; i++)
-    s->algorithms |= 1u << ms->algorithms[i];
-  for (size_t i = 0; i < ms->n_orders; i++)
-    s->orders |= 1u << ms->orders[i];
-  if (ms->n_sizes > GB_MAX_SIZES)
-    return gb_err_set(err, EINVAL, "the records list more than %d sizes", GB_MAX_SIZES);
-  for (size_t i = 0; i < ms->n_sizes; i++)
-    s->sizes[s->nsizes++] = (uint32_t)ms->sizes[i];
-  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
-        s->omit[l][a][o] = (uint16_t)ms->omit[l][a][o];
-  return 0;
-}
-
 static void energy_to_meta(const gbi_campaign *c, gb_meta *m) {
   m->energy.status = c->energy;
   snprintf(m->energy.reason, sizeof m->energy.reason, "%s", c->energy_reason);
@@ -305,8 +245,9 @@ int gbi_campaign_meta_new(gbi_campaign *c, gb_err *err) {
   if (rc < 0)
     return rc;
   snprintf(m->tool_version, sizeof m->tool_version, "%s", GB_VERSION);
-  m->profile = profile_of(c->s.profile);
-  settings_to_meta(&c->s, &c->o->workers, &m->settings);
+  m->settings = c->s;
+  gb_str_copy(m->python, sizeof m->python, c->o->workers.python);
+  gb_str_copy(m->node, sizeof m->node, c->o->workers.node);
   m->plan.configurations = c->plan.nconfigs;
   m->plan.sort_runs = (uint64_t)c->plan.nconfigs * c->s.runs;
   m->plan.startup_runs = (uint64_t)c->plan.nstartups * c->s.runs;

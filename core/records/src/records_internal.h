@@ -60,10 +60,11 @@ typedef struct {
 
 #define GB_REC_SET(a) ((gbi_rec_name_set){a, sizeof a / sizeof *a})
 
-/* The names of gb_rec_energy, and of meta.json's profiles, energy modes and
- * zone kinds (meta_codec.c), for the tables that read and write them. */
+/* The names of gb_rec_energy, of the settings' profiles and energy modes
+ * (settings.c), and of meta.json's zone kinds (meta_codec.c), for the tables that read and
+ * write them. */
 extern const char *const gbi_rec_energy_names[GB_REC_ENERGY_COUNT];
-extern const char *const gbi_meta_profile_names[GB_META_PROFILE_COUNT];
+extern const char *const gbi_profile_names[GB_PROFILE_COUNT];
 extern const char *const gbi_energy_mode_names[GB_ENERGY_MODE_COUNT];
 extern const char *const gbi_meta_zone_kind_names[GB_META_ZONE_KIND_COUNT];
 
@@ -121,7 +122,6 @@ GB_MUST_USE int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err
 #define GB_PLAUSIBLE_RSS_MAX_KIB (UINT64_C(1) << 30)
 #define GB_PLAUSIBLE_EPOCH_S INT64_C(1577836800) /* 2020-01-01T00:00:00Z */
 #define GB_PLAUSIBLE_AHEAD_S INT64_C(86400)
-#define GB_PLAUSIBLE_TIMEOUT_MAX_S ((uint64_t)GB_MAX_TIMEOUT_S)
 
 /* The campaign's times, from meta.json, for the rows' checks. */
 typedef struct {
