@@ -28,7 +28,12 @@
 /* A worker process that runs longer than this is killed and recorded. */
 #define GB_DEFAULT_TIMEOUT_S 60
 
-typedef enum { GB_PROFILE_SMOKE, GB_PROFILE_STUDY, GB_PROFILE_CUSTOM, GB_PROFILE_COUNT } gb_profile;
+typedef enum {
+  GB_PROFILE_SMOKE,
+  GB_PROFILE_STUDY,
+  GB_PROFILE_CUSTOM,
+  GB_PROFILE_COUNT
+} gb_profile;
 typedef enum {
   GB_ENERGY_AUTO,
   GB_ENERGY_ON,
