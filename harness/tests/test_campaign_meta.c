@@ -15,6 +15,29 @@ static const char *const argv[] = {"run", "--profile", "smoke", "--energy", "off
 static const char runtimes[GB_LANGUAGE_COUNT][GB_META_TEXT_MAX] = {"gcc 12", "Python 3.11",
                                                                    "v18.19.0"};
 
+static gb_machine_info info;
+static gb_pin_choice pin;
+static gb_pin_binding binding;
+static const gb_privilege owner = {.uid = (uid_t)-1, .gid = (gid_t)-1};
+
+/* Facts with energy off, of the structs above, for a test to change. */
+static gbi_meta_facts facts(void) {
+  return (gbi_meta_facts){.argc = 5,
+                          .argv = argv,
+                          .workers = &workers,
+                          .energy = GB_REC_ENERGY_OFF,
+                          .energy_reason = "--energy off",
+                          .info = &info,
+                          .label = "bench-01",
+                          .cpus_online = 8,
+                          .pin = &pin,
+                          .binding = &binding,
+                          .runtimes = runtimes,
+                          .owner = &owner,
+                          .git_commit = "unknown",
+                          .started_at = "2026-12-06T22:00:00Z"};
+}
+
 /* Field by field: the struct has padding, which memcmp would compare. */
 static void assert_same_settings(const gb_settings *a, const gb_settings *b) {
   cr_assert(a->profile == b->profile && a->languages == b->languages &&
@@ -33,25 +56,10 @@ Test(campaign_meta, fill_needs_only_settings_plan_and_facts) {
   gb_plan p;
   gb_err err = {""};
   cr_assert_eq(gb_plan_build(&s, &p, &err), 0, "%s", err.msg);
-  gb_machine_info info = {.has_cpu_model = true, .cpu_model = "Test CPU", .turbo = GB_TURBO_OFF};
-  gb_pin_choice pin = {.cpus = {2, 4}, .ncpus = 2, .numa_node = 0, .rule_held = true,
-                       .reason = "two cores of package 0"};
-  gb_pin_binding binding = {.mem_bound = true};
-  gb_privilege owner = {.uid = (uid_t)-1, .gid = (gid_t)-1};
-  const gbi_meta_facts f = {.argc = 5,
-                            .argv = argv,
-                            .workers = &workers,
-                            .energy = GB_REC_ENERGY_OFF,
-                            .energy_reason = "--energy off",
-                            .info = &info,
-                            .label = "bench-01",
-                            .cpus_online = 8,
-                            .pin = &pin,
-                            .binding = &binding,
-                            .runtimes = runtimes,
-                            .owner = &owner,
-                            .git_commit = "unknown",
-                            .started_at = "2026-12-06T22:00:00Z"};
+  info = (gb_machine_info){.has_cpu_model = true, .cpu_model = "Test CPU"};
+  pin = (gb_pin_choice){.cpus = {2, 4}, .ncpus = 2, .rule_held = true, .reason = "two cores"};
+  binding = (gb_pin_binding){.mem_bound = true};
+  const gbi_meta_facts f = facts();
   gb_meta m;
   gb_meta_init(&m);
   cr_assert_eq(gbi_meta_fill(&m, &s, &p, &f, &err), 0, "%s", err.msg);
@@ -94,23 +102,11 @@ Test(campaign_meta, fill_from_the_suite_with_memory_not_bound) {
   gb_plan p;
   gb_err err = {""};
   cr_assert_eq(gb_plan_build(&s, &p, &err), 0, "%s", err.msg);
-  gb_machine_info info = {0};
-  gb_pin_choice pin = {.cpus = {0}, .ncpus = 1, .numa_node = -1};
-  gb_pin_binding binding = {.mem_bound = false, .mem_note = "refused"};
-  gb_privilege owner = {.uid = (uid_t)-1, .gid = (gid_t)-1};
-  const gbi_meta_facts f = {.argc = 1,
-                            .argv = (const char *const[]){"greenbench-suite"},
-                            .workers = &workers,
-                            .energy = GB_REC_ENERGY_OFF,
-                            .energy_reason = "off",
-                            .info = &info,
-                            .label = "x",
-                            .pin = &pin,
-                            .binding = &binding,
-                            .runtimes = runtimes,
-                            .owner = &owner,
-                            .git_commit = "unknown",
-                            .started_at = "2026-12-06T22:00:00Z"};
+  pin = (gb_pin_choice){.cpus = {0}, .ncpus = 1, .numa_node = -1};
+  binding = (gb_pin_binding){.mem_bound = false, .mem_note = "refused"};
+  gbi_meta_facts f = facts();
+  f.argc = 1;
+  f.argv = (const char *const[]){"greenbench-suite"};
   gb_meta m;
   gb_meta_init(&m);
   cr_assert_eq(gbi_meta_fill(&m, &s, &p, &f, &err), 0, "%s", err.msg);
