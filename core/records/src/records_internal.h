@@ -110,9 +110,10 @@ GB_MUST_USE int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err
  * impossible record is refused rather than published: temperatures from
  * -50 to 150 C, frequencies up to 10 GHz, an ok run's max RSS from 1 MiB to
  * 1 TiB, start times from 2020 to a day from now, never decreasing in a
- * file's order and inside the campaign's start and finish, finished_at not
- * before started_at, and settings.timeout_s from 1 to 86400. Internal to
- * the records reader (records_rules.c). */
+ * file's order and inside the campaign's start and finish, and finished_at
+ * not before started_at (the settings' bounds, timeout_s's among them, are
+ * gb_settings_check's, which gb_meta_check applies). Internal to the
+ * records reader (records_rules.c). */
 
 /* The bounds, shared with the tests. */
 #define GB_PLAUSIBLE_TEMP_MIN_MC (-50000)
@@ -131,8 +132,7 @@ typedef struct {
 } gbi_plausible;
 
 /* meta.json's own rules into *p: started_at and finished_at within the
- * years and in order, timeout_s within its bounds. Messages name path and
- * the key. 0 or -EINVAL. */
+ * years and in order. Messages name path and the key. 0 or -EINVAL. */
 GB_MUST_USE int gbi_plausible_meta(const gb_meta *m, const char *path, gbi_plausible *p,
                                    gb_err *err);
 
