@@ -1494,3 +1494,17 @@ Test(records_meta, the_table_covers_every_member) {
   gb_err err = {""};
   cr_assert_eq(gb_meta_table_covers(&err), 0, "%s", err.msg);
 }
+
+/* The settings' lists are bitmasks (settings.h), walked in enum order. */
+Test(records_settings, bits_walk_a_list_in_enum_order) {
+  unsigned seen[32], n = 0;
+  for (unsigned v = 0; gb_bits_next(0x29u, &v); v++)
+    seen[n++] = v;
+  cr_assert_eq(n, 3u);
+  cr_assert(seen[0] == 0 && seen[1] == 3 && seen[2] == 5);
+  cr_assert_eq(gb_bits_count(0x29u), 3u);
+  unsigned v = 0;
+  cr_assert_not(gb_bits_next(0, &v), "an empty list has no value");
+  v = 0;
+  cr_assert(gb_bits_next(1u << 31, &v) && v == 31, "the last bit");
+}

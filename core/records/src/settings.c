@@ -23,20 +23,20 @@ static int out_of(gb_err *err, const char *key, uint64_t value, uint64_t lo, uin
 static int check_lists(const gb_settings *s, gb_err *err) {
   const struct {
     const char *key;
-    uint64_t mask, count;
+    unsigned mask, count; /* count: the values of its set */
   } lists[] = {
-      {"languages", s->languages, s->languages},
-      {"algorithms", s->algorithms, s->algorithms},
-      {"orders", s->orders, s->orders},
-      {"sizes", 0, s->nsizes},
+      {"languages", s->languages, GB_LANGUAGE_COUNT},
+      {"algorithms", s->algorithms, GB_ALGORITHM_COUNT},
+      {"orders", s->orders, GB_ORDER_COUNT},
   };
-  const unsigned all[] = {GB_LANGUAGE_COUNT, GB_ALGORITHM_COUNT, GB_ORDER_COUNT};
   for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-    if (lists[i].count == 0)
+    if (lists[i].mask == 0)
       return gb_err_set(err, EINVAL, "settings.%s: empty", lists[i].key);
-    if (i < 3 && lists[i].mask >> all[i])
-      return out_of(err, lists[i].key, lists[i].mask, 1, (1u << all[i]) - 1);
+    if (lists[i].mask >> lists[i].count)
+      return out_of(err, lists[i].key, lists[i].mask, 1, (1u << lists[i].count) - 1);
   }
+  if (s->nsizes == 0)
+    return gb_err_set(err, EINVAL, "settings.sizes: empty");
   if (s->nsizes > GB_MAX_SIZES)
     return gb_err_set(err, EINVAL, "settings.sizes: too many entries");
   for (size_t z = 0; z < s->nsizes; z++) {
