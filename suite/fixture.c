@@ -161,7 +161,7 @@ static int expression_of(const case_set *set, const gb_settings *s, char *buf, s
   for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
     names[2][o] = gb_order_name(o);
   for (size_t z = 0; z < s->nsizes; z++) {
-    snprintf(digits[z], sizeof digits[z], "%" PRIu32, s->sizes[z]);
+    snprintf(digits[z], sizeof digits[z], "%" PRIu64, s->sizes[z]);
     names[3][z] = digits[z];
   }
   static const char *const keys[4] = {"language", "algorithm", "order", "size"};
@@ -254,7 +254,8 @@ static int write_unrun_junit(const gbi_fixture_opts *o, const char *label, const
                                    set->configs[i].order, set->configs[i].size};
   char *xml = NULL;
   size_t len = 0;
-  int rc = gb_report_junit_unrun(label, o->settings.profile, cases, n, why, &xml, &len, err);
+  int rc = gb_report_junit_unrun(label, gb_profile_name(o->settings.profile), cases, n, why,
+                                 &xml, &len, err);
   if (rc == 0)
     rc = gb_report_write_file(o->junit, xml, len, err);
   free(xml);
@@ -319,7 +320,7 @@ static int choose_cases(const gbi_fixture_opts *o, case_set *set, state *st, cha
   gbi_ctest_run c = {0};
   char why[1024] = "", fixture[32];
   char *json = NULL;
-  snprintf(fixture, sizeof fixture, "%s/campaign", o->settings.profile);
+  snprintf(fixture, sizeof fixture, "%s/campaign", gb_profile_name(o->settings.profile));
   c.pid = gbi_ctest_find(c.exe, sizeof c.exe);
   st->ctest_pid = c.pid;
   long listed = -1;
@@ -327,7 +328,7 @@ static int choose_cases(const gbi_fixture_opts *o, case_set *set, state *st, cha
     snprintf(why, sizeof why, "it was not started by ctest");
   else if (gbi_ctest_read(&c, why, sizeof why) == 0 &&
            gbi_ctest_list(&c, fixture, &json, why, sizeof why) == 0 &&
-           (listed = choose_listed(set, o->settings.profile, json)) < 0)
+           (listed = choose_listed(set, gb_profile_name(o->settings.profile), json)) < 0)
     snprintf(why, sizeof why, "ctest --show-only=json-v1 gave no test list");
   free(json);
   int rc = 0;
@@ -344,7 +345,7 @@ static int choose_cases(const gbi_fixture_opts *o, case_set *set, state *st, cha
     snprintf(how, len,
              "the selection of the ctest run could not be read (%s): measuring "
              "GREENBENCH_SELECT=%s of the %s profile",
-             why, o->select, o->settings.profile);
+             why, o->select, gb_profile_name(o->settings.profile));
   } else {
     snprintf(how, len,
              "the selection of the ctest run cannot be read (%s), and nothing is measured "
@@ -379,8 +380,8 @@ static int refuse(const gbi_fixture_opts *o, const char *label, case_set *set, s
   set->n_chosen = set->n;
   gb_str_copy(st->status, sizeof st->status, "failed");
   gb_str_copy(st->reason, sizeof st->reason, why);
-  snprintf(line, sizeof line, "greenbench-suite: error: %s/campaign: %s", o->settings.profile,
-           why);
+  snprintf(line, sizeof line, "greenbench-suite: error: %s/campaign: %s",
+           gb_profile_name(o->settings.profile), why);
   puts(line);
   fflush(stdout);
   if (st->ctest_pid)
@@ -397,7 +398,7 @@ int gbi_fixture_campaign(const gbi_fixture_opts *o) {
   static case_set set;
   state st = {0};
   gb_err err;
-  gb_str_copy(st.profile, sizeof st.profile, o->settings.profile);
+  gb_str_copy(st.profile, sizeof st.profile, gb_profile_name(o->settings.profile));
   char label[GB_META_LABEL_MAX + 1];
   if (gb_machine_label(o->machine_label, label, sizeof label, &err) < 0 ||
       all_cases(&o->settings, &set, &err) < 0) {
@@ -411,7 +412,7 @@ int gbi_fixture_campaign(const gbi_fixture_opts *o) {
   if (set.n_chosen == 0) {
     gb_str_copy(st.status, sizeof st.status, "empty");
     snprintf(st.reason, sizeof st.reason, "no case of the %s profile is selected",
-             o->settings.profile);
+             gb_profile_name(o->settings.profile));
     printf("greenbench-suite: %s: nothing to measure\n", st.reason);
     if (write_state(o->state, &st, &err) < 0) {
       gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
@@ -432,8 +433,8 @@ int gbi_fixture_campaign(const gbi_fixture_opts *o) {
   /* A fresh records folder for each invocation, named by time and pid. */
   char stamp[GB_UTC_STAMP_SIZE];
   gb_utc_stamp_or_empty((int64_t)time(NULL), stamp);
-  snprintf(st.records, sizeof st.records, "%s/%s-%s-%d", o->results, s.profile, stamp,
-           (int)getpid());
+  snprintf(st.records, sizeof st.records, "%s/%s-%s-%d", o->results, gb_profile_name(s.profile),
+           stamp, (int)getpid());
   gb_str_copy(st.status, sizeof st.status, "running");
   snprintf(st.reason, sizeof st.reason,
            "the campaign started at %s and has not finished: it is still running, or it was "
@@ -452,7 +453,8 @@ int gbi_fixture_campaign(const gbi_fixture_opts *o) {
             o->progress_log, strerror(errno));
   printf("greenbench-suite: measuring %s; progress in %s\n", st.selection, o->progress_log);
   fflush(stdout);
-  const char *argv[] = {"greenbench-suite", "--profile", s.profile, "--select", st.selection};
+  const char *argv[] = {"greenbench-suite", "--profile", gb_profile_name(s.profile), "--select",
+                        st.selection};
   static gb_entry_workers found; /* relative to this executable */
   int rc = gb_entry_find_workers(&found);
   if (rc < 0)
@@ -489,8 +491,8 @@ int gbi_fixture_campaign(const gbi_fixture_opts *o) {
   }
   if (!strcmp(st.status, "failed")) {
     char line[2200];
-    snprintf(line, sizeof line, "greenbench-suite: error: %s/campaign: %s", s.profile,
-             st.reason);
+    snprintf(line, sizeof line, "greenbench-suite: error: %s/campaign: %s",
+             gb_profile_name(s.profile), st.reason);
     puts(line);
     if (st.ctest_pid)
       gbi_ctest_tell((pid_t)st.ctest_pid, line);
@@ -501,8 +503,8 @@ int gbi_fixture_campaign(const gbi_fixture_opts *o) {
   } else {
     printf("greenbench-suite: %s campaign %s: %zu cases, %zu of %zu runs in %" PRIu64
            "m%02" PRIu64 "s; records and report in %s; JUnit in %s\n",
-           s.profile, st.status, set.n_chosen, res.runs_done, res.runs_total, took / 60,
-           took % 60, st.records, o->junit);
+           gb_profile_name(s.profile), st.status, set.n_chosen, res.runs_done, res.runs_total,
+           took / 60, took % 60, st.records, o->junit);
   }
   if (write_state(o->state, &st, &err) < 0) {
     gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
@@ -618,9 +620,9 @@ void gbi_fixture_list_tests(const gb_settings *profile) {
   for (size_t i = 0; i < set.n; i++) {
     const gb_config *c = &set.configs[i];
     char name[96];
-    test_name(profile->profile, c, name, sizeof name);
+    test_name(gb_profile_name(profile->profile), c, name, sizeof name);
     printf("%s %s,language=%s,algorithm=%s,order=%s,size=%0*" PRIu32 "\n", name,
-           profile->profile, gb_language_name(c->language), gb_algorithm_name(c->algorithm),
-           gb_order_name(c->order), width, c->size);
+           gb_profile_name(profile->profile), gb_language_name(c->language),
+           gb_algorithm_name(c->algorithm), gb_order_name(c->order), width, c->size);
   }
 }

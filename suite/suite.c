@@ -135,7 +135,7 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set) {
     return;
   char *argv[] = {"greenbench-suite",
                   "--profile",
-                  suite.settings.profile,
+                  (char *)gb_profile_name(suite.settings.profile),
                   "--select",
                   suite.select ? suite.select : "",
                   NULL};
@@ -505,7 +505,8 @@ static int configure(int *argc, char **argv) {
   if (!suite.out) {
     char stamp[GB_UTC_STAMP_SIZE];
     gb_utc_stamp_or_empty((int64_t)time(NULL), stamp);
-    snprintf(out, sizeof out, "results/suite-%s-%s", suite.settings.profile, stamp);
+    snprintf(out, sizeof out, "results/suite-%s-%s", gb_profile_name(suite.settings.profile),
+             stamp);
     suite.out = out;
   }
   if (!suite.junit) {
@@ -569,7 +570,7 @@ static void list_cases(void) {
     label(&cases[i], name, sizeof name);
     printf("%s\n", name);
   }
-  printf("%zu cases of the %s profile\n", n, suite.settings.profile);
+  printf("%zu cases of the %s profile\n", n, gb_profile_name(suite.settings.profile));
 }
 
 /* GREENBENCH_SUITE_RESULTS, when set, moves each of the CTest forms' files

@@ -170,7 +170,7 @@ static void mark_custom(gb_settings *s, const gb_settings *profile) {
     custom = j == profile->nsizes;
   }
   if (custom)
-    snprintf(s->profile, sizeof s->profile, "custom");
+    s->profile = GB_PROFILE_CUSTOM;
 }
 
 static int apply_numbers(const run_args *a, gb_settings *s, const gb_cli_env *env) {
@@ -186,11 +186,11 @@ static int apply_numbers(const run_args *a, gb_settings *s, const gb_cli_env *en
     return rc;
   if (!a->order_seed && getrandom(&order_seed, sizeof order_seed, 0) != sizeof order_seed)
     order_seed = gb_realtime_ns();
-  s->runs = (unsigned)runs;
-  s->warmups = (unsigned)warmups;
-  s->target_ms = (unsigned)target;
-  s->seed = (uint32_t)seed;
-  s->timeout_s = (unsigned)timeout;
+  s->runs = runs;
+  s->warmups = warmups;
+  s->target_ms = target;
+  s->seed = seed;
+  s->timeout_s = timeout;
   s->order_seed = order_seed;
   return 0;
 }
@@ -216,7 +216,7 @@ static int build_settings(const run_args *a, gb_settings *s, const gb_cli_env *e
 static void default_out(const gb_settings *s, char *buf, size_t len) {
   char stamp[GB_UTC_STAMP_SIZE];
   gb_utc_stamp_or_empty((int64_t)time(NULL), stamp);
-  snprintf(buf, len, "results/%s-%s", s->profile, stamp);
+  snprintf(buf, len, "results/%s-%s", gb_profile_name(s->profile), stamp);
 }
 
 static int print_plan(const gb_settings *s, const gb_cli_env *env) {
@@ -236,15 +236,15 @@ static int print_plan(const gb_settings *s, const gb_cli_env *env) {
   size_t sort_runs = p.nconfigs * s->runs;
   fprintf(env->out,
           "profile %s: %zu configurations, %zu startup groups\n"
-          "measured runs: %zu (%zu sorting runs, %zu startup batches), %u per configuration, "
-          "one shuffled order (order seed %" PRIu64 ")\n"
-          "warm-ups: %u per configuration and startup group; target loop %u ms (calibrated to "
-          "%u ms)\n"
-          "energy: %s; input seed %" PRIu32 "\n"
+          "measured runs: %zu (%zu sorting runs, %zu startup batches), %" PRIu64
+          " per configuration, one shuffled order (order seed %" PRIu64 ")\n"
+          "warm-ups: %" PRIu64 " per configuration and startup group; target loop %" PRIu64
+          " ms (calibrated to %" PRIu64 " ms)\n"
+          "energy: %s; input seed %" PRIu64 "\n"
           "estimated duration: about %s (warm-ups and calibration %s, measured runs with "
           "their idle windows %s; longer on a busy machine)\n",
-          s->profile, p.nconfigs, p.nstartups, p.nruns, sort_runs, p.nruns - sort_runs, s->runs,
-          p.runs ? s->order_seed : 0, s->warmups, s->target_ms,
+          gb_profile_name(s->profile), p.nconfigs, p.nstartups, p.nruns, sort_runs,
+          p.nruns - sort_runs, s->runs, p.runs ? s->order_seed : 0, s->warmups, s->target_ms,
           s->target_ms * GB_META_CALIBRATION_HEADROOM_NUM / GB_META_CALIBRATION_HEADROOM_DEN,
           gb_energy_mode_name(s->energy), s->seed, total, warmups, runs);
   gb_plan_free(&p);

@@ -69,6 +69,32 @@ GB_MUST_USE int gbi_campaign_measure_row(gbi_campaign *c, const gb_job *job,
 GB_MUST_USE int gbi_campaign_calibrate(gbi_campaign *c, gb_err *err);
 
 /* campaign_meta.c */
+/* What meta.json records besides the settings and the plan: the command,
+ * the machine's facts and the campaign's set-up, as the campaign found
+ * them. Pointers are borrowed; rapl and cross are NULL when not read. */
+typedef struct {
+  size_t argc;
+  const char *const *argv; /* as given: "run ..." from the command line */
+  const gb_workers *workers;
+  gb_rec_energy energy;
+  const char *energy_reason;
+  const gb_rapl *rapl, *cross;
+  const gb_machine_info *info;
+  const char *label; /* the machine label */
+  uint64_t cpus_online;
+  const gb_pin_choice *pin;
+  const gb_pin_binding *binding;
+  const char (*runtimes)[GB_META_TEXT_MAX]; /* per language, "" when not probed */
+  const gb_privilege *owner;                /* who the workers run as */
+  const char *git_commit;
+  const char *started_at; /* UTC, YYYY-MM-DDTHH:MM:SSZ */
+} gbi_meta_facts;
+/* Fills a gb_meta_init'ed m from the settings, their plan and the facts,
+ * with the harness's own environment (harness_env) and euid (access):
+ * everything meta.json holds before calibration. 0, -EINVAL for a pinned
+ * CPU list that does not fit, or -ENOMEM. */
+GB_MUST_USE int gbi_meta_fill(gb_meta *m, const gb_settings *s, const gb_plan *p,
+                              const gbi_meta_facts *f, gb_err *err);
 GB_MUST_USE int gbi_campaign_meta_new(gbi_campaign *c, gb_err *err);
 GB_MUST_USE int gbi_campaign_meta_calibration(gbi_campaign *c, gb_err *err);
 GB_MUST_USE int gbi_campaign_meta_finish(gbi_campaign *c, bool completed, gb_err *err);
@@ -82,8 +108,6 @@ GB_MUST_USE int gbi_campaign_write_environment(gbi_campaign *c, gb_err *err);
  * (core.fsmonitor, hooks), in the workers' environment. */
 void gbi_campaign_git_commit(const char *source_dir, const gb_privilege *as, char *buf,
                              size_t len);
-/* The recorded settings as the harness's; -EINVAL for more sizes than it holds. */
-GB_MUST_USE int gbi_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err);
 /* --resume, before the machine is set up: the recorded settings (refusing
  * different ones given on the command line), their plan, the recorded
  * calibration, and the rows already done, which must follow the plan. */

@@ -99,81 +99,21 @@ static void utc_now(char *buf, size_t len) {
     buf[0] = '\0';
 }
 
-/* A profile name that is not one of the built-in profiles' is a custom one. */
-static gb_meta_profile profile_of(const char *name) {
-  gb_meta_profile p;
-  return gb_meta_profile_parse(name, &p) == 0 ? p : GB_META_PROFILE_CUSTOM;
-}
-
-static void settings_to_meta(const gb_settings *s, const gb_workers *w, gb_meta_settings *m) {
-  *m = (gb_meta_settings){.runs = s->runs,
-                          .warmups = s->warmups,
-                          .target_ms = s->target_ms,
-                          .energy = s->energy,
-                          .seed = s->seed,
-                          .order_seed = s->order_seed,
-                          .timeout_s = s->timeout_s};
-  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
-    if (s->languages >> l & 1)
-      m->languages[m->n_languages++] = l;
-  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
-    if (s->algorithms >> a & 1)
-      m->algorithms[m->n_algorithms++] = a;
-  for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
-    if (s->orders >> o & 1)
-      m->orders[m->n_orders++] = o;
-  for (size_t i = 0; i < s->nsizes; i++)
-    m->sizes[m->n_sizes++] = s->sizes[i];
-  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
-        m->omit[l][a][o] = s->omit[l][a][o];
-  snprintf(m->python, sizeof m->python, "%s", w->python);
-  snprintf(m->node, sizeof m->node, "%s", w->node);
-}
-
-int gbi_campaign_settings_from_meta(const gb_meta *m, gb_settings *s, gb_err *err) {
-  const gb_meta_settings *ms = &m->settings;
-  *s = (gb_settings){.runs = (unsigned)ms->runs,
-                     .warmups = (unsigned)ms->warmups,
-                     .target_ms = (unsigned)ms->target_ms,
-                     .energy = ms->energy,
-                     .seed = (uint32_t)ms->seed,
-                     .order_seed = ms->order_seed,
-                     .timeout_s = (unsigned)ms->timeout_s};
-  snprintf(s->profile, sizeof s->profile, "%s", gb_meta_profile_name(m->profile));
-  for (size_t i = 0; i < ms->n_languages; i++)
-    s->languages |= 1u << ms->languages[i];
-  for (size_t i = 0; i < ms->n_algorithms; i++)
-    s->algorithms |= 1u << ms->algorithms[i];
-  for (size_t i = 0; i < ms->n_orders; i++)
-    s->orders |= 1u << ms->orders[i];
-  if (ms->n_sizes > GB_MAX_SIZES)
-    return gb_err_set(err, EINVAL, "the records list more than %d sizes", GB_MAX_SIZES);
-  for (size_t i = 0; i < ms->n_sizes; i++)
-    s->sizes[s->nsizes++] = (uint32_t)ms->sizes[i];
-  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
-        s->omit[l][a][o] = (uint16_t)ms->omit[l][a][o];
-  return 0;
-}
-
-static void energy_to_meta(const gbi_campaign *c, gb_meta *m) {
-  m->energy.status = c->energy;
-  snprintf(m->energy.reason, sizeof m->energy.reason, "%s", c->energy_reason);
-  if (!c->rapl)
+static void energy_to_meta(const gbi_meta_facts *f, gb_meta *m) {
+  m->energy.status = f->energy;
+  snprintf(m->energy.reason, sizeof m->energy.reason, "%s", f->energy_reason);
+  if (!f->rapl)
     return;
   m->energy.has_source = true;
-  gb_str_copy(m->energy.source, sizeof m->energy.source, gb_rapl_source(c->rapl));
-  m->energy.has_cross = c->cross != NULL;
+  gb_str_copy(m->energy.source, sizeof m->energy.source, gb_rapl_source(f->rapl));
+  m->energy.has_cross = f->cross != NULL;
   gb_str_copy(m->energy.cross_check, sizeof m->energy.cross_check,
-              c->cross ? gb_rapl_source(c->cross) : "");
-  size_t root_len = strlen(gb_rapl_root(c->rapl));
-  for (size_t i = 0; i < gb_rapl_count(c->rapl) && i < GB_META_MAX_ZONES; i++) {
-    const gb_rapl_zone *z = gb_rapl_zone_at(c->rapl, i);
+              f->cross ? gb_rapl_source(f->cross) : "");
+  size_t root_len = strlen(gb_rapl_root(f->rapl));
+  for (size_t i = 0; i < gb_rapl_count(f->rapl) && i < GB_META_MAX_ZONES; i++) {
+    const gb_rapl_zone *z = gb_rapl_zone_at(f->rapl, i);
     gb_meta_zone *mz = &m->energy.zones[m->energy.n_zones++];
-    const char *rel = strncmp(z->path, gb_rapl_root(c->rapl), root_len) == 0
+    const char *rel = strncmp(z->path, gb_rapl_root(f->rapl), root_len) == 0
                           ? z->path + root_len + (z->path[root_len] == '/')
                           : z->path;
     gb_str_copy(mz->name, sizeof mz->name, z->name);
@@ -184,10 +124,10 @@ static void energy_to_meta(const gbi_campaign *c, gb_meta *m) {
   }
 }
 
-static void machine_to_meta(const gbi_campaign *c, gb_meta *m) {
-  const gb_machine_info *i = &c->info;
+static void machine_to_meta(const gbi_meta_facts *f, gb_meta *m) {
+  const gb_machine_info *i = f->info;
   m->machine.has_label = true;
-  gb_str_copy(m->machine.label, sizeof m->machine.label, c->label);
+  gb_str_copy(m->machine.label, sizeof m->machine.label, f->label);
   snprintf(m->machine.cpu_model, sizeof m->machine.cpu_model, "%s",
            i->has_cpu_model ? i->cpu_model : "unknown");
   snprintf(m->machine.kernel, sizeof m->machine.kernel, "%s",
@@ -197,27 +137,26 @@ static void machine_to_meta(const gbi_campaign *c, gb_meta *m) {
   m->machine.has_turbo = i->turbo != GB_TURBO_UNKNOWN;
   snprintf(m->machine.turbo, sizeof m->machine.turbo, "%s (%s)",
            i->turbo == GB_TURBO_ON ? "on" : "off", i->turbo_source);
-  long online = sysconf(_SC_NPROCESSORS_ONLN);
-  m->machine.cpus_online = online > 0 ? (uint64_t)online : 0;
+  m->machine.cpus_online = f->cpus_online;
 }
 
 _Static_assert(sizeof((gb_meta *)0)->pinning.cpus >= GB_PIN_LIST_MAX,
                "meta.json's CPU list holds any list of pinned CPUs");
 
-static int pinning_to_meta(const gbi_campaign *c, gb_meta *m, gb_err *err) {
+static int pinning_to_meta(const gbi_meta_facts *f, gb_meta *m, gb_err *err) {
+  const gb_pin_choice *pin = f->pin;
   /* Never runs out of room (the assertion above). */
-  int rc =
-      gb_pin_format_cpus(c->pin.cpus, c->pin.ncpus, m->pinning.cpus, sizeof m->pinning.cpus);
+  int rc = gb_pin_format_cpus(pin->cpus, pin->ncpus, m->pinning.cpus, sizeof m->pinning.cpus);
   if (rc < 0)
     return gb_err_set(err, -rc, "the list of %zu pinned CPUs does not fit in meta.json",
-                      c->pin.ncpus);
-  m->pinning.rule_held = c->pin.rule_held;
-  snprintf(m->pinning.reason, sizeof m->pinning.reason, "%s%s%s", c->pin.reason,
-           c->binding.mem_bound ? "" : "; memory not bound: ",
-           c->binding.mem_bound ? "" : c->binding.mem_note);
-  m->pinning.has_numa_node = c->pin.numa_node >= 0;
-  m->pinning.numa_node = c->pin.numa_node >= 0 ? (uint64_t)c->pin.numa_node : 0;
-  m->pinning.memory_bound = c->binding.mem_bound;
+                      pin->ncpus);
+  m->pinning.rule_held = pin->rule_held;
+  snprintf(m->pinning.reason, sizeof m->pinning.reason, "%s%s%s", pin->reason,
+           f->binding->mem_bound ? "" : "; memory not bound: ",
+           f->binding->mem_bound ? "" : f->binding->mem_note);
+  m->pinning.has_numa_node = pin->numa_node >= 0;
+  m->pinning.numa_node = pin->numa_node >= 0 ? (uint64_t)pin->numa_node : 0;
+  m->pinning.memory_bound = f->binding->mem_bound;
   return 0;
 }
 
@@ -276,8 +215,8 @@ static void describe_energy_way(const gbi_campaign *c, char *buf, size_t len) {
 }
 
 /* meta.json's access and spawner: the first words of describe_access. */
-static void access_to_meta(const gbi_campaign *c, gb_meta *m) {
-  bool drops = gb_privilege_drops(&c->owner);
+static void access_to_meta(const gbi_meta_facts *f, gb_meta *m) {
+  bool drops = gb_privilege_drops(f->owner);
   m->has_access = true;
   gb_str_copy(m->access, sizeof m->access,
               geteuid() != 0 ? "unprivileged"
@@ -287,42 +226,71 @@ static void access_to_meta(const gbi_campaign *c, gb_meta *m) {
            geteuid() == 0 && drops ? ", drop to the sudo user" : "");
 }
 
-int gbi_campaign_meta_new(gbi_campaign *c, gb_err *err) {
-  gb_meta *m = &c->meta;
-  /* The command as typed, binary first: "greenbench run ..." from the
-   * command line (whose argv starts at the subcommand), "greenbench-suite ..."
-   * from the suite. */
-  size_t skip = c->o->argc > 0 && strcmp(c->o->argv[0], "run") == 0 ? 1 : 0;
-  const char **argv = calloc(c->o->argc + 1, sizeof *argv);
+/* The command as typed, binary first: "greenbench run ..." from the
+ * command line (whose argv starts at the subcommand), "greenbench-suite ..."
+ * from the suite. */
+static int command_to_meta(const gbi_meta_facts *f, gb_meta *m, gb_err *err) {
+  size_t skip = f->argc > 0 && strcmp(f->argv[0], "run") == 0 ? 1 : 0;
+  const char **argv = calloc(f->argc + 1, sizeof *argv);
   if (!argv)
     return gb_err_set(err, ENOMEM, "out of memory for the command");
   if (skip)
     argv[0] = "greenbench";
-  memcpy(argv + skip, c->o->argv, c->o->argc * sizeof *argv);
-  size_t argc = c->o->argc + skip;
-  int rc = gb_meta_set_command(m, argc, argv, err);
+  memcpy(argv + skip, f->argv, f->argc * sizeof *argv);
+  int rc = gb_meta_set_command(m, f->argc + skip, argv, err);
   free(argv);
+  return rc;
+}
+
+int gbi_meta_fill(gb_meta *m, const gb_settings *s, const gb_plan *p, const gbi_meta_facts *f,
+                  gb_err *err) {
+  int rc = command_to_meta(f, m, err);
   if (rc < 0)
     return rc;
   snprintf(m->tool_version, sizeof m->tool_version, "%s", GB_VERSION);
-  m->profile = profile_of(c->s.profile);
-  settings_to_meta(&c->s, &c->o->workers, &m->settings);
-  m->plan.configurations = c->plan.nconfigs;
-  m->plan.sort_runs = (uint64_t)c->plan.nconfigs * c->s.runs;
-  m->plan.startup_runs = (uint64_t)c->plan.nstartups * c->s.runs;
-  m->plan.measured_runs = c->plan.nruns;
-  energy_to_meta(c, m);
-  machine_to_meta(c, m);
-  rc = pinning_to_meta(c, m, err);
-  if (rc < 0)
+  m->settings = *s;
+  gb_str_copy(m->python, sizeof m->python, f->workers->python);
+  gb_str_copy(m->node, sizeof m->node, f->workers->node);
+  m->plan.configurations = p->nconfigs;
+  m->plan.sort_runs = (uint64_t)p->nconfigs * s->runs;
+  m->plan.startup_runs = (uint64_t)p->nstartups * s->runs;
+  m->plan.measured_runs = p->nruns;
+  energy_to_meta(f, m);
+  machine_to_meta(f, m);
+  if ((rc = pinning_to_meta(f, m, err)) < 0)
     return rc;
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
-    snprintf(m->runtimes[l], sizeof m->runtimes[l], "%s", c->runtimes[l]);
+    snprintf(m->runtimes[l], sizeof m->runtimes[l], "%s", f->runtimes[l]);
   harness_env_to_meta(m);
-  access_to_meta(c, m);
-  gbi_campaign_git_commit(c->o->source_dir, &c->owner, m->git_commit, sizeof m->git_commit);
-  utc_now(m->started_at, sizeof m->started_at);
-  return gbi_recorder_write_meta(c->rec, m, err);
+  access_to_meta(f, m);
+  gb_str_copy(m->git_commit, sizeof m->git_commit, f->git_commit);
+  gb_str_copy(m->started_at, sizeof m->started_at, f->started_at);
+  return 0;
+}
+
+int gbi_campaign_meta_new(gbi_campaign *c, gb_err *err) {
+  char commit[GB_META_NAME_MAX], now[32];
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  gbi_campaign_git_commit(c->o->source_dir, &c->owner, commit, sizeof commit);
+  utc_now(now, sizeof now);
+  const gbi_meta_facts f = {.argc = c->o->argc,
+                            .argv = (const char *const *)c->o->argv,
+                            .workers = &c->o->workers,
+                            .energy = c->energy,
+                            .energy_reason = c->energy_reason,
+                            .rapl = c->rapl,
+                            .cross = c->cross,
+                            .info = &c->info,
+                            .label = c->label,
+                            .cpus_online = online > 0 ? (uint64_t)online : 0,
+                            .pin = &c->pin,
+                            .binding = &c->binding,
+                            .runtimes = (const char(*)[GB_META_TEXT_MAX])c->runtimes,
+                            .owner = &c->owner,
+                            .git_commit = commit,
+                            .started_at = now};
+  int rc = gbi_meta_fill(&c->meta, &c->s, &c->plan, &f, err);
+  return rc < 0 ? rc : gbi_recorder_write_meta(c->rec, &c->meta, err);
 }
 
 int gbi_campaign_meta_calibration(gbi_campaign *c, gb_err *err) {

@@ -99,6 +99,16 @@ static int check_rows(gbi_campaign *c, const gb_rec_table *t, gb_err *err) {
   return 0;
 }
 
+/* The recorded settings, held to the bounds a new campaign's are held to
+ * (gb_settings_check; the reader has checked them too). */
+static int settings_of_records(gbi_campaign *c, gb_err *err) {
+  gb_err why;
+  c->s = c->meta.settings;
+  if (gb_settings_check(&c->s, &why) < 0)
+    return gb_err_set(err, EINVAL, "cannot resume %s: meta.json: %s", c->o->out_dir, why.msg);
+  return 0;
+}
+
 /* meta.json is written before calibration and again after it: a campaign
  * stopped in between (a kill -9) has no measured run to continue. */
 static int check_calibrated(gbi_campaign *c, const gb_records *r, gb_err *err) {
@@ -124,11 +134,11 @@ int gbi_campaign_resume_load(gbi_campaign *c, gb_err *err) {
   if (rc == 0)
     rc = check_calibrated(c, r, err);
   if (rc == 0)
-    rc = gbi_campaign_settings_from_meta(&c->meta, &c->s, err);
+    rc = settings_of_records(c, err);
   if (rc == 0 && c->o->settings_given)
     rc = compare_settings(c, &c->o->settings, err);
-  if (rc == 0 && (strcmp(c->meta.settings.python, c->o->workers.python) ||
-                  strcmp(c->meta.settings.node, c->o->workers.node)))
+  if (rc == 0 && (strcmp(c->meta.python, c->o->workers.python) ||
+                  strcmp(c->meta.node, c->o->workers.node)))
     rc =
         gb_err_set(err, EINVAL, "cannot resume %s: --python or --node differs from the records",
                    c->o->out_dir);

@@ -4,6 +4,7 @@
 #include "greenbench/text.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ int gb_select_parse_mask(gb_select_key key, const char *list, unsigned *mask, gb
 }
 
 /* The sizes in buf (a list_copy) into out[GB_MAX_SIZES]. */
-static int parse_size_items(char *buf, uint32_t *out, size_t *n, gb_err *err) {
+static int parse_size_items(char *buf, uint64_t *out, size_t *n, gb_err *err) {
   char *save = NULL;
   size_t count = 0;
   for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
@@ -92,15 +93,15 @@ static int parse_size_items(char *buf, uint32_t *out, size_t *n, gb_err *err) {
         return gb_err_set(err, EINVAL, "size %u given twice", (unsigned)v);
     if (count == GB_MAX_SIZES)
       return gb_err_set(err, EINVAL, "more than %d sizes in the list", GB_MAX_SIZES);
-    out[count++] = (uint32_t)v;
+    out[count++] = v;
   }
   *n = count;
   return 0;
 }
 
-int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t *n,
+int gb_select_parse_sizes(const char *list, uint64_t sizes[GB_MAX_SIZES], size_t *n,
                           gb_err *err) {
-  uint32_t out[GB_MAX_SIZES];
+  uint64_t out[GB_MAX_SIZES];
   size_t count = 0;
   char *buf = list_copy(list, "size", err);
   if (!buf)
@@ -117,7 +118,7 @@ int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t
 /* Keeps the profile's sizes that the selection names, in profile order; the
  * omitted bits follow their sizes. */
 static int select_sizes(gb_settings *s, const char *list, gb_err *err) {
-  uint32_t want[GB_MAX_SIZES], kept[GB_MAX_SIZES];
+  uint64_t want[GB_MAX_SIZES], kept[GB_MAX_SIZES];
   size_t nwant, nkept = 0;
   int rc = gb_select_parse_sizes(list, want, &nwant, err);
   if (rc < 0)
@@ -127,8 +128,8 @@ static int select_sizes(gb_settings *s, const char *list, gb_err *err) {
     while (i < s->nsizes && s->sizes[i] != want[w])
       i++;
     if (i == s->nsizes)
-      return gb_err_set(err, EINVAL, "size %u is not one of the %s profile's sizes", want[w],
-                        s->profile);
+      return gb_err_set(err, EINVAL, "size %" PRIu64 " is not one of the %s profile's sizes",
+                        want[w], gb_profile_name(s->profile));
   }
   uint16_t omit[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT][GB_ORDER_COUNT] = {{{0}}};
   for (size_t i = 0; i < s->nsizes; i++)
@@ -275,7 +276,7 @@ int gb_settings_select(gb_settings *s, const char *expr, gb_err *err) {
     gb_settings t = *s;
     if ((rc = apply_product(&t, alt, err)) == 0 && mark_chosen(s, &t, &chosen) == 0)
       rc = gb_err_set(err, EINVAL, "selection '%s' leaves no case of the %s profile", shown,
-                      s->profile);
+                      gb_profile_name(s->profile));
   }
   free(copy);
   if (rc == 0)

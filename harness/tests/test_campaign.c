@@ -942,6 +942,49 @@ Test(campaign, resume_refuses_other_settings) {
   gb_records_free(r);
 }
 
+/* Writes text to dir/name, replacing it. */
+static void rewrite(const char *dir, const char *name, const char *text) {
+  char path[256];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f, "%s", path);
+  cr_assert_eq(fputs(text, f) >= 0 && fclose(f) == 0, true, "%s", path);
+}
+
+/* Issue 35: a resumed campaign's settings, read back from meta.json, are
+ * held to the bounds a new campaign's are (gb_settings_check): settings out
+ * of bounds are refused in one line before any worker starts, and the
+ * records are left as they were. */
+Test(campaign, resume_refuses_recorded_settings_out_of_bounds) {
+  char *out = new_out();
+  volatile sig_atomic_t stop = 0;
+  worker_script *w;
+  gb_campaign_opts o = scripted_opts(out, small(), &w);
+  o.stop = &stop;
+  script_at(w, FIRST_RUN_CALL + 1, 0, SCRIPT_INTERRUPT, 0);
+  gb_err err;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), 0, "%s", err.msg);
+  script_destroy(w);
+  static char meta[65536], runs[65536], warmups[65536];
+  snprintf(meta, sizeof meta, "%s", slurp(out, "meta.json"));
+  char *at = strstr(meta, "\"warmups\":\t1,");
+  cr_assert_not_null(at, "%s", meta);
+  at[strlen("\"warmups\":\t")] = '0';
+  rewrite(out, "meta.json", meta);
+  snprintf(runs, sizeof runs, "%s", slurp(out, "runs.csv"));
+  snprintf(warmups, sizeof warmups, "%s", slurp(out, "warmups.csv"));
+  o = scripted_opts(out, small(), &w);
+  o.resume = true;
+  cr_assert_eq(gb_campaign_run(&o, NULL, &err), -EINVAL);
+  cr_assert(strstr(err.msg, "meta.json: settings.warmups: 0 is outside 1..64"), "%s", err.msg);
+  cr_assert_null(strchr(err.msg, '\n'), "one line: %s", err.msg);
+  cr_assert_eq(script_calls(w), 0u, "refused before any worker started");
+  script_destroy(w);
+  cr_assert_str_eq(slurp(out, "meta.json"), meta, "meta.json is as it was");
+  cr_assert_str_eq(slurp(out, "runs.csv"), runs, "runs.csv is as it was");
+  cr_assert_str_eq(slurp(out, "warmups.csv"), warmups, "warmups.csv is as it was");
+}
+
 Test(campaign, an_interrupt_before_calibration_leaves_nothing_to_resume) {
   char *out = new_out();
   volatile sig_atomic_t stop = 1;

@@ -154,9 +154,12 @@ Test(plan, settings_check_holds_every_bound) {
   REFUSED(s.seed = 0, "settings.seed: 0 is outside 1..4294967295");
   REFUSED(s.timeout_s = 0, "settings.timeout_s: 0 is outside 1..86400");
   REFUSED(s.timeout_s = GB_MAX_TIMEOUT_S + 1, "settings.timeout_s: 86401 is outside 1..86400");
-  REFUSED(s.languages = 0, "settings.languages: 0 is outside 1..7");
+  REFUSED(s.languages = 0, "settings.languages: empty");
   REFUSED(s.orders = 1u << GB_ORDER_COUNT, "settings.orders: 16 is outside 1..15");
-  REFUSED(s.nsizes = 0, "settings.sizes (the count): 0 is outside 1..16");
+  REFUSED(s.nsizes = 0, "settings.sizes: empty");
+  REFUSED(s.nsizes = GB_MAX_SIZES + 1, "settings.sizes: too many entries");
+  REFUSED(s.sizes[1] = s.sizes[0], "settings.sizes: lists 250 twice");
+  REFUSED(s.profile = GB_PROFILE_COUNT, "settings.profile: 3 is outside 0..2");
   REFUSED(s.sizes[1] = GB_MAX_SIZE + 1, "settings.sizes: 10000001 is outside 1..10000000");
   REFUSED(s.energy = GB_ENERGY_MODE_COUNT, "settings.energy: 3 is outside 0..2");
 #undef REFUSED

@@ -187,31 +187,28 @@ static int write_csv(const char *path, rows_t *t, bool renumber) {
 }
 
 static void settings(gb_meta *m) {
-  gb_meta_settings *s = &m->settings;
-  for (int i = 0; i < 3; i++) {
-    s->languages[i] = i;
-    s->algorithms[i] = i;
-  }
-  s->n_languages = s->n_algorithms = 3;
+  gb_settings *s = &m->settings;
+  s->languages = (1u << GB_LANGUAGE_COUNT) - 1;
+  s->algorithms = (1u << GB_ALGORITHM_COUNT) - 1;
+  s->orders = (1u << GB_ORDER_COUNT) - 1;
   for (int i = 0; i < 4; i++) {
-    s->orders[i] = i;
     s->sizes[i] = sizes[i];
   }
-  s->n_orders = s->n_sizes = 4;
+  s->nsizes = 4;
   s->runs = RUNS;
   s->warmups = WARMUPS;
   s->target_ms = 200;
   s->energy = GB_ENERGY_ON;
   s->seed = SEED;
   s->order_seed = 99;
-  snprintf(s->python, sizeof s->python, "/usr/bin/python3");
-  snprintf(s->node, sizeof s->node, "/usr/bin/node");
+  snprintf(m->python, sizeof m->python, "/usr/bin/python3");
+  snprintf(m->node, sizeof m->node, "/usr/bin/node");
   s->timeout_s = 600;
 }
 
 static void machine(gb_meta *m) {
   snprintf(m->tool_version, sizeof m->tool_version, "0.1.0");
-  m->profile = GB_META_PROFILE_STUDY;
+  m->settings.profile = GB_PROFILE_STUDY;
   m->energy.status = GB_REC_ENERGY_OK;
   m->energy.n_zones = 2;
   m->energy.zones[0] = (gb_meta_zone){.name = "package-0",

@@ -117,14 +117,15 @@ static int startup_cost(const gb_rec_group *g, gb_an_startup *s, gb_err *err) {
 
 static int build_startups(gb_analysis *a, gb_err *err) {
   const gb_meta *m = &a->records->meta;
-  const gb_meta_settings *s = &m->settings;
-  a->startups = calloc(s->n_languages * s->n_orders * s->n_sizes, sizeof *a->startups);
+  const gb_settings *s = &m->settings;
+  a->startups = calloc(gb_bits_count(s->languages) * gb_bits_count(s->orders) * s->nsizes,
+                       sizeof *a->startups);
   if (!a->startups) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     for (gb_order o = 0; o < GB_ORDER_COUNT; o++) {
-      for (size_t z = 0; z < s->n_sizes; z++) {
+      for (size_t z = 0; z < s->nsizes; z++) {
         if (!gb_meta_plans_startup(m, l, o, s->sizes[z])) {
           continue;
         }
@@ -389,7 +390,7 @@ static int bootstrap(gb_analysis *a, gb_an_config *c, gb_boot_work *work, gb_err
 }
 
 static int build_config(gb_analysis *a, gb_an_config *c, gb_err *err) {
-  const gb_meta_settings *s = &a->records->meta.settings;
+  const gb_settings *s = &a->records->meta.settings;
   c->stream = gbi_analysis_stream(c->language, c->algorithm, c->order, c->size);
   c->startup = find_startup(a, c->language, c->order, c->size);
   c->coupling = (gb_rho){.defined = false, .rho = NAN};
@@ -414,8 +415,9 @@ static int build_config(gb_analysis *a, gb_an_config *c, gb_err *err) {
 
 static int build_configs(gb_analysis *a, gb_err *err) {
   const gb_meta *m = &a->records->meta;
-  const gb_meta_settings *s = &m->settings;
-  size_t cap = s->n_languages * s->n_algorithms * s->n_orders * s->n_sizes;
+  const gb_settings *s = &m->settings;
+  size_t cap = gb_bits_count(s->languages) * gb_bits_count(s->algorithms) *
+               gb_bits_count(s->orders) * s->nsizes;
   a->configs = calloc(cap, sizeof *a->configs);
   if (!a->configs) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
@@ -423,7 +425,7 @@ static int build_configs(gb_analysis *a, gb_err *err) {
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
       for (gb_order o = 0; o < GB_ORDER_COUNT; o++) {
-        for (size_t z = 0; z < s->n_sizes; z++) {
+        for (size_t z = 0; z < s->nsizes; z++) {
           if (!gb_meta_plans(m, l, g, o, s->sizes[z])) {
             continue;
           }
@@ -494,11 +496,11 @@ static const gb_language language_pairs[3][2] = {
 };
 
 static void language_ratios(gb_analysis *a) {
-  const gb_meta_settings *s = &a->records->meta.settings;
+  const gb_settings *s = &a->records->meta.settings;
   for (int p = 0; p < 3; p++) {
     for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
       for (gb_order o = 0; o < GB_ORDER_COUNT; o++) {
-        for (size_t z = 0; z < s->n_sizes; z++) {
+        for (size_t z = 0; z < s->nsizes; z++) {
           const gb_an_config *x = gb_analysis_find(a, language_pairs[p][0], g, o, s->sizes[z]);
           const gb_an_config *y = gb_analysis_find(a, language_pairs[p][1], g, o, s->sizes[z]);
           add_ratio(a, GB_AN_LANGUAGES, x, y);
@@ -510,11 +512,11 @@ static void language_ratios(gb_analysis *a) {
 }
 
 static void order_ratios(gb_analysis *a) {
-  const gb_meta_settings *s = &a->records->meta.settings;
+  const gb_settings *s = &a->records->meta.settings;
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
       for (int o = GB_RANDOM + 1; o < GB_ORDER_COUNT; o++) {
-        for (size_t z = 0; z < s->n_sizes; z++) {
+        for (size_t z = 0; z < s->nsizes; z++) {
           const gb_an_config *x = gb_analysis_find(a, l, g, o, s->sizes[z]);
           const gb_an_config *y = gb_analysis_find(a, l, g, GB_RANDOM, s->sizes[z]);
           add_ratio(a, GB_AN_ORDERS, x, y);
@@ -672,7 +674,7 @@ static int size_replicates(gb_analysis *a, uint64_t size, bool make, gb_err *err
 }
 
 static int measure_groups(gb_analysis *a, gb_err *err) {
-  const gb_meta_settings *s = &a->records->meta.settings;
+  const gb_settings *s = &a->records->meta.settings;
   size_t workers = a->opts.threads;
   group_items g = {a, malloc((a->n_configs + a->n_ratios + 1) * sizeof *g.index),
                    calloc(workers, sizeof *g.bufs)};
@@ -683,7 +685,7 @@ static int measure_groups(gb_analysis *a, gb_err *err) {
   }
   /* Size by size, so that a size's startup replicates serve its groups
    * and are released before the next size's are made. */
-  for (size_t z = 0; rc == 0 && z < s->n_sizes; z++) {
+  for (size_t z = 0; rc == 0 && z < s->nsizes; z++) {
     rc = size_replicates(a, s->sizes[z], true, err);
     for (int alg = 0; rc == 0 && alg < GB_ALGORITHM_COUNT; alg++) {
       rc = measure_group(a, alg, s->sizes[z], &g, err);
@@ -759,7 +761,7 @@ static int rank_one(gb_analysis *a, gb_an_rank *k, const gb_boot **tmp, gb_err *
 static void add_scopes(gb_analysis *a) {
   const gb_meta *m = &a->records->meta;
   a->ranks[a->n_ranks++] = (gb_an_rank){.scope = GB_AN_RANK_OVERALL};
-  for (size_t z = 0; z < m->settings.n_sizes; z++) {
+  for (size_t z = 0; z < m->settings.nsizes; z++) {
     a->ranks[a->n_ranks++] =
         (gb_an_rank){.scope = GB_AN_RANK_SIZE, .size = m->settings.sizes[z]};
   }

@@ -73,10 +73,10 @@ static void count_group(const gb_analysis *a, gb_an_group *g) {
  * the sizes, from its language's counts (parity makes them every
  * language's). */
 static void comparisons_ratio(const gb_analysis *a, gb_an_group *g) {
-  const gb_meta_settings *s = &a->records->meta.settings;
+  const gb_settings *s = &a->records->meta.settings;
   double v[GB_MAX_SIZES];
   size_t n = 0;
-  for (size_t z = 0; z < s->n_sizes; z++) {
+  for (size_t z = 0; z < s->nsizes; z++) {
     const gb_an_config *x = gb_analysis_find(a, g->la, g->algorithm, g->order, s->sizes[z]);
     const gb_an_config *y = gb_analysis_find(a, g->la, g->algorithm, GB_RANDOM, s->sizes[z]);
     if (x && y && x->has_counts && y->has_counts && y->comparisons > 0) {

@@ -383,7 +383,7 @@ int gb_report_junit(const gb_analysis *a, char **out, size_t *len, gb_err *err) 
   const gb_meta *m = &a->records->meta;
   junit j = {.a = a,
              .machine = m->machine.has_label ? m->machine.label : GB_JUNIT_UNLABELLED,
-             .profile = gb_meta_profile_name(m->profile),
+             .profile = gb_profile_name(m->settings.profile),
              .n_cases = a->n_configs};
   j.cases = calloc(a->n_configs ? a->n_configs : 1, sizeof *j.cases);
   if (!j.cases) {
@@ -399,7 +399,7 @@ int gb_report_junit(const gb_analysis *a, char **out, size_t *len, gb_err *err) 
 
 static int check_unrun(const char *machine_label, const char *profile,
                        const gb_junit_case *cases, size_t n, const char *reason, gb_err *err) {
-  gb_meta_profile p;
+  gb_profile p;
   if (n == 0) {
     return gb_err_set(err, EINVAL, "junit.xml: no case to report");
   }
@@ -407,7 +407,7 @@ static int check_unrun(const char *machine_label, const char *profile,
     return gb_err_set(err, EINVAL, "junit.xml: machine label '%.64s' is not a label",
                       machine_label);
   }
-  if (!profile || gb_meta_profile_parse(profile, &p) < 0) {
+  if (!profile || gb_profile_parse(profile, &p) < 0) {
     return gb_err_set(err, EINVAL, "junit.xml: unknown profile '%.64s'",
                       profile ? profile : "(null)");
   }

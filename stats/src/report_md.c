@@ -18,35 +18,29 @@ static void percent(char *buf, size_t len, double share) {
 
 /* ---- What was measured ------------------------------------------------------ */
 
-static void list_names(gbi_textbuf *b, const char *const *names, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    gbi_tb_puts(b, i ? ", " : "");
-    gbi_tb_puts(b, names[i]);
+/* The names of a list's values (a bitmask over all[]), in enum order. */
+static void list_names(gbi_textbuf *b, unsigned mask, const char *const *all) {
+  const char *sep = "";
+  for (unsigned v = 0; gb_bits_next(mask, &v); v++) {
+    gbi_tb_puts(b, sep);
+    gbi_tb_puts(b, all[v]);
+    sep = ", ";
   }
 }
 
 static void settings_line(md *d) {
-  const gb_meta_settings *s = &d->m->settings;
-  const char *names[GB_MAX_SIZES];
-  for (size_t i = 0; i < s->n_languages; i++) {
-    names[i] = gb_language_name(s->languages[i]);
-  }
-  list_names(d->b, names, s->n_languages);
+  const gb_settings *s = &d->m->settings;
+  list_names(d->b, s->languages, gb_language_names);
   gbi_tb_puts(d->b, " × ");
-  for (size_t i = 0; i < s->n_algorithms; i++) {
-    names[i] = gb_algorithm_name(s->algorithms[i]);
-  }
-  list_names(d->b, names, s->n_algorithms);
+  list_names(d->b, s->algorithms, gb_algorithm_names);
   gbi_tb_puts(d->b, " × ");
-  for (size_t i = 0; i < s->n_orders; i++) {
-    names[i] = gb_order_name(s->orders[i]);
-  }
-  list_names(d->b, names, s->n_orders);
+  list_names(d->b, s->orders, gb_order_names);
   gbi_tb_puts(d->b, " × sizes ");
-  for (size_t i = 0; i < s->n_sizes; i++) {
+  for (size_t i = 0; i < s->nsizes; i++) {
     gbi_tb_printf(d->b, "%s%" PRIu64, i ? ", " : "", s->sizes[i]);
   }
-  size_t product = s->n_languages * s->n_algorithms * s->n_orders * s->n_sizes;
+  size_t product = gb_bits_count(s->languages) * gb_bits_count(s->algorithms) *
+                   gb_bits_count(s->orders) * s->nsizes;
   if (product != d->a->n_configs) {
     gbi_tb_printf(d->b, ", less the %zu configurations not selected (meta.json, settings.omit)",
                   product - d->a->n_configs);
@@ -122,9 +116,9 @@ static void text_row(md *d, const char *name, bool has, const char *value) {
 
 static void runtimes_row(md *d) {
   row_begin(d->b, "Runtimes");
-  for (size_t i = 0; i < d->m->settings.n_languages; i++) {
-    gb_language l = d->m->settings.languages[i];
-    gbi_tb_printf(d->b, "%s%s: ", i ? "; " : "", gb_language_title(l));
+  const char *sep = "";
+  for (gb_language l = 0; gb_bits_next(d->m->settings.languages, &l); l++, sep = "; ") {
+    gbi_tb_printf(d->b, "%s%s: ", sep, gb_language_title(l));
     md_text(d->b, d->m->runtimes[l][0] ? d->m->runtimes[l] : "not recorded");
   }
   gbi_tb_puts(d->b, " |\n");
@@ -157,7 +151,7 @@ void md_section_measured(md *d) {
   md_text(b, m->tool_version);
   gbi_tb_puts(b, ") |\n");
   row_begin(b, "Profile");
-  gbi_tb_printf(b, "%s: ", gb_meta_profile_name(m->profile));
+  gbi_tb_printf(b, "%s: ", gb_profile_name(m->settings.profile));
   settings_line(d);
   gbi_tb_puts(b, " |\n");
   campaign_row(d);

@@ -172,30 +172,34 @@ static void language_table(md *d) {
 /* Per-sort figures on random input (or the first order) by language. */
 static void per_language_table(md *d, gb_estimate e, const char *what, double scale) {
   gbi_textbuf *b = d->b;
-  const gb_meta_settings *s = &d->m->settings;
-  gb_order order = gb_meta_has_order(d->m, GB_RANDOM) ? GB_RANDOM : s->orders[0];
+  const gb_settings *s = &d->m->settings;
+  gb_order order = GB_RANDOM;
+  if (!gb_meta_has_order(d->m, GB_RANDOM)) {
+    order = 0;
+    (void)gb_bits_next(s->orders, &order); /* the first order: the list is not empty */
+  }
   gbi_tb_printf(b, "%s on %s input, median [%s CI]:\n\n| Algorithm | Size |", what,
                 gb_order_name(order), d->level);
-  for (size_t i = 0; i < s->n_languages; i++) {
-    gbi_tb_printf(b, " %s |", gb_language_title(s->languages[i]));
+  for (gb_language l = 0; gb_bits_next(s->languages, &l); l++) {
+    gbi_tb_printf(b, " %s |", gb_language_title(l));
   }
   gbi_tb_puts(b, "\n|---|---|");
-  for (size_t i = 0; i < s->n_languages; i++) {
+  for (size_t i = 0; i < gb_bits_count(s->languages); i++) {
     gbi_tb_puts(b, "---|");
   }
   gbi_tb_puts(b, "\n");
   for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
-    for (size_t z = 0; z < s->n_sizes; z++) {
+    for (size_t z = 0; z < s->nsizes; z++) {
       bool any = false;
-      for (size_t i = 0; i < s->n_languages; i++) {
-        any = any || gb_analysis_find(d->a, s->languages[i], g, order, s->sizes[z]);
+      for (gb_language l = 0; gb_bits_next(s->languages, &l); l++) {
+        any = any || gb_analysis_find(d->a, l, g, order, s->sizes[z]);
       }
       if (!any) {
         continue;
       }
       gbi_tb_printf(b, "| %s | %" PRIu64 " |", gb_algorithm_name(g), s->sizes[z]);
-      for (size_t i = 0; i < s->n_languages; i++) {
-        const gb_an_config *c = gb_analysis_find(d->a, s->languages[i], g, order, s->sizes[z]);
+      for (gb_language l = 0; gb_bits_next(s->languages, &l); l++) {
+        const gb_an_config *c = gb_analysis_find(d->a, l, g, order, s->sizes[z]);
         gbi_tb_puts(b, " ");
         if (c) {
           md_est(d, c, e, scale);

@@ -290,7 +290,7 @@ static void remedy(gbi_textbuf *b, int n, bool applied) {
 void md_section_remedies(md *d) {
   gbi_textbuf *b = d->b;
   const gb_analysis *a = d->a;
-  const gb_meta_settings *s = &d->m->settings;
+  const gb_settings *s = &d->m->settings;
   const gb_an_remedies r = a->remedies;
   gbi_tb_puts(b,
               "## How the seven measurement traps were met\n\n"

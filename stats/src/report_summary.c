@@ -57,22 +57,22 @@ static cJSON *name_array(sj *s, cJSON *parent, const char *key) {
 /* ---- The campaign and the options ---------------------------------------------------- */
 
 static void put_settings(sj *s, cJSON *root) {
-  const gb_meta_settings *m = &s->a->records->meta.settings;
+  const gb_settings *m = &s->a->records->meta.settings;
   cJSON *o = put_obj(s, root, "settings");
   cJSON *x = name_array(s, o, "languages");
-  for (size_t i = 0; i < m->n_languages; i++) {
-    put_str(s, x, NULL, gb_language_name(m->languages[i]));
+  for (unsigned v = 0; gb_bits_next(m->languages, &v); v++) {
+    put_str(s, x, NULL, gb_language_name(v));
   }
   x = name_array(s, o, "algorithms");
-  for (size_t i = 0; i < m->n_algorithms; i++) {
-    put_str(s, x, NULL, gb_algorithm_name(m->algorithms[i]));
+  for (unsigned v = 0; gb_bits_next(m->algorithms, &v); v++) {
+    put_str(s, x, NULL, gb_algorithm_name(v));
   }
   x = name_array(s, o, "orders");
-  for (size_t i = 0; i < m->n_orders; i++) {
-    put_str(s, x, NULL, gb_order_name(m->orders[i]));
+  for (unsigned v = 0; gb_bits_next(m->orders, &v); v++) {
+    put_str(s, x, NULL, gb_order_name(v));
   }
   x = name_array(s, o, "sizes");
-  for (size_t i = 0; i < m->n_sizes; i++) {
+  for (size_t i = 0; i < m->nsizes; i++) {
     put_u64(s, x, NULL, m->sizes[i]);
   }
   put_u64(s, o, "runs_per_configuration", m->runs);
@@ -85,7 +85,7 @@ static void put_settings(sj *s, cJSON *root) {
 static void put_campaign(sj *s, cJSON *root) {
   const gb_meta *m = &s->a->records->meta;
   cJSON *o = put_obj(s, root, "campaign");
-  put_str(s, o, "profile", gb_meta_profile_name(m->profile));
+  put_str(s, o, "profile", gb_profile_name(m->settings.profile));
   put_str(s, o, "machine_label", m->machine.has_label ? m->machine.label : NULL);
   put_str(s, o, "cpu_model", m->machine.cpu_model);
   put_str(s, o, "tool_version", m->tool_version);

@@ -125,8 +125,7 @@ static void header(gbi_textbuf *b, int height, const char *title, const char *su
  * (marks). */
 static void legend(gbi_textbuf *b, const gb_meta *m, double x, double y) {
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Language");
-  for (size_t i = 0; i < m->settings.n_languages; i++) {
-    gb_language l = m->settings.languages[i];
+  for (gb_language l = 0; gb_bits_next(m->settings.languages, &l); l++) {
     y += 20;
     gbi_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
                   x, y - 9, language_colour[l]);
@@ -552,7 +551,7 @@ static void time_undrawn(const gb_analysis *a, undrawn *u) {
 /* Ticks at the sizes themselves: the study's sizes span less than a decade. */
 static void size_ticks(gbi_textbuf *b, const gb_meta *m, const axis *x, const axis *y) {
   char label[32];
-  for (size_t z = 0; z < m->settings.n_sizes; z++) {
+  for (size_t z = 0; z < m->settings.nsizes; z++) {
     double px = ax(x, (double)m->settings.sizes[z]);
     line(b, px, y->p0, px, y->p1, "stroke=\"#e4e4e4\"");
     line(b, px, y->p0, px, y->p0 + 5, "stroke=\"#333\"");
@@ -623,9 +622,9 @@ static void flush_run(gbi_textbuf *b, const series_at *s, run_points *p) {
 /* The line breaks at a measured configuration without a median above 0,
  * never joining its neighbours across it; an omitted size is no point. */
 static void series_line(gbi_textbuf *b, const series_at *s) {
-  const gb_meta_settings *m = &s->a->records->meta.settings;
+  const gb_settings *m = &s->a->records->meta.settings;
   run_points p = {.n = 0};
-  for (size_t z = 0; z < m->n_sizes; z++) {
+  for (size_t z = 0; z < m->nsizes; z++) {
     const gb_an_config *c = gb_analysis_find(s->a, s->l, s->g, s->o, m->sizes[z]);
     if (!c) {
       continue;
@@ -642,15 +641,15 @@ static void series_line(gbi_textbuf *b, const series_at *s) {
 }
 
 static void series(gbi_textbuf *b, const series_at *s) {
-  const gb_meta_settings *m = &s->a->records->meta.settings;
-  for (size_t z = 0; z < m->n_sizes; z++) {
+  const gb_settings *m = &s->a->records->meta.settings;
+  for (size_t z = 0; z < m->nsizes; z++) {
     const gb_an_config *c = gb_analysis_find(s->a, s->l, s->g, s->o, m->sizes[z]);
     if (c && c->measured) {
       time_bar(b, s, c);
     }
   }
   series_line(b, s);
-  for (size_t z = 0; z < m->n_sizes; z++) {
+  for (size_t z = 0; z < m->nsizes; z++) {
     const gb_an_config *c = gb_analysis_find(s->a, s->l, s->g, s->o, m->sizes[z]);
     if (c && time_plottable(c)) {
       mark(b, s->g, series_x(s, c), ax(s->y, secs(c->boot.est[GB_EST_TIME_PER_SORT].point)),
@@ -666,9 +665,9 @@ static void panel(gbi_textbuf *b, const gb_analysis *a, const axis *x, const axi
   y_ticks(b, x, y, "s");
   size_t n = 0, k = 0;
   for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
-    n += gb_meta_has_algorithm(m, g) ? m->settings.n_languages : 0;
+    n += gb_meta_has_algorithm(m, g) ? gb_bits_count(m->settings.languages) : 0;
   }
-  for (size_t l = 0; l < m->settings.n_languages; l++) {
+  for (gb_language l = 0; gb_bits_next(m->settings.languages, &l); l++) {
     for (gb_algorithm g = 0; g < GB_ALGORITHM_COUNT; g++) {
       if (!gb_meta_has_algorithm(m, g)) {
         continue;
@@ -676,7 +675,7 @@ static void panel(gbi_textbuf *b, const gb_analysis *a, const axis *x, const axi
       series_at s = {.a = a,
                      .x = x,
                      .y = y,
-                     .l = m->settings.languages[l],
+                     .l = l,
                      .g = g,
                      .o = o,
                      .dx = ((double)k++ - (double)(n - 1) / 2.0) * T_DODGE};
@@ -703,8 +702,7 @@ static double text_width(const char *s, int px) {
 static void legend_row(gbi_textbuf *b, const gb_meta *m, double x, double y) {
   text(b, x, y, "start", 13, " font-weight=\"bold\"", "Language");
   x += text_width("Language", 13) + 14;
-  for (size_t i = 0; i < m->settings.n_languages; i++) {
-    gb_language l = m->settings.languages[i];
+  for (gb_language l = 0; gb_bits_next(m->settings.languages, &l); l++) {
     gbi_tb_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
                   x, y - 9, language_colour[l]);
     text(b, x + 20, y, "start", 12, "", gb_language_title(l));
@@ -735,14 +733,15 @@ static void legend_row(gbi_textbuf *b, const gb_meta *m, double x, double y) {
 }
 
 static void time_panels(gbi_textbuf *b, const gb_analysis *a, const double r[4]) {
-  const gb_meta_settings *s = &a->records->meta.settings;
+  const gb_settings *s = &a->records->meta.settings;
   double xlo = log10(r[0]) - 0.1, xhi = log10(r[1]) + 0.1, ylo, yhi;
   decades(r[2] / 1.3, r[3] * 1.3, &ylo, &yhi);
-  for (size_t i = 0; i < s->n_orders; i++) {
+  size_t i = 0;
+  for (gb_order o = 0; gb_bits_next(s->orders, &o); o++, i++) {
     double left = T_LEFT + (double)(i % 2) * T_COLUMN, top = T_TOP + (double)(i / 2) * T_ROW;
     axis x = {.lo = xlo, .hi = xhi, .p0 = left, .p1 = left + T_PANEL_W};
     axis y = {.lo = ylo, .hi = yhi, .p0 = top + T_PANEL_H, .p1 = top};
-    panel(b, a, &x, &y, s->orders[i]);
+    panel(b, a, &x, &y, o);
   }
 }
 
@@ -753,7 +752,7 @@ static void time_chart(gbi_textbuf *b, const gb_analysis *a) {
                    "No configuration has a median time per sort above 0: nothing to plot")) {
     return;
   }
-  size_t rows = (a->records->meta.settings.n_orders + 1) / 2;
+  size_t rows = (gb_bits_count(a->records->meta.settings.orders) + 1) / 2;
   double bottom = T_TOP + (double)(rows - 1) * T_ROW + T_PANEL_H + 60;
   header(b, (int)bottom + (int)note_lines(why.data) * NOTE_LINE + 10,
          "Time per sort against input size (energy pending)",

@@ -129,18 +129,8 @@ static void config_truth(const gbi_synth_design *d, gbi_synth_config *c, const g
   c->gross_energy_per_sort_uj = gb_quantile_select(v + 4 * n, n, 0.5);
 }
 
-static bool in_settings(const gb_meta_settings *s, gb_language l, gb_algorithm a, gb_order o) {
-  bool hl = false, ha = false, ho = false;
-  for (size_t i = 0; i < s->n_languages; i++) {
-    hl = hl || s->languages[i] == l;
-  }
-  for (size_t i = 0; i < s->n_algorithms; i++) {
-    ha = ha || s->algorithms[i] == a;
-  }
-  for (size_t i = 0; i < s->n_orders; i++) {
-    ho = ho || s->orders[i] == o;
-  }
-  return hl && ha && ho;
+static bool in_settings(const gb_settings *s, gb_language l, gb_algorithm a, gb_order o) {
+  return (s->languages >> l & 1u) && (s->algorithms >> a & 1u) && (s->orders >> o & 1u);
 }
 
 /* The scatter of configuration i: mixed so that it goes with no one key
@@ -150,15 +140,18 @@ static size_t sigma_index(size_t i) {
 }
 
 static int check_design(const gbi_synth_design *d, gb_err *err) {
-  const gb_meta_settings *s = &d->settings;
-  if (s->n_languages == 0 || s->n_algorithms == 0 || s->n_orders == 0 || s->n_sizes == 0 ||
-      s->runs < 2 || d->truth_draws < 100 || !(d->loop_ms > 0.0)) {
+  const gb_settings *s = &d->settings;
+  if (gb_bits_count(s->languages) == 0 || gb_bits_count(s->algorithms) == 0 ||
+      gb_bits_count(s->orders) == 0 || s->nsizes == 0 || s->runs < 2 || d->truth_draws < 100 ||
+      !(d->loop_ms > 0.0)) {
     return gb_err_set(err, EINVAL, "synth: a design needs every list, 2 runs, 100 draws");
   }
-  for (size_t i = 0; i < s->n_languages; i++) {
-    if (!(d->power_w[s->languages[i]] > 0.0)) {
-      return gb_err_set(err, EINVAL, "synth: the power of %s is not > 0",
-                        gb_language_name(s->languages[i]));
+  if (s->languages >> GB_LANGUAGE_COUNT) {
+    return gb_err_set(err, EINVAL, "synth: a language out of range");
+  }
+  for (gb_language l = 0; gb_bits_next(s->languages, &l); l++) {
+    if (!(d->power_w[l] > 0.0)) {
+      return gb_err_set(err, EINVAL, "synth: the power of %s is not > 0", gb_language_name(l));
     }
   }
   return 0;
@@ -169,8 +162,9 @@ int gbi_synth_truth_of(const gbi_synth_design *d, gbi_synth_truth *out, gb_err *
   if (rc < 0) {
     return rc;
   }
-  const gb_meta_settings *s = &d->settings;
-  size_t n = s->n_languages * s->n_algorithms * s->n_orders * s->n_sizes;
+  const gb_settings *s = &d->settings;
+  size_t n = gb_bits_count(s->languages) * gb_bits_count(s->algorithms) *
+             gb_bits_count(s->orders) * s->nsizes;
   size_t draws = d->truth_draws;
   gbi_synth_truth t = {.design = *d, .configs = calloc(n, sizeof *t.configs)};
   double *v = malloc(5 * draws * sizeof *v);
@@ -180,14 +174,14 @@ int gbi_synth_truth_of(const gbi_synth_design *d, gbi_synth_truth *out, gb_err *
     return gb_err_set(err, ENOMEM, "synth: out of memory");
   }
   gb_startup st[GB_LANGUAGE_COUNT];
-  for (size_t i = 0; i < s->n_languages; i++) {
-    st[s->languages[i]] = startup_truth(d, s->languages[i], v, draws / 10 + 1);
+  for (gb_language l = 0; gb_bits_next(s->languages, &l); l++) {
+    st[l] = startup_truth(d, l, v, draws / 10 + 1);
   }
   /* The analysis's canonical order: enums, then sizes as listed. */
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++) {
     for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++) {
       for (gb_order o = 0; o < GB_ORDER_COUNT; o++) {
-        for (size_t z = 0; z < s->n_sizes; z++) {
+        for (size_t z = 0; z < s->nsizes; z++) {
           if (!in_settings(s, l, a, o)) {
             continue;
           }
@@ -322,17 +316,17 @@ static int startup_rows(const gbi_synth_truth *t, gb_language l, gb_order o, uin
 }
 
 static int write_rows(const gbi_synth_truth *t, uint64_t seed, csv_text *csv, gb_err *err) {
-  const gb_meta_settings *s = &t->design.settings;
+  const gb_settings *s = &t->design.settings;
   gb_rng r;
   gb_rng_seed_stream(&r, seed, 0);
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < t->n_configs; i++) {
     rc = sort_rows(t, &t->configs[i], &r, csv, err);
   }
-  for (size_t l = 0; rc == 0 && l < s->n_languages; l++) {
-    for (size_t o = 0; rc == 0 && o < s->n_orders; o++) {
-      for (size_t z = 0; rc == 0 && z < s->n_sizes; z++) {
-        rc = startup_rows(t, s->languages[l], s->orders[o], s->sizes[z], &r, csv, err);
+  for (gb_language l = 0; rc == 0 && gb_bits_next(s->languages, &l); l++) {
+    for (gb_order o = 0; rc == 0 && gb_bits_next(s->orders, &o); o++) {
+      for (size_t z = 0; rc == 0 && z < s->nsizes; z++) {
+        rc = startup_rows(t, l, o, s->sizes[z], &r, csv, err);
       }
     }
   }
@@ -387,42 +381,30 @@ static gbi_synth_design design_common(void) {
                         .startup_sigma = 0.20,
                         .power_sigma = 0.02,
                         .truth_draws = 200000};
-  gb_meta_settings *s = &d.settings;
+  gb_settings *s = &d.settings;
   s->runs = 30;
   s->seed = 2463534242u;
-  s->n_languages = GB_LANGUAGE_COUNT;
-  for (int l = 0; l < GB_LANGUAGE_COUNT; l++) {
-    s->languages[l] = (gb_language)l;
-  }
+  s->languages = (1u << GB_LANGUAGE_COUNT) - 1;
   return d;
 }
 
 gbi_synth_design gbi_synth_design_small(void) {
   gbi_synth_design d = design_common();
-  gb_meta_settings *s = &d.settings;
-  s->algorithms[0] = GB_QUICK;
-  s->n_algorithms = 1;
-  s->orders[0] = GB_RANDOM;
-  s->orders[1] = GB_SORTED;
-  s->n_orders = 2;
+  gb_settings *s = &d.settings;
+  s->algorithms = 1u << GB_QUICK;
+  s->orders = 1u << GB_RANDOM | 1u << GB_SORTED;
   s->sizes[0] = 1000;
-  s->n_sizes = 1;
+  s->nsizes = 1;
   return d;
 }
 
 gbi_synth_design gbi_synth_design_study(void) {
   gbi_synth_design d = design_common();
-  gb_meta_settings *s = &d.settings;
+  gb_settings *s = &d.settings;
   static const uint64_t sizes[4] = {250, 500, 1000, 2000};
-  for (int a = 0; a < GB_ALGORITHM_COUNT; a++) {
-    s->algorithms[a] = (gb_algorithm)a;
-  }
-  for (int o = 0; o < GB_ORDER_COUNT; o++) {
-    s->orders[o] = (gb_order)o;
-  }
+  s->algorithms = (1u << GB_ALGORITHM_COUNT) - 1;
+  s->orders = (1u << GB_ORDER_COUNT) - 1;
   memcpy(s->sizes, sizes, sizeof sizes);
-  s->n_algorithms = GB_ALGORITHM_COUNT;
-  s->n_orders = GB_ORDER_COUNT;
-  s->n_sizes = 4;
+  s->nsizes = 4;
   return d;
 }

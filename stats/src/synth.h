@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 typedef struct {
-  gb_meta_settings settings;         /* languages ... sizes and runs; the rest is filled in */
+  gb_settings settings;              /* languages ... sizes and runs; the rest is filled in */
   double loop_ms;                    /* the loop each process aims for (calibration) */
   double power_w[GB_LANGUAGE_COUNT]; /* net power P of every loop of the language */
   double startup_power_w;            /* P_s */

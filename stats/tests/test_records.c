@@ -722,9 +722,9 @@ static char *print_meta(const gb_meta *m) {
 
 Test(records_meta, good_fields) {
   gb_meta m = good_meta();
-  cr_assert_eq(m.profile, GB_META_PROFILE_CUSTOM);
-  cr_assert_eq(m.settings.n_languages, 2);
-  cr_assert_eq(m.settings.languages[1], GB_PYTHON);
+  cr_assert_eq(m.settings.profile, GB_PROFILE_CUSTOM);
+  cr_assert_eq(gb_bits_count(m.settings.languages), 2);
+  cr_assert_eq(m.settings.languages, 1u << GB_C | 1u << GB_PYTHON);
   cr_assert_eq(m.settings.sizes[0], 250);
   cr_assert_eq(m.settings.seed, 2463534242u);
   cr_assert_eq(m.settings.energy, GB_ENERGY_AUTO);
@@ -925,8 +925,7 @@ Test(records_meta, wrong_types) {
 Test(records_meta, wrong_values) {
   expect_meta_error(unknown_language, "meta.json: settings.languages: unknown value 'rust'");
   expect_meta_error(wrong_format, "meta.json: format: not greenbench-records-1");
-  expect_meta_error(seed_zero,
-                    "meta.json: settings.seed: 0 is not a xorshift32 seed (1..4294967295)");
+  expect_meta_error(seed_zero, "meta.json: settings.seed: 0 is outside 1..4294967295");
   expect_meta_error(plan_off_by_one,
                     "meta.json: plan: sort_runs 6 + startup_runs 6 is not measured_runs 13");
   expect_meta_error(language_twice, "meta.json: settings.languages: lists c twice");
@@ -938,6 +937,45 @@ Test(records_meta, wrong_values) {
                     "meta.json: calibration[1]: configuration not in settings");
   expect_meta_error(bad_time,
                     "meta.json: started_at: '2026-12-03 07:00:00' is not YYYY-MM-DDTHH:MM:SSZ");
+}
+
+/* Issue 35: meta.json's settings are held to the bounds a new campaign's
+ * are (gb_settings_check), in its words after the file's name. */
+static void settings_set(cJSON *r, const char *key, cJSON *v) {
+  cJSON_ReplaceItemInObject(obj(r, "settings"), key, v);
+}
+static void runs_above(cJSON *r) {
+  settings_set(r, "runs", cJSON_CreateNumber(GB_MAX_RUNS + 1));
+}
+static void warmups_zero(cJSON *r) {
+  settings_set(r, "warmups", cJSON_CreateNumber(0));
+}
+static void target_above(cJSON *r) {
+  settings_set(r, "target_ms", cJSON_CreateNumber(GB_MAX_TARGET_MS + 1));
+}
+static void timeout_above(cJSON *r) {
+  settings_set(r, "timeout_s", cJSON_CreateNumber(GB_MAX_TIMEOUT_S + 1));
+}
+static void no_languages(cJSON *r) {
+  settings_set(r, "languages", cJSON_CreateArray());
+}
+static void size_zero(cJSON *r) {
+  const double sizes[] = {250, 0};
+  settings_set(r, "sizes", cJSON_CreateDoubleArray(sizes, 2));
+}
+static void size_twice(cJSON *r) {
+  const double sizes[] = {250, 250};
+  settings_set(r, "sizes", cJSON_CreateDoubleArray(sizes, 2));
+}
+
+Test(records_meta, settings_outside_a_campaigns_bounds) {
+  expect_meta_error(runs_above, "meta.json: settings.runs: 10001 is outside 1..10000");
+  expect_meta_error(warmups_zero, "meta.json: settings.warmups: 0 is outside 1..64");
+  expect_meta_error(target_above, "meta.json: settings.target_ms: 60001 is outside 1..60000");
+  expect_meta_error(timeout_above, "meta.json: settings.timeout_s: 86401 is outside 1..86400");
+  expect_meta_error(no_languages, "meta.json: settings.languages: empty");
+  expect_meta_error(size_zero, "meta.json: settings.sizes: 0 is outside 1..10000000");
+  expect_meta_error(size_twice, "meta.json: settings.sizes: lists 250 twice");
 }
 
 Test(records_meta, malformed_text) {
@@ -964,21 +1002,18 @@ static void study_meta(gb_meta *m) {
   gb_err err = {""};
   cr_assert_eq(gb_meta_set_command(m, 6, argv, &err), 0);
   strcpy(m->tool_version, "0.1.0");
-  m->profile = GB_META_PROFILE_STUDY;
-  gb_meta_settings *s = &m->settings;
-  for (gb_language i = 0; i < GB_LANGUAGE_COUNT; i++)
-    s->languages[s->n_languages++] = i;
-  for (gb_algorithm i = 0; i < GB_ALGORITHM_COUNT; i++)
-    s->algorithms[s->n_algorithms++] = i;
-  for (gb_order i = 0; i < GB_ORDER_COUNT; i++)
-    s->orders[s->n_orders++] = i;
+  m->settings.profile = GB_PROFILE_STUDY;
+  gb_settings *s = &m->settings;
+  s->languages = (1u << GB_LANGUAGE_COUNT) - 1;
+  s->algorithms = (1u << GB_ALGORITHM_COUNT) - 1;
+  s->orders = (1u << GB_ORDER_COUNT) - 1;
   const uint64_t sizes[] = {250, 500, 1000, 2000};
   for (int i = 0; i < 4; i++)
-    s->sizes[s->n_sizes++] = sizes[i];
+    s->sizes[s->nsizes++] = sizes[i];
   s->runs = 30, s->warmups = 3, s->target_ms = 200, s->energy = GB_ENERGY_OFF;
   s->seed = 2463534242u, s->order_seed = 123, s->timeout_s = 60;
-  strcpy(s->python, "/usr/bin/python3");
-  strcpy(s->node, "/usr/bin/node");
+  strcpy(m->python, "/usr/bin/python3");
+  strcpy(m->node, "/usr/bin/node");
   m->plan = (gb_meta_plan){144, 144 * 30, 48 * 30, 192 * 30};
   for (size_t l = 0; l < 3; l++)
     for (size_t a = 0; a < 3; a++)
@@ -1044,7 +1079,7 @@ Test(records_meta, built_by_the_harness_reads_back) {
 Test(records_meta, to_json_refuses_out_of_range_enums) {
   gb_meta m;
   study_meta(&m);
-  m.profile = GB_META_PROFILE_COUNT;
+  m.settings.profile = GB_PROFILE_COUNT;
   cr_assert_null(gb_meta_to_json(&m));
   gb_meta_free(&m);
 }
@@ -1067,16 +1102,16 @@ static void seed_0(gb_meta *m) {
   m->settings.seed = 0;
 }
 static void language_7(gb_meta *m) {
-  m->settings.languages[1] = (gb_language)7;
+  m->settings.languages |= 1u << 7;
 }
-static void size_twice(gb_meta *m) {
+static void built_size_twice(gb_meta *m) {
   m->settings.sizes[3] = m->settings.sizes[1];
 }
 static void sizes_past_room(gb_meta *m) {
-  m->settings.n_sizes = sizeof m->settings.sizes / sizeof m->settings.sizes[0] + 1;
+  m->settings.nsizes = GB_MAX_SIZES + 1;
 }
 static void no_orders(gb_meta *m) {
-  m->settings.n_orders = 0;
+  m->settings.orders = 0;
 }
 static void no_git_commit(gb_meta *m) {
   m->git_commit[0] = '\0';
@@ -1086,14 +1121,32 @@ static void zero_sorts(gb_meta *m) {
 }
 
 Test(records_meta, a_struct_built_wrongly_is_refused_by_field) {
-  expect_built_error(seed_0,
-                     "built: settings.seed: 0 is not a xorshift32 seed (1..4294967295)");
-  expect_built_error(language_7, "built: settings.languages: value out of range");
-  expect_built_error(size_twice, "built: settings.sizes: lists 500 twice");
-  expect_built_error(sizes_past_room, "built: settings.sizes: too many entries");
-  expect_built_error(no_orders, "built: settings.orders: empty");
   expect_built_error(no_git_commit, "built: git_commit: empty");
   expect_built_error(zero_sorts, "built: calibration[5].sorts: 0");
+}
+
+/* The settings are held to gb_settings_check's bounds (ADR 0021), in its
+ * words after the path, whoever built the struct. */
+Test(records_meta, settings_built_wrongly_are_refused_in_the_settings_words) {
+  const struct {
+    void (*spoil)(gb_meta *m);
+    const char *message;
+  } cases[] = {
+      {seed_0, "built: settings.seed: 0 is outside 1..4294967295"},
+      {language_7, "built: settings.languages: 135 is outside 1..7"},
+      {built_size_twice, "built: settings.sizes: lists 500 twice"},
+      {sizes_past_room, "built: settings.sizes: too many entries"},
+      {no_orders, "built: settings.orders: empty"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    gb_meta m;
+    study_meta(&m);
+    cases[i].spoil(&m);
+    gb_err err = {""};
+    cr_assert_eq(gb_meta_check(&m, "built", &err), -EINVAL, "accepted: %s", cases[i].message);
+    cr_assert_str_eq(err.msg, cases[i].message, "%s", err.msg);
+    gb_meta_free(&m);
+  }
 }
 
 /* No command is no command line: refused by the check across fields. */
@@ -1154,7 +1207,7 @@ static void real_counts(gb_run_row *r) {
 static char *study_runs(const gb_meta *m, size_t *len) {
   size_t n = m->plan.measured_runs, k = 0;
   gb_run_row *rows = calloc(n, sizeof *rows);
-  const gb_meta_settings *s = &m->settings;
+  const gb_settings *s = &m->settings;
   for (size_t l = 0; l < 3; l++)
     for (size_t o = 0; o < 4; o++)
       for (size_t z = 0; z < 4; z++)
@@ -1597,4 +1650,18 @@ static void assert_covers(const gbi_meta_field *entry) {
  * and written (was a static assertion over seven enum types). */
 Test(records_meta, the_table_covers_every_member) {
   assert_covers(gbi_meta_root);
+}
+
+/* The settings' lists are bitmasks (settings.h), walked in enum order. */
+Test(records_settings, bits_walk_a_list_in_enum_order) {
+  unsigned seen[32], n = 0;
+  for (unsigned v = 0; gb_bits_next(0x29u, &v); v++)
+    seen[n++] = v;
+  cr_assert_eq(n, 3u);
+  cr_assert(seen[0] == 0 && seen[1] == 3 && seen[2] == 5);
+  cr_assert_eq(gb_bits_count(0x29u), 3u);
+  unsigned v = 0;
+  cr_assert_not(gb_bits_next(0, &v), "an empty list has no value");
+  v = 0;
+  cr_assert(gb_bits_next(1u << 31, &v) && v == 31, "the last bit");
 }

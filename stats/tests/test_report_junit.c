@@ -433,8 +433,8 @@ Test(report_junit, every_case_has_every_key_in_order) {
 }
 
 /* The same records under another profile or machine: no classname in common. */
-static char *junit_as(gbt_loaded *l, gb_meta_profile profile, const char *label) {
-  l->r->meta.profile = profile;
+static char *junit_as(gbt_loaded *l, gb_profile profile, const char *label) {
+  l->r->meta.settings.profile = profile;
   l->r->meta.machine.has_label = label != NULL;
   snprintf(l->r->meta.machine.label, sizeof l->r->meta.machine.label, "%s", label ? label : "");
   char *xml;
@@ -447,10 +447,10 @@ static char *junit_as(gbt_loaded *l, gb_meta_profile profile, const char *label)
 
 Test(report_junit, two_profiles_or_two_machines_never_share_a_classname) {
   gbt_loaded l = gbt_load_analysed("report-energy");
-  char *smoke = junit_as(&l, GB_META_PROFILE_SMOKE, "bench-01");
-  char *study = junit_as(&l, GB_META_PROFILE_STUDY, "bench-01");
-  char *other = junit_as(&l, GB_META_PROFILE_STUDY, "bench-02");
-  char *none = junit_as(&l, GB_META_PROFILE_STUDY, NULL);
+  char *smoke = junit_as(&l, GB_PROFILE_SMOKE, "bench-01");
+  char *study = junit_as(&l, GB_PROFILE_STUDY, "bench-01");
+  char *other = junit_as(&l, GB_PROFILE_STUDY, "bench-02");
+  char *none = junit_as(&l, GB_PROFILE_STUDY, NULL);
   cr_expect(strstr(smoke, "classname=\"bench-01.smoke.c.quick\""));
   cr_expect(strstr(study, "classname=\"bench-01.study.c.quick\""));
   cr_expect(strstr(other, "classname=\"bench-02.study.c.quick\""));

@@ -150,35 +150,22 @@ static int check_plan(vctx *v, const gb_meta_plan *p) {
   return 0;
 }
 
-/* gb_meta_has_<what>(m, v): whether v is in the settings' list. */
-#define GB_META_HAS(what, type, list)                                                          \
-  bool gb_meta_has_##what(const gb_meta *m, type v) {                                          \
-    for (size_t i = 0; i < m->settings.n_##list; i++)                                          \
-      if (m->settings.list[i] == v)                                                            \
-        return true;                                                                           \
-    return false;                                                                              \
-  }
-
-GB_META_HAS(language, gb_language, languages)
-GB_META_HAS(algorithm, gb_algorithm, algorithms)
-GB_META_HAS(order, gb_order, orders)
-
-/* The index of size in the settings' sizes, or n_sizes. */
-static size_t size_index(const gb_meta_settings *s, uint64_t size) {
-  size_t i = 0;
-  while (i < s->n_sizes && s->sizes[i] != size)
-    i++;
-  return i;
+bool gb_meta_has_language(const gb_meta *m, gb_language l) {
+  return (unsigned)l < 32 && (m->settings.languages >> l & 1u);
+}
+bool gb_meta_has_algorithm(const gb_meta *m, gb_algorithm a) {
+  return (unsigned)a < 32 && (m->settings.algorithms >> a & 1u);
+}
+bool gb_meta_has_order(const gb_meta *m, gb_order o) {
+  return (unsigned)o < 32 && (m->settings.orders >> o & 1u);
 }
 
 bool gb_meta_has_size(const gb_meta *m, uint64_t size) {
-  return size_index(&m->settings, size) < m->settings.n_sizes;
+  return gb_settings_size_index(&m->settings, size) < m->settings.nsizes;
 }
 
 bool gb_meta_plans(const gb_meta *m, gb_language l, gb_algorithm a, gb_order o, uint64_t size) {
-  size_t z = size_index(&m->settings, size);
-  return z < m->settings.n_sizes && gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, a) &&
-         gb_meta_has_order(m, o) && !(m->settings.omit[l][a][o] >> z & 1u);
+  return gb_settings_plans(&m->settings, l, a, o, gb_settings_size_index(&m->settings, size));
 }
 
 bool gb_meta_plans_startup(const gb_meta *m, gb_language l, gb_order o, uint64_t size) {
@@ -193,8 +180,8 @@ size_t gb_meta_planned_configs(const gb_meta *m) {
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
       for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
-        for (size_t z = 0; z < m->settings.n_sizes; z++)
-          n += gb_meta_plans(m, l, a, o, m->settings.sizes[z]);
+        for (size_t z = 0; z < m->settings.nsizes; z++)
+          n += gb_settings_plans(&m->settings, l, a, o, z);
   return n;
 }
 
@@ -202,7 +189,7 @@ size_t gb_meta_planned_startups(const gb_meta *m) {
   size_t n = 0;
   for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
     for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
-      for (size_t z = 0; z < m->settings.n_sizes; z++)
+      for (size_t z = 0; z < m->settings.nsizes; z++)
         n += gb_meta_plans_startup(m, l, o, m->settings.sizes[z]);
   return n;
 }
@@ -210,37 +197,30 @@ size_t gb_meta_planned_startups(const gb_meta *m) {
 /* Omitted configurations lie inside the lists, and each item of a list
  * keeps at least one configuration (else it would not be listed). */
 static int check_omit(vctx *v, const gb_meta *m) {
-  const gb_meta_settings *s = &m->settings;
-  uint32_t in_sizes = s->n_sizes >= 32 ? UINT32_MAX : (1u << s->n_sizes) - 1;
-  bool lang[GB_LANGUAGE_COUNT] = {false}, alg[GB_ALGORITHM_COUNT] = {false},
-       ord[GB_ORDER_COUNT] = {false}, size[GB_MAX_SIZES] = {false};
-  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (gb_order o = 0; o < GB_ORDER_COUNT; o++) {
-        uint32_t bits = s->omit[l][a][o];
-        bool listed = gb_meta_has_language(m, l) && gb_meta_has_algorithm(m, a) &&
-                      gb_meta_has_order(m, o);
+  const gb_settings *s = &m->settings;
+  unsigned in_sizes = (1u << s->nsizes) - 1, lang = 0, alg = 0, ord = 0, size = 0;
+  for (unsigned l = 0; l < GB_LANGUAGE_COUNT; l++)
+    for (unsigned a = 0; a < GB_ALGORITHM_COUNT; a++)
+      for (unsigned o = 0; o < GB_ORDER_COUNT; o++) {
+        unsigned bits = s->omit[l][a][o];
+        bool listed =
+            (s->languages >> l & 1u) && (s->algorithms >> a & 1u) && (s->orders >> o & 1u);
         if (bits && (!listed || (bits & ~in_sizes)))
-          return FAIL(v, "settings.omit: %s/%s/%s at a size not in the settings",
-                      lang_at((unsigned)l), alg_at((unsigned)a), order_at((unsigned)o));
-        for (size_t z = 0; listed && z < s->n_sizes; z++)
-          if (!(bits >> z & 1u))
-            lang[l] = alg[a] = ord[o] = size[z] = true;
+          return FAIL(v, "settings.omit: %s/%s/%s at a size not in the settings", lang_at(l),
+                      alg_at(a), order_at(o));
+        if (listed && (~bits & in_sizes)) {
+          lang |= 1u << l, alg |= 1u << a, ord |= 1u << o;
+          size |= ~bits & in_sizes;
+        }
       }
-  for (size_t i = 0; i < s->n_languages; i++)
-    if (!lang[s->languages[i]])
-      return FAIL(v, "settings.omit: omits every configuration of language %s",
-                  lang_at((unsigned)s->languages[i]));
-  for (size_t i = 0; i < s->n_algorithms; i++)
-    if (!alg[s->algorithms[i]])
-      return FAIL(v, "settings.omit: omits every configuration of algorithm %s",
-                  alg_at((unsigned)s->algorithms[i]));
-  for (size_t i = 0; i < s->n_orders; i++)
-    if (!ord[s->orders[i]])
-      return FAIL(v, "settings.omit: omits every configuration of order %s",
-                  order_at((unsigned)s->orders[i]));
-  for (size_t z = 0; z < s->n_sizes; z++)
-    if (!size[z])
+  const char *what[] = {"language", "algorithm", "order"};
+  const unsigned listed[] = {s->languages, s->algorithms, s->orders}, kept[] = {lang, alg, ord};
+  const char *(*name[])(unsigned) = {lang_at, alg_at, order_at};
+  for (int k = 0; k < 3; k++)
+    for (unsigned x = 0; gb_bits_next(listed[k] & ~kept[k], &x); x++)
+      return FAIL(v, "settings.omit: omits every configuration of %s %s", what[k], name[k](x));
+  for (size_t z = 0; z < s->nsizes; z++)
+    if (!(size >> z & 1u))
       return FAIL(v, "settings.omit: omits every configuration of size %" PRIu64, s->sizes[z]);
   return 0;
 }
@@ -312,19 +292,27 @@ static int check_identity(vctx *v, const gb_meta *m) {
     return FAIL(v,
                 "machine.label: '%.64s' is not a label (1 to 63 letters, digits, '_' or '-')",
                 m->machine.label);
-  for (size_t i = 0; i < m->settings.n_languages; i++)
-    if (!m->runtimes[m->settings.languages[i]][0])
-      return FAIL(v, "runtimes.%s: missing for a language in settings",
-                  gb_language_name(m->settings.languages[i]));
+  for (unsigned l = 0; gb_bits_next(m->settings.languages, &l); l++)
+    if (l < GB_LANGUAGE_COUNT && !m->runtimes[l][0])
+      return FAIL(v, "runtimes.%s: missing for a language in settings", lang_at(l));
   return 0;
+}
+
+/* The settings' own bounds, in gb_settings_check's words after the path.
+ * They come first: the table's writer, which checks the single fields, can
+ * only write settings that hold them. */
+static int check_settings(vctx *v, const gb_meta *m) {
+  gb_err why;
+  return gb_settings_check(&m->settings, &why) < 0 ? FAIL(v, "%s", why.msg) : 0;
 }
 
 int gb_meta_check(const gb_meta *m, const char *path, gb_err *err) {
   vctx v = {path, err};
   int rc;
-  if ((rc = gbi_meta_check_fields(m, path, err)) < 0 || (rc = check_omit(&v, m)) < 0 ||
-      (rc = check_identity(&v, m)) < 0 || (rc = check_plan(&v, &m->plan)) < 0 ||
-      (rc = check_calibration(&v, m)) < 0 || (rc = check_energy(&v, m)) < 0)
+  if ((rc = check_settings(&v, m)) < 0 || (rc = gbi_meta_check_fields(m, path, err)) < 0 ||
+      (rc = check_omit(&v, m)) < 0 || (rc = check_identity(&v, m)) < 0 ||
+      (rc = check_plan(&v, &m->plan)) < 0 || (rc = check_calibration(&v, m)) < 0 ||
+      (rc = check_energy(&v, m)) < 0)
     return rc;
   return check_progress(&v, m);
 }

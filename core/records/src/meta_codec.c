@@ -28,11 +28,7 @@ struct gbi_meta_hook {
 };
 typedef gbi_meta_hook hook;
 
-const char *const gbi_meta_profile_names[] = {"smoke", "study", "custom"};
-const char *const gbi_energy_mode_names[] = {"auto", "on", "off"};
 const char *const gbi_meta_zone_kind_names[] = {"package", "dram"};
-GB_REC_NAME_FUNCS(gb_meta_profile, gbi_meta_profile_names)
-GB_REC_NAME_FUNCS(gb_energy_mode, gbi_energy_mode_names)
 GB_REC_NAME_FUNCS(gb_meta_zone_kind, gbi_meta_zone_kind_names)
 
 /* ---- Places and messages ------------------------------------------------ */
@@ -173,11 +169,61 @@ static bool write_env(const void *base, cJSON *parent, const char *key) {
   return add(parent, key, o);
 }
 
+/* A list of the settings (a bitmask, settings.h) as an array of names:
+ * each known and listed once; written in enum order. */
+static int parse_mask(jctx *j, const cJSON *arr, const char *at, unsigned *mask,
+                      gbi_rec_name_set names) {
+  if (!cJSON_IsArray(arr))
+    return bad(j, at, "an array", arr);
+  size_t k = 0;
+  for (const cJSON *v = arr->child; v; v = v->next, k++) {
+    if (k == names.n)
+      return bad_value(j, at, "too many entries");
+    if (!cJSON_IsString(v))
+      return bad(j, at, "a string", v);
+    int i = gbi_rec_set_find(names, v->valuestring, strlen(v->valuestring));
+    if (i < 0) {
+      char why[96];
+      snprintf(why, sizeof why, "unknown value '%.40s'", v->valuestring);
+      return bad_value(j, at, why);
+    }
+    if (*mask >> i & 1u)
+      return gb_err_set(j->err, EINVAL, "%s: %s: lists %s twice", j->path, at, names.names[i]);
+    *mask |= 1u << i;
+  }
+  return 0;
+}
+
+static bool write_mask(unsigned mask, gbi_rec_name_set names, cJSON *parent, const char *key) {
+  cJSON *a = mask >> names.n ? NULL : cJSON_CreateArray();
+  for (unsigned v = 0; a && gb_bits_next(mask, &v); v++)
+    if (!add(a, NULL, cJSON_CreateString(names.names[v]))) {
+      cJSON_Delete(a);
+      a = NULL;
+    }
+  return add(parent, key, a);
+}
+
+/* parse_<list> and write_<list> for settings.<list>. */
+#define MASK_HOOK(list, names)                                                                 \
+  static int parse_##list(jctx *j, const cJSON *v, const char *at, void *base) {               \
+    return parse_mask(j, v, at, &((gb_meta *)base)->settings.list, GB_REC_SET(names));         \
+  }                                                                                            \
+  static bool write_##list(const void *base, cJSON *parent, const char *key) {                 \
+    return write_mask(((const gb_meta *)base)->settings.list, GB_REC_SET(names), parent, key); \
+  }
+MASK_HOOK(languages, gb_language_names)
+MASK_HOOK(algorithms, gb_algorithm_names)
+MASK_HOOK(orders, gb_order_names)
+
 static int parse_omit(jctx *j, const cJSON *v, const char *at, void *base);
 static bool write_omit(const void *base, cJSON *parent, const char *key);
 static const hook command_hook = {parse_command, write_command},
                   format_hook = {parse_format, write_format}, env_hook = {parse_env, write_env},
-                  omit_hook = {parse_omit, write_omit};
+                  omit_hook = {parse_omit, write_omit},
+                  languages_hook = {parse_languages, write_languages},
+                  algorithms_hook = {parse_algorithms, write_algorithms},
+                  orders_hook = {parse_orders, write_orders};
 
 /* ---- The table ------------------------------------------------------------ */
 
@@ -208,16 +254,9 @@ static const hook command_hook = {parse_command, write_command},
   { k, GB_MT_HOOK, AT(f), .fn = &h, __VA_ARGS__ }
 #define ENTRY(t, fields)                                                                       \
   { NULL, GB_MT_OBJECT, .size = sizeof(t), .sub = fields, .n_sub = NELEM(fields) }
-#define ELEM_ENUM(set)                                                                         \
-  { NULL, GB_MT_ENUM, .size = sizeof(unsigned), NAMES(set) }
 
-static const field name_lang[] = {ELEM_ENUM(gb_language_names)},
-                   name_alg[] = {ELEM_ENUM(gb_algorithm_names)},
-                   name_order[] = {ELEM_ENUM(gb_order_names)},
-                   size_entry[] = {{NULL, GB_MT_UINT, .size = sizeof(uint64_t), .min = 1,
-                                    .hi = UINT64_MAX, .why = " is not an input size"}},
-                   uint_entry[] = {
-                       {NULL, GB_MT_UINT, .size = sizeof(uint64_t), .hi = UINT64_MAX}};
+static const field uint_entry[] = {
+    {NULL, GB_MT_UINT, .size = sizeof(uint64_t), .hi = UINT64_MAX}};
 
 #define T gb_meta_calibration
 static const field calibration_fields[] = {
@@ -253,26 +292,21 @@ static const field zone_entry[] = {ENTRY(T, zone_fields)};
 #undef T
 
 #define T gb_meta
+/* The settings' bounds are gb_settings_check's (gb_meta_check runs it). */
 static const field settings_fields[] = {
-    ARRAY("languages", settings.languages, settings.n_languages, name_lang,
-          .flags = GB_MF_NONEMPTY | GB_MF_UNIQUE),
-    ARRAY("algorithms", settings.algorithms, settings.n_algorithms, name_alg,
-          .flags = GB_MF_NONEMPTY | GB_MF_UNIQUE),
-    ARRAY("orders", settings.orders, settings.n_orders, name_order,
-          .flags = GB_MF_NONEMPTY | GB_MF_UNIQUE),
-    ARRAY("sizes", settings.sizes, settings.n_sizes, size_entry,
-          .flags = GB_MF_NONEMPTY | GB_MF_UNIQUE),
-    UINT("runs", settings.runs, 1, UINT64_MAX,
-         .why = ", but a configuration has at least one run"),
+    HOOK("languages", settings.languages, languages_hook),
+    HOOK("algorithms", settings.algorithms, algorithms_hook),
+    HOOK("orders", settings.orders, orders_hook),
+    ARRAY("sizes", settings.sizes, settings.nsizes, uint_entry),
+    ANY_UINT("runs", settings.runs),
     ANY_UINT("warmups", settings.warmups),
-    UINT("target_ms", settings.target_ms, 1, UINT64_MAX),
+    ANY_UINT("target_ms", settings.target_ms),
     ENUM("energy", settings.energy, gbi_energy_mode_names),
-    UINT("seed", settings.seed, 1, UINT32_MAX,
-         .why = " is not a xorshift32 seed (1..4294967295)"),
+    ANY_UINT("seed", settings.seed),
     ANY_UINT("order_seed", settings.order_seed),
-    STR("python", settings.python),
-    STR("node", settings.node),
-    UINT("timeout_s", settings.timeout_s, 1, UINT64_MAX),
+    STR("python", python),
+    STR("node", node),
+    ANY_UINT("timeout_s", settings.timeout_s),
     HOOK("omit", settings.omit, omit_hook, .flags = GB_MF_OPT),
 };
 static const field plan_fields[] = {
@@ -316,8 +350,8 @@ static const field meta_fields[] = {
     {"format", GB_MT_HOOK, .fn = &format_hook},
     STR("tool_version", tool_version, .flags = GB_MF_NONEMPTY),
     {"command", GB_MT_HOOK, .off = offsetof(T, command),
-     .size = offsetof(T, profile) - offsetof(T, command), .fn = &command_hook},
-    ENUM("profile", profile, gbi_meta_profile_names),
+     .size = offsetof(T, settings) - offsetof(T, command), .fn = &command_hook},
+    ENUM("profile", settings.profile, gbi_profile_names),
     OBJECT("settings", settings_fields),
     OBJECT("plan", plan_fields),
     HEAP_ARRAY("calibration", calibration, n_calibration, calibration_entry),
@@ -560,16 +594,14 @@ static int parse_omit_entry(jctx *j, const cJSON *v, const char *at, gb_meta *m)
                              : bad(j, at, "an object", v);
   if (rc < 0)
     return rc;
-  size_t z = 0;
-  while (z < m->settings.n_sizes && m->settings.sizes[z] != c.size)
-    z++;
-  uint32_t *bits = &m->settings.omit[c.language][c.algorithm][c.order];
+  size_t z = gb_settings_size_index(&m->settings, c.size);
+  uint16_t *bits = &m->settings.omit[c.language][c.algorithm][c.order];
   if (!gb_meta_has_size(m, c.size) || !gb_meta_has_language(m, c.language) ||
       !gb_meta_has_algorithm(m, c.algorithm) || !gb_meta_has_order(m, c.order))
     return bad_value(j, at, "a configuration not in the settings' lists");
   if (*bits >> z & 1u)
     return bad_value(j, at, "the same configuration as an earlier entry");
-  *bits |= 1u << z;
+  *bits |= (uint16_t)(1u << z);
   return 0;
 }
 
@@ -589,13 +621,13 @@ static int parse_omit(jctx *j, const cJSON *arr, const char *at, void *base) {
 /* One object per omitted configuration, in canonical order; left out when
  * none is omitted, as records before the field had none. */
 static bool write_omit(const void *base, cJSON *parent, const char *key) {
-  const gb_meta_settings *s = &((const gb_meta *)base)->settings;
+  const gb_settings *s = &((const gb_meta *)base)->settings;
   cJSON *arr = NULL;
   gb_meta_calibration c = {0};
   for (c.language = 0; c.language < GB_LANGUAGE_COUNT; c.language++)
     for (c.algorithm = 0; c.algorithm < GB_ALGORITHM_COUNT; c.algorithm++)
       for (c.order = 0; c.order < GB_ORDER_COUNT; c.order++)
-        for (size_t z = 0; z < s->n_sizes && z < GB_MAX_SIZES; z++) {
+        for (size_t z = 0; z < s->nsizes && z < GB_MAX_SIZES; z++) {
           if (!(s->omit[c.language][c.algorithm][c.order] >> z & 1u))
             continue;
           if (!arr && !add(parent, key, arr = cJSON_CreateArray()))

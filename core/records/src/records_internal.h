@@ -74,10 +74,11 @@ typedef struct {
 
 #define GB_REC_SET(a) ((gbi_rec_name_set){a, sizeof a / sizeof *a})
 
-/* The names of gb_rec_energy, and of meta.json's profiles, energy modes and
- * zone kinds (meta_codec.c), for the tables that read and write them. */
+/* The names of gb_rec_energy, of the settings' profiles and energy modes
+ * (settings.c), and of meta.json's zone kinds (meta_codec.c), for the tables that read and
+ * write them. */
 extern const char *const gbi_rec_energy_names[GB_REC_ENERGY_COUNT];
-extern const char *const gbi_meta_profile_names[GB_META_PROFILE_COUNT];
+extern const char *const gbi_profile_names[GB_PROFILE_COUNT];
 extern const char *const gbi_energy_mode_names[GB_ENERGY_MODE_COUNT];
 extern const char *const gbi_meta_zone_kind_names[GB_META_ZONE_KIND_COUNT];
 
@@ -167,9 +168,10 @@ GB_MUST_USE int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err
  * impossible record is refused rather than published: temperatures from
  * -50 to 150 C, frequencies up to 10 GHz, an ok run's max RSS from 1 MiB to
  * 1 TiB, start times from 2020 to a day from now, never decreasing in a
- * file's order and inside the campaign's start and finish, finished_at not
- * before started_at, and settings.timeout_s from 1 to 86400. Internal to
- * the records reader (records_rules.c). */
+ * file's order and inside the campaign's start and finish, and finished_at
+ * not before started_at (the settings' bounds, timeout_s's among them, are
+ * gb_settings_check's, which gb_meta_check applies). Internal to the
+ * records reader (records_rules.c). */
 
 /* The bounds, shared with the tests. */
 #define GB_PLAUSIBLE_TEMP_MIN_MC (-50000)
@@ -179,7 +181,6 @@ GB_MUST_USE int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err
 #define GB_PLAUSIBLE_RSS_MAX_KIB (UINT64_C(1) << 30)
 #define GB_PLAUSIBLE_EPOCH_S INT64_C(1577836800) /* 2020-01-01T00:00:00Z */
 #define GB_PLAUSIBLE_AHEAD_S INT64_C(86400)
-#define GB_PLAUSIBLE_TIMEOUT_MAX_S ((uint64_t)GB_MAX_TIMEOUT_S)
 
 /* The campaign's times, from meta.json, for the rows' checks. */
 typedef struct {
@@ -189,8 +190,7 @@ typedef struct {
 } gbi_plausible;
 
 /* meta.json's own rules into *p: started_at and finished_at within the
- * years and in order, timeout_s within its bounds. Messages name path and
- * the key. 0 or -EINVAL. */
+ * years and in order. Messages name path and the key. 0 or -EINVAL. */
 GB_MUST_USE int gbi_plausible_meta(const gb_meta *m, const char *path, gbi_plausible *p,
                                    gb_err *err);
 

@@ -13,11 +13,6 @@ int gbi_plausible_meta(const gb_meta *m, const char *path, gbi_plausible *p, gb_
   int64_t started = 0, finished = INT64_MAX;
   *p = (gbi_plausible){.now_s = (int64_t)time(NULL)};
   int64_t latest = p->now_s + GB_PLAUSIBLE_AHEAD_S;
-  if (m->settings.timeout_s < 1 || m->settings.timeout_s > GB_PLAUSIBLE_TIMEOUT_MAX_S)
-    return gb_err_set(err, EINVAL,
-                      "%s: settings.timeout_s: %" PRIu64 ", outside 1..%" PRIu64
-                      " s (greenbench run accepts no more than a day per process)",
-                      path, m->settings.timeout_s, GB_PLAUSIBLE_TIMEOUT_MAX_S);
   if (gb_utc_parse(m->started_at, &started) < 0 || started < GB_PLAUSIBLE_EPOCH_S ||
       started > latest)
     return gb_err_set(err, EINVAL,

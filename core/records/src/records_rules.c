@@ -55,10 +55,8 @@ static uint64_t add_sat(uint64_t a, uint64_t b) {
 
 /* The index of size in settings.sizes, or -1. */
 static int size_index(const gb_meta *m, uint64_t size) {
-  for (size_t i = 0; i < m->settings.n_sizes; i++)
-    if (m->settings.sizes[i] == size)
-      return (int)i;
-  return -1;
+  size_t z = gb_settings_size_index(&m->settings, size);
+  return z < m->settings.nsizes ? (int)z : -1;
 }
 
 /* The plan the settings imply (the harness plans every language x
@@ -66,9 +64,11 @@ static int size_index(const gb_meta *m, uint64_t size) {
  * language x order x size startup trials they subtract, settings.runs
  * times each). */
 static int check_plan(const gb_meta *m, const char *path, gb_err *err) {
-  const gb_meta_settings *s = &m->settings;
+  const gb_settings *s = &m->settings;
   uint64_t trials = gb_meta_planned_startups(m), configs = gb_meta_planned_configs(m);
-  uint64_t product = (uint64_t)(s->n_languages * s->n_algorithms * s->n_orders * s->n_sizes);
+  size_t n_lang = gb_bits_count(s->languages), n_alg = gb_bits_count(s->algorithms),
+         n_order = gb_bits_count(s->orders);
+  uint64_t product = (uint64_t)(n_lang * n_alg * n_order * s->nsizes);
   if (m->plan.configurations != configs) {
     char less[64] = "";
     if (product != configs)
@@ -76,8 +76,8 @@ static int check_plan(const gb_meta *m, const char *path, gb_err *err) {
     return gb_err_set(err, EINVAL,
                       "%s: plan.configurations: %" PRIu64 ", but the settings select %" PRIu64
                       " (%zu languages x %zu algorithms x %zu orders x %zu sizes%s)",
-                      path, m->plan.configurations, configs, s->n_languages, s->n_algorithms,
-                      s->n_orders, s->n_sizes, less);
+                      path, m->plan.configurations, configs, n_lang, n_alg, n_order, s->nsizes,
+                      less);
   }
   if (m->plan.sort_runs != mul_sat(configs, s->runs))
     return gb_err_set(err, EINVAL,
@@ -89,15 +89,6 @@ static int check_plan(const gb_meta *m, const char *path, gb_err *err) {
                       "%s: plan.startup_runs: %" PRIu64 ", but %" PRIu64
                       " startup trials x settings.runs %" PRIu64 " is %" PRIu64,
                       path, m->plan.startup_runs, trials, s->runs, mul_sat(trials, s->runs));
-  return 0;
-}
-
-static int check_sizes(const gb_meta *m, const char *path, gb_err *err) {
-  for (size_t i = 0; i < m->settings.n_sizes; i++)
-    if (m->settings.sizes[i] > GB_MAX_SIZE)
-      return gb_err_set(err, EINVAL,
-                        "%s: settings.sizes: %" PRIu64 " is above the workers' limit %u", path,
-                        m->settings.sizes[i], GB_MAX_SIZE);
   return 0;
 }
 
@@ -198,8 +189,7 @@ int gbi_rec_rules_new(const gb_meta *m, const char *meta_path, gbi_rec_rules **o
   /* gb_meta_check has put every calibration and startup entry inside the
    * settings, so their indexes are in range. */
   int rc;
-  if ((rc = check_plan(m, meta_path, err)) < 0 || (rc = check_sizes(m, meta_path, err)) < 0 ||
-      (rc = set_cpus(r, meta_path, err)) < 0 ||
+  if ((rc = check_plan(m, meta_path, err)) < 0 || (rc = set_cpus(r, meta_path, err)) < 0 ||
       (rc = index_calibration(r, meta_path, err)) < 0 ||
       (rc = gbi_plausible_meta(m, meta_path, &r->plausible, err)) < 0) {
     free(r);

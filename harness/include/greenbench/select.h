@@ -14,7 +14,7 @@ typedef enum { GB_KEY_LANGUAGE, GB_KEY_ALGORITHM, GB_KEY_ORDER, GB_KEY_SIZE } gb
  * valid and appear once. Returns 0 or -EINVAL naming the bad item. */
 GB_MUST_USE int gb_select_parse_mask(gb_select_key key, const char *list, unsigned *mask,
                                      gb_err *err);
-GB_MUST_USE int gb_select_parse_sizes(const char *list, uint32_t sizes[GB_MAX_SIZES], size_t *n,
+GB_MUST_USE int gb_select_parse_sizes(const char *list, uint64_t sizes[GB_MAX_SIZES], size_t *n,
                                       gb_err *err);
 
 /* Applies a selection expression to s. A product is terms separated by

@@ -5,7 +5,7 @@
  * One testsuite per language and algorithm, named
  * <machine>.<profile>.<language>.<algorithm> (machine: meta.json's
  * machine.label, or "unlabelled" for records without one; profile:
- * gb_meta_profile_name), so two profiles or two machines never collide when
+ * gb_profile_name), so two profiles or two machines never collide when
  * a dashboard merges their files; its properties are the campaign's settings
  * and machine_label. One testcase per configuration of the settings,
  * classname its suite's name, name <order>.<size>, time the measuring time

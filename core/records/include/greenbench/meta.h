@@ -10,6 +10,7 @@
 
 #include "greenbench/error.h"
 #include "greenbench/records.h"
+#include "greenbench/settings.h"
 #include "greenbench/workload.h"
 
 /* cJSON is only needed by callers of gb_meta_to_json. */
@@ -21,71 +22,22 @@ struct cJSON;
  * target: the harness aims there and the report says so. */
 #define GB_META_CALIBRATION_HEADROOM_NUM 6
 #define GB_META_CALIBRATION_HEADROOM_DEN 5
-/* The most input sizes a campaign lists, for the harness and the records
- * alike: a size index is a bit of gb_settings.omit (16 bits). The harness
- * has never written more, so no records with more exist. */
-#define GB_MAX_SIZES 16
-/* The longest a worker process may run: the bound of --timeout-s and
- * gb_settings_check, and what the records reader finds plausible. */
-#define GB_MAX_TIMEOUT_S 86400
 #define GB_META_MAX_ZONES 16
-#define GB_META_MAX_WARMUPS 64 /* warm-up loop times kept per configuration */
+#define GB_META_MAX_WARMUPS GB_MAX_WARMUPS /* warm-up loop times kept per configuration */
 #define GB_META_NAME_MAX 64
 #define GB_META_TEXT_MAX 512
 /* Variables listed in meta.json's harness_env. */
 #define GB_META_MAX_ENV 32
 
 typedef enum {
-  GB_META_PROFILE_SMOKE,
-  GB_META_PROFILE_STUDY,
-  GB_META_PROFILE_CUSTOM,
-  GB_META_PROFILE_COUNT
-} gb_meta_profile;
-typedef enum {
-  GB_ENERGY_AUTO,
-  GB_ENERGY_ON,
-  GB_ENERGY_OFF,
-  GB_ENERGY_MODE_COUNT
-} gb_energy_mode;
-typedef enum {
   GB_META_ZONE_PACKAGE,
   GB_META_ZONE_DRAM,
   GB_META_ZONE_KIND_COUNT
 } gb_meta_zone_kind;
 
-/* "smoke", "auto", "package", ...; NULL out of range. Parse: 0 or -EINVAL. */
-const char *gb_meta_profile_name(gb_meta_profile v);
-const char *gb_energy_mode_name(gb_energy_mode v);
+/* "package", "dram"; NULL out of range. Parse: 0 or -EINVAL. */
 const char *gb_meta_zone_kind_name(gb_meta_zone_kind v);
-GB_MUST_USE int gb_meta_profile_parse(const char *name, gb_meta_profile *out);
-GB_MUST_USE int gb_energy_mode_parse(const char *name, gb_energy_mode *out);
 GB_MUST_USE int gb_meta_zone_kind_parse(const char *name, gb_meta_zone_kind *out);
-
-typedef struct {
-  gb_language languages[GB_LANGUAGE_COUNT];
-  size_t n_languages;
-  gb_algorithm algorithms[GB_ALGORITHM_COUNT];
-  size_t n_algorithms;
-  gb_order orders[GB_ORDER_COUNT];
-  size_t n_orders;
-  uint64_t sizes[GB_MAX_SIZES];
-  size_t n_sizes;
-  uint64_t runs;      /* measured runs per configuration, >= 1 */
-  uint64_t warmups;   /* warm-up runs per configuration */
-  uint64_t target_ms; /* shortest sort loop aimed for, >= 1 */
-  gb_energy_mode energy;
-  uint64_t seed;       /* input seed, 1 .. 2^32-1 */
-  uint64_t order_seed; /* seed of the shuffle of measured runs */
-  char python[GB_META_TEXT_MAX];
-  char node[GB_META_TEXT_MAX];
-  uint64_t timeout_s; /* per worker process, >= 1 */
-  /* Configurations of the product of the lists above that were not
-   * measured: bit i of omit[l][a][o] leaves out sizes[i]. meta.json lists
-   * them as settings.omit, an optional array (absent: none omitted). */
-  uint32_t omit[GB_LANGUAGE_COUNT][GB_ALGORITHM_COUNT][GB_ORDER_COUNT];
-} gb_meta_settings;
-
-_Static_assert(GB_MAX_SIZES <= 32, "a size index is a bit of gb_meta_settings.omit");
 
 typedef struct {
   uint64_t configurations, sort_runs, startup_runs, measured_runs;
@@ -125,8 +77,13 @@ typedef struct {
   char **command; /* argv as run, n_command >= 1 strings; owned */
   size_t n_command;
   char *command_line; /* the command as one string, shell-quoted; owned */
-  gb_meta_profile profile;
-  gb_meta_settings settings;
+  /* "profile" and "settings" in meta.json (settings.h); the settings are
+   * checked by gb_settings_check when meta is checked. */
+  gb_settings settings;
+  /* settings.python and settings.node in meta.json: the runtimes' paths as
+   * given to the harness, which --resume must be given again. */
+  char python[GB_META_TEXT_MAX];
+  char node[GB_META_TEXT_MAX];
   gb_meta_plan plan;
   gb_meta_calibration *calibration; /* owned; one per calibrated configuration */
   size_t n_calibration;
@@ -244,14 +201,14 @@ bool gb_meta_plans_startup(const gb_meta *m, gb_language l, gb_order o, uint64_t
 size_t gb_meta_planned_configs(const gb_meta *m);
 size_t gb_meta_planned_startups(const gb_meta *m);
 
-/* Checks the values of m that parsing alone cannot: no list empty or with a
- * duplicate, bounds, plan.sort_runs + plan.startup_runs ==
- * plan.measured_runs, calibration and startup entries inside the settings,
- * omitted configurations inside the lists (and no language, algorithm, order
- * or size whose every configuration is omitted), energy off when the mode is off, a package
- * zone when energy is ok, a reason when it is not, a runtime for each language, UTC timestamps,
- * and completed only with finished_at and runs_done == plan.measured_runs. path names the file
- * in the message. 0 or -EINVAL. */
+/* Checks the values of m that parsing alone cannot: each field's bounds, the
+ * settings by gb_settings_check (its messages, after path), plan.sort_runs + plan.startup_runs
+ * == plan.measured_runs, calibration and startup entries inside the settings, omitted
+ * configurations inside the lists (and no language, algorithm, order or size whose every
+ * configuration is omitted), energy off when the mode is off, a package zone when energy is ok,
+ * a reason when it is not, a runtime for each language, UTC timestamps, and completed only with
+ * finished_at and runs_done == plan.measured_runs. path names the file in the message. 0 or
+ * -EINVAL. */
 GB_MUST_USE int gb_meta_check(const gb_meta *m, const char *path, gb_err *err);
 
 /* Parses meta.json text (len bytes, no NUL needed) into *out, which the
