@@ -63,11 +63,19 @@ static const char usage[] =
     "kept) or its folder was refused, 2 bad arguments, 130 interrupted (records kept;\n"
     "continue with --resume).\n";
 
+/* The whole-number settings (GB_SETTINGS_NUMBERS), by index. */
+enum {
+#define INDEX(key, option, lo, hi, profiled) NUMBER_##key,
+  GB_SETTINGS_NUMBERS(INDEX)
+#undef INDEX
+      NUMBERS
+};
+
 /* What the command line said, before validation. */
 typedef struct {
-  const char *profile, *languages, *algorithms, *orders, *sizes, *runs, *warmups, *target_ms,
-      *energy, *cpus, *machine_label, *seed, *order_seed, *timeout_s, *python, *node, *out,
-      *resume;
+  const char *profile, *languages, *algorithms, *orders, *sizes, *energy, *cpus, *machine_label,
+      *order_seed, *python, *node, *out, *resume;
+  const char *number[NUMBERS]; /* the whole-number settings' values, by index */
   bool dry_run, quiet;
 } run_args;
 
@@ -82,15 +90,13 @@ static const gb_opt options[] = {
     V("--algorithms", algorithms),
     V("--orders", orders),
     V("--sizes", sizes),
-    V("--runs", runs),
-    V("--warmups", warmups),
-    V("--target-ms", target_ms),
-    V("--energy", energy),
+#define NUMBER(key, option, lo, hi, profiled) V(option, number[NUMBER_##key]),
+    GB_SETTINGS_NUMBERS(NUMBER)
+#undef NUMBER
+        V("--energy", energy),
     V("--cpus", cpus),
     V("--machine-label", machine_label),
-    V("--seed", seed),
     V("--order-seed", order_seed),
-    V("--timeout-s", timeout_s),
     V("--python", python),
     V("--node", node),
     V("--out", out),
@@ -161,8 +167,11 @@ static int apply_lists(const run_args *a, gb_settings *s, const gb_cli_env *env)
 
 /* A selection inside the profile keeps its name; other numbers make it custom. */
 static void mark_custom(gb_settings *s, const gb_settings *profile) {
-  bool custom = s->runs != profile->runs || s->warmups != profile->warmups ||
-                s->target_ms != profile->target_ms || s->seed != profile->seed;
+  bool custom = false;
+#define DIFFERS(key, option, lo, hi, profiled)                                                 \
+  custom = custom || (profiled && s->key != profile->key);
+  GB_SETTINGS_NUMBERS(DIFFERS)
+#undef DIFFERS
   for (size_t i = 0; i < s->nsizes && !custom; i++) {
     size_t j = 0;
     while (j < profile->nsizes && profile->sizes[j] != s->sizes[i])
@@ -173,31 +182,40 @@ static void mark_custom(gb_settings *s, const gb_settings *profile) {
     s->profile = GB_PROFILE_CUSTOM;
 }
 
+/* The whole numbers given, each inside its bounds, or none is set. */
 static int apply_numbers(const run_args *a, gb_settings *s, const gb_cli_env *env) {
-  uint64_t runs = s->runs, warmups = s->warmups, target = s->target_ms, seed = s->seed,
-           timeout = s->timeout_s, order_seed = 0;
+  static const struct {
+    const char *option;
+    size_t off; /* of its uint64_t in gb_settings */
+    uint64_t lo, hi;
+  } rows[NUMBERS] = {
+#define ROW(key, option, lo, hi, profiled) {option, offsetof(gb_settings, key), lo, hi},
+      GB_SETTINGS_NUMBERS(ROW)
+#undef ROW
+  };
+  uint64_t value[NUMBERS], order_seed = 0;
   int rc = 0;
-  if ((rc = number(env, "--runs", a->runs, 1, GB_MAX_RUNS, &runs)) ||
-      (rc = number(env, "--warmups", a->warmups, 1, GB_MAX_WARMUPS, &warmups)) ||
-      (rc = number(env, "--target-ms", a->target_ms, 1, GB_MAX_TARGET_MS, &target)) ||
-      (rc = number(env, "--seed", a->seed, 1, UINT32_MAX, &seed)) ||
-      (rc = number(env, "--timeout-s", a->timeout_s, 1, GB_MAX_TIMEOUT_S, &timeout)) ||
-      (rc = number(env, "--order-seed", a->order_seed, 0, ORDER_SEED_MAX, &order_seed)))
+  for (size_t i = 0; i < NUMBERS; i++) {
+    memcpy(&value[i], (const char *)s + rows[i].off, sizeof value[i]);
+    if ((rc = number(env, rows[i].option, a->number[i], rows[i].lo, rows[i].hi, &value[i])))
+      return rc;
+  }
+  if ((rc = number(env, "--order-seed", a->order_seed, 0, ORDER_SEED_MAX, &order_seed)))
     return rc;
   if (!a->order_seed && getrandom(&order_seed, sizeof order_seed, 0) != sizeof order_seed)
     order_seed = gb_realtime_ns();
-  s->runs = runs;
-  s->warmups = warmups;
-  s->target_ms = target;
-  s->seed = seed;
-  s->timeout_s = timeout;
+  for (size_t i = 0; i < NUMBERS; i++)
+    memcpy((char *)s + rows[i].off, &value[i], sizeof value[i]);
   s->order_seed = order_seed;
   return 0;
 }
 
 static bool any_setting(const run_args *a) {
-  return a->profile || a->languages || a->algorithms || a->orders || a->sizes || a->runs ||
-         a->warmups || a->target_ms || a->energy || a->seed || a->order_seed || a->timeout_s;
+  bool any = a->profile || a->languages || a->algorithms || a->orders || a->sizes ||
+             a->energy || a->order_seed;
+  for (size_t i = 0; i < NUMBERS; i++)
+    any = any || a->number[i];
+  return any;
 }
 
 static int build_settings(const run_args *a, gb_settings *s, const gb_cli_env *env) {

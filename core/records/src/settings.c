@@ -53,12 +53,10 @@ int gb_settings_check(const gb_settings *s, gb_err *err) {
     const char *key;
     uint64_t value, lo, hi;
   } numbers[] = {
-      {"runs", s->runs, 1, GB_MAX_RUNS},
-      {"warmups", s->warmups, 1, GB_MAX_WARMUPS},
-      {"target_ms", s->target_ms, 1, GB_MAX_TARGET_MS},
-      {"seed", s->seed, 1, UINT32_MAX},
-      {"timeout_s", s->timeout_s, 1, GB_MAX_TIMEOUT_S},
-      {"energy", (unsigned)s->energy, 0, GB_ENERGY_MODE_COUNT - 1},
+#define ROW(key, option, lo, hi, profiled) {#key, s->key, lo, hi},
+      GB_SETTINGS_NUMBERS(ROW)
+#undef ROW
+          {"energy", (unsigned)s->energy, 0, GB_ENERGY_MODE_COUNT - 1},
       {"profile", (unsigned)s->profile, 0, GB_PROFILE_COUNT - 1},
   };
   int rc = check_lists(s, err);

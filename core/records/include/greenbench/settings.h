@@ -28,6 +28,22 @@
 /* A worker process that runs longer than this is killed and recorded. */
 #define GB_DEFAULT_TIMEOUT_S 60
 
+/* The whole-number settings, each once: X(key, option, lo, hi, profiled).
+ * key is its member of gb_settings and its name in meta.json's settings and
+ * gb_settings_check's messages; option is `greenbench run`'s; lo..hi its
+ * bounds; profiled says whether a value other than the profile's makes the
+ * campaign "custom". gb_settings_check and `greenbench run` both walk this
+ * list, so a new whole-number setting is a member of gb_settings and one line
+ * here (then its meta.json field, its --help line, the man page and the
+ * completion). The order seed is apart: any 64-bit value, random when not
+ * given. */
+#define GB_SETTINGS_NUMBERS(X)                                                                 \
+  X(runs, "--runs", 1, GB_MAX_RUNS, true)                                                      \
+  X(warmups, "--warmups", 1, GB_MAX_WARMUPS, true)                                             \
+  X(target_ms, "--target-ms", 1, GB_MAX_TARGET_MS, true)                                       \
+  X(seed, "--seed", 1, UINT32_MAX, true)                                                       \
+  X(timeout_s, "--timeout-s", 1, GB_MAX_TIMEOUT_S, false)
+
 typedef enum {
   GB_PROFILE_SMOKE,
   GB_PROFILE_STUDY,
