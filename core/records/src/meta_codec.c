@@ -15,18 +15,11 @@
 
 typedef gbi_meta_field field;
 
-typedef struct {
+typedef struct gbi_meta_jctx {
   const char *path;
   gb_err *err;
   bool refused; /* the writer refused a value (else it ran out of memory) */
 } jctx;
-
-/* A field the table cannot describe, read and written by hand. */
-struct gbi_meta_hook {
-  int (*parse)(jctx *j, const cJSON *v, const char *at, void *base);
-  bool (*write)(const void *base, cJSON *parent, const char *key);
-};
-typedef gbi_meta_hook hook;
 
 const char *const gbi_meta_zone_kind_names[] = {"package", "dram"};
 GB_REC_NAME_FUNCS(gb_meta_zone_kind, gbi_meta_zone_kind_names)
@@ -194,36 +187,19 @@ static int parse_mask(jctx *j, const cJSON *arr, const char *at, unsigned *mask,
   return 0;
 }
 
-static bool write_mask(unsigned mask, gbi_rec_name_set names, cJSON *parent, const char *key) {
+/* NULL for a mask past its names, which gb_settings_check refuses first. */
+static cJSON *write_mask(unsigned mask, gbi_rec_name_set names) {
   cJSON *a = mask >> names.n ? NULL : cJSON_CreateArray();
   for (unsigned v = 0; a && gb_bits_next(mask, &v); v++)
     if (!add(a, NULL, cJSON_CreateString(names.names[v]))) {
       cJSON_Delete(a);
       a = NULL;
     }
-  return add(parent, key, a);
+  return a;
 }
-
-/* parse_<list> and write_<list> for settings.<list>. */
-#define MASK_HOOK(list, names)                                                                 \
-  static int parse_##list(jctx *j, const cJSON *v, const char *at, void *base) {               \
-    return parse_mask(j, v, at, &((gb_meta *)base)->settings.list, GB_REC_SET(names));         \
-  }                                                                                            \
-  static bool write_##list(const void *base, cJSON *parent, const char *key) {                 \
-    return write_mask(((const gb_meta *)base)->settings.list, GB_REC_SET(names), parent, key); \
-  }
-MASK_HOOK(languages, gb_language_names)
-MASK_HOOK(algorithms, gb_algorithm_names)
-MASK_HOOK(orders, gb_order_names)
 
 static int parse_omit(jctx *j, const cJSON *v, const char *at, void *base);
 static bool write_omit(const void *base, cJSON *parent, const char *key);
-static const hook command_hook = {parse_command, write_command},
-                  format_hook = {parse_format, write_format}, env_hook = {parse_env, write_env},
-                  omit_hook = {parse_omit, write_omit},
-                  languages_hook = {parse_languages, write_languages},
-                  algorithms_hook = {parse_algorithms, write_algorithms},
-                  orders_hook = {parse_orders, write_orders};
 
 /* ---- The table ------------------------------------------------------------ */
 
@@ -237,13 +213,14 @@ static const hook command_hook = {parse_command, write_command},
   k, GB_MT_ARRAY, AT(f), .n_off = offsetof(T, n), .sub = entry, .n_sub = 1
 #define STR(k, f, ...)                                                                         \
   { k, GB_MT_STR, AT(f), __VA_ARGS__ }
-#define UINT(k, f, lo, hi_, ...)                                                               \
-  { k, GB_MT_UINT, AT(f), .min = lo, .hi = hi_, __VA_ARGS__ }
-#define ANY_UINT(k, f, ...) UINT(k, f, 0, UINT64_MAX, __VA_ARGS__)
+#define UINT(k, f, ...)                                                                        \
+  { k, GB_MT_UINT, AT(f), __VA_ARGS__ }
 #define BOOL(k, f)                                                                             \
   { k, GB_MT_BOOL, AT(f) }
 #define ENUM(k, f, set)                                                                        \
   { k, GB_MT_ENUM, AT(f), NAMES(set) }
+#define MASK(k, f, set)                                                                        \
+  { k, GB_MT_MASK, AT(f), NAMES(set) }
 #define OBJECT(k, t)                                                                           \
   { k, GB_MT_OBJECT, .sub = t, .n_sub = NELEM(t) }
 #define ARRAY(k, f, n, entry, ...)                                                             \
@@ -251,20 +228,19 @@ static const hook command_hook = {parse_command, write_command},
 #define HEAP_ARRAY(k, f, n, entry)                                                             \
   { LIST(k, f, n, entry), .flags = GB_MF_HEAP, .max = SIZE_MAX }
 #define HOOK(k, f, h, ...)                                                                     \
-  { k, GB_MT_HOOK, AT(f), .fn = &h, __VA_ARGS__ }
+  { k, GB_MT_HOOK, AT(f), .parse = parse_##h, .write = write_##h, __VA_ARGS__ }
 #define ENTRY(t, fields)                                                                       \
   { NULL, GB_MT_OBJECT, .size = sizeof(t), .sub = fields, .n_sub = NELEM(fields) }
 
-static const field uint_entry[] = {
-    {NULL, GB_MT_UINT, .size = sizeof(uint64_t), .hi = UINT64_MAX}};
+static const field uint_entry[] = {{NULL, GB_MT_UINT, .size = sizeof(uint64_t)}};
 
 #define T gb_meta_calibration
 static const field calibration_fields[] = {
     ENUM("language", language, gb_language_names),
     ENUM("algorithm", algorithm, gb_algorithm_names),
     ENUM("order", order, gb_order_names),
-    ANY_UINT("size", size),
-    UINT("sorts", sorts, 1, UINT64_MAX),
+    UINT("size", size),
+    UINT("sorts", sorts, .min = 1),
     ARRAY("warmup_loop_ns", warmup_loop_ns, n_warmup_loop_ns, uint_entry),
 };
 static const field calibration_entry[] = {ENTRY(T, calibration_fields)};
@@ -275,8 +251,8 @@ static const field calibration_entry[] = {ENTRY(T, calibration_fields)};
 static const field startup_fields[] = {
     ENUM("language", language, gb_language_names),
     ENUM("order", order, gb_order_names),
-    ANY_UINT("size", size),
-    UINT("launches", launches, 1, UINT64_MAX),
+    UINT("size", size),
+    UINT("launches", launches, .min = 1),
 };
 static const field startup_entry[] = {ENTRY(T, startup_fields)};
 #undef T
@@ -285,8 +261,8 @@ static const field zone_fields[] = {
     STR("name", name),
     STR("path", path),
     ENUM("kind", kind, gbi_meta_zone_kind_names),
-    ANY_UINT("socket", socket),
-    UINT("max_energy_range_uj", max_energy_range_uj, 1, UINT64_MAX),
+    UINT("socket", socket),
+    UINT("max_energy_range_uj", max_energy_range_uj, .min = 1),
 };
 static const field zone_entry[] = {ENTRY(T, zone_fields)};
 #undef T
@@ -294,34 +270,33 @@ static const field zone_entry[] = {ENTRY(T, zone_fields)};
 #define T gb_meta
 /* The settings' bounds are gb_settings_check's (gb_meta_check runs it). */
 static const field settings_fields[] = {
-    HOOK("languages", settings.languages, languages_hook),
-    HOOK("algorithms", settings.algorithms, algorithms_hook),
-    HOOK("orders", settings.orders, orders_hook),
+    MASK("languages", settings.languages, gb_language_names),
+    MASK("algorithms", settings.algorithms, gb_algorithm_names),
+    MASK("orders", settings.orders, gb_order_names),
     ARRAY("sizes", settings.sizes, settings.nsizes, uint_entry),
-    ANY_UINT("runs", settings.runs),
-    ANY_UINT("warmups", settings.warmups),
-    ANY_UINT("target_ms", settings.target_ms),
+    UINT("runs", settings.runs),
+    UINT("warmups", settings.warmups),
+    UINT("target_ms", settings.target_ms),
     ENUM("energy", settings.energy, gbi_energy_mode_names),
-    ANY_UINT("seed", settings.seed),
-    ANY_UINT("order_seed", settings.order_seed),
+    UINT("seed", settings.seed),
+    UINT("order_seed", settings.order_seed),
     STR("python", python),
     STR("node", node),
-    ANY_UINT("timeout_s", settings.timeout_s),
-    HOOK("omit", settings.omit, omit_hook, .flags = GB_MF_OPT),
+    UINT("timeout_s", settings.timeout_s),
+    HOOK("omit", settings.omit, omit, .flags = GB_MF_OPT),
 };
 static const field plan_fields[] = {
-    ANY_UINT("configurations", plan.configurations),
-    ANY_UINT("sort_runs", plan.sort_runs),
-    ANY_UINT("startup_runs", plan.startup_runs),
-    ANY_UINT("measured_runs", plan.measured_runs),
+    UINT("configurations", plan.configurations),
+    UINT("sort_runs", plan.sort_runs),
+    UINT("startup_runs", plan.startup_runs),
+    UINT("measured_runs", plan.measured_runs),
 };
 static const field energy_fields[] = {
     ENUM("status", energy.status, gbi_rec_energy_names),
     STR("reason", energy.reason),
     STR("source", energy.source, FLAG(GB_MF_OPT, energy.has_source)),
-    {"cross_check", GB_MT_STR, AT(energy.cross_check),
-     .flags = GB_MF_FOLLOW | GB_MF_HAS | GB_MF_NULL, .has_off = offsetof(T, energy.has_source),
-     .null_off = offsetof(T, energy.has_cross)},
+    {"cross_check", GB_MT_STR, AT(energy.cross_check), .flags = GB_MF_HAS | GB_MF_NULL,
+     .has_off = offsetof(T, energy.has_source), .null_off = offsetof(T, energy.has_cross)},
     ARRAY("zones", energy.zones, energy.n_zones, zone_entry),
 };
 static const field machine_fields[] = {
@@ -330,13 +305,13 @@ static const field machine_fields[] = {
     STR("kernel", machine.kernel),
     STR("governor", machine.governor, NULLS(machine.has_governor)),
     STR("turbo", machine.turbo, NULLS(machine.has_turbo)),
-    UINT("cpus_online", machine.cpus_online, 1, UINT64_MAX),
+    UINT("cpus_online", machine.cpus_online, .min = 1),
 };
 static const field pinning_fields[] = {
     STR("cpus", pinning.cpus),
     BOOL("rule_held", pinning.rule_held),
     STR("reason", pinning.reason),
-    ANY_UINT("numa_node", pinning.numa_node, NULLS(pinning.has_numa_node)),
+    UINT("numa_node", pinning.numa_node, NULLS(pinning.has_numa_node)),
     BOOL("memory_bound", pinning.memory_bound),
 };
 /* A language's runtime may be absent (""): the language is not in the settings. */
@@ -347,10 +322,11 @@ static const field runtime_fields[] = {
     STR("node", runtimes[GB_NODE], .flags = GB_MF_OPT | GB_MF_SKIP_EMPTY),
 };
 static const field meta_fields[] = {
-    {"format", GB_MT_HOOK, .fn = &format_hook},
+    {"format", GB_MT_HOOK, .parse = parse_format, .write = write_format},
     STR("tool_version", tool_version, .flags = GB_MF_NONEMPTY),
     {"command", GB_MT_HOOK, .off = offsetof(T, command),
-     .size = offsetof(T, settings) - offsetof(T, command), .fn = &command_hook},
+     .size = offsetof(T, settings) - offsetof(T, command), .parse = parse_command,
+     .write = write_command},
     ENUM("profile", settings.profile, gbi_profile_names),
     OBJECT("settings", settings_fields),
     OBJECT("plan", plan_fields),
@@ -360,7 +336,7 @@ static const field meta_fields[] = {
     OBJECT("machine", machine_fields),
     OBJECT("pinning", pinning_fields),
     OBJECT("runtimes", runtime_fields),
-    HOOK("harness_env", harness_env, env_hook, FLAG(GB_MF_OPT, has_harness_env),
+    HOOK("harness_env", harness_env, env, FLAG(GB_MF_OPT, has_harness_env),
          .n_off = offsetof(T, n_harness_env)),
     STR("access", access, FLAG(GB_MF_OPT, has_access)),
     STR("spawner", spawner, FLAG(GB_MF_OPT, has_access)),
@@ -368,7 +344,7 @@ static const field meta_fields[] = {
     STR("started_at", started_at),
     STR("finished_at", finished_at, NULLS(has_finished_at)),
     BOOL("completed", completed),
-    ANY_UINT("runs_done", runs_done),
+    UINT("runs_done", runs_done),
 };
 const field gbi_meta_root[] = {ENTRY(T, meta_fields)};
 #undef T
@@ -437,8 +413,10 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
                              : bad(j, at, "an object", v);
   case GB_MT_ARRAY:
     return cJSON_IsArray(v) ? parse_array(j, f, v, at, base) : bad(j, at, "an array", v);
+  case GB_MT_MASK:
+    return parse_mask(j, v, at, PLACE(base, f, unsigned), f->names);
   default:
-    return f->fn->parse(j, v, at, base);
+    return f->parse(j, v, at, base);
   }
 }
 
@@ -456,10 +434,9 @@ static int parse_field(jctx *j, const field *f, const cJSON *o, const char *at, 
     *FLAG_AT(base, f->null_off) = !cJSON_IsNull(v);
     if (cJSON_IsNull(v))
       return 0;
-    if (f->type == GB_MT_STR && !cJSON_IsString(v))
-      return bad(j, k, "a string or null", v);
-    if (f->type == GB_MT_UINT && !cJSON_IsNumber(v))
-      return bad(j, k, "an integer or null", v);
+    bool text = f->type == GB_MT_STR; /* else an integer */
+    if (text ? !cJSON_IsString(v) : !cJSON_IsNumber(v))
+      return bad(j, k, text ? "a string or null" : "an integer or null", v);
   }
   return parse_value(j, f, v, k, base);
 }
@@ -499,19 +476,13 @@ static bool write_members(jctx *j, const field *fs, size_t n, const void *base, 
     if (((f->flags & GB_MF_HAS) && !*FLAG_AT(base, f->has_off)) ||
         ((f->flags & GB_MF_SKIP_EMPTY) && !PLACE(base, f, const char)[0]))
       continue;
-    if (f->type == GB_MT_HOOK ? !f->fn->write(base, o, f->key)
+    if (f->type == GB_MT_HOOK ? !f->write(base, o, f->key)
         : (f->flags & GB_MF_NULL) && !*FLAG_AT(base, f->null_off)
             ? !add(o, f->key, cJSON_CreateNull())
             : !add(o, f->key, write_value(j, f, base, key_path(k, sizeof k, at, f->key))))
       return false;
   }
   return true;
-}
-
-/* The members fs of an object o that no check can refuse (settings.omit's). */
-static bool write_fields(const field *fs, size_t n, const void *base, cJSON *o) {
-  jctx j = {"", NULL, false};
-  return write_members(&j, fs, n, base, o, "");
 }
 
 static cJSON *write_array(jctx *j, const field *f, const void *base, const char *at) {
@@ -521,20 +492,12 @@ static cJSON *write_array(jctx *j, const field *f, const void *base, const char 
       f->flags & GB_MF_HEAP ? *PLACE(base, f, const char *const) : PLACE(base, f, const char);
   if (n > f->max)
     return refuse(j, at, "too many entries");
-  if (n == 0 && (f->flags & GB_MF_NONEMPTY))
-    return refuse(j, at, "empty");
   cJSON *a = cJSON_CreateArray();
   for (size_t i = 0; a && i < n; i++) {
-    char entry[96], why[64];
+    char entry[96];
     snprintf(entry, sizeof entry, "%s[%zu]", at, i);
-    cJSON *v = write_value(j, e, p + i * e->size, e->type == GB_MT_OBJECT ? entry : at);
-    for (size_t k = 0; v && (f->flags & GB_MF_UNIQUE) && k < i; k++)
-      if (memcmp(p + k * e->size, p + i * e->size, e->size) == 0) {
-        snprintf(why, sizeof why, "lists %s twice", v->valuestring); /* a name or digits */
-        cJSON_Delete(v);
-        v = refuse(j, at, why);
-      }
-    if (!add(a, NULL, v)) {
+    if (!add(a, NULL,
+             write_value(j, e, p + i * e->size, e->type == GB_MT_OBJECT ? entry : at))) {
       cJSON_Delete(a);
       a = NULL;
     }
@@ -550,9 +513,9 @@ static cJSON *write_value(jctx *j, const field *f, const void *base, const char 
     return cJSON_CreateString(PLACE(base, f, const char));
   case GB_MT_UINT: {
     uint64_t v = *PLACE(base, f, const uint64_t);
-    char why[96];
-    snprintf(why, sizeof why, "%" PRIu64 "%s", v, f->why ? f->why : "");
-    return v >= f->min && v <= f->hi ? exact_uint(v) : refuse(j, at, why);
+    char why[24];
+    snprintf(why, sizeof why, "%" PRIu64, v);
+    return v >= f->min ? exact_uint(v) : refuse(j, at, why);
   }
   case GB_MT_BOOL:
     return cJSON_CreateBool(*PLACE(base, f, const bool));
@@ -560,6 +523,8 @@ static cJSON *write_value(jctx *j, const field *f, const void *base, const char 
     const char *name = gbi_rec_set_name(f->names, *PLACE(base, f, const unsigned));
     return name ? cJSON_CreateString(name) : refuse(j, at, "value out of range");
   }
+  case GB_MT_MASK:
+    return write_mask(*PLACE(base, f, const unsigned), f->names);
   case GB_MT_OBJECT: {
     cJSON *o = cJSON_CreateObject();
     if (o && write_members(j, f->sub, f->n_sub, base, o, at))
@@ -624,6 +589,7 @@ static bool write_omit(const void *base, cJSON *parent, const char *key) {
   const gb_settings *s = &((const gb_meta *)base)->settings;
   cJSON *arr = NULL;
   gb_meta_calibration c = {0};
+  jctx quiet = {"", NULL, false}; /* a configuration that the lists hold, never refused */
   for (c.language = 0; c.language < GB_LANGUAGE_COUNT; c.language++)
     for (c.algorithm = 0; c.algorithm < GB_ALGORITHM_COUNT; c.algorithm++)
       for (c.order = 0; c.order < GB_ORDER_COUNT; c.order++)
@@ -634,7 +600,7 @@ static bool write_omit(const void *base, cJSON *parent, const char *key) {
             return false;
           c.size = s->sizes[z];
           cJSON *e = cJSON_CreateObject();
-          if (!e || !write_fields(calibration_fields, CONFIG_FIELDS, &c, e)) {
+          if (!e || !write_members(&quiet, calibration_fields, CONFIG_FIELDS, &c, e, "")) {
             cJSON_Delete(e);
             return false;
           }

@@ -121,22 +121,21 @@ typedef enum {
   GB_MT_ENUM,
   GB_MT_OBJECT,
   GB_MT_ARRAY,
+  GB_MT_MASK, /* a list of names held as a bitmask (settings.h), written in enum order */
   GB_MT_HOOK
 } gbi_meta_type;
 
 enum {
   GB_MF_OPT = 1,          /* may be absent; with has_off, present sets that flag */
-  GB_MF_FOLLOW = 2,       /* read and written only when the flag at has_off is set */
   GB_MF_NULL = 4,         /* may be null: the flag at null_off says it is not */
-  GB_MF_NONEMPTY = 8,     /* a string or array that must not be empty */
-  GB_MF_UNIQUE = 16,      /* an array without repeats */
+  GB_MF_NONEMPTY = 8,     /* a string that must not be empty */
   GB_MF_HEAP = 32,        /* an array at a pointer, grown by gbi_meta_grow */
   GB_MF_HAS = 64,         /* has_off is set */
   GB_MF_SKIP_EMPTY = 128, /* text written only when not empty */
 };
 
-typedef struct gbi_meta_hook gbi_meta_hook; /* a field read and written by hand */
 typedef struct gbi_meta_field gbi_meta_field;
+typedef struct gbi_meta_jctx gbi_meta_jctx; /* where a field is read, for its messages */
 
 struct gbi_meta_field {
   const char *key;
@@ -145,12 +144,13 @@ struct gbi_meta_field {
   size_t off, size;          /* the value, an array's entries, or what a hook keeps */
   size_t has_off, null_off;  /* bool flags (GB_MF_HAS, GB_MF_NULL) */
   size_t n_off, max;         /* arrays: the count (size_t) and the most entries */
-  gbi_rec_name_set names;    /* enums, stored as unsigned */
-  uint64_t min, hi;          /* integers' bounds */
-  const char *why;           /* said after a value out of bounds */
+  gbi_rec_name_set names;    /* enums and masks, stored as unsigned */
+  uint64_t min;              /* integers' lower bound */
   const gbi_meta_field *sub; /* objects: members; arrays: the entry */
   size_t n_sub;
-  const gbi_meta_hook *fn;
+  /* A field the table cannot describe (GB_MT_HOOK), read and written by hand. */
+  int (*parse)(gbi_meta_jctx *j, const struct cJSON *v, const char *at, void *base);
+  bool (*write)(const void *base, struct cJSON *parent, const char *key);
 };
 
 /* gb_meta as one object field whose members are meta.json's fields. */
