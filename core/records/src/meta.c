@@ -44,9 +44,7 @@ static bool shell_safe(const char *s) {
   return true;
 }
 
-/* The command line: each argument as is, or in single quotes with each
- * quote written '\''. NULL when out of memory. */
-static char *join_command(size_t argc, char *const *argv) {
+char *gbi_meta_command_line(size_t argc, char *const *argv) {
   char *line = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&line, &len);
@@ -82,7 +80,7 @@ int gb_meta_set_command(gb_meta *m, size_t argc, const char *const *argv, gb_err
   size_t n = 0;
   while (copy && n < argc && (copy[n] = strdup(argv[n])))
     n++;
-  char *line = n == argc ? join_command(argc, copy) : NULL;
+  char *line = n == argc ? gbi_meta_command_line(argc, copy) : NULL;
   if (!line) {
     if (copy)
       free_command(copy, n);

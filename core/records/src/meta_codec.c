@@ -99,37 +99,6 @@ static bool write_format(const void *base, cJSON *parent, const char *key) {
   return add(parent, key, cJSON_CreateString(GB_META_FORMAT));
 }
 
-static int parse_command(jctx *j, const cJSON *arr, const char *at, void *base) {
-  if (!cJSON_IsArray(arr))
-    return bad(j, at, "an array", arr);
-  size_t n = (size_t)cJSON_GetArraySize(arr), k = 0;
-  if (n == 0)
-    return bad_value(j, at, "empty");
-  const char **argv = calloc(n, sizeof *argv);
-  if (!argv)
-    return gb_err_set(j->err, ENOMEM, "%s: out of memory", j->path);
-  const cJSON *v;
-  cJSON_ArrayForEach(v, arr) {
-    if (!cJSON_IsString(v)) {
-      free(argv);
-      return bad(j, at, "an array of strings", v);
-    }
-    argv[k++] = v->valuestring;
-  }
-  int rc = gb_meta_set_command(base, n, argv, j->err);
-  free(argv);
-  return rc;
-}
-
-static bool write_command(const void *base, cJSON *parent, const char *key) {
-  const gb_meta *m = base;
-  /* No command is written as [], which the reader refuses as gb_meta_check does. */
-  return add(parent, key,
-             m->n_command && m->command
-                 ? cJSON_CreateStringArray((const char *const *)m->command, (int)m->n_command)
-                 : cJSON_CreateArray());
-}
-
 /* An object of strings, names not empty and at most GB_META_MAX_ENV. */
 static int parse_env(jctx *j, const cJSON *o, const char *at, void *base) {
   gb_meta *m = base;
@@ -160,31 +129,6 @@ static bool write_env(const void *base, cJSON *parent, const char *key) {
       o = NULL;
     }
   return add(parent, key, o);
-}
-
-/* A list of the settings (a bitmask, settings.h) as an array of names:
- * each known and listed once; written in enum order. */
-static int parse_mask(jctx *j, const cJSON *arr, const char *at, unsigned *mask,
-                      gbi_rec_name_set names) {
-  if (!cJSON_IsArray(arr))
-    return bad(j, at, "an array", arr);
-  size_t k = 0;
-  for (const cJSON *v = arr->child; v; v = v->next, k++) {
-    if (k == names.n)
-      return bad_value(j, at, "too many entries");
-    if (!cJSON_IsString(v))
-      return bad(j, at, "a string", v);
-    int i = gbi_rec_set_find(names, v->valuestring, strlen(v->valuestring));
-    if (i < 0) {
-      char why[96];
-      snprintf(why, sizeof why, "unknown value '%.40s'", v->valuestring);
-      return bad_value(j, at, why);
-    }
-    if (*mask >> i & 1u)
-      return gb_err_set(j->err, EINVAL, "%s: %s: lists %s twice", j->path, at, names.names[i]);
-    *mask |= 1u << i;
-  }
-  return 0;
 }
 
 /* NULL for a mask past its names, which gb_settings_check refuses first. */
@@ -232,7 +176,8 @@ static bool write_omit(const void *base, cJSON *parent, const char *key);
 #define ENTRY(t, fields)                                                                       \
   { NULL, GB_MT_OBJECT, .size = sizeof(t), .sub = fields, .n_sub = NELEM(fields) }
 
-static const field uint_entry[] = {{NULL, GB_MT_UINT, .size = sizeof(uint64_t)}};
+static const field uint_entry[] = {{NULL, GB_MT_UINT, .size = sizeof(uint64_t)}},
+                   text_entry[] = {{NULL, GB_MT_TEXT, .size = sizeof(char *)}};
 
 #define T gb_meta_calibration
 static const field calibration_fields[] = {
@@ -324,9 +269,10 @@ static const field runtime_fields[] = {
 static const field meta_fields[] = {
     {"format", GB_MT_HOOK, .parse = parse_format, .write = write_format},
     STR("tool_version", tool_version, .flags = GB_MF_NONEMPTY),
-    {"command", GB_MT_HOOK, .off = offsetof(T, command),
-     .size = offsetof(T, settings) - offsetof(T, command), .parse = parse_command,
-     .write = write_command},
+    /* Its size takes in command_line, which gb_meta_parse builds from it. */
+    {"command", GB_MT_ARRAY, .off = offsetof(T, command), .n_off = offsetof(T, n_command),
+     .size = offsetof(T, settings) - offsetof(T, command), .sub = text_entry, .n_sub = 1,
+     .flags = GB_MF_HEAP | GB_MF_NONEMPTY, .max = SIZE_MAX},
     ENUM("profile", settings.profile, gbi_profile_names),
     OBJECT("settings", settings_fields),
     OBJECT("plan", plan_fields),
@@ -358,6 +304,8 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
 static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at, void *base) {
   const field *e = f->sub;
   size_t *n = COUNT(base, f), k = 0;
+  if (!arr->child && (f->flags & GB_MF_NONEMPTY))
+    return bad_value(j, at, "empty");
   for (const cJSON *v = arr->child; v; v = v->next, k++) {
     if (k == f->max)
       return bad_value(j, at, "too many entries");
@@ -386,6 +334,26 @@ static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at
   return 0;
 }
 
+/* A list of the settings (a bitmask, settings.h) as an array of names,
+ * each read as an enum: known and listed once. */
+static int parse_mask(jctx *j, const field *f, const cJSON *arr, const char *at,
+                      unsigned *mask) {
+  const field name = {NULL, GB_MT_ENUM, .names = f->names};
+  size_t k = 0;
+  for (const cJSON *v = arr->child; v; v = v->next, k++) {
+    unsigned i;
+    int rc = k == f->names.n ? bad_value(j, at, "too many entries")
+                             : parse_value(j, &name, v, at, &i);
+    if (rc < 0)
+      return rc;
+    if (*mask >> i & 1u)
+      return gb_err_set(j->err, EINVAL, "%s: %s: lists %s twice", j->path, at,
+                        f->names.names[i]);
+    *mask |= 1u << i;
+  }
+  return 0;
+}
+
 /* The value v of f (not null) at its place in base. */
 static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, void *base) {
   switch (f->type) {
@@ -393,6 +361,12 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
     return copy_str(j, v, at, PLACE(base, f, char), f->size);
   case GB_MT_UINT:
     return to_uint(j, v, at, PLACE(base, f, uint64_t));
+  case GB_MT_TEXT: /* owned text, an entry of a list of strings: named by its list */
+    if (!cJSON_IsString(v))
+      return bad(j, at, "an array of strings", v);
+    if (!(*PLACE(base, f, char *) = strdup(v->valuestring)))
+      return gb_err_set(j->err, ENOMEM, "%s: out of memory", j->path);
+    return 0;
   case GB_MT_BOOL:
     if (!cJSON_IsBool(v))
       return bad(j, at, "true or false", v);
@@ -412,9 +386,11 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
     return cJSON_IsObject(v) ? parse_fields(j, v, at, f->sub, f->n_sub, base)
                              : bad(j, at, "an object", v);
   case GB_MT_ARRAY:
-    return cJSON_IsArray(v) ? parse_array(j, f, v, at, base) : bad(j, at, "an array", v);
   case GB_MT_MASK:
-    return parse_mask(j, v, at, PLACE(base, f, unsigned), f->names);
+    if (!cJSON_IsArray(v))
+      return bad(j, at, "an array", v);
+    return f->type == GB_MT_ARRAY ? parse_array(j, f, v, at, base)
+                                  : parse_mask(j, f, v, at, PLACE(base, f, unsigned));
   default:
     return f->parse(j, v, at, base);
   }
@@ -487,9 +463,9 @@ static bool write_members(jctx *j, const field *fs, size_t n, const void *base, 
 
 static cJSON *write_array(jctx *j, const field *f, const void *base, const char *at) {
   const field *e = f->sub;
-  size_t n = *COUNT(base, f);
   const char *p =
       f->flags & GB_MF_HEAP ? *PLACE(base, f, const char *const) : PLACE(base, f, const char);
+  size_t n = p ? *COUNT(base, f) : 0;
   if (n > f->max)
     return refuse(j, at, "too many entries");
   cJSON *a = cJSON_CreateArray();
@@ -511,6 +487,8 @@ static cJSON *write_value(jctx *j, const field *f, const void *base, const char 
     if ((f->flags & GB_MF_NONEMPTY) && !PLACE(base, f, const char)[0])
       return refuse(j, at, "empty");
     return cJSON_CreateString(PLACE(base, f, const char));
+  case GB_MT_TEXT:
+    return cJSON_CreateString(*PLACE(base, f, const char *const));
   case GB_MT_UINT: {
     uint64_t v = *PLACE(base, f, const uint64_t);
     char why[24];
@@ -622,6 +600,8 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
     rc = cJSON_IsObject(root) ? parse_fields(&j, root, "", meta_fields, gbi_meta_root->n_sub, m)
                               : gb_err_set(err, EINVAL, "%s: expected a JSON object, got %s",
                                            path, gbi_json_type_name(root));
+    if (rc == 0 && !(m->command_line = gbi_meta_command_line(m->n_command, m->command)))
+      rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
     if (rc == 0)
       rc = gb_meta_check(m, path, err);
     if (rc == 0)

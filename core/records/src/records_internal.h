@@ -113,6 +113,10 @@ GB_MUST_USE int gbi_rec_parse_field(gb_run_row *row, gb_rec_col c, const char *s
  * a capacity field. 0 or -ENOMEM. */
 GB_MUST_USE int gbi_meta_grow(void **arr, size_t n, size_t size);
 
+/* The command line of argv[0..argc-1]: each argument as is, or in single
+ * quotes with each quote written '\''. NULL when out of memory. */
+char *gbi_meta_command_line(size_t argc, char *const *argv);
+
 /* The table of meta.json's fields, shared with its test of coverage. */
 typedef enum {
   GB_MT_STR,
@@ -121,6 +125,7 @@ typedef enum {
   GB_MT_ENUM,
   GB_MT_OBJECT,
   GB_MT_ARRAY,
+  GB_MT_TEXT, /* owned text (char *), an entry of a list */
   GB_MT_MASK, /* a list of names held as a bitmask (settings.h), written in enum order */
   GB_MT_HOOK
 } gbi_meta_type;
@@ -128,7 +133,7 @@ typedef enum {
 enum {
   GB_MF_OPT = 1,          /* may be absent; with has_off, present sets that flag */
   GB_MF_NULL = 4,         /* may be null: the flag at null_off says it is not */
-  GB_MF_NONEMPTY = 8,     /* a string that must not be empty */
+  GB_MF_NONEMPTY = 8,     /* a string (written) or an array (read) that must not be empty */
   GB_MF_HEAP = 32,        /* an array at a pointer, grown by gbi_meta_grow */
   GB_MF_HAS = 64,         /* has_off is set */
   GB_MF_SKIP_EMPTY = 128, /* text written only when not empty */
