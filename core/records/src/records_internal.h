@@ -44,19 +44,15 @@ GB_MUST_USE int gbi_csv_split(const char *line, size_t len, char *scratch, gbi_c
 
 struct cJSON;
 
-/* Walks every object under root, in document order. Returns 0 when no
- * object repeats a key; else -EINVAL with a message naming path and the
- * first repeated key by its place ("settings.runs", "calibration[3].sorts"),
- * saying that `what` (the kind of file: "meta.json") must not repeat one. */
-GB_MUST_USE int gbi_json_check_unique_keys(const struct cJSON *root, const char *path,
-                                           const char *what, gb_err *err);
-
 /* Parses json[0..len) as one JSON value and nothing but white space after
  * it, gives every number item its own text as its valuestring (cJSON keeps
  * only a double, exact to 2^53; read integers from that text), and refuses
- * a repeated key (gbi_json_check_unique_keys). Returns 0 and *out (free with
- * cJSON_Delete), -EINVAL "<path>:<line>: malformed JSON" or the repeated
- * key's message, or -ENOMEM. */
+ * a repeated key: walking every object in document order, the first one
+ * that repeats a key gives -EINVAL with a message naming path and the key
+ * by its place ("settings.runs", "calibration[3].sorts"), saying that `what`
+ * (the kind of file: "meta.json") must not repeat one. Returns 0 and *out
+ * (free with cJSON_Delete), -EINVAL "<path>:<line>: malformed JSON" or the
+ * repeated key's message, or -ENOMEM. */
 GB_MUST_USE int gbi_json_parse_strict(const char *json, size_t len, const char *path,
                                       const char *what, struct cJSON **out, gb_err *err);
 
