@@ -1,11 +1,8 @@
 /* The meta.json model: building it, machine labels, what it plans, and the
  * checks across fields. Its fields are read and written by the table of
  * meta_codec.c, which also checks each field on its own. */
-#include <cjson/cJSON.h>
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,10 +143,6 @@ bool gb_meta_has_algorithm(const gb_meta *m, gb_algorithm a) {
 }
 bool gb_meta_has_order(const gb_meta *m, gb_order o) {
   return (unsigned)o < 32 && (m->settings.orders >> o & 1u);
-}
-
-bool gb_meta_has_size(const gb_meta *m, uint64_t size) {
-  return gb_settings_size_index(&m->settings, size) < m->settings.nsizes;
 }
 
 bool gb_meta_plans(const gb_meta *m, gb_language l, gb_algorithm a, gb_order o, uint64_t size) {

@@ -539,7 +539,7 @@ static int parse_omit_entry(jctx *j, const cJSON *v, const char *at, gb_meta *m)
     return rc;
   size_t z = gb_settings_size_index(&m->settings, c.size);
   uint16_t *bits = &m->settings.omit[c.language][c.algorithm][c.order];
-  if (!gb_meta_has_size(m, c.size) || !gb_meta_has_language(m, c.language) ||
+  if (z >= m->settings.nsizes || !gb_meta_has_language(m, c.language) ||
       !gb_meta_has_algorithm(m, c.algorithm) || !gb_meta_has_order(m, c.order))
     return bad_value(j, at, "a configuration not in the settings' lists");
   if (*bits >> z & 1u)
