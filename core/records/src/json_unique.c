@@ -54,11 +54,11 @@ static const cJSON *repeated(const cJSON *o, bool *oom) {
 }
 
 /* at, extended by the member or element c of v, into buf; a key's control
- * bytes as \xHH, so that the message stays one line. */
-static void place(char *buf, const char *at, const cJSON *v, const cJSON *c, size_t i) {
+ * bytes as \xHH, so that the message stays one line. Returns buf. */
+static const char *place(char *buf, const char *at, const cJSON *v, const cJSON *c, size_t i) {
   if (cJSON_IsArray(v)) {
     snprintf(buf, KEY_MAX, "%s[%zu]", at, i);
-    return;
+    return buf;
   }
   int n = snprintf(buf, KEY_MAX, "%s%s", at, at[0] ? "." : "");
   size_t o = n < 0 ? 0 : (size_t)n, shown = 0;
@@ -67,40 +67,7 @@ static void place(char *buf, const char *at, const cJSON *v, const cJSON *c, siz
     unsigned char b = (unsigned char)*k;
     o += (size_t)snprintf(buf + o, KEY_MAX - o, b < 0x20 || b == 0x7f ? "\\x%02x" : "%c", b);
   }
-}
-
-/* The place of the first repeated key under v (reached at `at`) into out. */
-static bool find(const cJSON *v, const char *at, char *out, bool *oom) {
-  if ((!cJSON_IsObject(v) && !cJSON_IsArray(v)) || *oom)
-    return false;
-  const cJSON *dup = cJSON_IsObject(v) ? repeated(v, oom) : NULL;
-  if (dup) {
-    place(out, at, v, dup, 0);
-    return true;
-  }
-  size_t i = 0;
-  for (const cJSON *c = v->child; c; c = c->next, i++) {
-    char here[KEY_MAX];
-    place(here, at, v, c, i);
-    if (find(c, here, out, oom))
-      return true;
-  }
-  return false;
-}
-
-int gbi_json_check_unique_keys(const cJSON *root, const char *path, const char *what,
-                               gb_err *err) {
-  char key[KEY_MAX];
-  bool oom = false;
-  bool found = root && find(root, "", key, &oom);
-  if (oom)
-    return gb_err_set(err, ENOMEM, "%s: out of memory", path);
-  if (!found)
-    return 0;
-  return gb_err_set(err, EINVAL,
-                    "%s: %s: the key appears twice in one object; a JSON reader keeps only "
-                    "one of them, so %s must not repeat a key",
-                    path, key, what);
+  return buf;
 }
 
 const char *gbi_json_type_name(const cJSON *v) {
@@ -152,38 +119,65 @@ static const char *next_number(const char *p, const char *end, size_t *n) {
   return NULL;
 }
 
+/* One walk of a parsed document, in the order of its text. */
+typedef struct {
+  const char *p, *end; /* the text, from where the next number is sought */
+  bool keys;           /* look for a repeated key: only in a whole document */
+  bool dup, oom;       /* a key is repeated (its place in at); out of memory */
+  char at[KEY_MAX];
+} walk_ctx;
+
 /* cJSON keeps a number only as a double, exact to 2^53; the records hold
  * 64-bit integers. Numbers come in the text in the order of the tree, so
- * each number item under v gets its own text as its valuestring (which
- * cJSON_Delete frees). false when out of memory. */
-static bool keep_number_text(cJSON *v, const char **p, const char *end) {
-  for (; v; v = v->next) {
-    size_t n = 0;
-    const char *s = cJSON_IsNumber(v) ? next_number(*p, end, &n) : NULL;
-    if (s) {
-      if (!(v->valuestring = cJSON_malloc(n + 1)))
-        return false;
-      memcpy(v->valuestring, s, n);
-      v->valuestring[n] = '\0';
-      *p = s + n;
-    }
-    if (v->child && !keep_number_text(v->child, p, end))
-      return false;
+ * the number item v gets the next number's text as its valuestring (which
+ * cJSON_Delete frees). */
+static void keep_number_text(cJSON *v, walk_ctx *w) {
+  size_t n = 0;
+  const char *s = next_number(w->p, w->end, &n);
+  if (s && !(v->valuestring = cJSON_malloc(n + 1)))
+    w->oom = true;
+  else if (s) {
+    memcpy(v->valuestring, s, n);
+    v->valuestring[n] = '\0';
+    w->p = s + n;
   }
-  return true;
+}
+
+/* Keeps the numbers' text under v (reached at `at`) and, while none is
+ * found, finds the first repeated key of an object, in document order. */
+static void walk(cJSON *v, const char *at, walk_ctx *w) {
+  if (cJSON_IsNumber(v))
+    keep_number_text(v, w);
+  const cJSON *dup = w->keys && !w->dup && cJSON_IsObject(v) ? repeated(v, &w->oom) : NULL;
+  if (dup) {
+    place(w->at, at, v, dup, 0);
+    w->dup = true;
+  }
+  size_t i = 0;
+  for (cJSON *c = v->child; c && !w->oom; c = c->next, i++) {
+    char here[KEY_MAX];
+    walk(c, place(here, at, v, c, i), w);
+  }
 }
 
 int gbi_json_parse_strict(const char *json, size_t len, const char *path, const char *what,
                           cJSON **out, gb_err *err) {
-  const char *end = json, *scan = json;
+  const char *end = json;
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+  bool whole = root && only_space(end, json + len);
+  walk_ctx w = {json, json + len, whole, false, false, ""};
+  if (root)
+    walk(root, "", &w);
   int rc = 0;
-  if (root && !keep_number_text(root, &scan, json + len))
+  if (w.oom)
     rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
-  else if (!root || !only_space(end, json + len))
+  else if (!whole)
     rc = gb_err_set(err, EINVAL, "%s:%zu: malformed JSON", path, line_at(json, len, end));
-  else
-    rc = gbi_json_check_unique_keys(root, path, what, err);
+  else if (w.dup)
+    rc = gb_err_set(err, EINVAL,
+                    "%s: %s: the key appears twice in one object; a JSON reader keeps only "
+                    "one of them, so %s must not repeat a key",
+                    path, w.at, what);
   if (rc == 0)
     *out = root;
   else

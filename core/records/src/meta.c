@@ -1,11 +1,8 @@
 /* The meta.json model: building it, machine labels, what it plans, and the
  * checks across fields. Its fields are read and written by the table of
  * meta_codec.c, which also checks each field on its own. */
-#include <cjson/cJSON.h>
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +41,7 @@ static bool shell_safe(const char *s) {
   return true;
 }
 
-/* The command line: each argument as is, or in single quotes with each
- * quote written '\''. NULL when out of memory. */
-static char *join_command(size_t argc, char *const *argv) {
+char *gbi_meta_command_line(size_t argc, char *const *argv) {
   char *line = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&line, &len);
@@ -82,7 +77,7 @@ int gb_meta_set_command(gb_meta *m, size_t argc, const char *const *argv, gb_err
   size_t n = 0;
   while (copy && n < argc && (copy[n] = strdup(argv[n])))
     n++;
-  char *line = n == argc ? join_command(argc, copy) : NULL;
+  char *line = n == argc ? gbi_meta_command_line(argc, copy) : NULL;
   if (!line) {
     if (copy)
       free_command(copy, n);
@@ -130,16 +125,6 @@ typedef struct {
 
 #define FAIL(v, fmt, ...) gb_err_set(v->err, EINVAL, "%s: " fmt, v->path, ##__VA_ARGS__)
 
-static const char *lang_at(unsigned i) {
-  return gb_language_name((gb_language)i);
-}
-static const char *alg_at(unsigned i) {
-  return gb_algorithm_name((gb_algorithm)i);
-}
-static const char *order_at(unsigned i) {
-  return gb_order_name((gb_order)i);
-}
-
 static int check_plan(vctx *v, const gb_meta_plan *p) {
   if (p->sort_runs > UINT64_MAX - p->startup_runs ||
       p->sort_runs + p->startup_runs != p->measured_runs)
@@ -158,10 +143,6 @@ bool gb_meta_has_algorithm(const gb_meta *m, gb_algorithm a) {
 }
 bool gb_meta_has_order(const gb_meta *m, gb_order o) {
   return (unsigned)o < 32 && (m->settings.orders >> o & 1u);
-}
-
-bool gb_meta_has_size(const gb_meta *m, uint64_t size) {
-  return gb_settings_size_index(&m->settings, size) < m->settings.nsizes;
 }
 
 bool gb_meta_plans(const gb_meta *m, gb_language l, gb_algorithm a, gb_order o, uint64_t size) {
@@ -206,8 +187,8 @@ static int check_omit(vctx *v, const gb_meta *m) {
         bool listed =
             (s->languages >> l & 1u) && (s->algorithms >> a & 1u) && (s->orders >> o & 1u);
         if (bits && (!listed || (bits & ~in_sizes)))
-          return FAIL(v, "settings.omit: %s/%s/%s at a size not in the settings", lang_at(l),
-                      alg_at(a), order_at(o));
+          return FAIL(v, "settings.omit: %s/%s/%s at a size not in the settings",
+                      gb_language_names[l], gb_algorithm_names[a], gb_order_names[o]);
         if (listed && (~bits & in_sizes)) {
           lang |= 1u << l, alg |= 1u << a, ord |= 1u << o;
           size |= ~bits & in_sizes;
@@ -215,10 +196,10 @@ static int check_omit(vctx *v, const gb_meta *m) {
       }
   const char *what[] = {"language", "algorithm", "order"};
   const unsigned listed[] = {s->languages, s->algorithms, s->orders}, kept[] = {lang, alg, ord};
-  const char *(*name[])(unsigned) = {lang_at, alg_at, order_at};
+  const char *const *name[] = {gb_language_names, gb_algorithm_names, gb_order_names};
   for (int k = 0; k < 3; k++)
     for (unsigned x = 0; gb_bits_next(listed[k] & ~kept[k], &x); x++)
-      return FAIL(v, "settings.omit: omits every configuration of %s %s", what[k], name[k](x));
+      return FAIL(v, "settings.omit: omits every configuration of %s %s", what[k], name[k][x]);
   for (size_t z = 0; z < s->nsizes; z++)
     if (!(size >> z & 1u))
       return FAIL(v, "settings.omit: omits every configuration of size %" PRIu64, s->sizes[z]);
@@ -294,7 +275,7 @@ static int check_identity(vctx *v, const gb_meta *m) {
                 m->machine.label);
   for (unsigned l = 0; gb_bits_next(m->settings.languages, &l); l++)
     if (l < GB_LANGUAGE_COUNT && !m->runtimes[l][0])
-      return FAIL(v, "runtimes.%s: missing for a language in settings", lang_at(l));
+      return FAIL(v, "runtimes.%s: missing for a language in settings", gb_language_names[l]);
   return 0;
 }
 

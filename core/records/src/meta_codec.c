@@ -15,18 +15,11 @@
 
 typedef gbi_meta_field field;
 
-typedef struct {
+typedef struct gbi_meta_jctx {
   const char *path;
   gb_err *err;
   bool refused; /* the writer refused a value (else it ran out of memory) */
 } jctx;
-
-/* A field the table cannot describe, read and written by hand. */
-struct gbi_meta_hook {
-  int (*parse)(jctx *j, const cJSON *v, const char *at, void *base);
-  bool (*write)(const void *base, cJSON *parent, const char *key);
-};
-typedef gbi_meta_hook hook;
 
 const char *const gbi_meta_zone_kind_names[] = {"package", "dram"};
 GB_REC_NAME_FUNCS(gb_meta_zone_kind, gbi_meta_zone_kind_names)
@@ -106,37 +99,6 @@ static bool write_format(const void *base, cJSON *parent, const char *key) {
   return add(parent, key, cJSON_CreateString(GB_META_FORMAT));
 }
 
-static int parse_command(jctx *j, const cJSON *arr, const char *at, void *base) {
-  if (!cJSON_IsArray(arr))
-    return bad(j, at, "an array", arr);
-  size_t n = (size_t)cJSON_GetArraySize(arr), k = 0;
-  if (n == 0)
-    return bad_value(j, at, "empty");
-  const char **argv = calloc(n, sizeof *argv);
-  if (!argv)
-    return gb_err_set(j->err, ENOMEM, "%s: out of memory", j->path);
-  const cJSON *v;
-  cJSON_ArrayForEach(v, arr) {
-    if (!cJSON_IsString(v)) {
-      free(argv);
-      return bad(j, at, "an array of strings", v);
-    }
-    argv[k++] = v->valuestring;
-  }
-  int rc = gb_meta_set_command(base, n, argv, j->err);
-  free(argv);
-  return rc;
-}
-
-static bool write_command(const void *base, cJSON *parent, const char *key) {
-  const gb_meta *m = base;
-  /* No command is written as [], which the reader refuses as gb_meta_check does. */
-  return add(parent, key,
-             m->n_command && m->command
-                 ? cJSON_CreateStringArray((const char *const *)m->command, (int)m->n_command)
-                 : cJSON_CreateArray());
-}
-
 /* An object of strings, names not empty and at most GB_META_MAX_ENV. */
 static int parse_env(jctx *j, const cJSON *o, const char *at, void *base) {
   gb_meta *m = base;
@@ -169,61 +131,19 @@ static bool write_env(const void *base, cJSON *parent, const char *key) {
   return add(parent, key, o);
 }
 
-/* A list of the settings (a bitmask, settings.h) as an array of names:
- * each known and listed once; written in enum order. */
-static int parse_mask(jctx *j, const cJSON *arr, const char *at, unsigned *mask,
-                      gbi_rec_name_set names) {
-  if (!cJSON_IsArray(arr))
-    return bad(j, at, "an array", arr);
-  size_t k = 0;
-  for (const cJSON *v = arr->child; v; v = v->next, k++) {
-    if (k == names.n)
-      return bad_value(j, at, "too many entries");
-    if (!cJSON_IsString(v))
-      return bad(j, at, "a string", v);
-    int i = gbi_rec_set_find(names, v->valuestring, strlen(v->valuestring));
-    if (i < 0) {
-      char why[96];
-      snprintf(why, sizeof why, "unknown value '%.40s'", v->valuestring);
-      return bad_value(j, at, why);
-    }
-    if (*mask >> i & 1u)
-      return gb_err_set(j->err, EINVAL, "%s: %s: lists %s twice", j->path, at, names.names[i]);
-    *mask |= 1u << i;
-  }
-  return 0;
-}
-
-static bool write_mask(unsigned mask, gbi_rec_name_set names, cJSON *parent, const char *key) {
+/* NULL for a mask past its names, which gb_settings_check refuses first. */
+static cJSON *write_mask(unsigned mask, gbi_rec_name_set names) {
   cJSON *a = mask >> names.n ? NULL : cJSON_CreateArray();
   for (unsigned v = 0; a && gb_bits_next(mask, &v); v++)
     if (!add(a, NULL, cJSON_CreateString(names.names[v]))) {
       cJSON_Delete(a);
       a = NULL;
     }
-  return add(parent, key, a);
+  return a;
 }
-
-/* parse_<list> and write_<list> for settings.<list>. */
-#define MASK_HOOK(list, names)                                                                 \
-  static int parse_##list(jctx *j, const cJSON *v, const char *at, void *base) {               \
-    return parse_mask(j, v, at, &((gb_meta *)base)->settings.list, GB_REC_SET(names));         \
-  }                                                                                            \
-  static bool write_##list(const void *base, cJSON *parent, const char *key) {                 \
-    return write_mask(((const gb_meta *)base)->settings.list, GB_REC_SET(names), parent, key); \
-  }
-MASK_HOOK(languages, gb_language_names)
-MASK_HOOK(algorithms, gb_algorithm_names)
-MASK_HOOK(orders, gb_order_names)
 
 static int parse_omit(jctx *j, const cJSON *v, const char *at, void *base);
 static bool write_omit(const void *base, cJSON *parent, const char *key);
-static const hook command_hook = {parse_command, write_command},
-                  format_hook = {parse_format, write_format}, env_hook = {parse_env, write_env},
-                  omit_hook = {parse_omit, write_omit},
-                  languages_hook = {parse_languages, write_languages},
-                  algorithms_hook = {parse_algorithms, write_algorithms},
-                  orders_hook = {parse_orders, write_orders};
 
 /* ---- The table ------------------------------------------------------------ */
 
@@ -237,13 +157,14 @@ static const hook command_hook = {parse_command, write_command},
   k, GB_MT_ARRAY, AT(f), .n_off = offsetof(T, n), .sub = entry, .n_sub = 1
 #define STR(k, f, ...)                                                                         \
   { k, GB_MT_STR, AT(f), __VA_ARGS__ }
-#define UINT(k, f, lo, hi_, ...)                                                               \
-  { k, GB_MT_UINT, AT(f), .min = lo, .hi = hi_, __VA_ARGS__ }
-#define ANY_UINT(k, f, ...) UINT(k, f, 0, UINT64_MAX, __VA_ARGS__)
+#define UINT(k, f, ...)                                                                        \
+  { k, GB_MT_UINT, AT(f), __VA_ARGS__ }
 #define BOOL(k, f)                                                                             \
   { k, GB_MT_BOOL, AT(f) }
 #define ENUM(k, f, set)                                                                        \
   { k, GB_MT_ENUM, AT(f), NAMES(set) }
+#define MASK(k, f, set)                                                                        \
+  { k, GB_MT_MASK, AT(f), NAMES(set) }
 #define OBJECT(k, t)                                                                           \
   { k, GB_MT_OBJECT, .sub = t, .n_sub = NELEM(t) }
 #define ARRAY(k, f, n, entry, ...)                                                             \
@@ -251,20 +172,20 @@ static const hook command_hook = {parse_command, write_command},
 #define HEAP_ARRAY(k, f, n, entry)                                                             \
   { LIST(k, f, n, entry), .flags = GB_MF_HEAP, .max = SIZE_MAX }
 #define HOOK(k, f, h, ...)                                                                     \
-  { k, GB_MT_HOOK, AT(f), .fn = &h, __VA_ARGS__ }
+  { k, GB_MT_HOOK, AT(f), .parse = parse_##h, .write = write_##h, __VA_ARGS__ }
 #define ENTRY(t, fields)                                                                       \
   { NULL, GB_MT_OBJECT, .size = sizeof(t), .sub = fields, .n_sub = NELEM(fields) }
 
-static const field uint_entry[] = {
-    {NULL, GB_MT_UINT, .size = sizeof(uint64_t), .hi = UINT64_MAX}};
+static const field uint_entry[] = {{NULL, GB_MT_UINT, .size = sizeof(uint64_t)}},
+                   text_entry[] = {{NULL, GB_MT_TEXT, .size = sizeof(char *)}};
 
 #define T gb_meta_calibration
 static const field calibration_fields[] = {
     ENUM("language", language, gb_language_names),
     ENUM("algorithm", algorithm, gb_algorithm_names),
     ENUM("order", order, gb_order_names),
-    ANY_UINT("size", size),
-    UINT("sorts", sorts, 1, UINT64_MAX),
+    UINT("size", size),
+    UINT("sorts", sorts, .min = 1),
     ARRAY("warmup_loop_ns", warmup_loop_ns, n_warmup_loop_ns, uint_entry),
 };
 static const field calibration_entry[] = {ENTRY(T, calibration_fields)};
@@ -275,8 +196,8 @@ static const field calibration_entry[] = {ENTRY(T, calibration_fields)};
 static const field startup_fields[] = {
     ENUM("language", language, gb_language_names),
     ENUM("order", order, gb_order_names),
-    ANY_UINT("size", size),
-    UINT("launches", launches, 1, UINT64_MAX),
+    UINT("size", size),
+    UINT("launches", launches, .min = 1),
 };
 static const field startup_entry[] = {ENTRY(T, startup_fields)};
 #undef T
@@ -285,8 +206,8 @@ static const field zone_fields[] = {
     STR("name", name),
     STR("path", path),
     ENUM("kind", kind, gbi_meta_zone_kind_names),
-    ANY_UINT("socket", socket),
-    UINT("max_energy_range_uj", max_energy_range_uj, 1, UINT64_MAX),
+    UINT("socket", socket),
+    UINT("max_energy_range_uj", max_energy_range_uj, .min = 1),
 };
 static const field zone_entry[] = {ENTRY(T, zone_fields)};
 #undef T
@@ -294,34 +215,33 @@ static const field zone_entry[] = {ENTRY(T, zone_fields)};
 #define T gb_meta
 /* The settings' bounds are gb_settings_check's (gb_meta_check runs it). */
 static const field settings_fields[] = {
-    HOOK("languages", settings.languages, languages_hook),
-    HOOK("algorithms", settings.algorithms, algorithms_hook),
-    HOOK("orders", settings.orders, orders_hook),
+    MASK("languages", settings.languages, gb_language_names),
+    MASK("algorithms", settings.algorithms, gb_algorithm_names),
+    MASK("orders", settings.orders, gb_order_names),
     ARRAY("sizes", settings.sizes, settings.nsizes, uint_entry),
-    ANY_UINT("runs", settings.runs),
-    ANY_UINT("warmups", settings.warmups),
-    ANY_UINT("target_ms", settings.target_ms),
+    UINT("runs", settings.runs),
+    UINT("warmups", settings.warmups),
+    UINT("target_ms", settings.target_ms),
     ENUM("energy", settings.energy, gbi_energy_mode_names),
-    ANY_UINT("seed", settings.seed),
-    ANY_UINT("order_seed", settings.order_seed),
+    UINT("seed", settings.seed),
+    UINT("order_seed", settings.order_seed),
     STR("python", python),
     STR("node", node),
-    ANY_UINT("timeout_s", settings.timeout_s),
-    HOOK("omit", settings.omit, omit_hook, .flags = GB_MF_OPT),
+    UINT("timeout_s", settings.timeout_s),
+    HOOK("omit", settings.omit, omit, .flags = GB_MF_OPT),
 };
 static const field plan_fields[] = {
-    ANY_UINT("configurations", plan.configurations),
-    ANY_UINT("sort_runs", plan.sort_runs),
-    ANY_UINT("startup_runs", plan.startup_runs),
-    ANY_UINT("measured_runs", plan.measured_runs),
+    UINT("configurations", plan.configurations),
+    UINT("sort_runs", plan.sort_runs),
+    UINT("startup_runs", plan.startup_runs),
+    UINT("measured_runs", plan.measured_runs),
 };
 static const field energy_fields[] = {
     ENUM("status", energy.status, gbi_rec_energy_names),
     STR("reason", energy.reason),
     STR("source", energy.source, FLAG(GB_MF_OPT, energy.has_source)),
-    {"cross_check", GB_MT_STR, AT(energy.cross_check),
-     .flags = GB_MF_FOLLOW | GB_MF_HAS | GB_MF_NULL, .has_off = offsetof(T, energy.has_source),
-     .null_off = offsetof(T, energy.has_cross)},
+    {"cross_check", GB_MT_STR, AT(energy.cross_check), .flags = GB_MF_HAS | GB_MF_NULL,
+     .has_off = offsetof(T, energy.has_source), .null_off = offsetof(T, energy.has_cross)},
     ARRAY("zones", energy.zones, energy.n_zones, zone_entry),
 };
 static const field machine_fields[] = {
@@ -330,13 +250,13 @@ static const field machine_fields[] = {
     STR("kernel", machine.kernel),
     STR("governor", machine.governor, NULLS(machine.has_governor)),
     STR("turbo", machine.turbo, NULLS(machine.has_turbo)),
-    UINT("cpus_online", machine.cpus_online, 1, UINT64_MAX),
+    UINT("cpus_online", machine.cpus_online, .min = 1),
 };
 static const field pinning_fields[] = {
     STR("cpus", pinning.cpus),
     BOOL("rule_held", pinning.rule_held),
     STR("reason", pinning.reason),
-    ANY_UINT("numa_node", pinning.numa_node, NULLS(pinning.has_numa_node)),
+    UINT("numa_node", pinning.numa_node, NULLS(pinning.has_numa_node)),
     BOOL("memory_bound", pinning.memory_bound),
 };
 /* A language's runtime may be absent (""): the language is not in the settings. */
@@ -347,10 +267,12 @@ static const field runtime_fields[] = {
     STR("node", runtimes[GB_NODE], .flags = GB_MF_OPT | GB_MF_SKIP_EMPTY),
 };
 static const field meta_fields[] = {
-    {"format", GB_MT_HOOK, .fn = &format_hook},
+    {"format", GB_MT_HOOK, .parse = parse_format, .write = write_format},
     STR("tool_version", tool_version, .flags = GB_MF_NONEMPTY),
-    {"command", GB_MT_HOOK, .off = offsetof(T, command),
-     .size = offsetof(T, settings) - offsetof(T, command), .fn = &command_hook},
+    /* Its size takes in command_line, which gb_meta_parse builds from it. */
+    {"command", GB_MT_ARRAY, .off = offsetof(T, command), .n_off = offsetof(T, n_command),
+     .size = offsetof(T, settings) - offsetof(T, command), .sub = text_entry, .n_sub = 1,
+     .flags = GB_MF_HEAP | GB_MF_NONEMPTY, .max = SIZE_MAX},
     ENUM("profile", settings.profile, gbi_profile_names),
     OBJECT("settings", settings_fields),
     OBJECT("plan", plan_fields),
@@ -360,7 +282,7 @@ static const field meta_fields[] = {
     OBJECT("machine", machine_fields),
     OBJECT("pinning", pinning_fields),
     OBJECT("runtimes", runtime_fields),
-    HOOK("harness_env", harness_env, env_hook, FLAG(GB_MF_OPT, has_harness_env),
+    HOOK("harness_env", harness_env, env, FLAG(GB_MF_OPT, has_harness_env),
          .n_off = offsetof(T, n_harness_env)),
     STR("access", access, FLAG(GB_MF_OPT, has_access)),
     STR("spawner", spawner, FLAG(GB_MF_OPT, has_access)),
@@ -368,7 +290,7 @@ static const field meta_fields[] = {
     STR("started_at", started_at),
     STR("finished_at", finished_at, NULLS(has_finished_at)),
     BOOL("completed", completed),
-    ANY_UINT("runs_done", runs_done),
+    UINT("runs_done", runs_done),
 };
 const field gbi_meta_root[] = {ENTRY(T, meta_fields)};
 #undef T
@@ -382,6 +304,8 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
 static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at, void *base) {
   const field *e = f->sub;
   size_t *n = COUNT(base, f), k = 0;
+  if (!arr->child && (f->flags & GB_MF_NONEMPTY))
+    return bad_value(j, at, "empty");
   for (const cJSON *v = arr->child; v; v = v->next, k++) {
     if (k == f->max)
       return bad_value(j, at, "too many entries");
@@ -410,6 +334,26 @@ static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at
   return 0;
 }
 
+/* A list of the settings (a bitmask, settings.h) as an array of names,
+ * each read as an enum: known and listed once. */
+static int parse_mask(jctx *j, const field *f, const cJSON *arr, const char *at,
+                      unsigned *mask) {
+  const field name = {NULL, GB_MT_ENUM, .names = f->names};
+  size_t k = 0;
+  for (const cJSON *v = arr->child; v; v = v->next, k++) {
+    unsigned i;
+    int rc = k == f->names.n ? bad_value(j, at, "too many entries")
+                             : parse_value(j, &name, v, at, &i);
+    if (rc < 0)
+      return rc;
+    if (*mask >> i & 1u)
+      return gb_err_set(j->err, EINVAL, "%s: %s: lists %s twice", j->path, at,
+                        f->names.names[i]);
+    *mask |= 1u << i;
+  }
+  return 0;
+}
+
 /* The value v of f (not null) at its place in base. */
 static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, void *base) {
   switch (f->type) {
@@ -417,6 +361,12 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
     return copy_str(j, v, at, PLACE(base, f, char), f->size);
   case GB_MT_UINT:
     return to_uint(j, v, at, PLACE(base, f, uint64_t));
+  case GB_MT_TEXT: /* owned text, an entry of a list of strings: named by its list */
+    if (!cJSON_IsString(v))
+      return bad(j, at, "an array of strings", v);
+    if (!(*PLACE(base, f, char *) = strdup(v->valuestring)))
+      return gb_err_set(j->err, ENOMEM, "%s: out of memory", j->path);
+    return 0;
   case GB_MT_BOOL:
     if (!cJSON_IsBool(v))
       return bad(j, at, "true or false", v);
@@ -436,9 +386,13 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
     return cJSON_IsObject(v) ? parse_fields(j, v, at, f->sub, f->n_sub, base)
                              : bad(j, at, "an object", v);
   case GB_MT_ARRAY:
-    return cJSON_IsArray(v) ? parse_array(j, f, v, at, base) : bad(j, at, "an array", v);
+  case GB_MT_MASK:
+    if (!cJSON_IsArray(v))
+      return bad(j, at, "an array", v);
+    return f->type == GB_MT_ARRAY ? parse_array(j, f, v, at, base)
+                                  : parse_mask(j, f, v, at, PLACE(base, f, unsigned));
   default:
-    return f->fn->parse(j, v, at, base);
+    return f->parse(j, v, at, base);
   }
 }
 
@@ -456,10 +410,9 @@ static int parse_field(jctx *j, const field *f, const cJSON *o, const char *at, 
     *FLAG_AT(base, f->null_off) = !cJSON_IsNull(v);
     if (cJSON_IsNull(v))
       return 0;
-    if (f->type == GB_MT_STR && !cJSON_IsString(v))
-      return bad(j, k, "a string or null", v);
-    if (f->type == GB_MT_UINT && !cJSON_IsNumber(v))
-      return bad(j, k, "an integer or null", v);
+    bool text = f->type == GB_MT_STR; /* else an integer */
+    if (text ? !cJSON_IsString(v) : !cJSON_IsNumber(v))
+      return bad(j, k, text ? "a string or null" : "an integer or null", v);
   }
   return parse_value(j, f, v, k, base);
 }
@@ -499,7 +452,7 @@ static bool write_members(jctx *j, const field *fs, size_t n, const void *base, 
     if (((f->flags & GB_MF_HAS) && !*FLAG_AT(base, f->has_off)) ||
         ((f->flags & GB_MF_SKIP_EMPTY) && !PLACE(base, f, const char)[0]))
       continue;
-    if (f->type == GB_MT_HOOK ? !f->fn->write(base, o, f->key)
+    if (f->type == GB_MT_HOOK ? !f->write(base, o, f->key)
         : (f->flags & GB_MF_NULL) && !*FLAG_AT(base, f->null_off)
             ? !add(o, f->key, cJSON_CreateNull())
             : !add(o, f->key, write_value(j, f, base, key_path(k, sizeof k, at, f->key))))
@@ -508,33 +461,19 @@ static bool write_members(jctx *j, const field *fs, size_t n, const void *base, 
   return true;
 }
 
-/* The members fs of an object o that no check can refuse (settings.omit's). */
-static bool write_fields(const field *fs, size_t n, const void *base, cJSON *o) {
-  jctx j = {"", NULL, false};
-  return write_members(&j, fs, n, base, o, "");
-}
-
 static cJSON *write_array(jctx *j, const field *f, const void *base, const char *at) {
   const field *e = f->sub;
-  size_t n = *COUNT(base, f);
   const char *p =
       f->flags & GB_MF_HEAP ? *PLACE(base, f, const char *const) : PLACE(base, f, const char);
+  size_t n = p ? *COUNT(base, f) : 0;
   if (n > f->max)
     return refuse(j, at, "too many entries");
-  if (n == 0 && (f->flags & GB_MF_NONEMPTY))
-    return refuse(j, at, "empty");
   cJSON *a = cJSON_CreateArray();
   for (size_t i = 0; a && i < n; i++) {
-    char entry[96], why[64];
+    char entry[96];
     snprintf(entry, sizeof entry, "%s[%zu]", at, i);
-    cJSON *v = write_value(j, e, p + i * e->size, e->type == GB_MT_OBJECT ? entry : at);
-    for (size_t k = 0; v && (f->flags & GB_MF_UNIQUE) && k < i; k++)
-      if (memcmp(p + k * e->size, p + i * e->size, e->size) == 0) {
-        snprintf(why, sizeof why, "lists %s twice", v->valuestring); /* a name or digits */
-        cJSON_Delete(v);
-        v = refuse(j, at, why);
-      }
-    if (!add(a, NULL, v)) {
+    if (!add(a, NULL,
+             write_value(j, e, p + i * e->size, e->type == GB_MT_OBJECT ? entry : at))) {
       cJSON_Delete(a);
       a = NULL;
     }
@@ -548,11 +487,13 @@ static cJSON *write_value(jctx *j, const field *f, const void *base, const char 
     if ((f->flags & GB_MF_NONEMPTY) && !PLACE(base, f, const char)[0])
       return refuse(j, at, "empty");
     return cJSON_CreateString(PLACE(base, f, const char));
+  case GB_MT_TEXT:
+    return cJSON_CreateString(*PLACE(base, f, const char *const));
   case GB_MT_UINT: {
     uint64_t v = *PLACE(base, f, const uint64_t);
-    char why[96];
-    snprintf(why, sizeof why, "%" PRIu64 "%s", v, f->why ? f->why : "");
-    return v >= f->min && v <= f->hi ? exact_uint(v) : refuse(j, at, why);
+    char why[24];
+    snprintf(why, sizeof why, "%" PRIu64, v);
+    return v >= f->min ? exact_uint(v) : refuse(j, at, why);
   }
   case GB_MT_BOOL:
     return cJSON_CreateBool(*PLACE(base, f, const bool));
@@ -560,6 +501,8 @@ static cJSON *write_value(jctx *j, const field *f, const void *base, const char 
     const char *name = gbi_rec_set_name(f->names, *PLACE(base, f, const unsigned));
     return name ? cJSON_CreateString(name) : refuse(j, at, "value out of range");
   }
+  case GB_MT_MASK:
+    return write_mask(*PLACE(base, f, const unsigned), f->names);
   case GB_MT_OBJECT: {
     cJSON *o = cJSON_CreateObject();
     if (o && write_members(j, f->sub, f->n_sub, base, o, at))
@@ -596,7 +539,7 @@ static int parse_omit_entry(jctx *j, const cJSON *v, const char *at, gb_meta *m)
     return rc;
   size_t z = gb_settings_size_index(&m->settings, c.size);
   uint16_t *bits = &m->settings.omit[c.language][c.algorithm][c.order];
-  if (!gb_meta_has_size(m, c.size) || !gb_meta_has_language(m, c.language) ||
+  if (z >= m->settings.nsizes || !gb_meta_has_language(m, c.language) ||
       !gb_meta_has_algorithm(m, c.algorithm) || !gb_meta_has_order(m, c.order))
     return bad_value(j, at, "a configuration not in the settings' lists");
   if (*bits >> z & 1u)
@@ -624,6 +567,7 @@ static bool write_omit(const void *base, cJSON *parent, const char *key) {
   const gb_settings *s = &((const gb_meta *)base)->settings;
   cJSON *arr = NULL;
   gb_meta_calibration c = {0};
+  jctx quiet = {"", NULL, false}; /* a configuration that the lists hold, never refused */
   for (c.language = 0; c.language < GB_LANGUAGE_COUNT; c.language++)
     for (c.algorithm = 0; c.algorithm < GB_ALGORITHM_COUNT; c.algorithm++)
       for (c.order = 0; c.order < GB_ORDER_COUNT; c.order++)
@@ -634,7 +578,7 @@ static bool write_omit(const void *base, cJSON *parent, const char *key) {
             return false;
           c.size = s->sizes[z];
           cJSON *e = cJSON_CreateObject();
-          if (!e || !write_fields(calibration_fields, CONFIG_FIELDS, &c, e)) {
+          if (!e || !write_members(&quiet, calibration_fields, CONFIG_FIELDS, &c, e, "")) {
             cJSON_Delete(e);
             return false;
           }
@@ -656,6 +600,8 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
     rc = cJSON_IsObject(root) ? parse_fields(&j, root, "", meta_fields, gbi_meta_root->n_sub, m)
                               : gb_err_set(err, EINVAL, "%s: expected a JSON object, got %s",
                                            path, gbi_json_type_name(root));
+    if (rc == 0 && !(m->command_line = gbi_meta_command_line(m->n_command, m->command)))
+      rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
     if (rc == 0)
       rc = gb_meta_check(m, path, err);
     if (rc == 0)

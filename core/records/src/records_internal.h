@@ -44,19 +44,15 @@ GB_MUST_USE int gbi_csv_split(const char *line, size_t len, char *scratch, gbi_c
 
 struct cJSON;
 
-/* Walks every object under root, in document order. Returns 0 when no
- * object repeats a key; else -EINVAL with a message naming path and the
- * first repeated key by its place ("settings.runs", "calibration[3].sorts"),
- * saying that `what` (the kind of file: "meta.json") must not repeat one. */
-GB_MUST_USE int gbi_json_check_unique_keys(const struct cJSON *root, const char *path,
-                                           const char *what, gb_err *err);
-
 /* Parses json[0..len) as one JSON value and nothing but white space after
  * it, gives every number item its own text as its valuestring (cJSON keeps
  * only a double, exact to 2^53; read integers from that text), and refuses
- * a repeated key (gbi_json_check_unique_keys). Returns 0 and *out (free with
- * cJSON_Delete), -EINVAL "<path>:<line>: malformed JSON" or the repeated
- * key's message, or -ENOMEM. */
+ * a repeated key: walking every object in document order, the first one
+ * that repeats a key gives -EINVAL with a message naming path and the key
+ * by its place ("settings.runs", "calibration[3].sorts"), saying that `what`
+ * (the kind of file: "meta.json") must not repeat one. Returns 0 and *out
+ * (free with cJSON_Delete), -EINVAL "<path>:<line>: malformed JSON" or the
+ * repeated key's message, or -ENOMEM. */
 GB_MUST_USE int gbi_json_parse_strict(const char *json, size_t len, const char *path,
                                       const char *what, struct cJSON **out, gb_err *err);
 
@@ -113,6 +109,10 @@ GB_MUST_USE int gbi_rec_parse_field(gb_run_row *row, gb_rec_col c, const char *s
  * a capacity field. 0 or -ENOMEM. */
 GB_MUST_USE int gbi_meta_grow(void **arr, size_t n, size_t size);
 
+/* The command line of argv[0..argc-1]: each argument as is, or in single
+ * quotes with each quote written '\''. NULL when out of memory. */
+char *gbi_meta_command_line(size_t argc, char *const *argv);
+
 /* The table of meta.json's fields, shared with its test of coverage. */
 typedef enum {
   GB_MT_STR,
@@ -121,22 +121,22 @@ typedef enum {
   GB_MT_ENUM,
   GB_MT_OBJECT,
   GB_MT_ARRAY,
+  GB_MT_TEXT, /* owned text (char *), an entry of a list */
+  GB_MT_MASK, /* a list of names held as a bitmask (settings.h), written in enum order */
   GB_MT_HOOK
 } gbi_meta_type;
 
 enum {
   GB_MF_OPT = 1,          /* may be absent; with has_off, present sets that flag */
-  GB_MF_FOLLOW = 2,       /* read and written only when the flag at has_off is set */
   GB_MF_NULL = 4,         /* may be null: the flag at null_off says it is not */
-  GB_MF_NONEMPTY = 8,     /* a string or array that must not be empty */
-  GB_MF_UNIQUE = 16,      /* an array without repeats */
+  GB_MF_NONEMPTY = 8,     /* a string (written) or an array (read) that must not be empty */
   GB_MF_HEAP = 32,        /* an array at a pointer, grown by gbi_meta_grow */
   GB_MF_HAS = 64,         /* has_off is set */
   GB_MF_SKIP_EMPTY = 128, /* text written only when not empty */
 };
 
-typedef struct gbi_meta_hook gbi_meta_hook; /* a field read and written by hand */
 typedef struct gbi_meta_field gbi_meta_field;
+typedef struct gbi_meta_jctx gbi_meta_jctx; /* where a field is read, for its messages */
 
 struct gbi_meta_field {
   const char *key;
@@ -145,12 +145,13 @@ struct gbi_meta_field {
   size_t off, size;          /* the value, an array's entries, or what a hook keeps */
   size_t has_off, null_off;  /* bool flags (GB_MF_HAS, GB_MF_NULL) */
   size_t n_off, max;         /* arrays: the count (size_t) and the most entries */
-  gbi_rec_name_set names;    /* enums, stored as unsigned */
-  uint64_t min, hi;          /* integers' bounds */
-  const char *why;           /* said after a value out of bounds */
+  gbi_rec_name_set names;    /* enums and masks, stored as unsigned */
+  uint64_t min;              /* integers' lower bound */
   const gbi_meta_field *sub; /* objects: members; arrays: the entry */
   size_t n_sub;
-  const gbi_meta_hook *fn;
+  /* A field the table cannot describe (GB_MT_HOOK), read and written by hand. */
+  int (*parse)(gbi_meta_jctx *j, const struct cJSON *v, const char *at, void *base);
+  bool (*write)(const void *base, struct cJSON *parent, const char *key);
 };
 
 /* gb_meta as one object field whose members are meta.json's fields. */

@@ -186,11 +186,10 @@ GB_MUST_USE int gb_meta_set_command(gb_meta *m, size_t argc, const char *const *
 GB_MUST_USE int gb_meta_add_calibration(gb_meta *m, const gb_meta_calibration *c, gb_err *err);
 GB_MUST_USE int gb_meta_add_startup(gb_meta *m, const gb_meta_startup *s, gb_err *err);
 
-/* Whether the settings list this language, algorithm, order or size. */
+/* Whether the settings list this language, algorithm or order. */
 bool gb_meta_has_language(const gb_meta *m, gb_language l);
 bool gb_meta_has_algorithm(const gb_meta *m, gb_algorithm a);
 bool gb_meta_has_order(const gb_meta *m, gb_order o);
-bool gb_meta_has_size(const gb_meta *m, uint64_t size);
 /* Whether the campaign measured this configuration: every part is in its
  * list and it is not omitted. */
 bool gb_meta_plans(const gb_meta *m, gb_language l, gb_algorithm a, gb_order o, uint64_t size);
