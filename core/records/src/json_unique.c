@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "greenbench/numparse.h"
+
 #define KEY_MAX 200
 
 /* Objects up to this many members are checked pair by pair (meta.json's
@@ -183,4 +185,9 @@ int gbi_json_parse_strict(const char *json, size_t len, const char *path, const 
   else
     cJSON_Delete(root);
   return rc;
+}
+
+bool gbi_json_whole(const cJSON *v, uint64_t max, uint64_t *out) {
+  const char *s = cJSON_IsNumber(v) ? v->valuestring : NULL;
+  return s && !(s[0] == '0' && s[1]) && gb_parse_u64(s, 0, max, out) == 0;
 }

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "greenbench/meta.h"
-#include "greenbench/numparse.h"
 #include "records_internal.h"
 
 typedef gbi_meta_field field;
@@ -60,8 +59,7 @@ static int copy_str(jctx *j, const cJSON *v, const char *at, char *dst, size_t c
 static int to_uint(jctx *j, const cJSON *v, const char *at, uint64_t *out) {
   if (!cJSON_IsNumber(v))
     return bad(j, at, "an integer", v);
-  const char *s = v->valuestring;
-  if (!s || (s[0] == '0' && s[1]) || gb_parse_u64(s, 0, UINT64_MAX, out) < 0)
+  if (!gbi_json_whole(v, UINT64_MAX, out))
     return bad_value(j, at, "not an integer in 0..2^64-1");
   return 0;
 }

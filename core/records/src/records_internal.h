@@ -60,6 +60,11 @@ GB_MUST_USE int gbi_json_parse_strict(const char *json, size_t len, const char *
  * "nothing" for NULL: what a value is, for a message. */
 const char *gbi_json_type_name(const struct cJSON *v);
 
+/* Whether v, an item of gbi_json_parse_strict's tree, is a whole number in
+ * 0..max as its own text says: plain decimal digits without a leading zero
+ * (so "1e3", "1.0" and "01" are not), read exactly into *out. */
+bool gbi_json_whole(const struct cJSON *v, uint64_t max, uint64_t *out);
+
 /* ---- records.c ---- */
 /* What records.c (the schema) lends the reader in records_read.c. */
 

@@ -3,7 +3,7 @@
  * naming the file and the JSON path of the value. */
 #include "greenbench/suitefile.h"
 #include "greenbench/files.h"
-#include "greenbench/numparse.h"
+#include "greenbench/paths.h"
 #include "greenbench/text.h"
 #include "records_internal.h"
 
@@ -120,10 +120,9 @@ static int name_of(ctx *c, const cJSON *v, const char *at, char out[GB_SUITE_NAM
 static int whole_of(ctx *c, const cJSON *v, const char *at, uint64_t *out) {
   if (!cJSON_IsNumber(v))
     return fail(c, at, "expected a whole number, got %s", gbi_json_type_name(v));
-  const char *s = v->valuestring;
-  if (!s || (s[0] == '0' && s[1]) || gb_parse_u64(s, 0, GB_SUITE_VALUE_MAX, out) < 0)
+  if (!gbi_json_whole(v, GB_SUITE_VALUE_MAX, out))
     return fail(c, at, "expected a whole number from 0 to 2^53-1 in plain decimal, got %s",
-                s ? s : "?");
+                v->valuestring ? v->valuestring : "?");
   return 0;
 }
 
@@ -547,15 +546,13 @@ static int no_nul_escape(ctx *c, const char *text, size_t len) {
   return 0;
 }
 
+/* path's folder (gb_path_dir), which is never longer than path or ".". */
 static char *dir_of(const char *path) {
-  const char *slash = strrchr(path, '/');
-  if (!slash)
-    return strdup(".");
-  size_t n = slash == path ? 1 : (size_t)(slash - path);
-  char *d = malloc(n + 1);
-  if (d) {
-    memcpy(d, path, n);
-    d[n] = '\0';
+  size_t len = strlen(path) + 2;
+  char *d = malloc(len);
+  if (d && gb_path_dir(d, len, path) < 0) {
+    free(d);
+    d = NULL;
   }
   return d;
 }
