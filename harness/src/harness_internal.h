@@ -46,6 +46,10 @@ void gbi_job_argv(const gb_workers *w, const gb_job *job, char **argv, char *buf
  * planned configuration subtracts it. */
 bool gbi_settings_plans_startup(const gb_settings *s, gb_language l, gb_order o, size_t z);
 
+/* Shuffles runs[0..n) in place, Fisher-Yates seeded by seed (gb_rng): the
+ * one shuffle of the study's plan and of a suite's (suiteplan.c). */
+void gbi_plan_shuffle(gb_planned_run *runs, size_t n, uint64_t seed);
+
 /* ---- privilege.c ---- */
 /* Private to privilege.c and its tests: the steps of gb_privilege_detect
  * (greenbench/privilege.h), with the identity and sudo's variables given

@@ -45,7 +45,7 @@ static void add_runs(const gb_settings *s, gb_plan *p) {
 
 /* Fisher-Yates (Durstenfeld): every permutation equally likely, given an
  * unbiased bounded draw. */
-static void shuffle(gb_planned_run *runs, size_t n, uint64_t seed) {
+void gbi_plan_shuffle(gb_planned_run *runs, size_t n, uint64_t seed) {
   gb_rng rng;
   gb_rng_seed(&rng, seed);
   for (size_t i = n; i > 1; i--) {
@@ -78,7 +78,7 @@ int gb_plan_build(const gb_settings *s, gb_plan *out, gb_err *err) {
   add_configs(s, &p);
   add_startups(s, &p);
   add_runs(s, &p);
-  shuffle(p.runs, p.nruns, s->order_seed);
+  gbi_plan_shuffle(p.runs, p.nruns, s->order_seed);
   *out = p;
   return 0;
 }
