@@ -133,6 +133,22 @@ uint64_t gbi_startup_launches(uint64_t single_ns, uint64_t batch_ns) {
   return n ? n : 1;
 }
 
+uint64_t gbi_expected_wall(gbi_warmup_time last, uint64_t last_count, uint64_t count) {
+  /* The last warm-up's start-up part, plus its loop scaled to the new count. */
+  uint64_t startup = last.wall_ns > last.loop_ns ? last.wall_ns - last.loop_ns : 0;
+  return startup + (uint64_t)((double)last.loop_ns * (double)count / (double)last_count);
+}
+
+int gbi_startup_batch(const double *single, size_t n, const double *runs, size_t nruns,
+                      uint64_t *launches) {
+  double one = 0, batch = 0;
+  gb_err ignored;
+  if (gb_median(single, n, &one, &ignored) < 0 || gb_median(runs, nruns, &batch, &ignored) < 0)
+    return -EINVAL;
+  *launches = gbi_startup_launches((uint64_t)one, (uint64_t)batch);
+  return 0;
+}
+
 /* The walk's state: every configuration's rule, and what a measured run of
  * each is expected to take. */
 typedef struct {
@@ -173,10 +189,7 @@ static int calibrate_config(walk *k, size_t i, uint64_t *sorts, gb_err *err) {
       loops[n++] = t.loop_ns;
   }
   *sorts = gbi_calibration_sorts(cb);
-  /* The last warm-up's start-up part, plus its loop scaled to the new sorts. */
-  uint64_t startup = t.wall_ns > t.loop_ns ? t.wall_ns - t.loop_ns : 0;
-  k->expected_wall[i] =
-      startup + (uint64_t)((double)t.loop_ns * (double)*sorts / (double)cb->last_sorts);
+  k->expected_wall[i] = gbi_expected_wall(t, cb->last_sorts, *sorts);
   return k->io->end(k->io->ctx, i, *sorts, loops, n, err);
 }
 
@@ -198,15 +211,11 @@ static int calibrate_startup(walk *k, size_t g, uint64_t *launches, gb_err *err)
   for (size_t i = 0; i < p->nconfigs; i++)
     if (gb_plan_startup_of(p, &p->configs[i]) == g)
       runs[nruns++] = (double)k->expected_wall[i];
-  double single = 0, batch = 0;
-  gb_err ignored;
-  if (gb_median(walls, n, &single, &ignored) < 0 ||
-      gb_median(runs, nruns, &batch, &ignored) < 0) {
+  if (gbi_startup_batch(walls, n, runs, nruns, launches) < 0) {
     char label[64];
     gb_startup_label(&p->startups[g], label, sizeof label);
     return gb_err_set(err, EINVAL, "no warm-up to size the startup batches of %s", label);
   }
-  *launches = gbi_startup_launches((uint64_t)single, (uint64_t)batch);
   return k->io->end(k->io->ctx, item, *launches, NULL, 0, err);
 }
 

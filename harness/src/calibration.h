@@ -105,6 +105,17 @@ typedef struct {
   uint64_t loop_ns, wall_ns;
 } gbi_warmup_time;
 
+/* What a measured run of `count` sorts (or repetitions) is expected to
+ * last, from its configuration's last warm-up `last` of last_count: the
+ * warm-up's start-up part (wall - loop) plus its loop scaled to count. */
+uint64_t gbi_expected_wall(gbi_warmup_time last, uint64_t last_count, uint64_t count);
+/* The startup batch of a group: gbi_startup_launches(median of single, the
+ * walls of its warm-ups of one launch; median of runs, the expected walls
+ * of the runs it is subtracted from). 0, or -EINVAL when either is empty.
+ */
+GB_MUST_USE int gbi_startup_batch(const double *single, size_t n, const double *runs,
+                                  size_t nruns, uint64_t *launches);
+
 /* How gbi_calibrate_plan measures, and whom it tells. An item is a
  * configuration (item < p->nconfigs) or a startup group (item - nconfigs). */
 typedef struct {

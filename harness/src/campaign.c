@@ -223,6 +223,22 @@ static void fill_machine(const gb_machine_sample *before, const gb_machine_sampl
     row->temp_end_mc = (gb_rec_opt_i64){true, after->temp_mc};
 }
 
+void gbi_campaign_fill_measured(const gbi_campaign *c, const gb_measurement *m,
+                                gb_run_row *row) {
+  if (m->idled)
+    row->idle_ns = some(m->idle_ns);
+  fill_energy(c, m, row);
+  snprintf(row->message, sizeof row->message, "%s", m->message);
+}
+
+void gbi_campaign_fill_run(const gbi_campaign *c, const gb_measurement *m, bool idle,
+                           uint64_t started, gb_run_row *row) {
+  if (!idle && c->energy == GB_REC_ENERGY_OK)
+    row->energy = GB_REC_ENERGY_OFF;
+  row->started_unix_ns = started;
+  fill_machine(&m->machine_start, &m->machine_end, row);
+}
+
 static void fill_row(const gbi_campaign *c, const gb_job *job, const gb_measurement *m,
                      uint64_t index, gb_run_row *row) {
   *row = (gb_run_row){.run = index,
@@ -247,11 +263,7 @@ static void fill_row(const gbi_campaign *c, const gb_job *job, const gb_measurem
       row->writes = some(m->line.writes);
     }
   }
-  if (m->idled)
-    row->idle_ns = some(m->idle_ns);
-  fill_energy(c, m, row);
-  snprintf(row->message, sizeof row->message, "%s", m->message);
-  (void)c;
+  gbi_campaign_fill_measured(c, m, row);
 }
 
 int gbi_campaign_measure_row(gbi_campaign *c, const gb_job *job, size_t config_or_group,
@@ -268,10 +280,7 @@ int gbi_campaign_measure_row(gbi_campaign *c, const gb_job *job, size_t config_o
   if (m.interrupted)
     return gb_err_set(err, EINTR, "interrupted during run %" PRIu64, index);
   fill_row(c, job, &m, index, row);
-  if (!idle && c->energy == GB_REC_ENERGY_OK)
-    row->energy = GB_REC_ENERGY_OFF;
-  row->started_unix_ns = started;
-  fill_machine(&m.machine_start, &m.machine_end, row);
+  gbi_campaign_fill_run(c, &m, idle, started, row);
   if (m.status == GB_REC_STATUS_OK && m.has_line)
     check_parity(c, job, config_or_group, &m.line, row);
   return 0;
@@ -342,7 +351,7 @@ static int execute(gbi_campaign *c, gb_campaign_result *res, gb_err *err) {
   return 0;
 }
 
-static int prepare(gbi_campaign *c, gb_err *err) {
+int gbi_campaign_rig(gbi_campaign *c, gb_err *err) {
   int rc = setup_pinning(c, err);
   if (rc == 0)
     rc = setup_machine(c, err);
@@ -361,7 +370,22 @@ static int prepare(gbi_campaign *c, gb_err *err) {
                             .idle = true,
                             .stop = c->o->stop};
   gb_workerenv_apply(&c->owner, &c->workerenv, &c->env);
-  return probe_runtimes(c, err);
+  return 0;
+}
+
+static int prepare(gbi_campaign *c, gb_err *err) {
+  int rc = gbi_campaign_rig(c, err);
+  return rc < 0 ? rc : probe_runtimes(c, err);
+}
+
+int gbi_campaign_enter(gbi_campaign *c, gb_err *err) {
+  int rc = gb_workerenv_for_caller(&c->owner, &c->workerenv, err);
+  /* Under sudo every path of the user's (--out, --resume and what is in
+   * them) is opened as the user would open it (docs/security.md). */
+  if (rc == 0 && (rc = gb_privilege_fs_enter(&c->owner, &c->fs)) < 0)
+    rc = gb_err_set(err, -rc, "cannot open files as uid %u: %s", (unsigned)c->owner.uid,
+                    strerror(-rc));
+  return rc;
 }
 
 int gb_campaign_check_out(const char *out_dir, gb_err *err) {
@@ -426,7 +450,7 @@ static int start(gbi_campaign *c, gb_err *err) {
   return gbi_campaign_meta_calibration(c, err);
 }
 
-static void teardown(gbi_campaign *c) {
+void gbi_campaign_unrig(gbi_campaign *c) {
   gb_sampler_destroy(c->sampler);
   gb_rapl_close(c->rapl);
   gb_rapl_close(c->cross);
@@ -434,6 +458,10 @@ static void teardown(gbi_campaign *c) {
   if (c->topo)
     hwloc_topology_destroy(c->topo);
   gbi_recorder_close(c->rec);
+}
+
+static void teardown(gbi_campaign *c) {
+  gbi_campaign_unrig(c);
   gb_meta_free(&c->meta);
   gb_plan_free(&c->plan);
   free(c->expected);
@@ -449,12 +477,7 @@ int gb_campaign_run(const gb_campaign_opts *o, gb_campaign_result *result, gb_er
   gb_campaign_result res = {0};
   int rc = gb_machine_label(o->machine_label, c.label, sizeof c.label, err);
   if (rc == 0)
-    rc = gb_workerenv_for_caller(&c.owner, &c.workerenv, err);
-  /* Under sudo every path of the user's (--out, --resume and what is in
-   * them) is opened as the user would open it (docs/security.md). */
-  if (rc == 0 && (rc = gb_privilege_fs_enter(&c.owner, &c.fs)) < 0)
-    rc = gb_err_set(err, -rc, "cannot open files as uid %u: %s", (unsigned)c.owner.uid,
-                    strerror(-rc));
+    rc = gbi_campaign_enter(&c, err);
   if (rc == 0)
     rc = start(&c, err);
   if (rc == 0)

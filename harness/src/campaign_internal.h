@@ -59,6 +59,21 @@ void gbi_campaign_warn(gbi_campaign *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 gb_job gbi_campaign_sort_job(const gbi_campaign *c, size_t config, uint64_t sorts);
 gb_job gbi_campaign_startup_job(const gbi_campaign *c, size_t group, uint64_t launches);
+/* The machinery any campaign (the study's, a suite's) runs on. enter: the
+ * workers' identity and environment, and files opened as the sudo user;
+ * rig: pinning, the machine's readings, energy (c->energy, c->sampler) and
+ * c->env from c->o and c->s; unrig: frees what rig and the recorder hold. */
+GB_MUST_USE int gbi_campaign_enter(gbi_campaign *c, gb_err *err);
+GB_MUST_USE int gbi_campaign_rig(gbi_campaign *c, gb_err *err);
+void gbi_campaign_unrig(gbi_campaign *c);
+/* A measured process's columns into a row whose own columns are set: idle
+ * window, energy (by c->energy's rule) and message; then, from
+ * gbi_campaign_fill_run, a warm-up's energy off (idle false), the start time
+ * and the machine's readings. */
+void gbi_campaign_fill_measured(const gbi_campaign *c, const gb_measurement *m,
+                                gb_run_row *row);
+void gbi_campaign_fill_run(const gbi_campaign *c, const gb_measurement *m, bool idle,
+                           uint64_t started, gb_run_row *row);
 /* Measures a job and turns it into a row (run index, parity checked). */
 GB_MUST_USE int gbi_campaign_measure_row(gbi_campaign *c, const gb_job *job,
                                          size_t config_or_group, bool idle, uint64_t index,

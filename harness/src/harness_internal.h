@@ -38,6 +38,16 @@ void gbi_eta_add(gb_eta *e, gb_eta_kind k, uint64_t model_ns);
  * decimal numbers in buf (at least 96 bytes). */
 void gbi_job_argv(const gb_workers *w, const gb_job *job, char **argv, char *buf);
 
+/* What gb_measure does for any program (a suite's too): `launches` launches
+ * of argv (a batch when more than 1), with env's energy window, machine
+ * readings and idle window, each launch that exits 0 judged by check (with
+ * check_ctx; its stdout cut at GB_SPAWN_STDOUT_MAX is refused first). m as
+ * gb_measure fills it, but for m->line: m->has_line says that check accepted
+ * the last launch and the batch ended ok. Returns as gb_measure. */
+GB_MUST_USE int gbi_measure_argv(const gb_measure_env *env, char *const *argv,
+                                 unsigned launches, gb_spawn_check_fn check, void *check_ctx,
+                                 gb_measurement *m, gb_err *err);
+
 /* ---- plan.c ---- */
 /* Private to plan.c and its tests: which startup groups settings plan,
  * which gb_plan_build (greenbench/plan.h) decides for the whole plan. */

@@ -65,11 +65,17 @@ void gbi_job_argv(const gb_workers *w, const gb_job *job, char **argv, char *buf
 /* What the spawner's callbacks share. */
 typedef struct {
   const gb_measure_env *env;
-  gb_worker_request req;
-  gb_worker_line line;
-  bool has_line;
+  gb_spawn_check_fn check; /* the caller's judge of a launch's stdout */
+  void *check_ctx;
+  bool checked; /* check accepted a launch */
   gb_energy_reading energy;
 } run_ctx;
+
+/* The study's judge: the sorts' worker line (workerline.h). */
+typedef struct {
+  gb_worker_request req;
+  gb_worker_line line;
+} study_ctx;
 
 /* Opens an energy window. A failed first reading is not an error here: the
  * window is then open but faulted, and window_end reports why. -EBUSY (a
@@ -120,17 +126,27 @@ static void abort_reason(void *p, char *buf, size_t len) {
  * stops the batch at once. */
 static int check_line(void *p, const char *out, size_t len, bool truncated, char *msg,
                       size_t msglen) {
-  run_ctx *c = p;
+  study_ctx *c = p;
   gb_err err;
-  if (truncated) {
-    snprintf(msg, msglen, "the worker printed more than %u bytes", GB_SPAWN_STDOUT_MAX);
-    return -1;
-  }
   if (gb_workerline_read(out, len, &c->req, &c->line, &err) < 0) {
     snprintf(msg, msglen, "%s", err.msg);
     return -1;
   }
-  c->has_line = true;
+  (void)truncated;
+  return 0;
+}
+
+/* The caller's check, after the one rule of every worker: its stdout whole. */
+static int check_launch(void *p, const char *out, size_t len, bool truncated, char *msg,
+                        size_t msglen) {
+  run_ctx *c = p;
+  if (truncated) {
+    snprintf(msg, msglen, "the worker printed more than %u bytes", GB_SPAWN_STDOUT_MAX);
+    return -1;
+  }
+  if (c->check(c->check_ctx, out, len, truncated, msg, msglen) != 0)
+    return -1;
+  c->checked = true;
   return 0;
 }
 
@@ -215,18 +231,9 @@ static void record_energy_faults(gb_measurement *m) {
   gb_str_copy(m->message, sizeof m->message, msg);
 }
 
-int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, gb_err *err) {
-  char *argv[16], numbers[96];
-  gbi_job_argv(env->workers, job, argv, numbers);
-  run_ctx ctx = {
-      .env = env,
-      .req = {.kind = job->kind == GB_RUN_SORT ? GB_WORKERLINE_SORT : GB_WORKERLINE_STARTUP,
-              .language = gb_language_name(job->language),
-              .algorithm = job->algorithm,
-              .order = job->order,
-              .size = job->size,
-              .seed = job->seed,
-              .sorts = job->kind == GB_RUN_SORT ? job->sorts : 1}};
+int gbi_measure_argv(const gb_measure_env *env, char *const *argv, unsigned launches,
+                     gb_spawn_check_fn check, void *check_ctx, gb_measurement *m, gb_err *err) {
+  run_ctx ctx = {.env = env, .check = check, .check_ctx = check_ctx};
   gb_spawn_opts o;
   gb_spawn_opts_init(&o, argv);
   o.timeout_ns = env->timeout_ns;
@@ -235,9 +242,9 @@ int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, 
   o.stop = env->stop;
   o.before = before_hook;
   o.after = after_hook;
-  o.check = check_line;
+  o.check = check_launch;
   o.ctx = &ctx;
-  o.launches = job->kind == GB_RUN_STARTUP ? (unsigned)job->launches : 1;
+  o.launches = launches;
   if (env->sampler) {
     o.abort_fd = gb_sampler_abort_fd(env->sampler);
     o.abort_reason = abort_reason;
@@ -258,8 +265,7 @@ int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, 
                         .sys_ns = r.sys_ns,
                         .max_rss_kib = r.max_rss_kib,
                         .launches_done = r.launches,
-                        .has_line = ctx.has_line && r.status == GB_SPAWN_OK,
-                        .line = ctx.line,
+                        .has_line = ctx.checked && r.status == GB_SPAWN_OK,
                         .energy_read = env->sampler != NULL,
                         .energy = ctx.energy,
                         .machine_start = start,
@@ -275,4 +281,23 @@ int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, 
     record_energy_faults(m);
   }
   return 0;
+}
+
+int gb_measure(const gb_measure_env *env, const gb_job *job, gb_measurement *m, gb_err *err) {
+  char *argv[16], numbers[96];
+  gbi_job_argv(env->workers, job, argv, numbers);
+  study_ctx ctx = {
+      .req = {.kind = job->kind == GB_RUN_SORT ? GB_WORKERLINE_SORT : GB_WORKERLINE_STARTUP,
+              .language = gb_language_name(job->language),
+              .algorithm = job->algorithm,
+              .order = job->order,
+              .size = job->size,
+              .seed = job->seed,
+              .sorts = job->kind == GB_RUN_SORT ? job->sorts : 1}};
+  int rc =
+      gbi_measure_argv(env, argv, job->kind == GB_RUN_STARTUP ? (unsigned)job->launches : 1,
+                       check_line, &ctx, m, err);
+  if (rc == 0)
+    m->line = ctx.line;
+  return rc;
 }

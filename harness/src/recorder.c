@@ -38,6 +38,7 @@ struct gbi_recorder {
   gid_t gid;
   gb_write_fn write;
   void *write_ctx;
+  int (*header)(char *buf, size_t len);
 };
 
 static const char *const file_names[2] = {"runs.csv", "warmups.csv"};
@@ -218,7 +219,7 @@ static int create_csv(gbi_recorder *r, int which, gb_err *err) {
   if (rc < 0)
     return rc;
   char header[GB_REC_LINE_MAX];
-  int len = gb_records_header(header, sizeof header);
+  int len = r->header(header, sizeof header);
   if (len < 0 || (rc = write_all(r, fd, header, (size_t)len)) < 0 || fsync(fd) < 0) {
     rc = rc < 0 ? rc : -errno;
     return gb_err_set(err, -rc, "cannot write the header of %s/%s: %s", r->dir, name,
@@ -321,6 +322,7 @@ int gbi_recorder_open(const gbi_recorder_opts *o, gbi_recorder **out, gb_err *er
   r->gid = r->give ? o->owner->gid : (gid_t)-1;
   r->write = o->write;
   r->write_ctx = o->write_ctx;
+  r->header = o->header ? o->header : gb_records_header;
   int rc = open_in(r, o, err);
   if (rc < 0) {
     gbi_recorder_close(r);
@@ -389,16 +391,22 @@ int gbi_recorder_repair(gbi_recorder *r, bool *dropped, gb_err *err) {
 int gbi_recorder_append(gbi_recorder *r, gb_rec_file which, const gb_run_row *row,
                         gb_err *err) {
   char line[GB_REC_LINE_MAX];
+  int len = gb_records_format_row(row, line, sizeof line);
+  if (len < 0)
+    return gb_err_set(err, -len, "cannot format row %llu for %s/%s",
+                      (unsigned long long)row->run, r->dir,
+                      file_names[which == GB_REC_FILE_WARMUPS]);
+  return gbi_recorder_append_line(r, which, line, (size_t)len, err);
+}
+
+int gbi_recorder_append_line(gbi_recorder *r, gb_rec_file which, const char *line, size_t len,
+                             gb_err *err) {
   int fd = r->fd[which == GB_REC_FILE_WARMUPS];
   const char *name = file_names[which == GB_REC_FILE_WARMUPS];
   if (fd < 0)
     return gb_err_set(err, EBADF, "%s/%s is not open", r->dir, name);
-  int len = gb_records_format_row(row, line, sizeof line);
-  if (len < 0)
-    return gb_err_set(err, -len, "cannot format row %llu for %s/%s",
-                      (unsigned long long)row->run, r->dir, name);
   off_t before = lseek(fd, 0, SEEK_END);
-  int rc = write_all(r, fd, line, (size_t)len);
+  int rc = write_all(r, fd, line, len);
   if (rc == 0 && fsync(fd) < 0)
     rc = -errno;
   if (rc < 0) {

@@ -20,6 +20,9 @@ typedef struct {
   const gb_privilege *owner; /* NULL or "keep": files stay the harness's */
   gb_write_fn write;         /* NULL: write(2) */
   void *write_ctx;
+  /* The CSV files' header (as gb_records_header); NULL: the study's. A
+   * suite campaign's (gb_srec_header) is new campaigns only. */
+  int (*header)(char *buf, size_t len);
 } gbi_recorder_opts;
 
 typedef struct gbi_recorder gbi_recorder;
@@ -63,6 +66,11 @@ GB_MUST_USE int gbi_recorder_repair(gbi_recorder *r, bool *dropped, gb_err *err)
  * -EIO, ...) names the file. */
 GB_MUST_USE int gbi_recorder_append(gbi_recorder *r, gb_rec_file which, const gb_run_row *row,
                                     gb_err *err);
+
+/* Appends one formatted line (len bytes, ending "\n") as gbi_recorder_append
+ * does a row. */
+GB_MUST_USE int gbi_recorder_append_line(gbi_recorder *r, gb_rec_file which, const char *line,
+                                         size_t len, gb_err *err);
 
 /* Replaces meta.json with m: checked with gb_meta_check, written to a fresh
  * meta.json.tmp (whatever had that name, a planted link say, is removed,
