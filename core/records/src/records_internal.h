@@ -12,6 +12,7 @@
 #include "greenbench/meta.h"
 #include "greenbench/records.h"
 #include "greenbench/records_read.h"
+#include "greenbench/text.h"
 
 /* ---- csv.c ---- */
 /* A small strict RFC 4180 field splitter for one line of the records.
@@ -105,6 +106,50 @@ GB_MUST_USE int gbi_rec_set_find(gbi_rec_name_set s, const char *str, size_t len
  * or -EINVAL with a message naming the column but no file or line. */
 GB_MUST_USE int gbi_rec_parse_field(gb_run_row *row, gb_rec_col c, const char *s, size_t len,
                                     gb_err *err);
+
+/* ---- rowtext.c ---- */
+/* The text of one CSV row's fields, shared by the study's rows (records.c)
+ * and a suite campaign's (suiterecords.c). */
+
+/* A line written into buf[len]; full once something did not fit. */
+typedef struct {
+  char *buf;
+  size_t len, pos;
+  bool full;
+} gbi_out;
+
+void gbi_out_put(gbi_out *o, const char *s, size_t n);
+void gbi_out_str(gbi_out *o, const char *s);
+void gbi_out_u64(gbi_out *o, uint64_t v);
+void gbi_out_i64(gbi_out *o, int64_t v);
+/* A free-text field: nothing when empty, else quoted with quotes doubled
+ * and any CR or LF written as a space, so that a row stays one line. */
+void gbi_out_message(gbi_out *o, const char *m);
+/* Ends the line with "\n" and a NUL: its length without the NUL, or
+ * -ENOSPC (buf then holds ""). */
+GB_MUST_USE int gbi_out_finish(gbi_out *o);
+
+/* Whether s[0..len) is GB_REC_HASH_LEN lowercase hex digits. */
+bool gbi_is_hash(const char *s, size_t len);
+/* A bad value as a message quotes it: its first 40 bytes, escaped. */
+const char *gbi_field_shown(gb_excerpt_buf *b, const char *s, size_t len);
+
+/* The field s[0..len) of column col parsed into *out; 0 or -EINVAL with a
+ * message naming col ("wall_ns: negative duration '-1'", "seed: 0 is out of
+ * range 1..4294967295"); duration: the column is a time in ns. */
+GB_MUST_USE int gbi_field_u64(const char *col, bool duration, const char *s, size_t len,
+                              uint64_t min, uint64_t max, uint64_t *out, gb_err *err);
+GB_MUST_USE int gbi_field_i64(const char *col, const char *s, size_t len, int64_t *out,
+                              gb_err *err);
+/* -EINVAL "col: unknown value 's' (expected a, b, c)". */
+GB_MUST_USE int gbi_field_enum_error(gb_err *err, const char *col, gbi_rec_name_set names,
+                                     const char *s, size_t len);
+/* A hash field into out (16 lowercase hex digits and a NUL), or -EINVAL. */
+GB_MUST_USE int gbi_field_hash(const char *col, const char *s, size_t len,
+                               char out[GB_REC_HASH_LEN + 1], gb_err *err);
+/* Free text into out[cap]: shorter than cap, no line break; or -EINVAL. */
+GB_MUST_USE int gbi_field_text(const char *col, const char *s, size_t len, char *out,
+                               size_t cap, gb_err *err);
 
 /* ---- meta_codec.c ---- */
 /* What the meta.json table (meta_codec.c) and the model (meta.c) share. */

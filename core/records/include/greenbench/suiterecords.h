@@ -43,14 +43,14 @@ typedef struct {
   gb_srec_kind kind;
   char language[GB_SUITE_NAME_MAX + 1];
   char workload[GB_SUITE_NAME_MAX + 1];
-  char params[GB_SREC_PARAMS_MAX];     /* "n=1000" or "n=1000;m=4", never empty */
-  uint64_t seed;                       /* the campaign's input seed */
-  uint64_t reps;                       /* work rows >= 1; startup rows 0 */
-  uint64_t launches;                   /* work rows 1; startup rows the batch size >= 1 */
-  gb_rec_status status;                /* records.h's set */
+  char params[GB_SREC_PARAMS_MAX]; /* "n=1000" or "n=1000;m=4", never empty */
+  uint64_t seed;                   /* the campaign's input seed */
+  uint64_t reps;                   /* work rows >= 1; startup rows 0 */
+  uint64_t launches;               /* work rows 1; startup rows the batch size >= 1 */
+  gb_rec_status status;            /* records.h's set */
   gb_rec_opt_u64 wall_ns, user_ns, sys_ns, max_rss_kib;
-  gb_rec_opt_u64 loop_ns;              /* work rows: the program's own loop time (all reps) */
-  char counters[GB_SREC_COUNTERS_MAX]; /* "" when none or missing */
+  gb_rec_opt_u64 loop_ns;                /* work rows: the program's own loop time (all reps) */
+  char counters[GB_SREC_COUNTERS_MAX];   /* "" when none or missing */
   char input_hash[GB_REC_HASH_LEN + 1];  /* "" when missing */
   char output_hash[GB_REC_HASH_LEN + 1]; /* "" when missing (always for startup rows) */
   gb_rec_energy energy;
@@ -74,14 +74,14 @@ typedef struct {
   char suite_name[GB_SUITE_NAME_MAX + 1];
   char suite_hash[GB_SUITE_HASH_LEN + 1];
   char greenbench_version[32];
-  gb_settings settings; /* profile, runs, warmups, target_ms, seed, order_seed,
-                           timeout_s, energy; the study's lists stay empty */
-  gb_rec_energy energy_status;  /* ok / off / unavailable */
-  char energy_reason[256];      /* why not ok; "" when ok */
+  gb_settings settings;        /* profile, runs, warmups, target_ms, seed, order_seed,
+                                  timeout_s, energy; the study's lists stay empty */
+  gb_rec_energy energy_status; /* ok / off / unavailable */
+  char energy_reason[256];     /* why not ok; "" when ok */
   uint64_t cpus_online;
-  char pinning[256];            /* what the harness did about CPUs, one line */
+  char pinning[256];                          /* what the harness did about CPUs, one line */
   uint64_t started_unix_ns, finished_unix_ns; /* finished 0 while running */
-  bool complete;                /* every planned run recorded */
+  bool complete;                              /* every planned run recorded */
   size_t n_languages;
   gb_srec_language languages[GB_SUITE_LANGUAGES_MAX];
 } gb_srec_meta;
