@@ -296,11 +296,6 @@ static const gb_rec_col ok_needs[] = {GB_REC_COL_WALL_NS, GB_REC_COL_USER_NS, GB
                                       GB_REC_COL_MAX_RSS_KIB, GB_REC_COL_INPUT_HASH};
 static const gb_rec_col ok_sort_needs[] = {GB_REC_COL_LOOP_NS, GB_REC_COL_COMPARISONS,
                                            GB_REC_COL_WRITES};
-static const gb_rec_col energy_needs[] = {GB_REC_COL_PKG_UJ, GB_REC_COL_IDLE_NS,
-                                          GB_REC_COL_IDLE_PKG_UJ};
-static const gb_rec_col energy_columns[] = {GB_REC_COL_PKG_UJ, GB_REC_COL_DRAM_UJ,
-                                            GB_REC_COL_IDLE_PKG_UJ, GB_REC_COL_IDLE_DRAM_UJ};
-
 static int need_all(const gb_run_row *r, const gb_rec_col *cols, size_t n, const char *why,
                     gb_err *err) {
   for (size_t i = 0; i < n; i++)
@@ -329,22 +324,9 @@ static int check_kind(const gb_run_row *r, gb_err *err) {
 }
 
 static int check_energy(const gb_run_row *r, gb_err *err) {
-  if (r->energy != GB_REC_ENERGY_OK) {
-    for (size_t i = 0; i < sizeof energy_columns / sizeof *energy_columns; i++)
-      if (has_value(r, energy_columns[i]))
-        return gb_err_set(err, EINVAL, "%s: holds a value, but energy is %s",
-                          columns[energy_columns[i]].pub.name, gb_rec_energy_name(r->energy));
-    return 0;
-  }
-  if (r->status != GB_REC_STATUS_OK)
-    return 0;
-  int rc = need_all(r, energy_needs, sizeof energy_needs / sizeof *energy_needs,
-                    "an ok run with energy ok must have it", err);
-  if (rc == 0 && r->dram_uj.present != r->idle_dram_uj.present)
-    return gb_err_set(err, EINVAL, "%s: empty, but %s is not",
-                      r->dram_uj.present ? "idle_dram_uj" : "dram_uj",
-                      r->dram_uj.present ? "dram_uj" : "idle_dram_uj");
-  return rc;
+  gbi_row_energy e = {r->energy,  r->status,      r->pkg_uj,      r->dram_uj,
+                      r->idle_ns, r->idle_pkg_uj, r->idle_dram_uj};
+  return gbi_row_energy_check(&e, err);
 }
 
 /* Bounds of the required integers, for rows the harness builds by hand. */

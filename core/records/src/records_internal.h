@@ -151,6 +151,17 @@ GB_MUST_USE int gbi_field_hash(const char *col, const char *s, size_t len,
 GB_MUST_USE int gbi_field_text(const char *col, const char *s, size_t len, char *out,
                                size_t cap, gb_err *err);
 
+/* The energy rule every row keeps (docs/records.md): with energy not ok,
+ * pkg_uj, dram_uj, idle_pkg_uj and idle_dram_uj are empty; an ok run with
+ * energy ok has pkg_uj, idle_ns and idle_pkg_uj, and dram_uj exactly when
+ * idle_dram_uj. 0 or -EINVAL naming the column. */
+typedef struct {
+  gb_rec_energy energy;
+  gb_rec_status status;
+  gb_rec_opt_u64 pkg_uj, dram_uj, idle_ns, idle_pkg_uj, idle_dram_uj;
+} gbi_row_energy;
+GB_MUST_USE int gbi_row_energy_check(const gbi_row_energy *e, gb_err *err);
+
 /* ---- meta_codec.c ---- */
 /* What the meta.json table (meta_codec.c) and the model (meta.c) share. */
 

@@ -139,3 +139,33 @@ int gbi_field_text(const char *col, const char *s, size_t len, char *out, size_t
   out[len] = '\0';
   return 0;
 }
+
+int gbi_row_energy_check(const gbi_row_energy *e, gb_err *err) {
+  const struct {
+    const char *name;
+    const gb_rec_opt_u64 *v;
+  } held[] = {{"pkg_uj", &e->pkg_uj},
+              {"dram_uj", &e->dram_uj},
+              {"idle_pkg_uj", &e->idle_pkg_uj},
+              {"idle_dram_uj", &e->idle_dram_uj}},
+    needed[] = {
+        {"pkg_uj", &e->pkg_uj}, {"idle_ns", &e->idle_ns}, {"idle_pkg_uj", &e->idle_pkg_uj}};
+  if (e->energy != GB_REC_ENERGY_OK) {
+    for (size_t i = 0; i < sizeof held / sizeof *held; i++)
+      if (held[i].v->present)
+        return gb_err_set(err, EINVAL, "%s: holds a value, but energy is %s", held[i].name,
+                          gb_rec_energy_name(e->energy));
+    return 0;
+  }
+  if (e->status != GB_REC_STATUS_OK)
+    return 0;
+  for (size_t i = 0; i < sizeof needed / sizeof *needed; i++)
+    if (!needed[i].v->present)
+      return gb_err_set(err, EINVAL, "%s: empty, but an ok run with energy ok must have it",
+                        needed[i].name);
+  if (e->dram_uj.present != e->idle_dram_uj.present)
+    return gb_err_set(err, EINVAL, "%s: empty, but %s is not",
+                      e->dram_uj.present ? "idle_dram_uj" : "dram_uj",
+                      e->dram_uj.present ? "dram_uj" : "idle_dram_uj");
+  return 0;
+}
