@@ -11,20 +11,22 @@
 #include "records_internal.h"
 
 static const char *const kind_names[] = {"sort", "startup"};
-static const char *const status_names[] = {"ok",
-                                           "timeout",
-                                           "crashed",
-                                           "exit_nonzero",
-                                           "bad_output",
-                                           "parity_mismatch",
-                                           "energy_stalled",
-                                           "energy_jump",
-                                           "energy_vanished",
-                                           "spawn_failed"};
+const char *const gbi_rec_status_names[] = {"ok",
+                                            "timeout",
+                                            "crashed",
+                                            "exit_nonzero",
+                                            "bad_output",
+                                            "parity_mismatch",
+                                            "energy_stalled",
+                                            "energy_jump",
+                                            "energy_vanished",
+                                            "spawn_failed"};
 const char *const gbi_rec_energy_names[] = {"ok", "off", "unavailable"};
 
 _Static_assert(sizeof kind_names / sizeof *kind_names == GB_REC_KIND_COUNT, "kind names");
-_Static_assert(sizeof status_names / sizeof *status_names == GB_REC_STATUS_COUNT, "statuses");
+_Static_assert(sizeof gbi_rec_status_names / sizeof *gbi_rec_status_names ==
+                   GB_REC_STATUS_COUNT,
+               "statuses");
 _Static_assert(sizeof gbi_rec_energy_names / sizeof *gbi_rec_energy_names ==
                    GB_REC_ENERGY_COUNT,
                "energy");
@@ -41,7 +43,7 @@ int gbi_rec_set_find(gbi_rec_name_set s, const char *str, size_t len) {
 }
 
 GB_REC_NAME_FUNCS(gb_rec_kind, kind_names)
-GB_REC_NAME_FUNCS(gb_rec_status, status_names)
+GB_REC_NAME_FUNCS(gb_rec_status, gbi_rec_status_names)
 GB_REC_NAME_FUNCS(gb_rec_energy, gbi_rec_energy_names)
 
 /* ---- The schema: one table ------------------------------------------- */
@@ -83,7 +85,7 @@ static const column_def columns[GB_REC_COL_COUNT] = {
     [GB_REC_COL_SEED] = REQ(seed, GB_REC_TYPE_UINT, 1, UINT32_MAX),
     [GB_REC_COL_SORTS] = REQ(sorts, GB_REC_TYPE_UINT, 0, UINT64_MAX),
     [GB_REC_COL_LAUNCHES] = REQ(launches, GB_REC_TYPE_UINT, 1, UINT64_MAX),
-    [GB_REC_COL_STATUS] = ENUM(status, status_names),
+    [GB_REC_COL_STATUS] = ENUM(status, gbi_rec_status_names),
     [GB_REC_COL_WALL_NS] = OPT(wall_ns, GB_REC_TYPE_NS),
     [GB_REC_COL_USER_NS] = OPT(user_ns, GB_REC_TYPE_NS),
     [GB_REC_COL_SYS_NS] = OPT(sys_ns, GB_REC_TYPE_NS),

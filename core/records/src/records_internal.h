@@ -12,6 +12,7 @@
 #include "greenbench/meta.h"
 #include "greenbench/records.h"
 #include "greenbench/records_read.h"
+#include "greenbench/suiterecords.h"
 #include "greenbench/text.h"
 
 /* ---- csv.c ---- */
@@ -76,9 +77,10 @@ typedef struct {
 
 #define GB_REC_SET(a) ((gbi_rec_name_set){a, sizeof a / sizeof *a})
 
-/* The names of gb_rec_energy, of the settings' profiles and energy modes
+/* The names of gb_rec_status and gb_rec_energy, of the settings' profiles and energy modes
  * (settings.c), and of meta.json's zone kinds (meta_codec.c), for the tables that read and
  * write them. */
+extern const char *const gbi_rec_status_names[GB_REC_STATUS_COUNT];
 extern const char *const gbi_rec_energy_names[GB_REC_ENERGY_COUNT];
 extern const char *const gbi_profile_names[GB_PROFILE_COUNT];
 extern const char *const gbi_energy_mode_names[GB_ENERGY_MODE_COUNT];
@@ -162,6 +164,32 @@ typedef struct {
 } gbi_row_energy;
 GB_MUST_USE int gbi_row_energy_check(const gbi_row_energy *e, gb_err *err);
 
+/* ---- suiterecords.c ---- */
+/* What the rows of a suite campaign (suiterecords.c) lend its reader. */
+
+#define GBI_SREC_COLS 29 /* columns of a suite campaign's runs.csv */
+
+/* The name of column c (file order), or NULL out of range. */
+const char *gbi_srec_column_name(size_t c);
+
+/* Parses the GBI_SREC_COLS fields f into *row (cleared first) and checks it
+ * with gb_srec_row_check. 0 or -EINVAL naming the column. */
+GB_MUST_USE int gbi_srec_parse_row(const gbi_csv_field *f, gb_srec_row *row, gb_err *err);
+
+/* Parses "a=1;b=2" (s[0..len); "" is no entry) into out[0..*n): at most
+ * max_pairs entries, each a suite name, '=' and a plain decimal integer
+ * (no leading zero) up to max, no name twice and, when sorted, names in
+ * byte order. 0 or -EINVAL "<col>: ...". */
+GB_MUST_USE int gbi_srec_pairs_parse(const char *col, const char *s, size_t len,
+                                     size_t max_pairs, uint64_t max, bool sorted,
+                                     gb_suite_counter *out, size_t *n, gb_err *err);
+
+/* ---- settings.c ---- */
+/* The half of gb_settings_check that holds for any campaign, the study's or
+ * a suite's: the whole numbers (GB_SETTINGS_NUMBERS) within their bounds,
+ * the energy mode and the profile in their sets. Same messages. */
+GB_MUST_USE int gbi_settings_check_numbers(const gb_settings *s, gb_err *err);
+
 /* ---- meta_codec.c ---- */
 /* What the meta.json table (meta_codec.c) and the model (meta.c) share. */
 
@@ -214,6 +242,19 @@ struct gbi_meta_field {
   int (*parse)(gbi_meta_jctx *j, const struct cJSON *v, const char *at, void *base);
   bool (*write)(const void *base, struct cJSON *parent, const char *key);
 };
+
+/* The table's reader and writer on any struct base that a root field (an
+ * ENTRY: an object whose members are sub) describes; meta.json is one,
+ * a suite campaign's meta.json another. Parse: o must be an object; its
+ * members by the table, messages "<path>: <key path>: <what>". Write: a new
+ * object, or NULL with *refused set and the message of a value the reader
+ * would refuse (*refused false: out of memory). */
+GB_MUST_USE int gbi_meta_table_parse(const struct cJSON *o, const gbi_meta_field *root,
+                                     const char *path, void *base, gb_err *err);
+struct cJSON *gbi_meta_table_write(const gbi_meta_field *root, const void *base,
+                                   const char *path, bool *refused, gb_err *err);
+/* For a hook's parse: -EINVAL "<path>: <at>: <why>". */
+GB_MUST_USE int gbi_meta_hook_refuse(gbi_meta_jctx *j, const char *at, const char *why);
 
 /* gb_meta as one object field whose members are meta.json's fields. */
 extern const gbi_meta_field gbi_meta_root[1];

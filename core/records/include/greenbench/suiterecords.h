@@ -25,9 +25,12 @@
 #include "greenbench/suitefile.h" /* GB_SUITE_* limits */
 
 #define GB_SUITE_RECORDS_FORMAT "greenbench-suite-records-1"
-/* "n=9007199254740991;..." for 4 parameters, and 8 counters, fit. */
-#define GB_SREC_PARAMS_MAX 192
-#define GB_SREC_COUNTERS_MAX 384
+/* Room for the longest text, with its NUL: 4 parameters of 32-byte names
+ * and values up to 2^53-1 (4 x 49 bytes, 3 ';'), 8 counters of 32-byte
+ * names and 20-digit values (8 x 53 bytes, 7 ';'). (Changed from 192 and
+ * 384 in implementing it, which were too small for the longest.) */
+#define GB_SREC_PARAMS_MAX 200
+#define GB_SREC_COUNTERS_MAX 432
 
 typedef enum { GB_SREC_KIND_WORK, GB_SREC_KIND_STARTUP, GB_SREC_KIND_COUNT } gb_srec_kind;
 const char *gb_srec_kind_name(gb_srec_kind k); /* "work", "startup"; NULL out of range */
