@@ -76,7 +76,7 @@ _greenbench_value() {
   --resume | --builddir) _greenbench_path -d "$cur" ;;
   --out) # report and pack write a file; run and the suite a folder
     if [[ $_gb_command == report || $_gb_command == pack ]]; then _greenbench_path -f "$cur"; else _greenbench_path -d "$cur"; fi ;;
-  --junit | --chart | --summary | --python | --node | --state | --progress-log)
+  --junit | --chart | --summary | --python | --node | --state | --progress-log | --suite)
     _greenbench_path -f "$cur"
     ;;
   --sizes | --runs | --warmups | --target-ms | --cpus | --machine-label | --campaign-label | \
@@ -131,7 +131,7 @@ _greenbench() {
   run)
     _greenbench_options "" --profile --languages --algorithms --orders --sizes --runs \
       --warmups --target-ms --energy --cpus --machine-label --seed --order-seed --timeout-s \
-      --python --node --out --resume --dry-run --quiet --version --help
+      --python --node --out --resume --suite --dry-run --quiet --version --help
     ;;
   report)
     _greenbench_options -d --out --junit --chart --summary --no-datapackage --resamples \

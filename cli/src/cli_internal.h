@@ -11,10 +11,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "greenbench/cli.h"
 #include "greenbench/error.h"
 #include "greenbench/findings.h"
 #include "greenbench/options.h"
 #include "greenbench/report.h"
+#include "greenbench/settings.h"
 #include "greenbench/suitefile.h"
 #include "greenbench/text.h"
 
@@ -118,6 +120,25 @@ int cli_check_json(const gb_findings *f, bool energy, bool workers, int exit_sta
  * interval, and energy per sort where it was measured. Returns 0, -errno
  * with err set when summary.json cannot be read back or out fails. */
 GB_MUST_USE int cli_report_console(const gb_report_opts *o, FILE *out, gb_err *err);
+
+/* ---- cli_run_suite.c ---- */
+/* `greenbench run --suite FILE`, once cli_run.c has read and checked the
+ * options it shares with the study's run. */
+typedef struct {
+  const cli_command *cmd; /* run's, for its error lines */
+  const char *file;       /* the suite file */
+  gb_settings settings;   /* profile, numbers, energy, order seed */
+  const char *out;        /* the records folder */
+  const char *cpus;       /* --cpus, or NULL */
+  bool dry_run, quiet;
+  int argc;
+  char **argv;
+} cli_run_suite_args;
+
+/* Reads the suite (2 and the reader's line when it cannot: missing,
+ * unreadable, invalid), then prints its plan (--dry-run) or runs its
+ * campaign: 0 done, 1 failed (records kept) or refused, 130 interrupted. */
+int cli_run_suite(const cli_run_suite_args *a, const gb_cli_env *env);
 
 /* ---- cli_suite_check.c ---- */
 /* What `greenbench suite check` runs a suite with. */

@@ -31,6 +31,11 @@
 
 static const char usage[] =
     "usage: greenbench run [options]\n"
+    "       greenbench run --suite FILE [--profile P] [--energy E] [numbers] [--out DIR]\n"
+    "  --suite FILE             measure the programs of a suite file (docs/suites.md)\n"
+    "                           instead of the study; takes --profile, --energy, the\n"
+    "                           numbers (--runs ... --timeout-s), --order-seed, --cpus,\n"
+    "                           --out, --dry-run, --quiet; no study selection or --resume\n"
     "  --profile smoke|study    settings to start from (default: study)\n"
     "  --languages LIST         c,python,node (default: all)\n"
     "  --algorithms LIST        bubble,insertion,quick (default: all)\n"
@@ -74,7 +79,7 @@ enum {
 /* What the command line said, before validation. */
 typedef struct {
   const char *profile, *languages, *algorithms, *orders, *sizes, *energy, *cpus, *machine_label,
-      *order_seed, *python, *node, *out, *resume;
+      *order_seed, *python, *node, *out, *resume, *suite;
   const char *number[NUMBERS]; /* the whole-number settings' values, by index */
   bool dry_run, quiet;
 } run_args;
@@ -101,6 +106,7 @@ static const gb_opt options[] = {
     V("--node", node),
     V("--out", out),
     V("--resume", resume),
+    V("--suite", suite),
 #undef V
     {"--dry-run", NULL, 0, DRY_RUN},
     {"--quiet", NULL, 0, QUIET},
@@ -360,11 +366,56 @@ static int run_campaign(const run_args *a, const gb_settings *s, int argc, char 
   return 0;
 }
 
+/* A suite campaign: the study's selection, workers and --resume are not
+ * its options. 0, or 2 after the error line. */
+static int suite_options(const run_args *a, const gb_cli_env *env) {
+  const struct {
+    const char *option, *value;
+  } study[] = {{"--languages", a->languages}, {"--algorithms", a->algorithms},
+               {"--orders", a->orders},       {"--sizes", a->sizes},
+               {"--python", a->python},       {"--node", a->node},
+               {"--resume", a->resume},       {"--machine-label", a->machine_label}};
+  for (size_t i = 0; i < sizeof study / sizeof study[0]; i++)
+    if (study[i].value)
+      return bad(env, "%s is the study's option; it cannot be combined with --suite",
+                 study[i].option);
+  return check_path(env, "--suite", a->suite, false);
+}
+
+static int run_suite(const run_args *a, const gb_settings *s, int argc, char **argv,
+                     const gb_cli_env *env) {
+  char fallback[128];
+  if (!a->out)
+    default_out(s, fallback, sizeof fallback);
+  cli_run_suite_args sa = {.cmd = &command,
+                           .file = a->suite,
+                           .settings = *s,
+                           .out = a->out ? a->out : fallback,
+                           .cpus = a->cpus,
+                           .dry_run = a->dry_run,
+                           .quiet = a->quiet,
+                           .argc = argc,
+                           .argv = argv};
+  return cli_run_suite(&sa, env);
+}
+
 int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
   run_args a = {0};
   int rc = cli_start(&command, &a, argc, argv, env->out, env->err);
   if (rc >= 0)
     return rc;
+  if (a.suite) {
+    gb_settings s;
+    if ((rc = suite_options(&a, env)) || (rc = build_settings(&a, &s, env)) ||
+        (rc = check_paths(&a, env)) || (rc = check_cpus(&a, env)))
+      return rc;
+    if (a.dry_run && a.out) {
+      gb_err err;
+      if (gb_campaign_check_out(a.out, &err) < 0)
+        return cli_fail(&command, env->err, 1, err.msg);
+    }
+    return run_suite(&a, &s, argc, argv, env);
+  }
   if (a.resume && a.out && strcmp(a.resume, a.out))
     return bad(env, "--out and --resume name different folders ('%s')", a.out);
   if (a.resume && a.dry_run)

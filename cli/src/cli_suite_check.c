@@ -9,11 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "greenbench/contractline.h"
 #include "greenbench/spawn.h"
+#include "greenbench/suitecampaign.h"
 #include "greenbench/suitefile.h"
 #include "greenbench/text.h"
 
@@ -59,23 +58,6 @@ static void row(checker *k, const proc *p, bool ok, uint64_t wall_ns, const char
   gb_str_put_line(k->out, "", line);
 }
 
-/* argv[0] as execve needs it: a name without '/' is looked up on PATH, as
- * a shell would, so that a suite may say "cc". */
-static int resolve(const char *name, char *buf, size_t len) {
-  if (strchr(name, '/'))
-    return snprintf(buf, len, "%s", name) < (int)len ? 0 : -ENAMETOOLONG;
-  const char *path = getenv("PATH");
-  for (const char *d = path ? path : "/usr/bin:/bin"; *d;) {
-    size_t n = strcspn(d, ":");
-    struct stat st;
-    if (snprintf(buf, len, "%.*s%s%s", (int)n, d, n ? "/" : "", name) < (int)len &&
-        stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
-      return 0;
-    d += n + (d[n] == ':');
-  }
-  return -ENOENT;
-}
-
 /* Runs template t of p once. Returns 0 with *r filled (free it) when the
  * process exited 0; else fails with the reason and returns -1. */
 static int run_one(checker *k, const proc *p, gb_suite_template_kind t, const gb_suite_vars *v,
@@ -86,7 +68,7 @@ static int run_one(checker *k, const proc *p, gb_suite_template_kind t, const gb
     fail(k, p, "%s: %s", p->step, e.msg);
     return -1;
   }
-  int rc = resolve(argv[0], program, sizeof program);
+  int rc = gb_suite_resolve_program(argv[0], program, sizeof program);
   if (rc < 0) {
     fail(k, p, "%s: program %s not found%s", p->step, argv[0],
          strchr(argv[0], '/') ? "" : " on PATH");

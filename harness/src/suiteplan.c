@@ -64,7 +64,8 @@ void gb_suite_plan_free(gb_suite_plan *p) {
 static void label(const gb_suite *s, const gb_suite_config *c, const char *mid, char *buf,
                   size_t len) {
   const gb_suite_workload *w = &s->workloads[c->workload];
-  size_t o = (size_t)snprintf(buf, len, "%s/%s%s", s->languages[c->language].name, mid, w->name);
+  size_t o =
+      (size_t)snprintf(buf, len, "%s/%s%s", s->languages[c->language].name, mid, w->name);
   for (size_t i = 0; i < w->n_parameters && o < len; i++)
     o += (size_t)snprintf(buf + o, len - o, "%s%s=%" PRIu64, i ? ";" : "/",
                           w->parameters[i].name, c->values[i]);

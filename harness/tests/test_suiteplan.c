@@ -7,7 +7,8 @@
 
 #include "greenbench/suiteplan.h"
 
-/* Two languages; a workload of 2 x 1 parameter values and one of 2 x 3: 2 + 6 = 8 cases, 16 configurations. */
+/* Two languages; a workload of 2 x 1 parameter values and one of 2 x 3: 2 + 6 = 8 cases, 16
+ * configurations. */
 static const char suite_text[] =
     "{\"format\": \"greenbench-suite-1\", \"name\": \"tiny\",\n"
     " \"languages\": [\n"
@@ -63,10 +64,10 @@ Test(suiteplan, counts_and_canonical_order) {
   cr_assert_eq(p.nruns, 16u * 3u * 2u, "runs work runs and runs startup batches each");
   /* Languages as the file lists them (not sorted), then workloads, then sets. */
   const char *labels[16] = {
-      "zeta/one/n=30;m=7",       "zeta/one/n=10;m=7",       "zeta/two/n=5;m=1",    "zeta/two/n=5;m=2",
-      "zeta/two/n=5;m=3",    "zeta/two/n=6;m=1",    "zeta/two/n=6;m=2",    "zeta/two/n=6;m=3",
-      "alpha/one/n=30;m=7",      "alpha/one/n=10;m=7",      "alpha/two/n=5;m=1",   "alpha/two/n=5;m=2",
-      "alpha/two/n=5;m=3",   "alpha/two/n=6;m=1",   "alpha/two/n=6;m=2",   "alpha/two/n=6;m=3"};
+      "zeta/one/n=30;m=7",  "zeta/one/n=10;m=7",  "zeta/two/n=5;m=1",  "zeta/two/n=5;m=2",
+      "zeta/two/n=5;m=3",   "zeta/two/n=6;m=1",   "zeta/two/n=6;m=2",  "zeta/two/n=6;m=3",
+      "alpha/one/n=30;m=7", "alpha/one/n=10;m=7", "alpha/two/n=5;m=1", "alpha/two/n=5;m=2",
+      "alpha/two/n=5;m=3",  "alpha/two/n=6;m=1",  "alpha/two/n=6;m=2", "alpha/two/n=6;m=3"};
   for (size_t c = 0; c < p.nconfigs; c++) {
     char label[96];
     gb_suite_config_label(&s, &p.configs[c], label, sizeof label);

@@ -37,6 +37,7 @@ CASES = [
     (["greenbench", "run", "--orders", "r"], ["random", "reversed"]),
     (["greenbench", "run", "--algorithms", "quick,"], ["quick,bubble", "quick,insertion"]),
     (["greenbench", "run", "--runs", ""], []),
+    (["greenbench", "run", "--su"], ["--suite"]),
     (["greenbench", "report", "--no"], ["--no-datapackage"]),
     (["greenbench", "pack", "--o"], ["--out"]),
     (["greenbench", "check", "--n"], ["--node"]),

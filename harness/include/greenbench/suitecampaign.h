@@ -1,0 +1,53 @@
+/* A suite campaign (`greenbench run --suite FILE`, docs/suites.md): the
+ * study's campaign for the programs of a suite file. The same machinery
+ * (pinning, energy probe and sampler, idle windows, the calibration rule,
+ * the shuffled order, the recorder) with the suite's languages, workloads
+ * and parameter sets, the generic worker contract, and parity per case:
+ *
+ *   every build step (in out_dir/build, {builddir}) and version command;
+ *   every configuration's warm-ups, calibrating {reps} as the study does its
+ *   sorts; every startup group's warm-ups and batch size; then every
+ *   measured run of the plan (suiteplan.h) in its shuffled order.
+ *
+ * For every case the first ok process fixes counters, input_hash and
+ * output_hash, which every later one (in any language; startup batches:
+ * input_hash) must report; the suite's expect entry is checked on every
+ * process. A mismatch is recorded (parity_mismatch) and stops the campaign.
+ * Records: suiterecords.h (suite.json, meta.json, runs.csv, warmups.csv). */
+#ifndef GREENBENCH_SUITECAMPAIGN_H
+#define GREENBENCH_SUITECAMPAIGN_H
+
+#include <stddef.h>
+
+#include "greenbench/campaign.h"
+#include "greenbench/error.h"
+#include "greenbench/suitefile.h"
+
+typedef struct {
+  /* The study's options that a suite campaign shares: settings (runs,
+   * warmups, target_ms, seed, order_seed, timeout_s, energy), out_dir, cpus,
+   * topology_xml, rapl, perf, sampler, machine_root, stop, progress, log,
+   * spawner (measured processes only). workers, resume, machine_label,
+   * source_dir and checkpoint_ns are not used. */
+  gb_campaign_opts base;
+  const gb_suite *suite;
+  const char *suite_text; /* the suite file's bytes, copied into suite.json */
+  size_t suite_len;
+} gb_suite_campaign_opts;
+
+/* Runs the campaign into base.out_dir (a missing or empty folder). Returns 0
+ * when it completed or was interrupted (result says which); -errno with one
+ * line when it could not start (the folder, a template, a program not
+ * found, a build or version command that failed, energy required but
+ * unavailable) or had to stop (a warm-up that failed, a parity mismatch, a
+ * records write that failed). Rows written before an error stay, and
+ * meta.json then says complete: false. */
+GB_MUST_USE int gb_suite_campaign_run(const gb_suite_campaign_opts *o,
+                                      gb_campaign_result *result, gb_err *err);
+
+/* argv[0] as execve needs it: a name without '/' looked up on $PATH (as a
+ * shell would, so that a suite may say "cc"), into buf. 0 or -ENOENT,
+ * -ENAMETOOLONG. */
+GB_MUST_USE int gb_suite_resolve_program(const char *name, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,54 @@
+/* State shared by the parts of a suite campaign: suitecampaign.c (set-up,
+ * builds, versions, the measured runs) and suitecampaign_measure.c (one
+ * process measured into a row with its parity, and the calibration). */
+#ifndef GB_SUITECAMPAIGN_INTERNAL_H
+#define GB_SUITECAMPAIGN_INTERNAL_H
+
+#include <limits.h>
+
+#include "campaign_internal.h"
+#include "harness_internal.h"
+#include "greenbench/contractline.h"
+#include "greenbench/suitecampaign.h"
+#include "greenbench/suiteplan.h"
+#include "greenbench/suiterecords.h"
+
+/* What every process of a case must report: the first ok one's line. */
+typedef struct {
+  bool have;
+  gb_contract_line line;
+  char from[GB_SUITE_NAME_MAX + 1]; /* its language */
+} gbi_suite_ref;
+
+typedef struct {
+  gbi_campaign c; /* the study's machinery: c.o is the options' base */
+  const gb_suite_campaign_opts *o;
+  const gb_suite *s;
+  gb_suite_plan plan;
+  char builddir[PATH_MAX];
+  uint64_t *reps;     /* per configuration, from calibration */
+  uint64_t *launches; /* per configuration's startup group */
+  gbi_suite_ref *refs; /* per case */
+  gb_srec_meta meta;
+} gbi_suite_campaign;
+
+/* Configuration i's process of template t (GB_SUITE_COMMAND with count
+ * reps, or GB_SUITE_STARTUP), measured (idle: a measured run with its idle
+ * window and energy; else a warm-up, time only) into *row, with its parity
+ * checked against the case's reference (set by the first ok process).
+ * Returns 0 whatever became of the process (row->status), -EINTR when it was
+ * interrupted (no row), or -errno when the harness failed. */
+GB_MUST_USE int gbi_suite_measure_row(gbi_suite_campaign *k, size_t i, bool startup,
+                                      uint64_t count, bool idle, uint64_t index,
+                                      gb_srec_row *row, gb_err *err);
+/* A row (of a warm-up or of a measured run) that stops the campaign (a
+ * parity mismatch, energy counters vanished): -EPROTO or -ENODEV with the
+ * one line that says so; 0 otherwise. */
+GB_MUST_USE int gbi_suite_stop_reason(const gb_srec_row *row, bool warmup, gb_err *err);
+/* Appends a row to runs.csv or warmups.csv. */
+GB_MUST_USE int gbi_suite_append(gbi_suite_campaign *k, gb_rec_file which,
+                                 const gb_srec_row *row, gb_err *err);
+/* Warm-ups into warmups.csv, then k->reps and k->launches. */
+GB_MUST_USE int gbi_suite_calibrate(gbi_suite_campaign *k, gb_err *err);
+
+#endif
