@@ -110,8 +110,7 @@ static int against_suite(reader *r, const gb_srec_row *row, row_key *key, gb_err
     return gb_err_set(e, EINVAL, "language: %s is not a language of suite %s", row->language,
                       s->name);
   if (!meta_lists(m, row->language))
-    return gb_err_set(e, EINVAL, "language: %s is not in meta.json's languages",
-                      row->language);
+    return gb_err_set(e, EINVAL, "language: %s is not in meta.json's languages", row->language);
   if ((key->workload = find_workload(s, row->workload)) == s->n_workloads)
     return gb_err_set(e, EINVAL, "workload: %s is not a workload of suite %s", row->workload,
                       s->name);
@@ -159,8 +158,8 @@ static int parse_row(reader *r, size_t n_fields) {
   int rc;
   if (n_fields != GBI_SREC_COLS)
     return gb_err_set(r->err, EINVAL, "%s:%zu: %s: %zu of %d fields", r->name, r->line,
-                      n_fields < GBI_SREC_COLS ? "truncated line" : "too many fields",
-                      n_fields, GBI_SREC_COLS);
+                      n_fields < GBI_SREC_COLS ? "truncated line" : "too many fields", n_fields,
+                      GBI_SREC_COLS);
   if ((rc = gbi_srec_parse_row(r->f, &row, &e)) < 0 ||
       (rc = against_suite(r, &row, &key, &e)) < 0)
     return at_line(r, rc, &e);
@@ -213,8 +212,8 @@ static int key_only_cmp(const void *pa, const void *pb) {
 }
 
 static const char *group_name(const gb_srec_row *row, char *buf, size_t len) {
-  snprintf(buf, len, "%s %s %s %s", gb_srec_kind_name(row->kind), row->language,
-           row->workload, row->params);
+  snprintf(buf, len, "%s %s %s %s", gb_srec_kind_name(row->kind), row->language, row->workload,
+           row->params);
   return buf;
 }
 
@@ -269,7 +268,8 @@ static int check_pairs(reader *r, const entry *e) {
     return gb_err_set(r->err, EINVAL,
                       "%s:%zu: %s %s %s has %s rows but no %s rows, and meta.json is complete",
                       r->name, row->line, row->language, row->workload, row->params,
-                      gb_srec_kind_name(row->kind), gb_srec_kind_name((gb_srec_kind)other.k.kind));
+                      gb_srec_kind_name(row->kind),
+                      gb_srec_kind_name((gb_srec_kind)other.k.kind));
   }
   return 0;
 }
@@ -362,8 +362,8 @@ static int read_suite(const char *dir, gb_srec_records *out, gb_err *err) {
   for (size_t i = 0; i < m->n_languages; i++)
     if (find_language(&out->suite, m->languages[i].name) == out->suite.n_languages)
       return gb_err_set(err, EINVAL,
-                        "meta.json: languages[%zu].name: %s is not a language of suite.json",
-                        i, m->languages[i].name);
+                        "meta.json: languages[%zu].name: %s is not a language of suite.json", i,
+                        m->languages[i].name);
   return 0;
 }
 

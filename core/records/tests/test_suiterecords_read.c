@@ -16,7 +16,8 @@ static const char suite_text[] =
     "{\"name\":\"c\",\"command\":[\"./w\",\"{workload}\",\"{n}\",\"{k}\",\"{reps}\"],\n"
     " \"startup\":[\"./w\",\"{workload}\",\"{n}\",\"{k}\",\"--startup-only\"],\n"
     " \"version\":[\"cc\",\"--version\"]},\n"
-    "{\"name\":\"python\",\"command\":[\"python3\",\"w.py\",\"{workload}\",\"{n}\",\"{k}\",\"{reps}\"],\n"
+    "{\"name\":\"python\",\"command\":[\"python3\",\"w.py\",\"{workload}\",\"{n}\",\"{k}\",\"{"
+    "reps}\"],\n"
     " \"startup\":[\"python3\",\"w.py\",\"{workload}\",\"{n}\",\"{k}\",\"--startup-only\"],\n"
     " \"version\":[\"python3\",\"--version\"]}],\n"
     "\"workloads\":[\n"
@@ -91,8 +92,13 @@ static folder good_folder(void) {
   strcpy(m.suite_hash, s.hash);
   gb_suite_free(&s);
   strcpy(m.greenbench_version, "0.9.0");
-  m.settings = (gb_settings){.profile = GB_PROFILE_SMOKE, .runs = 2, .warmups = 1,
-                             .target_ms = 100, .seed = 7, .order_seed = 9, .timeout_s = 60,
+  m.settings = (gb_settings){.profile = GB_PROFILE_SMOKE,
+                             .runs = 2,
+                             .warmups = 1,
+                             .target_ms = 100,
+                             .seed = 7,
+                             .order_seed = 9,
+                             .timeout_s = 60,
                              .energy = GB_ENERGY_OFF};
   m.energy_status = GB_REC_ENERGY_OFF;
   strcpy(m.energy_reason, "--energy off");
@@ -263,17 +269,20 @@ Test(suiterecords_read, a_bad_field_names_file_line_and_column) {
 }
 
 Test(suiterecords_read, a_row_is_checked_against_the_suite) {
-  refused_change(RUNS, 2, ",c,", ",rust,", "runs.csv:2: language: rust is not a language of suite demo");
+  refused_change(RUNS, 2, ",c,", ",rust,",
+                 "runs.csv:2: language: rust is not a language of suite demo");
   refused_change(RUNS, 2, ",nbody,", ",fannkuch,",
                  "runs.csv:2: workload: fannkuch is not a workload of suite demo");
-  refused_change(RUNS, 2, "n=1000", "n=999", "runs.csv:2: params: n=999 is not a value of workload nbody");
+  refused_change(RUNS, 2, "n=1000", "n=999",
+                 "runs.csv:2: params: n=999 is not a value of workload nbody");
   refused_change(RUNS, 2, "n=1000;k=1", "k=1",
                  "runs.csv:2: params: 'k=1' does not give workload nbody's parameters n, k, in "
                  "that order");
   refused_change(RUNS, 20, "n=100;k=1", "k=1;n=100",
                  "runs.csv:20: params: 'k=1;n=100' does not give workload spectral-norm's "
                  "parameters n, k, in that order");
-  refused_change(RUNS, 2, ",7,", ",8,", "runs.csv:2: seed: 8, but meta.json settings.seed is 7");
+  refused_change(RUNS, 2, ",7,", ",8,",
+                 "runs.csv:2: seed: 8, but meta.json settings.seed is 7");
 }
 
 Test(suiterecords_read, a_warmup_is_a_work_row) {
@@ -336,7 +345,8 @@ Test(suiterecords_read, row_counts_are_bounded_by_the_settings) {
   gb_srec_row r;
   row_of(&r, 32, GB_SREC_KIND_WORK, "c", 0);
   add_row(&f.runs, &r);
-  refused(&f, -EINVAL, "runs.csv:34: run 3 of work c nbody n=1000;k=1, but meta.json settings.runs is 2");
+  refused(&f, -EINVAL,
+          "runs.csv:34: run 3 of work c nbody n=1000;k=1, but meta.json settings.runs is 2");
   free_folder(&f);
   f = good_folder();
   row_of(&r, 1, GB_SREC_KIND_WORK, "python", 3);
