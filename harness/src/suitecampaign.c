@@ -19,15 +19,23 @@
 #define GB_VERSION "unknown"
 #endif
 
+/* A regular file we may execute. */
+static bool executable(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
 int gb_suite_resolve_program(const char *name, char *buf, size_t len) {
-  if (strchr(name, '/'))
-    return snprintf(buf, len, "%s", name) < (int)len ? 0 : -ENAMETOOLONG;
+  if (strchr(name, '/')) {
+    if (snprintf(buf, len, "%s", name) >= (int)len)
+      return -ENAMETOOLONG;
+    return executable(buf) ? 0 : -ENOENT;
+  }
   const char *path = getenv("PATH");
   for (const char *d = path ? path : "/usr/bin:/bin"; *d;) {
     size_t n = strcspn(d, ":");
-    struct stat st;
     if (snprintf(buf, len, "%.*s%s%s", (int)n, d, n ? "/" : "", name) < (int)len &&
-        stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+        executable(buf))
       return 0;
     d += n + (d[n] == ':');
   }
@@ -245,8 +253,8 @@ static int execute(gbi_suite_campaign *k, gb_campaign_result *res, gb_err *err) 
     const gb_planned_run *r = &k->plan.runs[i];
     bool startup = r->kind == GB_RUN_STARTUP;
     char label[128];
-    (startup ? gb_suite_startup_label : gb_suite_config_label)(
-        k->s, &k->plan.configs[r->target], label, sizeof label);
+    (startup ? gb_suite_startup_label
+             : gb_suite_config_label)(k->s, &k->plan.configs[r->target], label, sizeof label);
     gbi_progress_update(&k->c.progress, "run", i, k->plan.nruns, label);
     gb_srec_row row;
     int rc = gbi_suite_measure_row(k, r->target, startup,
@@ -260,8 +268,8 @@ static int execute(gbi_suite_campaign *k, gb_campaign_result *res, gb_err *err) 
       return rc;
     res->runs_done = i + 1;
     if (row.status != GB_REC_STATUS_OK)
-      gbi_campaign_warn(&k->c, "run %zu (%s): %s: %s", i, label,
-                        gb_rec_status_name(row.status), row.message);
+      gbi_campaign_warn(&k->c, "run %zu (%s): %s: %s", i, label, gb_rec_status_name(row.status),
+                        row.message);
     if ((rc = gbi_suite_stop_reason(&row, false, err)) < 0)
       return rc;
   }

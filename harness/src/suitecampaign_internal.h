@@ -7,11 +7,11 @@
 #include <limits.h>
 
 #include "campaign_internal.h"
-#include "harness_internal.h"
 #include "greenbench/contractline.h"
 #include "greenbench/suitecampaign.h"
 #include "greenbench/suiteplan.h"
 #include "greenbench/suiterecords.h"
+#include "harness_internal.h"
 
 /* What every process of a case must report: the first ok one's line. */
 typedef struct {
@@ -26,8 +26,8 @@ typedef struct {
   const gb_suite *s;
   gb_suite_plan plan;
   char builddir[PATH_MAX];
-  uint64_t *reps;     /* per configuration, from calibration */
-  uint64_t *launches; /* per configuration's startup group */
+  uint64_t *reps;      /* per configuration, from calibration */
+  uint64_t *launches;  /* per configuration's startup group */
   gbi_suite_ref *refs; /* per case */
   gb_srec_meta meta;
 } gbi_suite_campaign;

@@ -48,8 +48,8 @@ static int expand(const gbi_suite_campaign *k, size_t i, gb_suite_template_kind 
   gb_err e;
   int rc = gb_suite_expand(&l->t[t], &v, argv, &e);
   if (rc < 0)
-    return gb_err_set(err, -rc, "%s: %s: %s", label, t == GB_SUITE_COMMAND ? "command" : "startup",
-                      e.msg);
+    return gb_err_set(err, -rc, "%s: %s: %s", label,
+                      t == GB_SUITE_COMMAND ? "command" : "startup", e.msg);
   if ((rc = gb_suite_resolve_program((*argv)[0], program, len)) < 0) {
     gb_err_set(err, -rc, "%s: program %s not found%s", label, (*argv)[0],
                strchr((*argv)[0], '/') ? "" : " on PATH");
@@ -86,7 +86,7 @@ static void fill_measured(const gbi_suite_campaign *k, const gb_measurement *m, 
 
 static void mismatch(gb_srec_row *row, const char *what) {
   row->status = GB_REC_STATUS_PARITY_MISMATCH;
-  char msg[sizeof ((gb_err *)0)->msg + 32];
+  char msg[sizeof((gb_err *)0)->msg + 32];
   snprintf(msg, sizeof msg, "parity mismatch: %s", what);
   gb_str_copy(row->message, sizeof row->message, msg);
 }
@@ -125,7 +125,8 @@ static void fill_line(const gb_suite_config *cf, const gb_contract_line *l, gb_s
     return;
   row->loop_ns = (gb_rec_opt_u64){true, l->loop_ns};
   memcpy(row->output_hash, l->output_hash_hex, sizeof row->output_hash);
-  if (gb_srec_counters_text(l->counters, l->n_counters, row->counters, sizeof row->counters) < 0)
+  if (gb_srec_counters_text(l->counters, l->n_counters, row->counters, sizeof row->counters) <
+      0)
     row->counters[0] = '\0'; /* cannot happen: 8 counters of 32 characters fit */
   (void)cf;
 }
@@ -147,7 +148,8 @@ int gbi_suite_measure_row(gbi_suite_campaign *k, size_t i, bool startup, uint64_
   contract_ctx ctx = {.kind = startup ? GB_CONTRACT_STARTUP : GB_CONTRACT_MEASURED};
   uint64_t started = gb_realtime_ns();
   gb_measurement m;
-  rc = gbi_measure_argv(&env, argv, startup ? (unsigned)count : 1, check_contract, &ctx, &m, err);
+  rc = gbi_measure_argv(&env, argv, startup ? (unsigned)count : 1, check_contract, &ctx, &m,
+                        err);
   argv[0] = given;
   gb_suite_argv_free(argv);
   if (rc < 0)
@@ -222,8 +224,9 @@ static int warmup(gbi_suite_campaign *k, size_t i, bool startup, unsigned w, uin
     char label[128];
     (startup ? gb_suite_startup_label : gb_suite_config_label)(k->s, &k->plan.configs[i], label,
                                                                sizeof label);
-    return gb_err_set(err, ECHILD, "warm-up %u of %s failed, so it cannot be calibrated: %s: %s",
-                      w + 1, label, gb_rec_status_name(row.status), row.message);
+    return gb_err_set(err, ECHILD,
+                      "warm-up %u of %s failed, so it cannot be calibrated: %s: %s", w + 1,
+                      label, gb_rec_status_name(row.status), row.message);
   }
   *t = (gbi_warmup_time){row.loop_ns.value, row.wall_ns.value};
   return 0;

@@ -45,9 +45,10 @@ typedef struct {
 GB_MUST_USE int gb_suite_campaign_run(const gb_suite_campaign_opts *o,
                                       gb_campaign_result *result, gb_err *err);
 
-/* argv[0] as execve needs it: a name without '/' looked up on $PATH (as a
- * shell would, so that a suite may say "cc"), into buf. 0 or -ENOENT,
- * -ENAMETOOLONG. */
+/* argv[0] as execve needs it, into buf: a name without '/' looked up on
+ * $PATH (as a shell would, so that a suite may say "cc"), a path as given;
+ * either must be a regular file this process may execute. 0, -ENOENT (none
+ * such) or -ENAMETOOLONG. */
 GB_MUST_USE int gb_suite_resolve_program(const char *name, char *buf, size_t len);
 
 #endif

@@ -1,0 +1,170 @@
+/* `greenbench run --suite FILE` on the fixture suites of data/suites (whose
+ * programs are line.sh, fixed contract lines): a good suite runs and its
+ * records read back; --dry-run prints the plan and runs nothing; a wrong
+ * output hash, disagreeing counters, a line that is not the contract, a
+ * program that fails and one that is missing each stop the campaign with
+ * one line, exit 1; a missing or invalid suite and the study's own options
+ * exit 2. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "greenbench/cli.h"
+#include "greenbench/suiterecords.h"
+
+typedef struct {
+  int rc;
+  char out[16384], err[8192];
+} result;
+
+static result call(int argc, const char **argv) {
+  static result r;
+  FILE *out = tmpfile(), *err = tmpfile();
+  gb_cli_env env = {.out = out, .err = err};
+  r.rc = gb_cli_run(argc, (char **)argv, &env);
+  rewind(out);
+  rewind(err);
+  r.out[fread(r.out, 1, sizeof r.out - 1, out)] = '\0';
+  r.err[fread(r.err, 1, sizeof r.err - 1, err)] = '\0';
+  fclose(out);
+  fclose(err);
+  return r;
+}
+
+#define DATA(name) GB_SUITE_DATA_DIR "/" name
+
+static const char *new_out(void) {
+  static char dir[96];
+  char base[] = "/tmp/gb-run-suite-XXXXXX";
+  cr_assert_not_null(mkdtemp(base));
+  snprintf(dir, sizeof dir, "%s/records", base);
+  return dir;
+}
+
+/* run --suite file with small numbers, energy off, into out. */
+static result run_suite(const char *file, const char *out) {
+  const char *argv[] = {"run",    "--suite",   file,       "--profile", "smoke",
+                        "--runs", "2",         "--warmups", "1",        "--target-ms",
+                        "1",      "--energy",  "off",      "--order-seed", "7",
+                        "--out",  out,         "--quiet"};
+  return call(sizeof argv / sizeof argv[0], argv);
+}
+
+Test(run_suite, a_good_suite_runs_and_its_records_read_back) {
+  const char *out = new_out();
+  result r = run_suite(DATA("good.json"), out);
+  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
+  gb_srec_records *rec;
+  gb_err err;
+  cr_assert_eq(gb_srec_read(out, &rec, &err), 0, "%s", err.msg);
+  /* 2 languages x 2 values: 4 configurations, 2 work runs and 2 startup
+   * batches each. */
+  cr_assert_eq(rec->n_runs, 16u);
+  cr_assert(rec->meta.complete);
+  cr_assert_eq(rec->meta.energy_status, GB_REC_ENERGY_OFF);
+  cr_assert_str_eq(rec->meta.languages[0].version, "sh 1.0", "the version's first line");
+  cr_assert_eq(rec->meta.settings.order_seed, 7u);
+  for (size_t i = 0; i < rec->n_runs; i++)
+    cr_assert_eq(rec->runs[i].status, GB_REC_STATUS_OK, "%s", rec->runs[i].message);
+  gb_srec_free(rec);
+  char path[160];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/build/w.sh", out);
+  cr_assert_eq(stat(path, &st), 0, "the build step ran in {builddir} = OUT/build");
+}
+
+Test(run_suite, dry_run_prints_the_plan_and_runs_nothing) {
+  const char *out = new_out();
+  const char *argv[] = {"run", "--suite", DATA("good.json"), "--profile", "smoke",
+                        "--order-seed", "7", "--out", out, "--dry-run"};
+  result r = call(sizeof argv / sizeof argv[0], argv);
+  cr_assert_eq(r.rc, 0, "%s", r.err);
+  cr_assert(strstr(r.out, "suite good (" DATA("good.json") ", hash "), "%s", r.out);
+  cr_assert(strstr(r.out, "2 languages, 1 workloads, 2 cases, 4 configurations\n"), "%s",
+            r.out);
+  cr_assert(strstr(r.out, "measured runs: 40 (20 work runs, 20 startup batches), 5 per "
+                          "configuration, one shuffled order (order seed 7)\n"),
+            "%s", r.out);
+  cr_assert(strstr(r.out, "configurations:\n  a/w/n=1\n  a/w/n=2\n  b/w/n=1\n  b/w/n=2\n"), "%s",
+            r.out);
+  struct stat st;
+  cr_assert_neq(stat(out, &st), 0, "nothing made");
+}
+
+/* stderr ends with line, the one error line (warnings about this
+ * machine's pinning or root may come before it). */
+static void ends_with_error(const char *err, const char *line) {
+  size_t n = strlen(err), k = strlen(line);
+  cr_assert(n >= k && strcmp(err + n - k, line) == 0, "%s", err);
+  cr_assert_eq(strstr(err, "error:"), strstr(err + n - k, "error:"), "one error line: %s", err);
+}
+
+/* The campaign stopped with one line: exit 1 and that line. */
+static void stopped(const char *file, const char *line) {
+  result r = run_suite(file, new_out());
+  cr_assert_eq(r.rc, 1, "exit %d: %s", r.rc, r.err);
+  ends_with_error(r.err, line);
+}
+
+Test(run_suite, a_wrong_output_hash_stops_the_campaign) {
+  stopped(DATA("wrong-hash.json"),
+          "greenbench: error: run: parity mismatch: language b, workload w, params n=1: "
+          "output_hash ffffffffffffffff differs from expect 0000000000000007 (warm-up 0; the "
+          "campaign stopped)\n");
+}
+
+Test(run_suite, disagreeing_counters_stop_the_campaign) {
+  stopped(DATA("counters.json"),
+          "greenbench: error: run: parity mismatch: language b, workload w, params n=1: "
+          "counter pairs 11 differs from expect 10 (warm-up 0; the campaign stopped)\n");
+}
+
+Test(run_suite, a_line_that_is_not_the_contract_stops_the_campaign) {
+  stopped(DATA("noncontract.json"),
+          "greenbench: error: run: warm-up 1 of b/w/n=1 failed, so it cannot be calibrated: "
+          "bad_output: worker output: does not start with '{': \"result: 42\"\n");
+}
+
+Test(run_suite, a_program_that_fails_stops_the_campaign) {
+  stopped(DATA("exit2.json"),
+          "greenbench: error: run: warm-up 1 of b/w/n=1 failed, so it cannot be calibrated: "
+          "exit_nonzero: exited with code 2: line.sh: bad arguments\n");
+}
+
+Test(run_suite, a_missing_program_is_refused_before_anything_is_measured) {
+  const char *out = new_out();
+  result r = run_suite(DATA("missing.json"), out);
+  cr_assert_eq(r.rc, 1);
+  ends_with_error(r.err, "greenbench: error: run: b/w/n=1: command: program "
+                         "greenbench-no-such-program not found on PATH\n");
+  /* Nothing measured: warmups.csv holds its header only. */
+  char path[160], text[4096];
+  snprintf(path, sizeof path, "%s/warmups.csv", out);
+  FILE *f = fopen(path, "r");
+  cr_assert_not_null(f);
+  text[fread(text, 1, sizeof text - 1, f)] = '\0';
+  fclose(f);
+  cr_assert_eq(strchr(text, '\n'), text + strlen(text) - 1, "%s", text);
+}
+
+Test(run_suite, a_missing_or_invalid_suite_exits_2) {
+  result r = run_suite(DATA("none.json"), new_out());
+  cr_assert_eq(r.rc, 2);
+  cr_assert_str_eq(r.err, "greenbench: error: suite " DATA("none.json") ": cannot open " DATA(
+                              "none.json") ": No such file or directory\n");
+  r = run_suite(DATA("unknown.json"), new_out());
+  cr_assert_eq(r.rc, 2);
+  cr_assert_str_eq(r.err, "greenbench: error: suite " DATA(
+                              "unknown.json") ": languages[0].command[3]: unknown placeholder "
+                                              "{size}\n");
+}
+
+Test(run_suite, the_study_options_are_refused) {
+  const char *argv[] = {"run", "--suite", DATA("good.json"), "--languages", "c", "--dry-run"};
+  result r = call(sizeof argv / sizeof argv[0], argv);
+  cr_assert_eq(r.rc, 2);
+  cr_assert_str_eq(r.err, "greenbench: error: run: --languages is the study's option; it "
+                          "cannot be combined with --suite (see greenbench run --help)\n");
+}
