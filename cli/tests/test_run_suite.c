@@ -45,10 +45,9 @@ static const char *new_out(void) {
 
 /* run --suite file with small numbers, energy off, into out. */
 static result run_suite(const char *file, const char *out) {
-  const char *argv[] = {"run",    "--suite",   file,       "--profile", "smoke",
-                        "--runs", "2",         "--warmups", "1",        "--target-ms",
-                        "1",      "--energy",  "off",      "--order-seed", "7",
-                        "--out",  out,         "--quiet"};
+  const char *argv[] = {"run", "--suite",      file, "--profile",   "smoke", "--runs",
+                        "2",   "--warmups",    "1",  "--target-ms", "1",     "--energy",
+                        "off", "--order-seed", "7",  "--out",       out,     "--quiet"};
   return call(sizeof argv / sizeof argv[0], argv);
 }
 
@@ -77,8 +76,8 @@ Test(run_suite, a_good_suite_runs_and_its_records_read_back) {
 
 Test(run_suite, dry_run_prints_the_plan_and_runs_nothing) {
   const char *out = new_out();
-  const char *argv[] = {"run", "--suite", DATA("good.json"), "--profile", "smoke",
-                        "--order-seed", "7", "--out", out, "--dry-run"};
+  const char *argv[] = {"run",          "--suite", DATA("good.json"), "--profile", "smoke",
+                        "--order-seed", "7",       "--out",           out,         "--dry-run"};
   result r = call(sizeof argv / sizeof argv[0], argv);
   cr_assert_eq(r.rc, 0, "%s", r.err);
   cr_assert(strstr(r.out, "suite good (" DATA("good.json") ", hash "), "%s", r.out);
@@ -87,8 +86,8 @@ Test(run_suite, dry_run_prints_the_plan_and_runs_nothing) {
   cr_assert(strstr(r.out, "measured runs: 40 (20 work runs, 20 startup batches), 5 per "
                           "configuration, one shuffled order (order seed 7)\n"),
             "%s", r.out);
-  cr_assert(strstr(r.out, "configurations:\n  a/w/n=1\n  a/w/n=2\n  b/w/n=1\n  b/w/n=2\n"), "%s",
-            r.out);
+  cr_assert(strstr(r.out, "configurations:\n  a/w/n=1\n  a/w/n=2\n  b/w/n=1\n  b/w/n=2\n"),
+            "%s", r.out);
   struct stat st;
   cr_assert_neq(stat(out, &st), 0, "nothing made");
 }

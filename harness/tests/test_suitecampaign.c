@@ -18,8 +18,8 @@
 #define FAKE GB_TEST_DATA_DIR "/suite/fake.sh"
 
 typedef struct {
-  char dir[64];  /* the suite file's folder */
-  char out[96];  /* the records folder */
+  char dir[64]; /* the suite file's folder */
+  char out[96]; /* the records folder */
   char text[4096];
   gb_suite suite;
 } fixture;
@@ -77,17 +77,16 @@ static int run_energy(fixture *f, gb_energy_mode energy, const gb_rapl_opts *rap
   s.target_ms = 2;
   s.energy = energy;
   s.order_seed = 42;
-  gb_suite_campaign_opts o = {
-      .base = {.settings = s,
-               .out_dir = f->out,
-               .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
-               .rapl = rapl,
-               .sampler = sampler,
-               .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
-               .progress = GB_PROGRESS_QUIET},
-      .suite = &f->suite,
-      .suite_text = f->text,
-      .suite_len = strlen(f->text)};
+  gb_suite_campaign_opts o = {.base = {.settings = s,
+                                       .out_dir = f->out,
+                                       .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
+                                       .rapl = rapl,
+                                       .sampler = sampler,
+                                       .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
+                                       .progress = GB_PROGRESS_QUIET},
+                              .suite = &f->suite,
+                              .suite_text = f->text,
+                              .suite_len = strlen(f->text)};
   return gb_suite_campaign_run(&o, res, err);
 }
 
@@ -261,7 +260,8 @@ Test(suitecampaign, missing_program_refused_before_anything_runs) {
 
 Test(suitecampaign, failed_build_and_version) {
   fixture f;
-  one_language(&f, ", \"build\": [\"/bin/sh\", \"-c\", \"echo no compiler >&2; exit 3\"]", NULL);
+  one_language(&f, ", \"build\": [\"/bin/sh\", \"-c\", \"echo no compiler >&2; exit 3\"]",
+               NULL);
   gb_campaign_result res;
   gb_err err;
   cr_assert_eq(run(&f, &res, &err), -ENOEXEC);
@@ -356,4 +356,41 @@ Test(suitecampaign, energy_without_counters) {
   gb_srec_free(r);
   done(&f);
   powercap_fake_destroy(pc);
+}
+
+/* A language that agrees through calibration and disagrees in the measured
+ * runs: its first measured process is recorded as parity_mismatch, every
+ * row before it stays, and the campaign stops there. */
+Test(suitecampaign, a_mismatch_in_the_measured_runs_stops_there) {
+  char a[512], b[700], both[1300];
+  language(a, sizeof a, "a", "good", "");
+  snprintf(b, sizeof b,
+           "{\"name\": \"b\", \"command\": [\"/bin/sh\", \"" FAKE "\", \"late\", \"{n}\", "
+           "\"{reps}\", \"{suitedir}\"], \"startup\": [\"/bin/sh\", \"" FAKE "\", \"late\", "
+           "\"{n}\", \"--startup-only\", \"{suitedir}\"], \"version\": [\"/bin/echo\", "
+           "\"late\"]}");
+  snprintf(both, sizeof both, "%s, %s", a, b);
+  fixture f;
+  setup_suite(&f, both, true);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(run(&f, &res, &err), -EPROTO);
+  cr_assert(strstr(err.msg, "parity mismatch: language b, workload w, params n="), "%s",
+            err.msg);
+  cr_assert(strstr(err.msg, "; the campaign stopped)"), "%s", err.msg);
+  gb_srec_records *r = read_back(&f);
+  cr_assert_not(r->meta.complete);
+  cr_assert_eq(r->n_warmups, 12u, "calibration went through");
+  cr_assert_gt(r->n_runs, 0u);
+  cr_assert_eq(r->n_runs, res.runs_done);
+  for (size_t i = 0; i + 1 < r->n_runs; i++)
+    cr_assert_eq(r->runs[i].status, GB_REC_STATUS_OK, "run %zu", i);
+  const gb_srec_row *last = &r->runs[r->n_runs - 1];
+  cr_assert_str_eq(last->language, "b");
+  cr_assert_eq(last->status, GB_REC_STATUS_PARITY_MISMATCH);
+  char run[64];
+  snprintf(run, sizeof run, "(run %zu; the campaign stopped)", r->n_runs - 1);
+  cr_assert(strstr(err.msg, run), "%s", err.msg);
+  gb_srec_free(r);
+  done(&f);
 }
