@@ -119,7 +119,7 @@ static void check_parity(gbi_suite_campaign *k, size_t i, const gb_contract_line
   }
 }
 
-static void fill_line(const gb_suite_config *cf, const gb_contract_line *l, gb_srec_row *row) {
+static void fill_line(const gb_contract_line *l, gb_srec_row *row) {
   memcpy(row->input_hash, l->input_hash_hex, sizeof row->input_hash);
   if (l->kind != GB_CONTRACT_MEASURED)
     return;
@@ -128,7 +128,6 @@ static void fill_line(const gb_suite_config *cf, const gb_contract_line *l, gb_s
   if (gb_srec_counters_text(l->counters, l->n_counters, row->counters, sizeof row->counters) <
       0)
     row->counters[0] = '\0'; /* cannot happen: 8 counters of 32 characters fit */
-  (void)cf;
 }
 
 int gbi_suite_measure_row(gbi_suite_campaign *k, size_t i, bool startup, uint64_t count,
@@ -168,7 +167,7 @@ int gbi_suite_measure_row(gbi_suite_campaign *k, size_t i, bool startup, uint64_
     return gb_err_set(err, -rc, "the parameters of configuration %zu do not fit a row", i);
   fill_measured(k, &m, idle, started, row);
   if (m.has_line)
-    fill_line(cf, &ctx.line, row);
+    fill_line(&ctx.line, row);
   if (m.status == GB_REC_STATUS_OK && m.has_line)
     check_parity(k, i, &ctx.line, row);
   return 0;
