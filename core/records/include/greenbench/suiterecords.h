@@ -122,10 +122,11 @@ GB_MUST_USE int gb_srec_meta_parse(const char *text, size_t len, gb_srec_meta *o
  * a line is at most GB_SREC_LINE_MAX - 1 bytes; a row's language is in
  * meta's languages, its params exactly one parameter set in canonical form,
  * its seed settings.seed, energy ok only when meta's is; runs.csv numbers
- * its rows 0, 1, ...; warmups.csv holds work rows, numbered from 0 per
- * configuration; per configuration at most settings.runs work and as many
- * startup rows (settings.warmups warm-ups), exactly that many, work and
- * startup, once meta says complete. A file that cannot be read is -errno
+ * its rows 0, 1, ...; warmups.csv holds what calibration ran (work rows,
+ * settings.warmups or more while a loop misses its aim, and startup rows),
+ * numbered from 0 per configuration and kind; runs.csv per configuration at
+ * most settings.runs work and as many startup rows, exactly that many, work
+ * and startup, once meta says complete. A file that cannot be read is -errno
  * naming its path ("<dir>/warmups.csv: cannot open: ..."). *out only on
  * success; 0, -EINVAL, -ENOMEM, -errno. */
 typedef struct {
