@@ -1,0 +1,144 @@
+/* The suite report (suite_analysis.h): its numbers on the synthetic suite
+ * campaign (helper_suite.h) and results.md against goldens. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "greenbench/suite_analysis.h"
+#include "helper_report.h"
+#include "helper_suite.h"
+
+static gb_suite_analysis *analyse(const gb_srec_records *r) {
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  gb_suite_analysis *a = NULL;
+  gb_err err;
+  cr_assert(gb_suite_analysis_run(r, &o, &a, &err) == 0, "%s", err.msg);
+  return a;
+}
+
+static char *markdown(const gb_suite_analysis *a, size_t *len) {
+  gb_intensity regions[2];
+  gbt_default_intensities(regions);
+  gb_suite_md_opts o = {.intensities = regions, .n_intensities = 2};
+  char *md = NULL;
+  gb_err err;
+  cr_assert(gb_suite_report_md(a, &o, &md, len, &err) == 0, "%s", err.msg);
+  return md;
+}
+
+static void golden(bool energy, const char *fixture) {
+  gb_srec_records *r = gbt_suite_synth(energy);
+  gb_suite_analysis *a = analyse(r);
+  size_t len = 0;
+  char *md = markdown(a, &len);
+  gbt_golden(fixture, "results.md", md, len);
+  free(md);
+  gb_suite_analysis_free(a);
+  gbt_suite_free(r);
+}
+
+Test(suite_report, golden_energy) {
+  golden(true, "suite-energy");
+}
+
+Test(suite_report, golden_off) {
+  golden(false, "suite-off");
+}
+
+/* The same records give the same bytes, on any run. */
+Test(suite_report, deterministic) {
+  gb_srec_records *r = gbt_suite_synth(true);
+  gb_suite_analysis *a = analyse(r), *b = analyse(r);
+  size_t la = 0, lb = 0;
+  char *ma = markdown(a, &la), *mb = markdown(b, &lb);
+  cr_assert(la == lb && memcmp(ma, mb, la) == 0);
+  free(ma);
+  free(mb);
+  gb_suite_analysis_free(a);
+  gb_suite_analysis_free(b);
+  gbt_suite_free(r);
+}
+
+static const gb_sa_ratio *ratio_of(const gb_suite_analysis *a, size_t k, size_t l) {
+  size_t nl = a->records->suite.n_languages;
+  return &a->ratios[k * (nl - 1) + l - 1];
+}
+
+/* The cases in the suite's order (mix's m in its file order, 3 then 1),
+ * the readings the model implies: Python slower everywhere, Lua slower on
+ * spin and no clear difference on mix. */
+Test(suite_report, cases_and_readings) {
+  gb_srec_records *r = gbt_suite_synth(true);
+  gb_suite_analysis *a = analyse(r);
+  cr_assert_eq(a->n_cases, 4);
+  cr_assert_eq(a->n_configs, 12);
+  char p[64];
+  gb_sa_case_params(a, &a->cases[2], p, sizeof p);
+  cr_assert_str_eq(p, "n=500, m=3");
+  gb_sa_case_params(a, &a->cases[3], p, sizeof p);
+  cr_assert_str_eq(p, "n=500, m=1");
+  for (size_t k = 0; k < 4; k++) {
+    cr_assert_eq(ratio_of(a, k, 1)->time_reading, GB_SA_SLOWER, "case %zu", k);
+    double t = ratio_of(a, k, 1)->ratio.time.point;
+    cr_assert(fabs(t - 30.0) < 1.5, "case %zu: python / c %g", k, t);
+    cr_assert_eq(ratio_of(a, k, 2)->time_reading, k < 2 ? GB_SA_SLOWER : GB_SA_NO_CLEAR,
+                 "case %zu", k);
+  }
+  /* The timed-out run is counted, not measured. */
+  const gb_sa_config *py = &a->configs[a->cases[2].first_config + 1];
+  cr_assert_eq(py->n_rows, GBT_SUITE_RUNS);
+  cr_assert_eq(py->n_ok, GBT_SUITE_RUNS - 1);
+  cr_assert_eq(a->rows_by_status[GB_REC_STATUS_TIMEOUT], 1);
+  cr_assert(a->rank_computed && a->rank_k == 12);
+  gb_suite_analysis_free(a);
+  gbt_suite_free(r);
+}
+
+/* Without energy: time alone, no rank agreement, no power. */
+Test(suite_report, energy_off) {
+  gb_srec_records *r = gbt_suite_synth(false);
+  gb_suite_analysis *a = analyse(r);
+  cr_assert(!a->energy && !a->rank_computed);
+  cr_assert(!a->configs[0].boot.est[GB_EST_ENERGY_PER_SORT].available);
+  cr_assert(a->configs[0].boot.est[GB_EST_TIME_PER_SORT].available);
+  gb_suite_analysis_free(a);
+  gbt_suite_free(r);
+}
+
+/* A configuration's time per repetition subtracts the startup medians of
+ * its own batches: with every run and batch alike, exactly the model's. */
+Test(suite_report, startup_subtracted) {
+  gb_srec_records *r = gbt_suite_synth(false);
+  for (size_t i = 0; i < r->n_runs; i++) {
+    gb_srec_row *row = &r->runs[i];
+    row->status = GB_REC_STATUS_OK;
+    row->wall_ns = (gb_rec_opt_u64){true, row->kind == GB_SREC_KIND_STARTUP
+                                              ? 4000000
+                                              : 1000000 + 1000 * row->reps};
+  }
+  gb_suite_analysis *a = analyse(r);
+  const gb_interval *t = &a->configs[0].boot.est[GB_EST_TIME_PER_SORT];
+  cr_assert_float_eq(t->point, 1000.0, 1e-9);
+  cr_assert_float_eq(t->lo, 1000.0, 1e-9);
+  cr_assert_float_eq(t->hi, 1000.0, 1e-9);
+  gb_suite_analysis_free(a);
+  gbt_suite_free(r);
+}
+
+/* A row the suite does not name is refused, naming it. */
+Test(suite_report, unknown_row_refused) {
+  gb_srec_records *r = gbt_suite_synth(true);
+  snprintf(r->runs[3].params, sizeof r->runs[3].params, "n=7;m=2");
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  gb_suite_analysis *a = NULL;
+  gb_err err;
+  cr_assert(gb_suite_analysis_run(r, &o, &a, &err) == -EINVAL);
+  cr_assert(strstr(err.msg, "runs.csv: row 4:") && strstr(err.msg, "n=7;m=2") &&
+                strstr(err.msg, "not in suite synth"),
+            "%s", err.msg);
+  cr_assert_null(a);
+  gbt_suite_free(r);
+}
