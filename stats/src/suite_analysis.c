@@ -21,8 +21,7 @@ const char *gb_sa_time_reading_name(gb_sa_time_reading r) {
 }
 
 /* "n=1000;m=4": the parameters of case k as runs.csv names them. */
-static int case_key(const gb_suite_workload *w, const uint64_t *values, char *buf,
-                    size_t len) {
+static int case_key(const gb_suite_workload *w, const uint64_t *values, char *buf, size_t len) {
   size_t used = 0;
   for (size_t i = 0; i < w->n_parameters; i++) {
     int n = snprintf(buf + used, len - used, "%s%s=%" PRIu64, i ? ";" : "",
@@ -325,8 +324,8 @@ static int build_rank(gb_suite_analysis *a, gb_err *err) {
   }
   a->rank = (gb_rho_interval){.point = {.defined = false, .rho = NAN}, .lo = NAN, .hi = NAN};
   a->rank_computed = a->rank_k >= 2 && energy;
-  size_t reps = a->opts.rank_resamples < a->opts.resamples ? a->opts.rank_resamples
-                                                            : a->opts.resamples;
+  size_t reps =
+      a->opts.rank_resamples < a->opts.resamples ? a->opts.rank_resamples : a->opts.resamples;
   int rc = a->rank_computed
                ? gb_spearman_boot(boots, a->rank_k, GB_EST_TIME_PER_SORT,
                                   GB_EST_ENERGY_PER_SORT, reps, a->opts.level, &a->rank, err)

@@ -19,5 +19,7 @@
  * the test if the suite file cannot be read. Release with gbt_suite_free. */
 gb_srec_records *gbt_suite_synth(bool energy);
 void gbt_suite_free(gb_srec_records *r);
+/* runs.csv of r at path (the columns of docs/records.md, "Suite records"). */
+void gbt_suite_write_runs(const gb_srec_records *r, const char *path);
 
 #endif

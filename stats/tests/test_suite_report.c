@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "greenbench/suite_analysis.h"
 #include "helper_report.h"
@@ -38,6 +39,29 @@ static void golden(bool energy, const char *fixture) {
   free(md);
   gb_suite_analysis_free(a);
   gbt_suite_free(r);
+}
+
+/* With GB_SUITE_OUT set, writes <it>/<fixture>/runs.csv and results.md of
+ * both campaigns, for the numpy recomputation (tests/suite_numpy_check.py);
+ * a no-op otherwise. */
+Test(suite_report, write_records) {
+  const char *out = getenv("GB_SUITE_OUT");
+  for (int energy = 1; out && energy >= 0; energy--) {
+    char dir[4096], path[4200];
+    snprintf(dir, sizeof dir, "%s/%s", out, energy ? "energy" : "off");
+    cr_assert(mkdir(dir, 0777) == 0 || errno == EEXIST, "cannot make %s", dir);
+    gb_srec_records *r = gbt_suite_synth(energy);
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    gbt_suite_write_runs(r, path);
+    gb_suite_analysis *a = analyse(r);
+    size_t len = 0;
+    char *md = markdown(a, &len);
+    snprintf(path, sizeof path, "%s/results.md", dir);
+    gbt_spit(path, md);
+    free(md);
+    gb_suite_analysis_free(a);
+    gbt_suite_free(r);
+  }
 }
 
 Test(suite_report, golden_energy) {
@@ -115,9 +139,8 @@ Test(suite_report, startup_subtracted) {
   for (size_t i = 0; i < r->n_runs; i++) {
     gb_srec_row *row = &r->runs[i];
     row->status = GB_REC_STATUS_OK;
-    row->wall_ns = (gb_rec_opt_u64){true, row->kind == GB_SREC_KIND_STARTUP
-                                              ? 4000000
-                                              : 1000000 + 1000 * row->reps};
+    row->wall_ns = (gb_rec_opt_u64){
+        true, row->kind == GB_SREC_KIND_STARTUP ? 4000000 : 1000000 + 1000 * row->reps};
   }
   gb_suite_analysis *a = analyse(r);
   const gb_interval *t = &a->configs[0].boot.est[GB_EST_TIME_PER_SORT];

@@ -31,18 +31,23 @@ typedef struct {
   size_t by_status[GB_REC_STATUS_COUNT];
   uint64_t reps_min, reps_max; /* over the ok work rows */
   size_t n_startup_rows, n_startup_ok;
-  gb_startup startup; /* per process: the medians of its ok startup batches */
+  gb_startup startup;  /* per process: the medians of its ok startup batches */
   gb_startup *batches; /* n_startup_ok costs per process (owned) */
   /* Estimates exist: ok work rows and a measured startup. */
   bool measured;
-  gb_boot boot;            /* time and energy per repetition, net power */
+  gb_boot boot;             /* time and energy per repetition, net power */
   double *power_replicates; /* paired estimator (opts): net power replicates, else NULL */
   bool nonpositive_time, nonpositive_energy;
 } gb_sa_config;
 
 /* How a time ratio reads: its interval wholly above 1 (the language is
  * slower than the reference), wholly below (faster), or holding 1. */
-typedef enum { GB_SA_NO_CLEAR, GB_SA_FASTER, GB_SA_SLOWER, GB_SA_TIME_UNDEFINED } gb_sa_time_reading;
+typedef enum {
+  GB_SA_NO_CLEAR,
+  GB_SA_FASTER,
+  GB_SA_SLOWER,
+  GB_SA_TIME_UNDEFINED
+} gb_sa_time_reading;
 /* "no clear difference", "faster", "slower", "undefined". */
 const char *gb_sa_time_reading_name(gb_sa_time_reading r);
 
@@ -72,8 +77,8 @@ typedef struct {
   gb_sa_ratio *ratios; /* per case, every language but the first, in the suite's order */
   size_t n_ratios;
   size_t rows_by_status[GB_REC_STATUS_COUNT]; /* every runs.csv row, both kinds */
-  size_t rank_k;     /* measured configurations */
-  bool rank_computed; /* rank_k >= 2 and every one has energy */
+  size_t rank_k;                              /* measured configurations */
+  bool rank_computed;                         /* rank_k >= 2 and every one has energy */
   gb_rho_interval rank;
 } gb_suite_analysis;
 
