@@ -99,15 +99,14 @@ static int init_configs(gb_suite_analysis *a, gb_err *err) {
   const gb_suite *s = &a->records->suite;
   for (size_t k = 0; k < a->n_cases; k++) {
     const gb_sa_case *cs = &a->cases[k];
-    char params[GB_SREC_PARAMS_MAX];
-    if (case_key(&s->workloads[cs->workload], cs->values, params, sizeof params) < 0) {
-      return gb_err_set(err, EINVAL, "suite analysis: %s: parameters too long",
-                        s->workloads[cs->workload].name);
-    }
     for (size_t l = 0; l < s->n_languages; l++) {
       gb_sa_config *c = &a->configs[cs->first_config + l];
       *c = (gb_sa_config){.language = l, .workload = cs->workload, .case_index = k};
-      set_streams(c, s, params);
+      if (case_key(&s->workloads[cs->workload], cs->values, c->params, sizeof c->params) < 0) {
+        return gb_err_set(err, EINVAL, "suite analysis: %s: parameters too long",
+                          s->workloads[cs->workload].name);
+      }
+      set_streams(c, s, c->params);
     }
   }
   return 0;
@@ -127,11 +126,9 @@ static gb_sa_config *config_of(gb_suite_analysis *a, const gb_srec_row *r) {
     return NULL;
   }
   for (size_t k = 0; k < a->n_cases; k++) {
-    char params[GB_SREC_PARAMS_MAX];
-    if (a->cases[k].workload == w &&
-        case_key(&s->workloads[w], a->cases[k].values, params, sizeof params) >= 0 &&
-        strcmp(params, r->params) == 0) {
-      return &a->configs[a->cases[k].first_config + l];
+    gb_sa_config *c = &a->configs[a->cases[k].first_config + l];
+    if (a->cases[k].workload == w && strcmp(c->params, r->params) == 0) {
+      return c;
     }
   }
   return NULL;
@@ -159,6 +156,7 @@ static int count_rows(gb_suite_analysis *a, gb_err *err) {
     }
     c->n_rows++;
     c->by_status[row->status]++;
+    c->work_seconds += row->wall_ns.present ? (double)row->wall_ns.value / 1e9 : 0.0;
     if (row_ok(row)) {
       c->reps_min = c->n_ok == 0 || row->reps < c->reps_min ? row->reps : c->reps_min;
       c->reps_max = c->n_ok == 0 || row->reps > c->reps_max ? row->reps : c->reps_max;

@@ -59,6 +59,11 @@ Test(suite_report, write_records) {
     snprintf(path, sizeof path, "%s/results.md", dir);
     gbt_spit(path, md);
     free(md);
+    gb_err err;
+    cr_assert(gb_suite_report_junit(a, &md, &len, &err) == 0, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/junit.xml", dir);
+    gbt_spit(path, md);
+    free(md);
     gb_suite_analysis_free(a);
     gbt_suite_free(r);
   }
@@ -66,6 +71,30 @@ Test(suite_report, write_records) {
 
 Test(suite_report, golden_energy) {
   golden(true, "suite-energy");
+}
+
+/* summary.json and junit.xml of the campaign with energy. */
+static void golden_other(bool junit) {
+  gb_srec_records *r = gbt_suite_synth(true);
+  gb_suite_analysis *a = analyse(r);
+  char *text = NULL;
+  size_t len = 0;
+  gb_err err;
+  int rc = junit ? gb_suite_report_junit(a, &text, &len, &err)
+                 : gb_suite_report_summary(a, &text, &len, &err);
+  cr_assert(rc == 0, "%s", err.msg);
+  gbt_golden("suite-energy", junit ? "junit.xml" : "summary.json", text, len);
+  free(text);
+  gb_suite_analysis_free(a);
+  gbt_suite_free(r);
+}
+
+Test(suite_report, golden_summary) {
+  golden_other(false);
+}
+
+Test(suite_report, golden_junit) {
+  golden_other(true);
 }
 
 Test(suite_report, golden_off) {

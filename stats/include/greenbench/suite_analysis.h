@@ -25,11 +25,13 @@ typedef struct {
   size_t language; /* index into the suite's languages */
   size_t workload; /* index into the suite's workloads */
   size_t case_index;
-  uint64_t stream;         /* its bootstrap stream: a hash of its key, bit 63 clear */
-  uint64_t startup_stream; /* its startup group's: the same hash, bit 63 set */
-  size_t n_rows, n_ok;     /* work rows, any status; of those ok */
+  char params[GB_SREC_PARAMS_MAX]; /* as runs.csv names them: "n=1000;m=4" */
+  uint64_t stream;                 /* its bootstrap stream: a hash of its key, bit 63 clear */
+  uint64_t startup_stream;         /* its startup group's: the same hash, bit 63 set */
+  size_t n_rows, n_ok;             /* work rows, any status; of those ok */
   size_t by_status[GB_REC_STATUS_COUNT];
   uint64_t reps_min, reps_max; /* over the ok work rows */
+  double work_seconds;         /* wall time of its work rows, any status */
   size_t n_startup_rows, n_startup_ok;
   gb_startup startup;  /* per process: the medians of its ok startup batches */
   gb_startup *batches; /* n_startup_ok costs per process (owned) */
@@ -104,5 +106,25 @@ typedef struct {
  * without the NUL). Errors: -ENOMEM. */
 GB_MUST_USE int gb_suite_report_md(const gb_suite_analysis *a, const gb_suite_md_opts *o,
                                    char **out, size_t *len, gb_err *err);
+
+/* summary.json of a suite campaign: every figure of results.md as JSON
+ * (docs/suites.md, "Reading a suite report"). */
+#define GB_SUITE_SUMMARY_FORMAT "greenbench-suite-summary-1"
+GB_MUST_USE int gb_suite_report_summary(const gb_suite_analysis *a, char **out, size_t *len,
+                                        gb_err *err);
+
+/* junit.xml of a suite campaign, read by Jenkins, GitLab and junitparser:
+ * one testsuite per language and workload, named
+ * <suite>.<profile>.<language>.<workload> (as the study's per language and
+ * algorithm), with the suite, its hash, the language, the workload and
+ * energy as properties; one testcase per configuration, classname its
+ * testsuite's name, name its parameters as runs.csv names them
+ * ("n=1000;m=2"), time the wall time of its work rows. A configuration with a run not ok, or no
+ * estimate, fails
+ * ("runs-not-ok"); one without rows is skipped. system-out: verdict, runs,
+ * time and energy per repetition and net power (4 significant digits).
+ * (The project's JUnit schema describes the study's names only.) */
+GB_MUST_USE int gb_suite_report_junit(const gb_suite_analysis *a, char **out, size_t *len,
+                                      gb_err *err);
 
 #endif
