@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "greenbench/meta.h"
+#include "meta_table.h"
 #include "records_internal.h"
 
 typedef gbi_meta_field field;
@@ -144,35 +145,6 @@ static int parse_omit(jctx *j, const cJSON *v, const char *at, void *base);
 static bool write_omit(const void *base, cJSON *parent, const char *key);
 
 /* ---- The table ------------------------------------------------------------ */
-
-/* A table entry by its key and member; T is the struct the member is in. */
-#define NELEM(a) (sizeof(a) / sizeof *(a))
-#define AT(f) .off = offsetof(T, f), .size = sizeof(((T *)0)->f)
-#define FLAG(k, f) .has_off = offsetof(T, f), .flags = (k) | GB_MF_HAS
-#define NULLS(f) .null_off = offsetof(T, f), .flags = GB_MF_NULL
-#define NAMES(set) .names = {set, NELEM(set)}
-#define LIST(k, f, n, entry)                                                                   \
-  k, GB_MT_ARRAY, AT(f), .n_off = offsetof(T, n), .sub = entry, .n_sub = 1
-#define STR(k, f, ...)                                                                         \
-  { k, GB_MT_STR, AT(f), __VA_ARGS__ }
-#define UINT(k, f, ...)                                                                        \
-  { k, GB_MT_UINT, AT(f), __VA_ARGS__ }
-#define BOOL(k, f)                                                                             \
-  { k, GB_MT_BOOL, AT(f) }
-#define ENUM(k, f, set)                                                                        \
-  { k, GB_MT_ENUM, AT(f), NAMES(set) }
-#define MASK(k, f, set)                                                                        \
-  { k, GB_MT_MASK, AT(f), NAMES(set) }
-#define OBJECT(k, t)                                                                           \
-  { k, GB_MT_OBJECT, .sub = t, .n_sub = NELEM(t) }
-#define ARRAY(k, f, n, entry, ...)                                                             \
-  { LIST(k, f, n, entry), .max = NELEM(((T *)0)->f), __VA_ARGS__ }
-#define HEAP_ARRAY(k, f, n, entry)                                                             \
-  { LIST(k, f, n, entry), .flags = GB_MF_HEAP, .max = SIZE_MAX }
-#define HOOK(k, f, h, ...)                                                                     \
-  { k, GB_MT_HOOK, AT(f), .parse = parse_##h, .write = write_##h, __VA_ARGS__ }
-#define ENTRY(t, fields)                                                                       \
-  { NULL, GB_MT_OBJECT, .size = sizeof(t), .sub = fields, .n_sub = NELEM(fields) }
 
 static const field uint_entry[] = {{NULL, GB_MT_UINT, .size = sizeof(uint64_t)}},
                    text_entry[] = {{NULL, GB_MT_TEXT, .size = sizeof(char *)}};
@@ -610,4 +582,24 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
   cJSON_Delete(root);
   free(m);
   return rc;
+}
+
+/* ---- The table on another struct ---------------------------------------- */
+
+int gbi_meta_table_parse(const cJSON *o, const field *root, const char *path, void *base,
+                         gb_err *err) {
+  jctx j = {path, err, false};
+  return parse_value(&j, root, o, "", base);
+}
+
+cJSON *gbi_meta_table_write(const field *root, const void *base, const char *path,
+                            bool *refused, gb_err *err) {
+  jctx j = {path, err, false};
+  cJSON *o = write_value(&j, root, base, "");
+  *refused = j.refused;
+  return o;
+}
+
+int gbi_meta_hook_refuse(jctx *j, const char *at, const char *why) {
+  return bad_value(j, at, why);
 }

@@ -12,6 +12,8 @@
 #include "greenbench/meta.h"
 #include "greenbench/records.h"
 #include "greenbench/records_read.h"
+#include "greenbench/suiterecords.h"
+#include "greenbench/text.h"
 
 /* ---- csv.c ---- */
 /* A small strict RFC 4180 field splitter for one line of the records.
@@ -75,9 +77,10 @@ typedef struct {
 
 #define GB_REC_SET(a) ((gbi_rec_name_set){a, sizeof a / sizeof *a})
 
-/* The names of gb_rec_energy, of the settings' profiles and energy modes
+/* The names of gb_rec_status and gb_rec_energy, of the settings' profiles and energy modes
  * (settings.c), and of meta.json's zone kinds (meta_codec.c), for the tables that read and
  * write them. */
+extern const char *const gbi_rec_status_names[GB_REC_STATUS_COUNT];
 extern const char *const gbi_rec_energy_names[GB_REC_ENERGY_COUNT];
 extern const char *const gbi_profile_names[GB_PROFILE_COUNT];
 extern const char *const gbi_energy_mode_names[GB_ENERGY_MODE_COUNT];
@@ -105,6 +108,87 @@ GB_MUST_USE int gbi_rec_set_find(gbi_rec_name_set s, const char *str, size_t len
  * or -EINVAL with a message naming the column but no file or line. */
 GB_MUST_USE int gbi_rec_parse_field(gb_run_row *row, gb_rec_col c, const char *s, size_t len,
                                     gb_err *err);
+
+/* ---- rowtext.c ---- */
+/* The text of one CSV row's fields, shared by the study's rows (records.c)
+ * and a suite campaign's (suiterecords.c). */
+
+/* A line written into buf[len]; full once something did not fit. */
+typedef struct {
+  char *buf;
+  size_t len, pos;
+  bool full;
+} gbi_out;
+
+void gbi_out_put(gbi_out *o, const char *s, size_t n);
+void gbi_out_str(gbi_out *o, const char *s);
+void gbi_out_u64(gbi_out *o, uint64_t v);
+void gbi_out_i64(gbi_out *o, int64_t v);
+/* A free-text field: nothing when empty, else quoted with quotes doubled
+ * and any CR or LF written as a space, so that a row stays one line. */
+void gbi_out_message(gbi_out *o, const char *m);
+/* Ends the line with "\n" and a NUL: its length without the NUL, or
+ * -ENOSPC (buf then holds ""). */
+GB_MUST_USE int gbi_out_finish(gbi_out *o);
+
+/* Whether s[0..len) is GB_REC_HASH_LEN lowercase hex digits. */
+bool gbi_is_hash(const char *s, size_t len);
+/* A bad value as a message quotes it: its first 40 bytes, escaped. */
+const char *gbi_field_shown(gb_excerpt_buf *b, const char *s, size_t len);
+
+/* The field s[0..len) of column col parsed into *out; 0 or -EINVAL with a
+ * message naming col ("wall_ns: negative duration '-1'", "seed: 0 is out of
+ * range 1..4294967295"); duration: the column is a time in ns. */
+GB_MUST_USE int gbi_field_u64(const char *col, bool duration, const char *s, size_t len,
+                              uint64_t min, uint64_t max, uint64_t *out, gb_err *err);
+GB_MUST_USE int gbi_field_i64(const char *col, const char *s, size_t len, int64_t *out,
+                              gb_err *err);
+/* -EINVAL "col: unknown value 's' (expected a, b, c)". */
+GB_MUST_USE int gbi_field_enum_error(gb_err *err, const char *col, gbi_rec_name_set names,
+                                     const char *s, size_t len);
+/* A hash field into out (16 lowercase hex digits and a NUL), or -EINVAL. */
+GB_MUST_USE int gbi_field_hash(const char *col, const char *s, size_t len,
+                               char out[GB_REC_HASH_LEN + 1], gb_err *err);
+/* Free text into out[cap]: shorter than cap, no line break; or -EINVAL. */
+GB_MUST_USE int gbi_field_text(const char *col, const char *s, size_t len, char *out,
+                               size_t cap, gb_err *err);
+
+/* The energy rule every row keeps (docs/records.md): with energy not ok,
+ * pkg_uj, dram_uj, idle_pkg_uj and idle_dram_uj are empty; an ok run with
+ * energy ok has pkg_uj, idle_ns and idle_pkg_uj, and dram_uj exactly when
+ * idle_dram_uj. 0 or -EINVAL naming the column. */
+typedef struct {
+  gb_rec_energy energy;
+  gb_rec_status status;
+  gb_rec_opt_u64 pkg_uj, dram_uj, idle_ns, idle_pkg_uj, idle_dram_uj;
+} gbi_row_energy;
+GB_MUST_USE int gbi_row_energy_check(const gbi_row_energy *e, gb_err *err);
+
+/* ---- suiterecords.c ---- */
+/* What the rows of a suite campaign (suiterecords.c) lend its reader. */
+
+#define GBI_SREC_COLS 29 /* columns of a suite campaign's runs.csv */
+
+/* The name of column c (file order), or NULL out of range. */
+const char *gbi_srec_column_name(size_t c);
+
+/* Parses the GBI_SREC_COLS fields f into *row (cleared first) and checks it
+ * with gb_srec_row_check. 0 or -EINVAL naming the column. */
+GB_MUST_USE int gbi_srec_parse_row(const gbi_csv_field *f, gb_srec_row *row, gb_err *err);
+
+/* Parses "a=1;b=2" (s[0..len); "" is no entry) into out[0..*n): at most
+ * max_pairs entries, each a suite name, '=' and a plain decimal integer
+ * (no leading zero) up to max, no name twice and, when sorted, names in
+ * byte order. 0 or -EINVAL "<col>: ...". */
+GB_MUST_USE int gbi_srec_pairs_parse(const char *col, const char *s, size_t len,
+                                     size_t max_pairs, uint64_t max, bool sorted,
+                                     gb_suite_counter *out, size_t *n, gb_err *err);
+
+/* ---- settings.c ---- */
+/* The half of gb_settings_check that holds for any campaign, the study's or
+ * a suite's: the whole numbers (GB_SETTINGS_NUMBERS) within their bounds,
+ * the energy mode and the profile in their sets. Same messages. */
+GB_MUST_USE int gbi_settings_check_numbers(const gb_settings *s, gb_err *err);
 
 /* ---- meta_codec.c ---- */
 /* What the meta.json table (meta_codec.c) and the model (meta.c) share. */
@@ -158,6 +242,19 @@ struct gbi_meta_field {
   int (*parse)(gbi_meta_jctx *j, const struct cJSON *v, const char *at, void *base);
   bool (*write)(const void *base, struct cJSON *parent, const char *key);
 };
+
+/* The table's reader and writer on any struct base that a root field (an
+ * ENTRY: an object whose members are sub) describes; meta.json is one,
+ * a suite campaign's meta.json another. Parse: o must be an object; its
+ * members by the table, messages "<path>: <key path>: <what>". Write: a new
+ * object, or NULL with *refused set and the message of a value the reader
+ * would refuse (*refused false: out of memory). */
+GB_MUST_USE int gbi_meta_table_parse(const struct cJSON *o, const gbi_meta_field *root,
+                                     const char *path, void *base, gb_err *err);
+struct cJSON *gbi_meta_table_write(const gbi_meta_field *root, const void *base,
+                                   const char *path, bool *refused, gb_err *err);
+/* For a hook's parse: -EINVAL "<path>: <at>: <why>". */
+GB_MUST_USE int gbi_meta_hook_refuse(gbi_meta_jctx *j, const char *at, const char *why);
 
 /* gb_meta as one object field whose members are meta.json's fields. */
 extern const gbi_meta_field gbi_meta_root[1];

@@ -48,7 +48,7 @@ static int check_lists(const gb_settings *s, gb_err *err) {
   return 0;
 }
 
-int gb_settings_check(const gb_settings *s, gb_err *err) {
+int gbi_settings_check_numbers(const gb_settings *s, gb_err *err) {
   const struct {
     const char *key;
     uint64_t value, lo, hi;
@@ -59,11 +59,15 @@ int gb_settings_check(const gb_settings *s, gb_err *err) {
           {"energy", (unsigned)s->energy, 0, GB_ENERGY_MODE_COUNT - 1},
       {"profile", (unsigned)s->profile, 0, GB_PROFILE_COUNT - 1},
   };
-  int rc = check_lists(s, err);
-  for (size_t i = 0; rc == 0 && i < sizeof numbers / sizeof numbers[0]; i++)
+  for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
     if (numbers[i].value < numbers[i].lo || numbers[i].value > numbers[i].hi)
-      rc = out_of(err, numbers[i].key, numbers[i].value, numbers[i].lo, numbers[i].hi);
-  return rc;
+      return out_of(err, numbers[i].key, numbers[i].value, numbers[i].lo, numbers[i].hi);
+  return 0;
+}
+
+int gb_settings_check(const gb_settings *s, gb_err *err) {
+  int rc = check_lists(s, err);
+  return rc < 0 ? rc : gbi_settings_check_numbers(s, err);
 }
 
 size_t gb_settings_size_index(const gb_settings *s, uint64_t size) {

@@ -25,9 +25,12 @@
 #include "greenbench/suitefile.h" /* GB_SUITE_* limits */
 
 #define GB_SUITE_RECORDS_FORMAT "greenbench-suite-records-1"
-/* "n=9007199254740991;..." for 4 parameters, and 8 counters, fit. */
-#define GB_SREC_PARAMS_MAX 192
-#define GB_SREC_COUNTERS_MAX 384
+/* Room for the longest text, with its NUL: 4 parameters of 32-byte names
+ * and values up to 2^53-1 (4 x 49 bytes, 3 ';'), 8 counters of 32-byte
+ * names and 20-digit values (8 x 53 bytes, 7 ';'). (Changed from 192 and
+ * 384 in implementing it, which were too small for the longest.) */
+#define GB_SREC_PARAMS_MAX 200
+#define GB_SREC_COUNTERS_MAX 432
 
 typedef enum { GB_SREC_KIND_WORK, GB_SREC_KIND_STARTUP, GB_SREC_KIND_COUNT } gb_srec_kind;
 const char *gb_srec_kind_name(gb_srec_kind k); /* "work", "startup"; NULL out of range */
@@ -43,14 +46,14 @@ typedef struct {
   gb_srec_kind kind;
   char language[GB_SUITE_NAME_MAX + 1];
   char workload[GB_SUITE_NAME_MAX + 1];
-  char params[GB_SREC_PARAMS_MAX];     /* "n=1000" or "n=1000;m=4", never empty */
-  uint64_t seed;                       /* the campaign's input seed */
-  uint64_t reps;                       /* work rows >= 1; startup rows 0 */
-  uint64_t launches;                   /* work rows 1; startup rows the batch size >= 1 */
-  gb_rec_status status;                /* records.h's set */
+  char params[GB_SREC_PARAMS_MAX]; /* "n=1000" or "n=1000;m=4", never empty */
+  uint64_t seed;                   /* the campaign's input seed */
+  uint64_t reps;                   /* work rows >= 1; startup rows 0 */
+  uint64_t launches;               /* work rows 1; startup rows the batch size >= 1 */
+  gb_rec_status status;            /* records.h's set */
   gb_rec_opt_u64 wall_ns, user_ns, sys_ns, max_rss_kib;
-  gb_rec_opt_u64 loop_ns;              /* work rows: the program's own loop time (all reps) */
-  char counters[GB_SREC_COUNTERS_MAX]; /* "" when none or missing */
+  gb_rec_opt_u64 loop_ns;                /* work rows: the program's own loop time (all reps) */
+  char counters[GB_SREC_COUNTERS_MAX];   /* "" when none or missing */
   char input_hash[GB_REC_HASH_LEN + 1];  /* "" when missing */
   char output_hash[GB_REC_HASH_LEN + 1]; /* "" when missing (always for startup rows) */
   gb_rec_energy energy;
@@ -74,14 +77,14 @@ typedef struct {
   char suite_name[GB_SUITE_NAME_MAX + 1];
   char suite_hash[GB_SUITE_HASH_LEN + 1];
   char greenbench_version[32];
-  gb_settings settings; /* profile, runs, warmups, target_ms, seed, order_seed,
-                           timeout_s, energy; the study's lists stay empty */
-  gb_rec_energy energy_status;  /* ok / off / unavailable */
-  char energy_reason[256];      /* why not ok; "" when ok */
+  gb_settings settings;        /* profile, runs, warmups, target_ms, seed, order_seed,
+                                  timeout_s, energy; the study's lists stay empty */
+  gb_rec_energy energy_status; /* ok / off / unavailable */
+  char energy_reason[256];     /* why not ok; "" when ok */
   uint64_t cpus_online;
-  char pinning[256];            /* what the harness did about CPUs, one line */
+  char pinning[256];                          /* what the harness did about CPUs, one line */
   uint64_t started_unix_ns, finished_unix_ns; /* finished 0 while running */
-  bool complete;                /* every planned run recorded */
+  bool complete;                              /* every planned run recorded */
   size_t n_languages;
   gb_srec_language languages[GB_SUITE_LANGUAGES_MAX];
 } gb_srec_meta;
