@@ -20,20 +20,6 @@ const char *gb_sa_time_reading_name(gb_sa_time_reading r) {
   return (unsigned)r < sizeof names / sizeof *names ? names[r] : NULL;
 }
 
-/* "n=1000;m=4": the parameters of case k as runs.csv names them. */
-static int case_key(const gb_suite_workload *w, const uint64_t *values, char *buf, size_t len) {
-  size_t used = 0;
-  for (size_t i = 0; i < w->n_parameters; i++) {
-    int n = snprintf(buf + used, len - used, "%s%s=%" PRIu64, i ? ";" : "",
-                     w->parameters[i].name, values[i]);
-    if (n < 0 || (size_t)n >= len - used) {
-      return -ENOSPC;
-    }
-    used += (size_t)n;
-  }
-  return (int)used;
-}
-
 void gb_sa_case_params(const gb_suite_analysis *a, const gb_sa_case *k, char *buf, size_t len) {
   const gb_suite_workload *w = &a->records->suite.workloads[k->workload];
   size_t used = 0;
@@ -102,7 +88,8 @@ static int init_configs(gb_suite_analysis *a, gb_err *err) {
     for (size_t l = 0; l < s->n_languages; l++) {
       gb_sa_config *c = &a->configs[cs->first_config + l];
       *c = (gb_sa_config){.language = l, .workload = cs->workload, .case_index = k};
-      if (case_key(&s->workloads[cs->workload], cs->values, c->params, sizeof c->params) < 0) {
+      if (gb_srec_params_text(&s->workloads[cs->workload], cs->values, c->params,
+                              sizeof c->params) < 0) {
         return gb_err_set(err, EINVAL, "suite analysis: %s: parameters too long",
                           s->workloads[cs->workload].name);
       }

@@ -115,8 +115,7 @@ static bool failed(const gb_sa_config *c) {
   return c->n_rows > 0 && (c->n_ok < c->n_rows || !c->measured);
 }
 
-static void testcase(gbi_textbuf *b, const gb_sa_config *c,
-                     const char *classname) {
+static void testcase(gbi_textbuf *b, const gb_sa_config *c, const char *classname) {
   char msg[256];
   gbi_tb_puts(b, "    <testcase");
   attr(b, "classname", classname);

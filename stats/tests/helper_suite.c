@@ -175,39 +175,35 @@ void gbt_suite_free(gb_srec_records *r) {
   }
 }
 
-static void opt_u64(FILE *f, gb_rec_opt_u64 v) {
-  if (v.present) {
-    fprintf(f, "%" PRIu64, v.value);
-  }
-  fputc(',', f);
-}
-
-void gbt_suite_write_runs(const gb_srec_records *r, const char *path) {
+static void write_rows(const gb_srec_row *rows, size_t n, const char *path) {
   FILE *f = fopen(path, "w");
   cr_assert(f, "cannot write %s", path);
-  fputs("run,kind,language,workload,params,seed,reps,launches,status,wall_ns,user_ns,sys_ns,"
-        "max_rss_kib,loop_ns,counters,input_hash,output_hash,energy,pkg_uj,dram_uj,idle_ns,"
-        "idle_pkg_uj,idle_dram_uj,freq_start_khz,freq_end_khz,temp_start_mc,temp_end_mc,"
-        "started_unix_ns,message\n",
-        f);
-  for (size_t i = 0; i < r->n_runs; i++) {
-    const gb_srec_row *w = &r->runs[i];
-    fprintf(f, "%" PRIu64 ",%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,", w->run,
-            w->kind == GB_SREC_KIND_STARTUP ? "startup" : "work", w->language, w->workload,
-            w->params, w->seed, w->reps, w->launches, gb_rec_status_name(w->status));
-    opt_u64(f, w->wall_ns);
-    opt_u64(f, w->user_ns);
-    opt_u64(f, w->sys_ns);
-    opt_u64(f, w->max_rss_kib);
-    opt_u64(f, w->loop_ns);
-    fprintf(f, "%s,%s,%s,%s,", w->counters, w->input_hash, w->output_hash,
-            gb_rec_energy_name(w->energy));
-    gb_rec_opt_u64 e[] = {w->pkg_uj,       w->dram_uj,        w->idle_ns,     w->idle_pkg_uj,
-                          w->idle_dram_uj, w->freq_start_khz, w->freq_end_khz};
-    for (size_t j = 0; j < sizeof e / sizeof *e; j++) {
-      opt_u64(f, e[j]);
-    }
-    fprintf(f, ",,%" PRIu64 ",\"%s\"\n", w->started_unix_ns, w->message);
+  char line[GB_SREC_LINE_MAX];
+  cr_assert(gb_srec_header(line, sizeof line) > 0);
+  fputs(line, f);
+  for (size_t i = 0; i < n; i++) {
+    gb_err err;
+    cr_assert(gb_srec_row_check(&rows[i], &err) == 0, "row %zu: %s", i, err.msg);
+    cr_assert(gb_srec_format_row(&rows[i], line, sizeof line) > 0, "row %zu", i);
+    fputs(line, f);
   }
   cr_assert(fclose(f) == 0, "cannot write %s", path);
+}
+
+void gbt_suite_write(const gb_srec_records *r, const char *dir) {
+  char path[4096], *text = NULL;
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  write_rows(r->runs, r->n_runs, path);
+  snprintf(path, sizeof path, "%s/warmups.csv", dir);
+  write_rows(r->warmups, r->n_warmups, path);
+  gb_err err;
+  cr_assert(gb_srec_meta_write(&r->meta, &text, &err) == 0, "%s", err.msg);
+  snprintf(path, sizeof path, "%s/meta.json", dir);
+  gbt_spit(path, text);
+  free(text);
+  snprintf(path, sizeof path, "%s/suite-synth/suite.json", GB_TEST_DATA_DIR);
+  text = gbt_slurp_or_fail(path);
+  snprintf(path, sizeof path, "%s/suite.json", dir);
+  gbt_spit(path, text);
+  free(text);
 }

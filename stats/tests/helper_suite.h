@@ -19,7 +19,9 @@
  * the test if the suite file cannot be read. Release with gbt_suite_free. */
 gb_srec_records *gbt_suite_synth(bool energy);
 void gbt_suite_free(gb_srec_records *r);
-/* runs.csv of r at path (the columns of docs/records.md, "Suite records"). */
-void gbt_suite_write_runs(const gb_srec_records *r, const char *path);
+/* r as a suite records folder in dir (which exists): suite.json (the
+ * fixture's bytes), meta.json, runs.csv and warmups.csv, every row checked
+ * (gb_srec_row_check) and written by the records library. */
+void gbt_suite_write(const gb_srec_records *r, const char *dir);
 
 #endif

@@ -51,8 +51,7 @@ Test(suite_report, write_records) {
     snprintf(dir, sizeof dir, "%s/%s", out, energy ? "energy" : "off");
     cr_assert(mkdir(dir, 0777) == 0 || errno == EEXIST, "cannot make %s", dir);
     gb_srec_records *r = gbt_suite_synth(energy);
-    snprintf(path, sizeof path, "%s/runs.csv", dir);
-    gbt_suite_write_runs(r, path);
+    gbt_suite_write(r, dir);
     gb_suite_analysis *a = analyse(r);
     size_t len = 0;
     char *md = markdown(a, &len);
