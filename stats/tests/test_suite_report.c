@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "greenbench/suite_analysis.h"
 #include "helper_report.h"
@@ -191,5 +192,92 @@ Test(suite_report, unknown_row_refused) {
                 strstr(err.msg, "not in suite synth"),
             "%s", err.msg);
   cr_assert_null(a);
+  gbt_suite_free(r);
+}
+
+/* ---- gb_suite_report_write_records ------------------------------------------------ */
+
+static gb_report_opts write_opts(const char *dir) {
+  gb_report_opts o = gb_report_opts_default();
+  o.dir = dir;
+  o.warnings = NULL;
+  return o;
+}
+
+static char *temp_dir(void) {
+  static char dir[64];
+  snprintf(dir, sizeof dir, "/tmp/gb-suite-report-XXXXXX");
+  cr_assert_not_null(mkdtemp(dir));
+  return dir;
+}
+
+/* Writes results.md, junit.xml and summary.json into DIR, the goldens'
+ * bytes. */
+Test(suite_report, writes_the_three_files) {
+  gb_srec_records *r = gbt_suite_synth(true);
+  char *dir = temp_dir();
+  gbt_suite_write(r, dir);
+  gb_report_opts o = write_opts(dir);
+  gb_err err;
+  cr_assert(gb_suite_report_write_records(r, &o, &err) == 0, "%s", err.msg);
+  const char *files[] = {"results.md", "junit.xml", "summary.json"};
+  for (size_t i = 0; i < 3; i++) {
+    gbt_assert_golden_file("suite-energy", dir, files[i]);
+  }
+  char path[128];
+  snprintf(path, sizeof path, "%s/chart.svg", dir);
+  cr_assert(access(path, F_OK) != 0, "a suite report writes no chart");
+  gbt_suite_free(r);
+}
+
+static void refused(gb_srec_records *r, gb_report_opts *o, const char *want) {
+  gb_err err;
+  cr_assert(gb_suite_report_write_records(r, o, &err) == -EINVAL);
+  cr_assert(strstr(err.msg, want), "%s", err.msg);
+  cr_assert_null(strchr(err.msg, '\n'), "one line: %s", err.msg);
+  char path[256];
+  snprintf(path, sizeof path, "%s/results.md", o->dir);
+  cr_assert(access(path, F_OK) != 0, "nothing written on a refusal");
+}
+
+Test(suite_report, refuses_an_unfinished_campaign) {
+  gb_srec_records *r = gbt_suite_synth(true);
+  r->meta.complete = false;
+  gb_report_opts o = write_opts(temp_dir());
+  refused(r, &o, "meta.json: the campaign did not complete; pass --allow-partial");
+  o.allow_partial = true;
+  gb_err err;
+  cr_assert(gb_suite_report_write_records(r, &o, &err) == 0, "%s", err.msg);
+  gbt_suite_free(r);
+}
+
+Test(suite_report, refuses_all_zero_energy) {
+  gb_srec_records *r = gbt_suite_synth(true);
+  for (size_t i = 0; i < r->n_runs; i++) {
+    r->runs[i].pkg_uj.value = 0;
+    r->runs[i].dram_uj.value = 0;
+  }
+  gb_report_opts o = write_opts(temp_dir());
+  refused(r, &o, "runs.csv: every energy reading is 0 uJ");
+  gbt_suite_free(r);
+}
+
+Test(suite_report, refuses_a_chart_and_the_suite_file_as_outputs) {
+  gb_srec_records *r = gbt_suite_synth(true);
+  char *dir = temp_dir();
+  gbt_suite_write(r, dir);
+  gb_report_opts o = write_opts(dir);
+  o.chart_path = "chart.svg";
+  refused(r, &o, "--chart: a suite campaign's report has no chart");
+  o.chart_path = NULL;
+  char suite[128];
+  snprintf(suite, sizeof suite, "%s/suite.json", dir);
+  o.summary_path = suite;
+  refused(r, &o, "--summary");
+  o.summary_path = NULL;
+  char meta[128];
+  snprintf(meta, sizeof meta, "%s/meta.json", dir);
+  o.md_path = meta;
+  refused(r, &o, "refusing to overwrite an input");
   gbt_suite_free(r);
 }

@@ -14,6 +14,7 @@
 #include "greenbench/analysis.h"
 #include "greenbench/carbon.h"
 #include "greenbench/error.h"
+#include "greenbench/report.h"
 #include "greenbench/suiterecords.h"
 
 #include <stdbool.h>
@@ -126,5 +127,16 @@ GB_MUST_USE int gb_suite_report_summary(const gb_suite_analysis *a, char **out, 
  * (The project's JUnit schema describes the study's names only.) */
 GB_MUST_USE int gb_suite_report_junit(const gb_suite_analysis *a, char **out, size_t *len,
                                       gb_err *err);
+
+/* `greenbench report` of suite records r read from opts->dir: checks
+ * opts as gb_report_write does, refuses an unfinished campaign (unless
+ * allow_partial) and energy readings that are all 0, refuses a chart
+ * (--chart: a suite report has none) and an output that is one of DIR's
+ * records (suite.json included) or another output, analyses, and writes
+ * results.md, junit.xml and summary.json (given, or in DIR) as one set
+ * (gb_report_write_set). No data package is written. Errors as
+ * gb_report_write's. */
+GB_MUST_USE int gb_suite_report_write_records(const gb_srec_records *r,
+                                              const gb_report_opts *opts, gb_err *err);
 
 #endif
