@@ -19,7 +19,7 @@
 
 /* The whole file from offset 0 (pread: the caller's offset stays), to its
  * end rather than to st_size, as the harness may still be appending. */
-static int read_all(int fd, const char *path, char **out, size_t *out_len, gb_err *err) {
+int gbi_file_read_all(int fd, const char *path, char **out, size_t *out_len, gb_err *err) {
   struct stat st;
   if (fstat(fd, &st) < 0)
     return gb_err_set(err, errno, "%s: cannot stat: %s", path, strerror(errno));
@@ -64,7 +64,7 @@ static int read_meta(const gb_records_files *f, gb_meta *meta, gb_err *err) {
   size_t len;
   int rc;
   if ((rc = gb_path_join(path, sizeof path, f->dir, "meta.json", err)) < 0 ||
-      (rc = read_all(f->meta_fd, path, &buf, &len, err)) < 0)
+      (rc = gbi_file_read_all(f->meta_fd, path, &buf, &len, err)) < 0)
     return rc;
   rc = gb_meta_parse(buf, len, path, meta, err);
   free(buf);
@@ -84,7 +84,7 @@ static int read_csv(const gb_records_files *f, int fd, const char *file, gb_rec_
   if (fd < 0)
     return 0;
   if ((rc = gb_path_join(path, sizeof path, f->dir, file, err)) < 0 ||
-      (rc = read_all(fd, path, &buf, &len, err)) < 0)
+      (rc = gbi_file_read_all(fd, path, &buf, &len, err)) < 0)
     return rc;
   if (f->cut_last_line)
     while (len > 0 && buf[len - 1] != '\n')
@@ -131,7 +131,7 @@ int gb_records_read_files(const gb_records_files *f, gb_records **out, uint64_t 
 }
 
 /* Opens dir/file for reading; -ENOENT (message set) when it does not exist. */
-static int open_in(const char *dir, const char *file, int *fd, gb_err *err) {
+int gbi_file_open_in(const char *dir, const char *file, int *fd, gb_err *err) {
   char path[4096];
   int rc = gb_path_join(path, sizeof path, dir, file, err);
   if (rc < 0)
@@ -144,10 +144,10 @@ static int open_in(const char *dir, const char *file, int *fd, gb_err *err) {
 int gb_records_read(const char *dir, gb_records **out, gb_err *err) {
   gb_records_files f = {.dir = dir, .meta_fd = -1, .runs_fd = -1, .warmups_fd = -1};
   gb_err e;
-  int rc = open_in(dir, "meta.json", &f.meta_fd, err);
+  int rc = gbi_file_open_in(dir, "meta.json", &f.meta_fd, err);
   if (rc == 0)
-    rc = open_in(dir, "runs.csv", &f.runs_fd, err);
-  if (rc == 0 && (rc = open_in(dir, "warmups.csv", &f.warmups_fd, &e)) < 0) {
+    rc = gbi_file_open_in(dir, "runs.csv", &f.runs_fd, err);
+  if (rc == 0 && (rc = gbi_file_open_in(dir, "warmups.csv", &f.warmups_fd, &e)) < 0) {
     if (rc == -ENOENT)
       rc = 0; /* warmups.csv is optional */
     else

@@ -38,6 +38,24 @@ typedef struct {
 GB_MUST_USE int gbi_csv_split(const char *line, size_t len, char *scratch, gbi_csv_field *f,
                               size_t max, size_t *n, const char **why);
 
+/* The header line of a CSV file of the records: n fields f (the splitter
+ * keeps one more than the ncols columns, so that a header too long has an
+ * unknown or repeated column among them) against the column names
+ * col(0..ncols-1). Names the first unknown column, then a repeated one,
+ * then the first missing one, then one out of place:
+ * "<name>:1: unknown column 'x' in the header". 0 or -EINVAL. */
+GB_MUST_USE int gbi_csv_check_header(const gbi_csv_field *f, size_t n,
+                                     const char *(*col)(size_t c), size_t ncols,
+                                     const char *name, gb_err *err);
+
+/* Calls line(ctx, number, s, len) for each line of buf[0..len), numbered
+ * from 1, without its "\n" or "\r\n", and stops at the first that fails.
+ * Refuses, naming name and the line: an empty line, a last line without
+ * "\n" ("truncated last line"), an empty file. 0 or line's error. */
+GB_MUST_USE int gbi_csv_lines(const char *buf, size_t len, const char *name,
+                              int (*line)(void *ctx, size_t number, const char *s, size_t len),
+                              void *ctx, gb_err *err);
+
 /* ---- json_unique.c ---- */
 /* Duplicate keys in a parsed JSON document. cJSON keeps every member of an
  * object, repeated keys included, and its lookups return the first, so a
@@ -108,6 +126,15 @@ GB_MUST_USE int gbi_rec_set_find(gbi_rec_name_set s, const char *str, size_t len
  * or -EINVAL with a message naming the column but no file or line. */
 GB_MUST_USE int gbi_rec_parse_field(gb_run_row *row, gb_rec_col c, const char *s, size_t len,
                                     gb_err *err);
+
+/* ---- records_files.c ---- */
+/* The whole regular file at fd (path names it in messages), at most 256 MiB,
+ * read from offset 0 with pread; *out is malloc'd. 0 or -errno. */
+GB_MUST_USE int gbi_file_read_all(int fd, const char *path, char **out, size_t *out_len,
+                                  gb_err *err);
+/* Opens dir/file for reading (O_NONBLOCK, so a FIFO is refused, not waited
+ * on); -ENOENT and the other -errno with "<path>: cannot open: ...". */
+GB_MUST_USE int gbi_file_open_in(const char *dir, const char *file, int *fd, gb_err *err);
 
 /* ---- rowtext.c ---- */
 /* The text of one CSV row's fields, shared by the study's rows (records.c)

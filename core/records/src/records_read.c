@@ -45,52 +45,12 @@ static int split(reader *r, const char *s, size_t len) {
   return 0;
 }
 
-static bool field_is(const gbi_csv_field *f, const char *s) {
-  return f->len == strlen(s) && memcmp(f->s, s, f->len) == 0;
+static const char *study_column(size_t c) {
+  return gb_records_column((gb_rec_col)c)->name;
 }
 
-/* A header field as quoted in a message: 40 bytes at most, escaped. */
-static gb_excerpt_buf column_shown(const gbi_csv_field *f) {
-  gb_excerpt_buf b;
-  gb_str_excerpt(f->s, f->len, 40, b.s, sizeof b.s);
-  return b;
-}
-
-static int header_column(const gbi_csv_field *f) {
-  for (int c = 0; c < GB_REC_COL_COUNT; c++)
-    if (field_is(f, gb_records_column((gb_rec_col)c)->name))
-      return c;
-  return -1;
-}
-
-/* Names the first unknown column, then a repeated one, then the first
- * missing one, then one out of place. With one field more than the schema
- * kept, a header that is too long always has an unknown or repeated column
- * among the kept fields. */
 static int check_header(reader *r, size_t n) {
-  bool seen[GB_REC_COL_COUNT] = {false};
-  size_t kept = n < GB_REC_COL_COUNT + 1 ? n : GB_REC_COL_COUNT + 1;
-  for (size_t i = 0; i < kept; i++)
-    if (header_column(&r->f[i]) < 0)
-      return gb_err_set(r->err, EINVAL, "%s:1: unknown column '%s' in the header", r->name,
-                        column_shown(&r->f[i]).s);
-  for (size_t i = 0; i < kept; i++) {
-    int c = header_column(&r->f[i]);
-    if (seen[c])
-      return gb_err_set(r->err, EINVAL, "%s:1: column '%s' appears twice in the header",
-                        r->name, gb_records_column((gb_rec_col)c)->name);
-    seen[c] = true;
-  }
-  for (int c = 0; c < GB_REC_COL_COUNT; c++)
-    if (!seen[c])
-      return gb_err_set(r->err, EINVAL, "%s:1: missing column '%s' in the header", r->name,
-                        gb_records_column((gb_rec_col)c)->name);
-  for (size_t i = 0; i < kept; i++)
-    if (header_column(&r->f[i]) != (int)i)
-      return gb_err_set(r->err, EINVAL, "%s:1: column %zu is '%s', expected '%s'", r->name,
-                        i + 1, gb_records_column((gb_rec_col)header_column(&r->f[i]))->name,
-                        gb_records_column((gb_rec_col)i)->name);
-  return 0;
+  return gbi_csv_check_header(r->f, n, study_column, GB_REC_COL_COUNT, r->name, r->err);
 }
 
 /* ---- Rows against meta.json ------------------------------------------ */
@@ -194,33 +154,17 @@ static int parse_row(reader *r) {
   return append(r, &row);
 }
 
-static int parse_line(reader *r, const char *s, size_t len) {
+static int parse_line(void *ctx, size_t line, const char *s, size_t len) {
+  reader *r = ctx;
   int rc;
-  if (len > 0 && s[len - 1] == '\r')
-    len--;
-  if (len == 0)
-    return gb_err_set(r->err, EINVAL, "%s:%zu: empty line", r->name, r->line);
+  r->line = line;
   if ((rc = split(r, s, len)) < 0)
     return rc;
   return r->line == 1 ? check_header(r, r->n_fields) : parse_row(r);
 }
 
 static int parse_lines(reader *r, const char *buf, size_t len) {
-  const char *p = buf, *end = buf + len;
-  int rc;
-  while (p < end) {
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    r->line++;
-    if (!nl)
-      return gb_err_set(r->err, EINVAL, "%s:%zu: truncated last line (no newline at the end)",
-                        r->name, r->line);
-    if ((rc = parse_line(r, p, (size_t)(nl - p))) < 0)
-      return rc;
-    p = nl + 1;
-  }
-  if (r->line == 0)
-    return gb_err_set(r->err, EINVAL, "%s:1: empty file, expected a header", r->name);
-  return 0;
+  return gbi_csv_lines(buf, len, r->name, parse_line, r, r->err);
 }
 
 /* The whole file against meta.json's progress. */

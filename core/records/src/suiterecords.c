@@ -44,9 +44,12 @@ typedef struct {
 } column;
 
 #define F(f) offsetof(gb_srec_row, f), sizeof((gb_srec_row *)0)->f
-#define REQ(f, t, lo, hi) {#f, t, false, F(f), lo, hi}
-#define OPT(f, t) {#f, t, true, F(f), 0, UINT64_MAX}
-#define TXT(f, t, o) {#f, t, o, F(f), 0, 0}
+#define REQ(f, t, lo, hi)                                                                      \
+  { #f, t, false, F(f), lo, hi }
+#define OPT(f, t)                                                                              \
+  { #f, t, true, F(f), 0, UINT64_MAX }
+#define TXT(f, t, o)                                                                           \
+  { #f, t, o, F(f), 0, 0 }
 
 static const column columns[] = {
     REQ(run, T_UINT, 0, UINT64_MAX),
@@ -101,8 +104,9 @@ static gbi_rec_name_set enum_set(col_type t) {
 }
 
 static unsigned enum_get(const gb_srec_row *r, col_type t) {
-  return t == T_KIND ? (unsigned)r->kind
-                     : t == T_STATUS ? (unsigned)r->status : (unsigned)r->energy;
+  return t == T_KIND     ? (unsigned)r->kind
+         : t == T_STATUS ? (unsigned)r->status
+                         : (unsigned)r->energy;
 }
 
 static void enum_put(gb_srec_row *r, col_type t, int v) {
@@ -205,9 +209,9 @@ static int pairs_check(const column *c, const char *s, size_t len, gb_err *err) 
   gb_suite_counter pairs[GB_SUITE_COUNTERS_MAX];
   size_t n;
   bool params = c->type == T_PARAMS;
-  return gbi_srec_pairs_parse(c->name, s, len,
-                              params ? GB_SUITE_PARAMETERS_MAX : GB_SUITE_COUNTERS_MAX,
-                              params ? GB_SUITE_VALUE_MAX : UINT64_MAX, !params, pairs, &n, err);
+  return gbi_srec_pairs_parse(
+      c->name, s, len, params ? GB_SUITE_PARAMETERS_MAX : GB_SUITE_COUNTERS_MAX,
+      params ? GB_SUITE_VALUE_MAX : UINT64_MAX, !params, pairs, &n, err);
 }
 
 /* names[i]=values[i] joined by ';' into buf[len]: its length or -ENOSPC. */
@@ -232,8 +236,8 @@ static int pairs_text(const char *const *names, const uint64_t *values, size_t n
 int gb_srec_params_text(const gb_suite_workload *w, const uint64_t *values, char *buf,
                         size_t len) {
   const char *names[GB_SUITE_PARAMETERS_MAX];
-  size_t n = w->n_parameters < GB_SUITE_PARAMETERS_MAX ? w->n_parameters
-                                                       : GB_SUITE_PARAMETERS_MAX;
+  size_t n =
+      w->n_parameters < GB_SUITE_PARAMETERS_MAX ? w->n_parameters : GB_SUITE_PARAMETERS_MAX;
   for (size_t i = 0; i < n; i++)
     names[i] = w->parameters[i].name;
   return pairs_text(names, values, n, buf, len);
@@ -338,8 +342,7 @@ int gb_srec_format_row(const gb_srec_row *row, char *buf, size_t len) {
 
 /* ---- Reading one row --------------------------------------------------- */
 
-static int parse_text(gb_srec_row *r, const column *c, const char *s, size_t len,
-                      gb_err *err) {
+static int parse_text(gb_srec_row *r, const column *c, const char *s, size_t len, gb_err *err) {
   char *out = AT(char, r, c);
   int rc;
   switch (c->type) {

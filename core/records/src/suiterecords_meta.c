@@ -145,8 +145,7 @@ static int check_rules(const gb_srec_meta *m, gb_err *err) {
 
 /* ---- Unknown keys ------------------------------------------------------ */
 
-static int unknown_keys(const cJSON *o, const field *fs, size_t n, const char *at,
-                        gb_err *err);
+static int unknown_keys(const cJSON *o, const field *fs, size_t n, const char *at, gb_err *err);
 
 static int unknown_in(const cJSON *v, const field *f, const char *at, gb_err *err) {
   if (f->type == GB_MT_OBJECT && cJSON_IsObject(v))

@@ -221,7 +221,8 @@ Test(suiterecords, a_bad_field_is_refused_naming_its_column) {
                 "params: n: '9007199254740992' is above 9007199254740991");
   refused_field(full_line, "counters", "pairs=1;advances=2",
                 "counters: advances comes after pairs; the names are in byte order");
-  refused_field(full_line, "counters", "a=-1", "counters: a: '-1' is not a plain decimal integer");
+  refused_field(full_line, "counters", "a=-1",
+                "counters: a: '-1' is not a plain decimal integer");
   refused_field(full_line, "seed", "0", "seed: 0 is out of range 1..4294967295");
   refused_field(full_line, "wall_ns", "-3", "wall_ns: negative duration '-3'");
   refused_field(full_line, "temp_end_mc", "x", "temp_end_mc: 'x' is not an integer");
@@ -239,10 +240,12 @@ Test(suiterecords, a_row_that_breaks_a_rule_is_refused_naming_its_column) {
   refused_field(full_line, "loop_ns", "", "loop_ns: empty, but an ok work run must have it");
   refused_field(full_line, "output_hash", "",
                 "output_hash: empty, but an ok work run must have it");
-  refused_field(full_line, "pkg_uj", "", "pkg_uj: empty, but an ok run with energy ok must have it");
+  refused_field(full_line, "pkg_uj", "",
+                "pkg_uj: empty, but an ok run with energy ok must have it");
   refused_field(full_line, "idle_dram_uj", "", "idle_dram_uj: empty, but dram_uj is not");
   refused_field(empty_line, "reps", "2", "reps: 2, but a startup row has 0");
-  refused_field(empty_line, "counters", "a=1", "counters: holds a value, but a startup row has none");
+  refused_field(empty_line, "counters", "a=1",
+                "counters: holds a value, but a startup row has none");
   refused_field(empty_line, "output_hash", "0123456789abcdef",
                 "output_hash: holds a value, but a startup row has none");
   refused_field(empty_line, "pkg_uj", "1", "pkg_uj: holds a value, but energy is off");

@@ -145,8 +145,8 @@ Test(suiterecords_meta, the_strict_reader_refuses) {
   refused_change("\"runs\":", "\"runs\":\t1,\n\t\t\"runs\":",
                  "meta.json: settings.runs: the key appears twice in one object; a JSON reader "
                  "keeps only one of them, so meta.json must not repeat a key");
-  refused_change("\"complete\":", "\"extra\": 1, \"complete\":",
-                 "meta.json: extra: unknown key");
+  refused_change(
+      "\"complete\":", "\"extra\": 1, \"complete\":", "meta.json: extra: unknown key");
   refused_change("\"version\":\t\"gcc", "\"versoin\":\t\"gcc",
                  "meta.json: languages[0].versoin: unknown key");
   refused_change("\"pinning\":", "\"pinnning\":", "meta.json: machine.pinnning: unknown key");

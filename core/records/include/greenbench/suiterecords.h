@@ -96,7 +96,16 @@ GB_MUST_USE int gb_srec_header(char *buf, size_t len);
 GB_MUST_USE int gb_srec_format_row(const gb_srec_row *row, char *buf, size_t len);
 /* What one row must satisfy alone (kind vs reps/launches, an ok work row has
  * wall/user/sys/rss/loop_ns/counters/hashes, energy columns empty unless
- * energy ok). 0 or -EINVAL naming the column. */
+ * energy ok). 0 or -EINVAL naming the column.
+ * As implemented (docs/records.md, "Suite records"): enums in range, seed
+ * 1..2^32-1, launches >= 1, names that are suite names, params not empty,
+ * params and counters texts that read back, hashes "" or 16 lowercase hex
+ * digits, text fields terminated; a work row has launches 1 and reps >= 1,
+ * a startup row reps 0 and no loop_ns, counters or output_hash; an ok row
+ * has wall_ns, user_ns, sys_ns, max_rss_kib and input_hash, an ok work row
+ * also loop_ns and output_hash (counters may be "": a program may report
+ * none); the energy rule of the study's rows. The message may hold CR or
+ * LF: the writer puts each as a space. */
 GB_MUST_USE int gb_srec_row_check(const gb_srec_row *row, gb_err *err);
 
 /* meta.json: write to text (malloc'd, ends "\n"), read back (strict: unknown
@@ -108,7 +117,17 @@ GB_MUST_USE int gb_srec_meta_parse(const char *text, size_t len, gb_srec_meta *o
 /* A suite records folder read whole: meta, the suite (parsed from suite.json,
  * whose hash must equal meta's), and both row files (header checked, every row
  * checked alone and against the suite: language, workload and parameter set
- * exist). Errors name the file and line: "runs.csv:12: params: ...". */
+ * exist). Errors name the file and line: "runs.csv:12: params: ...".
+ * As implemented: also meta's suite name and languages are suite.json's;
+ * a line is at most GB_SREC_LINE_MAX - 1 bytes; a row's language is in
+ * meta's languages, its params exactly one parameter set in canonical form,
+ * its seed settings.seed, energy ok only when meta's is; runs.csv numbers
+ * its rows 0, 1, ...; warmups.csv holds work rows, numbered from 0 per
+ * configuration; per configuration at most settings.runs work and as many
+ * startup rows (settings.warmups warm-ups), exactly that many, work and
+ * startup, once meta says complete. A file that cannot be read is -errno
+ * naming its path ("<dir>/warmups.csv: cannot open: ..."). *out only on
+ * success; 0, -EINVAL, -ENOMEM, -errno. */
 typedef struct {
   gb_srec_meta meta;
   gb_suite suite;
@@ -125,7 +144,9 @@ void gb_srec_free(gb_srec_records *r);
 bool gb_srec_is_suite_folder(const char *dir);
 
 /* "n=1000;m=4" for workload w and values (one per parameter); "advances=1000;pairs=10000"
- * from names/values sorted by name. Return length or -ENOSPC. */
+ * from names/values sorted by name. Return length or -ENOSPC.
+ * (counters: also -EINVAL for more than GB_SUITE_COUNTERS_MAX, a name that
+ * is not a suite name, or one name twice.) */
 GB_MUST_USE int gb_srec_params_text(const gb_suite_workload *w, const uint64_t *values,
                                     char *buf, size_t len);
 GB_MUST_USE int gb_srec_counters_text(const gb_suite_counter *c, size_t n, char *buf,
