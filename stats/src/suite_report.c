@@ -36,10 +36,11 @@ static int refuse(const gb_srec_records *r, const gb_report_opts *o, gb_err *err
     }
   }
   if (any && !nonzero) {
-    return gb_err_set(err, EINVAL,
-                      "%s/runs.csv: every energy reading is 0 uJ, which a working counter never "
-                      "gives; refusing to report it",
-                      o->dir);
+    return gb_err_set(
+        err, EINVAL,
+        "%s/runs.csv: every energy reading is 0 uJ, which a working counter never "
+        "gives; refusing to report it",
+        o->dir);
   }
   return 0;
 }
@@ -61,8 +62,10 @@ static int output_paths(const gb_report_opts *o, char (*paths)[PATH_MAX], gb_err
       rc = gb_path_join(paths[i], PATH_MAX, o->dir, names[i], err);
     }
     if (rc == 0 && gbi_report_same_file(paths[i], suite)) {
-      return gb_err_set(err, EINVAL, "report: %s '%s' is the records' %s; refusing to overwrite "
-                        "an input", options[i], paths[i], suite);
+      return gb_err_set(err, EINVAL,
+                        "report: %s '%s' is the records' %s; refusing to overwrite "
+                        "an input",
+                        options[i], paths[i], suite);
     }
   }
   return rc;
@@ -87,8 +90,8 @@ int gb_suite_report_write_records(const gb_srec_records *r, const gb_report_opts
   size_t lens[S_N] = {0};
   gb_intensity defaults[2];
   gb_suite_analysis *a = NULL;
-  int rc = paths ? gbi_report_check_opts(o, err)
-                 : gb_err_set(err, ENOMEM, "report: out of memory");
+  int rc =
+      paths ? gbi_report_check_opts(o, err) : gb_err_set(err, ENOMEM, "report: out of memory");
   if (rc == 0 && (rc = refuse(r, o, err)) == 0 && (rc = output_paths(o, paths, err)) == 0) {
     rc = gb_report_check_outputs(o, err);
   }
@@ -115,4 +118,19 @@ int gb_suite_report_write_records(const gb_srec_records *r, const gb_report_opts
   gb_suite_analysis_free(a);
   free(paths);
   return rc;
+}
+
+int gb_suite_report_write(const gb_report_opts *o, gb_err *err) {
+  gb_srec_records *r = NULL;
+  int rc = o->dir ? gb_srec_read(o->dir, &r, err)
+                  : gb_err_set(err, EINVAL, "report: no records folder given");
+  if (rc == 0) {
+    rc = gb_suite_report_write_records(r, o, err);
+  }
+  gb_srec_free(r);
+  return rc;
+}
+
+int gb_suite_report_paths(const gb_report_opts *o, char (*paths)[PATH_MAX], gb_err *err) {
+  return output_paths(o, paths, err);
 }

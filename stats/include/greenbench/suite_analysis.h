@@ -17,6 +17,7 @@
 #include "greenbench/report.h"
 #include "greenbench/suiterecords.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -138,5 +139,15 @@ GB_MUST_USE int gb_suite_report_junit(const gb_suite_analysis *a, char **out, si
  * gb_report_write's. */
 GB_MUST_USE int gb_suite_report_write_records(const gb_srec_records *r,
                                               const gb_report_opts *opts, gb_err *err);
+
+/* gb_srec_read of opts->dir (its errors name the file and line), then
+ * gb_suite_report_write_records. */
+GB_MUST_USE int gb_suite_report_write(const gb_report_opts *opts, gb_err *err);
+
+/* The three outputs' paths as gb_suite_report_write_records writes them
+ * (results.md, junit.xml, summary.json: given, or in DIR), each PATH_MAX
+ * bytes; its refusals of --chart and of suite.json as an output. */
+GB_MUST_USE int gb_suite_report_paths(const gb_report_opts *opts, char (*paths)[PATH_MAX],
+                                      gb_err *err);
 
 #endif
