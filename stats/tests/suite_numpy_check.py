@@ -18,8 +18,8 @@ bootstrap draws and are not checked here.
 usage: suite_numpy_check.py DIR [--results FILE] [--suite FILE] [--greenbench EXE]
                             [--perturb LANG/WORKLOAD/PARAMS]
   DIR         the records folder (runs.csv; suite.json unless --suite)
-  --results   results.md to check; without it, `EXE report DIR --out` a
-              temporary file makes it
+  --results   results.md to check; without it, `EXE report DIR` makes it
+              (its three files into a temporary folder, never into DIR)
   --perturb   (PARAMS with ',' or ';' between parameters) numpy reads that configuration's ok work runs with wall_ns 1%
               longer, so its figures must disagree: for the test that shows
               the check can fail.
@@ -246,7 +246,9 @@ def main():
             return 2
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "results.md")
-            subprocess.run([a.greenbench, "report", a.dir, "--out", out, "--quiet"], check=True)
+            subprocess.run([a.greenbench, "report", a.dir, "--out", out, "--quiet",
+                            "--junit", os.path.join(tmp, "junit.xml"),
+                            "--summary", os.path.join(tmp, "summary.json")], check=True)
             with open(out, encoding="utf-8") as f:
                 md = f.read()
     configs = load(a.dir, a.perturb)

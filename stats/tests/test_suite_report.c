@@ -69,6 +69,30 @@ Test(suite_report, write_records) {
   }
 }
 
+/* stats/tests/data/suite-synth holds the campaign with energy as a records
+ * folder (for `greenbench report` end to end, the numpy check and the
+ * docs): the files the generator writes, byte for byte. After a deliberate
+ * change to the generator, copy them from GB_SUITE_OUT's energy/. */
+Test(suite_report, the_fixture_folder_is_the_generators) {
+  char dir[] = "/tmp/gb-suite-fixture-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  gb_srec_records *r = gbt_suite_synth(true);
+  gbt_suite_write(r, dir);
+  gbt_suite_free(r);
+  const char *files[] = {"suite.json", "meta.json", "runs.csv", "warmups.csv"};
+  for (size_t i = 0; i < 4; i++) {
+    char a[128], b[4096];
+    snprintf(a, sizeof a, "%s/%s", dir, files[i]);
+    snprintf(b, sizeof b, "%s/suite-synth/%s", GB_TEST_DATA_DIR, files[i]);
+    char *x = gbt_slurp_or_fail(a), *y = gbt_slurp_or_fail(b);
+    cr_assert_str_eq(x, y, "%s differs from what the generator writes", b);
+    free(x);
+    free(y);
+    unlink(a);
+  }
+  rmdir(dir);
+}
+
 Test(suite_report, golden_energy) {
   golden(true, "suite-energy");
 }
