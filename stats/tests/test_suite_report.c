@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc_fail.h"
 #include "greenbench/suite_analysis.h"
 #include "helper_report.h"
 #include "helper_suite.h"
@@ -303,5 +304,60 @@ Test(suite_report, refuses_a_chart_and_the_suite_file_as_outputs) {
   snprintf(meta, sizeof meta, "%s/meta.json", dir);
   o.md_path = meta;
   refused(r, &o, "refusing to overwrite an input");
+  gbt_suite_free(r);
+}
+
+/* ---- Out of memory (alloc_fail.h) ----------------------------------------------- */
+
+typedef struct {
+  const gb_srec_records *r;
+  char *want_md, *want_junit; /* from a complete call */
+} oom_case;
+
+/* The analysis, results.md and junit.xml with 200 resamples; a call that
+ * completes must give the complete call's bytes (-EIO otherwise). */
+static int analyse_and_write(void *arg, gb_err *err) {
+  oom_case *k = arg;
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  o.resamples = 200;
+  gb_suite_analysis *a = NULL;
+  char *md = NULL, *junit = NULL;
+  size_t len = 0;
+  gb_suite_md_opts mo = {0};
+  int rc = gb_suite_analysis_run(k->r, &o, &a, err);
+  if (rc == 0) {
+    rc = gb_suite_report_md(a, &mo, &md, &len, err);
+  }
+  if (rc == 0) {
+    rc = gb_suite_report_junit(a, &junit, &len, err);
+  }
+  if (rc == 0 && k->want_md &&
+      (strcmp(md, k->want_md) != 0 || strcmp(junit, k->want_junit) != 0)) {
+    rc = gb_err_set(err, EIO, "a call that coped with a failed allocation wrote other bytes");
+  }
+  if (rc == 0 && !k->want_md) {
+    k->want_md = md;
+    k->want_junit = junit;
+    md = junit = NULL;
+  }
+  free(md);
+  free(junit);
+  gb_suite_analysis_free(a);
+  return rc;
+}
+
+/* Every allocation of the analysis and the Markdown and JUnit writers, made
+ * to fail in turn, gives -ENOMEM and one "out of memory" line, or (where the
+ * bootstrap falls back, bootstrap.c) the same bytes; either way it releases
+ * what it held (under ASan, nothing leaks). */
+Test(suite_report, each_allocation_fails_cleanly) {
+  gb_srec_records *r = gbt_suite_synth(true);
+  oom_case k = {.r = r};
+  gb_err err;
+  cr_assert(analyse_and_write(&k, &err) == 0, "%s", err.msg);
+  size_t n = gbt_each_allocation_fails_or_copes(analyse_and_write, &k, true);
+  cr_assert(n > 40, "%zu allocations", n);
+  free(k.want_md);
+  free(k.want_junit);
   gbt_suite_free(r);
 }
