@@ -2,6 +2,7 @@
  * campaign (helper_suite.h) and results.md against goldens. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,4 +361,87 @@ Test(suite_report, each_allocation_fails_cleanly) {
   free(k.want_md);
   free(k.want_junit);
   gbt_suite_free(r);
+}
+
+/* ---- The study's statistics, reused ------------------------------------------------ */
+
+/* The study's fixture report-energy (C, Python, Node.js; quick on random
+ * and sorted input; sizes 100 and 200) as a suite: a workload per order,
+ * its parameter n the size. */
+static const char study_suite[] =
+    "{\"format\": \"greenbench-suite-1\", \"name\": \"study\", \"languages\": ["
+    "{\"name\": \"c\", \"command\": [\"w\", \"{n}\", \"{reps}\"],"
+    " \"startup\": [\"w\", \"{n}\", \"--startup-only\"], \"version\": [\"w\"]},"
+    "{\"name\": \"python\", \"command\": [\"w\", \"{n}\", \"{reps}\"],"
+    " \"startup\": [\"w\", \"{n}\", \"--startup-only\"], \"version\": [\"w\"]},"
+    "{\"name\": \"node\", \"command\": [\"w\", \"{n}\", \"{reps}\"],"
+    " \"startup\": [\"w\", \"{n}\", \"--startup-only\"], \"version\": [\"w\"]}],"
+    " \"workloads\": ["
+    "{\"name\": \"quick-random\", \"parameters\": [{\"name\": \"n\", \"values\": [100, 200]}]},"
+    "{\"name\": \"quick-sorted\", \"parameters\": [{\"name\": \"n\", \"values\": [100, "
+    "200]}]}]}";
+
+static gb_srec_records *as_suite(const gb_records *study) {
+  gb_srec_records *r = calloc(1, sizeof *r);
+  cr_assert(r);
+  gb_err err;
+  cr_assert(gb_suite_parse(study_suite, strlen(study_suite), "study.json", &r->suite, &err) ==
+                0,
+            "%s", err.msg);
+  r->meta.energy_status = study->meta.energy.status;
+  r->meta.complete = true;
+  r->runs = calloc(study->runs.n_rows, sizeof *r->runs);
+  cr_assert(r->runs);
+  for (size_t i = 0; i < study->runs.n_rows; i++) {
+    const gb_run_row *s = &study->runs.rows[i];
+    gb_srec_row *t = &r->runs[r->n_runs++];
+    t->kind = s->kind == GB_REC_KIND_SORT ? GB_SREC_KIND_WORK : GB_SREC_KIND_STARTUP;
+    snprintf(t->language, sizeof t->language, "%s", gb_language_name(s->language));
+    snprintf(t->workload, sizeof t->workload, "quick-%s", gb_order_name(s->order));
+    snprintf(t->params, sizeof t->params, "n=%" PRIu64, s->size);
+    t->reps = s->sorts;
+    t->launches = s->launches;
+    t->status = s->status;
+    t->energy = s->energy;
+    t->wall_ns = s->wall_ns;
+    t->user_ns = s->user_ns;
+    t->sys_ns = s->sys_ns;
+    t->pkg_uj = s->pkg_uj;
+    t->dram_uj = s->dram_uj;
+    t->idle_ns = s->idle_ns;
+    t->idle_pkg_uj = s->idle_pkg_uj;
+    t->idle_dram_uj = s->idle_dram_uj;
+  }
+  return r;
+}
+
+/* On the study's own records, the suite analysis gives the study's point
+ * estimates and point ratios bit for bit (same startup subtraction, same
+ * medians, same paired power); only the intervals' streams differ. */
+Test(suite_report, the_study_records_give_the_study_points) {
+  gbt_loaded study = gbt_load_analysed("report-energy");
+  gb_srec_records *r = as_suite(study.r);
+  gb_suite_analysis *a = analyse(r);
+  size_t compared = 0;
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_sa_config *c = &a->configs[i];
+    const gb_sa_case *k = &a->cases[c->case_index];
+    gb_language l;
+    gb_order o;
+    cr_assert(gb_language_parse(r->suite.languages[c->language].name, &l) == 0);
+    cr_assert(gb_order_parse(r->suite.workloads[c->workload].name + 6, &o) == 0);
+    const gb_an_config *s = gb_analysis_find(study.a, l, GB_QUICK, o, k->values[0]);
+    cr_assert(s && s->measured && c->measured);
+    for (gb_estimate e = GB_EST_TIME_PER_SORT; e <= GB_EST_NET_POWER; e++) {
+      if (e == GB_EST_TIME_PER_SORT || e == GB_EST_ENERGY_PER_SORT || e == GB_EST_NET_POWER) {
+        cr_assert(c->boot.est[e].point == s->boot.est[e].point, "%zu/%d: %.17g vs %.17g", i, e,
+                  c->boot.est[e].point, s->boot.est[e].point);
+        compared++;
+      }
+    }
+  }
+  cr_assert_eq(compared, 36);
+  gb_suite_analysis_free(a);
+  gbt_suite_free(r);
+  gbt_release(&study);
 }
