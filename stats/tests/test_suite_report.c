@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -444,4 +445,47 @@ Test(suite_report, the_study_records_give_the_study_points) {
   gb_suite_analysis_free(a);
   gbt_suite_free(r);
   gbt_release(&study);
+}
+
+/* A partial campaign: Lua never ran on spin n=4000;m=2, and Python's startup
+ * batches of mix n=500;m=1 all failed. Their rows say so, their ratios are
+ * not measured, JUnit skips the one and fails the other. */
+Test(suite_report, unmeasured_configurations) {
+  gb_srec_records *r = gbt_suite_synth(true);
+  size_t kept = 0;
+  for (size_t i = 0; i < r->n_runs; i++) {
+    gb_srec_row *row = &r->runs[i];
+    bool lua_spin = strcmp(row->language, "lua") == 0 && strcmp(row->params, "n=4000;m=2") == 0;
+    if (strcmp(row->language, "python") == 0 && strcmp(row->params, "n=500;m=1") == 0 &&
+        row->kind == GB_SREC_KIND_STARTUP) {
+      row->status = GB_REC_STATUS_CRASHED;
+    }
+    if (!lua_spin) {
+      r->runs[kept++] = *row;
+    }
+  }
+  r->n_runs = kept;
+  r->meta.complete = false;
+  gb_suite_analysis *a = analyse(r);
+  size_t len = 0;
+  char *md = markdown(a, &len);
+  cr_assert(strstr(md, "> **Partial campaign.**"));
+  cr_assert(strstr(md,
+                   "| Lua | 0 of 0 | n/a | no ok run | no ok run | no ok run | not measured "
+                   "| not measured | undefined |"),
+            "%s", md);
+  cr_assert(strstr(md, "| Python | 6 of 6 | 83 | no ok startup batch | no ok startup batch | "
+                       "no ok startup batch | not measured | not measured | undefined |"),
+            "%s", md);
+  cr_assert(strstr(md, "over the 10 measured configurations"), "%s", md);
+  free(md);
+  gb_err err;
+  char *junit = NULL;
+  cr_assert(gb_suite_report_junit(a, &junit, &len, &err) == 0);
+  cr_assert(strstr(junit, "tests=\"12\" failures=\"2\""), "%s", junit);
+  cr_assert(strstr(junit, "<skipped message=\"no run recorded\"/>"));
+  cr_assert(strstr(junit, "6 of 6 measured runs ok, no ok startup batch"));
+  free(junit);
+  gb_suite_analysis_free(a);
+  gbt_suite_free(r);
 }
