@@ -19,7 +19,8 @@ usage: suite_numpy_check.py DIR [--results FILE] [--suite FILE] [--greenbench EX
                             [--perturb LANG/WORKLOAD/PARAMS]
   DIR         the records folder (runs.csv; suite.json unless --suite)
   --results   results.md to check; without it, `EXE report DIR` makes it
-              (its three files into a temporary folder, never into DIR)
+              (its three files into a temporary folder, never into DIR), and
+              the points of its summary.json are checked too (to 1e-9)
   --perturb   (PARAMS with ',' or ';' between parameters) numpy reads that configuration's ok work runs with wall_ns 1%
               longer, so its figures must disagree: for the test that shows
               the check can fail.
@@ -227,6 +228,23 @@ def check_carbon(md, titles, medians, chk):
                                f[name] / 3.6e12 * g * 1e6)
 
 
+def check_summary(summary, configs, chk):
+    """summary.json's point figures against numpy's, to 1e-9 relative."""
+    for c in summary["configurations"]:
+        key = (c["language"], c["workload"], c["params"])
+        f = figures(configs.get(key, Config()))
+        chk.equal("/".join(key) + " summary runs_ok", c["runs_ok"], f["n_ok"])
+        for name, field in (("time", "time_per_rep_ns"), ("energy", "energy_per_rep_uj"),
+                            ("power", "net_power_w")):
+            got = c[field]["point"] if c[field] else None
+            if got is None or name not in f:
+                continue
+            chk.checked += 1
+            if not abs(got - f[name]) <= 1e-9 * abs(f[name]):
+                chk.failures.append(f"FAIL {'/'.join(key)} summary {field}: {got!r}, numpy gives "
+                                    f"{f[name]!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
@@ -237,6 +255,7 @@ def main():
     a = ap.parse_args()
     with open(a.suite or os.path.join(a.dir, "suite.json")) as f:
         suite = json.load(f)
+    summary = None
     if a.results:
         with open(a.results, encoding="utf-8") as f:
             md = f.read()
@@ -251,12 +270,16 @@ def main():
                             "--summary", os.path.join(tmp, "summary.json")], check=True)
             with open(out, encoding="utf-8") as f:
                 md = f.read()
+            with open(os.path.join(tmp, "summary.json"), encoding="utf-8") as f:
+                summary = json.load(f)
     configs = load(a.dir, a.perturb)
     chk = Checker()
     medians = check_cases(md, suite, configs, chk)
     check_rank(md, medians, chk)
     titles = {lang.get("title", lang["name"]): lang["name"] for lang in suite["languages"]}
     check_carbon(md, titles, medians, chk)
+    if summary is not None:
+        check_summary(summary, configs, chk)
     for line in chk.failures:
         print(line)
     if chk.failures:
