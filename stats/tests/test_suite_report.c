@@ -489,3 +489,34 @@ Test(suite_report, unmeasured_configurations) {
   gb_suite_analysis_free(a);
   gbt_suite_free(r);
 }
+
+/* The report's options reach the suite analysis as the study's: held
+ * startup (ADR 0014) changes the intervals, never the points; the study's
+ * power estimator is median energy over median time. */
+Test(suite_report, startup_fixed_and_the_study_estimator) {
+  gb_srec_records *r = gbt_suite_synth(true);
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  gb_suite_analysis *a = analyse(r), *b = NULL, *c = NULL;
+  gb_err err;
+  o.startup_fixed = true;
+  cr_assert(gb_suite_analysis_run(r, &o, &b, &err) == 0, "%s", err.msg);
+  o.startup_fixed = false;
+  o.power_estimator = GB_POWER_STUDY;
+  cr_assert(gb_suite_analysis_run(r, &o, &c, &err) == 0, "%s", err.msg);
+  bool some_differ = false;
+  for (size_t i = 0; i < a->n_configs; i++) {
+    const gb_interval *x = &a->configs[i].boot.est[GB_EST_TIME_PER_SORT];
+    const gb_interval *y = &b->configs[i].boot.est[GB_EST_TIME_PER_SORT];
+    cr_assert(x->point == y->point);
+    some_differ = some_differ || x->lo != y->lo || x->hi != y->hi;
+    const gb_boot *s = &c->configs[i].boot;
+    double want =
+        s->est[GB_EST_ENERGY_PER_SORT].point / s->est[GB_EST_TIME_PER_SORT].point * 1e3;
+    cr_assert(fabs(s->est[GB_EST_NET_POWER].point - want) <= 1e-12 * want, "%zu", i);
+  }
+  cr_assert(some_differ, "holding the startup fixed changed no interval");
+  gb_suite_analysis_free(a);
+  gb_suite_analysis_free(b);
+  gb_suite_analysis_free(c);
+  gbt_suite_free(r);
+}
