@@ -245,6 +245,7 @@ static int resolve_carbon(cli *c, int *status, gb_err *err) {
 static int suite_report(cli *c, FILE *out, gb_err *err) {
   char paths[3][PATH_MAX];
   int status = 0;
+  c->o.no_datapackage = true; /* a suite report writes none */
   if (gb_suite_report_paths(&c->o, paths, err) < 0 || gb_report_check_outputs(&c->o, err) < 0) {
     return 2;
   }

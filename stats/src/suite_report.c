@@ -92,8 +92,10 @@ int gb_suite_report_write_records(const gb_srec_records *r, const gb_report_opts
   gb_suite_analysis *a = NULL;
   int rc =
       paths ? gbi_report_check_opts(o, err) : gb_err_set(err, ENOMEM, "report: out of memory");
+  gb_report_opts checked = *o;
+  checked.no_datapackage = true; /* a suite report writes none */
   if (rc == 0 && (rc = refuse(r, o, err)) == 0 && (rc = output_paths(o, paths, err)) == 0) {
-    rc = gb_report_check_outputs(o, err);
+    rc = gb_report_check_outputs(&checked, err);
   }
   if (rc == 0 && !o->intensities) {
     rc = gbi_report_default_intensities(defaults, err);
