@@ -520,3 +520,39 @@ Test(suite_report, startup_fixed_and_the_study_estimator) {
   gb_suite_analysis_free(c);
   gbt_suite_free(r);
 }
+
+/* Each configuration's stream is a hash of its own key: a suite without the
+ * workload mix gives spin's configurations the very same intervals. */
+Test(suite_report, streams_do_not_depend_on_the_rest_of_the_suite) {
+  gb_srec_records *full = gbt_suite_synth(true), *part = gbt_suite_synth(true);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/suite-synth/suite.json", GB_TEST_DATA_DIR);
+  char *text = gbt_slurp_or_fail(path);
+  char *cut = strstr(text, ",\n    {\"name\": \"mix\"");
+  cr_assert(cut);
+  strcpy(cut, "\n  ]\n}\n");
+  gb_suite_free(&part->suite);
+  gb_err err;
+  cr_assert(gb_suite_parse(text, strlen(text), "spin.json", &part->suite, &err) == 0, "%s",
+            err.msg);
+  free(text);
+  size_t kept = 0;
+  for (size_t i = 0; i < part->n_runs; i++) {
+    if (strcmp(part->runs[i].workload, "spin") == 0) {
+      part->runs[kept++] = part->runs[i];
+    }
+  }
+  part->n_runs = kept;
+  gb_suite_analysis *a = analyse(full), *b = analyse(part);
+  cr_assert_eq(b->n_configs, 6);
+  for (size_t i = 0; i < b->n_configs; i++) {
+    for (gb_estimate e = GB_EST_TIME_PER_SORT; e <= GB_EST_ENERGY_PER_SORT; e++) {
+      const gb_interval *x = &a->configs[i].boot.est[e], *y = &b->configs[i].boot.est[e];
+      cr_assert(x->lo == y->lo && x->hi == y->hi && x->point == y->point, "%zu", i);
+    }
+  }
+  gb_suite_analysis_free(a);
+  gb_suite_analysis_free(b);
+  gbt_suite_free(full);
+  gbt_suite_free(part);
+}
