@@ -238,6 +238,13 @@ static char *temp_dir(void) {
   return dir;
 }
 
+/* Removes the folder temp_dir made, with what a test wrote into it. */
+static void remove_dir(const char *dir) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
 /* Writes results.md, junit.xml and summary.json into DIR, the goldens'
  * bytes. */
 Test(suite_report, writes_the_three_files) {
@@ -254,6 +261,7 @@ Test(suite_report, writes_the_three_files) {
   char path[128];
   snprintf(path, sizeof path, "%s/chart.svg", dir);
   cr_assert(access(path, F_OK) != 0, "a suite report writes no chart");
+  remove_dir(dir);
   gbt_suite_free(r);
 }
 
@@ -275,6 +283,7 @@ Test(suite_report, refuses_an_unfinished_campaign) {
   o.allow_partial = true;
   gb_err err;
   cr_assert(gb_suite_report_write_records(r, &o, &err) == 0, "%s", err.msg);
+  remove_dir(o.dir);
   gbt_suite_free(r);
 }
 
@@ -286,6 +295,7 @@ Test(suite_report, refuses_all_zero_energy) {
   }
   gb_report_opts o = write_opts(temp_dir());
   refused(r, &o, "runs.csv: every energy reading is 0 uJ");
+  remove_dir(o.dir);
   gbt_suite_free(r);
 }
 
@@ -306,6 +316,7 @@ Test(suite_report, refuses_a_chart_and_the_suite_file_as_outputs) {
   snprintf(meta, sizeof meta, "%s/meta.json", dir);
   o.md_path = meta;
   refused(r, &o, "refusing to overwrite an input");
+  remove_dir(dir);
   gbt_suite_free(r);
 }
 
