@@ -13,6 +13,7 @@
 #include "greenbench/options.h"
 #include "greenbench/records_pack.h"
 #include "greenbench/report.h"
+#include "greenbench/suite_analysis.h"
 #include "greenbench/text.h"
 
 #include "cli_internal.h"
@@ -28,6 +29,11 @@ static const char usage[] =
     "the outputs not named then go into the current folder (results.md, junit.xml,\n"
     "chart.svg, summary.json) and no datapackage.json is written (the archive holds\n"
     "the records and is never changed).\n"
+    "DIR may also be a suite campaign's records folder (meta.json of format\n"
+    "greenbench-suite-records-1, with suite.json; docs/suites.md): its report is\n"
+    "results.md, junit.xml and summary.json, per language, workload and parameters,\n"
+    "against the suite's first language; it has no chart (--chart is refused) and\n"
+    "no data package.\n"
     "\n"
     "  --out FILE                 results.md to write (default DIR/results.md)\n"
     "  --junit FILE               JUnit XML to write (default DIR/junit.xml)\n"
@@ -233,11 +239,36 @@ static int resolve_carbon(cli *c, int *status, gb_err *err) {
   return rc;
 }
 
+/* A suite campaign's report (gb_suite_report_write): 2 for an output
+ * refused as a bad argument, 1 for a missing carbon table or what the
+ * report refuses; then the files written, unless --quiet. */
+static int suite_report(cli *c, FILE *out, gb_err *err) {
+  char paths[3][PATH_MAX];
+  int status = 0;
+  c->o.no_datapackage = true; /* a suite report writes none */
+  if (gb_suite_report_paths(&c->o, paths, err) < 0 || gb_report_check_outputs(&c->o, err) < 0) {
+    return 2;
+  }
+  if (resolve_carbon(c, &status, err) < 0) {
+    return status;
+  }
+  if (gb_suite_report_write(&c->o, err) < 0) {
+    return 1;
+  }
+  if (!c->quiet) {
+    fprintf(out, "wrote:\n  %s\n  %s\n  %s\n", paths[0], paths[1], paths[2]);
+  }
+  return 0;
+}
+
 /* The report the parsed arguments ask for. Returns the exit status: 2 for
  * an output or a carbon region refused as a bad argument, 1 for a missing
  * carbon table or what gb_report_write refuses, with the error in err. */
 static int report(cli *c, FILE *out, gb_err *err) {
   int status = 0;
+  if (gb_srec_is_suite_folder(c->o.dir)) {
+    return suite_report(c, out, err);
+  }
   if (gb_records_is_packed(c->o.dir) && gb_report_packed_outputs(&c->o, err) < 0) {
     return 2; /* an output that would overwrite the archive */
   }

@@ -15,6 +15,7 @@
 #include "greenbench/report.h"
 #include "greenbench/validate.h"
 #include "helper_report.h"
+#include "helper_suite.h"
 
 /* A copy of a fixture folder in a fresh temporary folder; a fixture without
  * warmups.csv gives a copy without one. */
@@ -740,5 +741,105 @@ Test(report_cli, control_bytes_in_a_run_message_are_escaped) {
   char *md = gbt_slurp_or_fail(path);
   cr_assert_null(strchr(md, '\033'), "a raw ESC in results.md");
   free(md);
+  remove_tree(dir);
+}
+
+/* ---- A suite campaign's records folder (issue 38) ------------------------------ */
+
+/* `greenbench report DIR` on a suite records folder: told from a study's by
+ * its meta.json (gb_srec_is_suite_folder); its three files are the suite
+ * report's goldens; a folder the reader or the report refuses gets one
+ * line. The synthetic campaign is stats/tests/helper_suite.c's. */
+
+/* The synthetic campaign (energy measured) as a records folder in a fresh
+ * temporary folder. */
+static void suite_folder(char *dir, size_t len) {
+  snprintf(dir, len, "/tmp/gb-suite-cli-XXXXXX");
+  cr_assert_not_null(mkdtemp(dir));
+  gb_srec_records *r = gbt_suite_synth(true);
+  gbt_suite_write(r, dir);
+  gbt_suite_free(r);
+}
+
+Test(report_cli, suite_writes_the_suite_report) {
+  char dir[64], out[4096], err[4096];
+  suite_folder(dir, sizeof dir);
+  char *argv[] = {"report", dir, NULL};
+  cr_assert_eq(run_report_to(argv, out, sizeof out, err, sizeof err), 0, "%s", err);
+  cr_assert_str_empty(err);
+  char want[512];
+  snprintf(want, sizeof want, "wrote:\n  %s/results.md\n  %s/junit.xml\n  %s/summary.json\n",
+           dir, dir, dir);
+  cr_assert_str_eq(out, want);
+  const char *files[] = {"results.md", "junit.xml", "summary.json"};
+  for (size_t i = 0; i < 3; i++) {
+    gbt_assert_golden_file("suite-energy", dir, files[i]);
+  }
+  char path[128];
+  snprintf(path, sizeof path, "%s/datapackage.json", dir);
+  cr_assert(access(path, F_OK) != 0, "a suite report writes no data package");
+  remove_tree(dir);
+}
+
+/* Replaces the first occurrence of `from` in DIR/file with `to`. */
+static void edit_file(const char *dir, const char *file, const char *from, const char *to) {
+  char path[256];
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  size_t n;
+  char *s = gbt_slurp(path, &n), *at = strstr(s, from);
+  cr_assert(at, "%s: no '%s'", path, from);
+  char *t = malloc(n + strlen(to) + 1);
+  cr_assert(t);
+  snprintf(t, n + strlen(to) + 1, "%.*s%s%s", (int)(at - s), s, to, at + strlen(from));
+  gbt_spit(path, t);
+  free(s);
+  free(t);
+}
+
+static void suite_refused(const char *dir, int status, const char *want) {
+  char out[4096], err[4096];
+  char *argv[] = {"report", (char *)dir, NULL};
+  cr_assert_eq(run_report_to(argv, out, sizeof out, err, sizeof err), status, "%s", err);
+  assert_one_error(err, want);
+  char path[128];
+  snprintf(path, sizeof path, "%s/results.md", dir);
+  cr_assert(access(path, F_OK) != 0, "nothing written on a refusal");
+}
+
+/* A folder broken in one place, and what its one line names. */
+static const struct {
+  const char *file, *from, *to, *want;
+} suite_breaks[] = {
+    {"runs.csv", ",work,python,", ",work,julia,", "runs.csv:"},
+    {"suite.json", "a synthetic suite", "a changed suite", "suite.json"},
+    {"meta.json", "\"complete\":\ttrue", "\"complete\":\tfalse",
+     "meta.json: the campaign did not complete; pass --allow-partial"},
+};
+
+Test(report_cli, suite_refuses_a_broken_folder) {
+  for (size_t i = 0; i < sizeof suite_breaks / sizeof *suite_breaks; i++) {
+    char dir[64];
+    suite_folder(dir, sizeof dir);
+    edit_file(dir, suite_breaks[i].file, suite_breaks[i].from, suite_breaks[i].to);
+    suite_refused(dir, 1, suite_breaks[i].want);
+    remove_tree(dir);
+  }
+}
+
+Test(report_cli, suite_refuses_a_missing_runs_csv) {
+  char dir[64], path[128];
+  suite_folder(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  cr_assert_eq(unlink(path), 0);
+  suite_refused(dir, 1, "runs.csv");
+  remove_tree(dir);
+}
+
+Test(report_cli, suite_refuses_a_chart_as_a_bad_argument) {
+  char dir[64], out[4096], err[4096];
+  suite_folder(dir, sizeof dir);
+  char *argv[] = {"report", dir, "--chart", "c.svg", NULL};
+  cr_assert_eq(run_report_to(argv, out, sizeof out, err, sizeof err), 2, "%s", err);
+  assert_one_error(err, "--chart: a suite campaign's report has no chart");
   remove_tree(dir);
 }

@@ -34,14 +34,14 @@ void gb_an_config_label(const gb_an_config *c, char *buf, size_t len) {
 /* ---- Per-row values ----------------------------------------------------- */
 
 /* Package plus DRAM over the process, or NAN when the row has no reading. */
-static double row_energy_uj(const gb_run_row *r) {
+static double row_energy_uj(const gbi_measures *r) {
   if (r->energy != GB_REC_ENERGY_OK || !r->pkg_uj.present) {
     return NAN;
   }
   return (double)r->pkg_uj.value + (r->dram_uj.present ? (double)r->dram_uj.value : 0.0);
 }
 
-static double row_idle_uj(const gb_run_row *r) {
+static double row_idle_uj(const gbi_measures *r) {
   if (r->energy != GB_REC_ENERGY_OK || !r->idle_pkg_uj.present) {
     return NAN;
   }
@@ -49,11 +49,11 @@ static double row_idle_uj(const gb_run_row *r) {
          (r->idle_dram_uj.present ? (double)r->idle_dram_uj.value : 0.0);
 }
 
-static double row_idle_ns(const gb_run_row *r) {
+static double row_idle_ns(const gbi_measures *r) {
   return r->idle_ns.present ? (double)r->idle_ns.value : NAN;
 }
 
-static double row_cpu_ns(const gb_run_row *r) {
+static double row_cpu_ns(const gbi_measures *r) {
   return (double)r->user_ns.value + (double)r->sys_ns.value;
 }
 
@@ -74,45 +74,52 @@ static double median_or_nan(double *x, size_t n) {
   return gb_quantile_select(x, n, 0.5);
 }
 
-/* Cost per process = batch / launches, median over the ok batches
- * (study.md, Startup cost). */
-static int startup_cost(const gb_rec_group *g, gb_an_startup *s, gb_err *err) {
-  double *v = malloc(3 * g->n_rows * sizeof *v);
+gb_startup gbi_startup_batch(const gbi_measures *m, uint64_t launches) {
+  double l = (double)launches, w = (double)m->wall_ns.value;
+  return (gb_startup){
+      .time_ns = w / l,
+      .cpu_ns = row_cpu_ns(m) / l,
+      .energy_uj = gb_net_energy_uj(row_energy_uj(m), row_idle_uj(m), w, row_idle_ns(m)) / l};
+}
+
+int gbi_startup_medians(const gb_startup *batches, size_t n, gb_startup *cost, gb_err *err) {
+  double *v = malloc(3 * n * sizeof *v);
   if (!v) {
     return gb_err_set(err, ENOMEM, "analysis: out of memory");
   }
-  double *wall = v, *cpu = v + g->n_rows, *energy = v + 2 * g->n_rows;
+  double *wall = v, *cpu = v + n, *energy = v + 2 * n;
+  for (size_t i = 0; i < n; i++) {
+    wall[i] = batches[i].time_ns;
+    cpu[i] = batches[i].cpu_ns;
+    energy[i] = batches[i].energy_uj;
+  }
+  *cost = (gb_startup){.time_ns = median_or_nan(wall, n),
+                       .cpu_ns = median_or_nan(cpu, n),
+                       .energy_uj = median_or_nan(energy, n)};
+  free(v);
+  return 0;
+}
+
+/* Cost per process = batch / launches, median over the ok batches
+ * (study.md, Startup cost). */
+static int startup_cost(const gb_rec_group *g, gb_an_startup *s, gb_err *err) {
+  s->batches = malloc((g->n_rows + 1) * sizeof *s->batches);
+  if (!s->batches) {
+    return gb_err_set(err, ENOMEM, "analysis: out of memory");
+  }
   size_t n = 0;
   for (size_t i = 0; i < g->n_rows; i++) {
     const gb_run_row *r = g->rows[i];
     if (!row_ok(r)) {
       continue;
     }
-    double launches = (double)r->launches, w = (double)r->wall_ns.value;
     s->launches = n == 0 ? r->launches : s->launches;
-    wall[n] = w / launches;
-    cpu[n] = row_cpu_ns(r) / launches;
-    energy[n] =
-        gb_net_energy_uj(row_energy_uj(r), row_idle_uj(r), w, row_idle_ns(r)) / launches;
-    n++;
+    gbi_measures m = GBI_MEASURES_OF(r);
+    s->batches[n++] = gbi_startup_batch(&m, r->launches);
   }
   s->n_ok = n;
   s->measured = n > 0;
-  s->batches = malloc((n + 1) * sizeof *s->batches);
-  if (!s->batches) {
-    free(v);
-    return gb_err_set(err, ENOMEM, "analysis: out of memory");
-  }
-  for (size_t i = 0; i < n; i++) {
-    s->batches[i] = (gb_startup){.time_ns = wall[i], .cpu_ns = cpu[i], .energy_uj = energy[i]};
-  }
-  if (n > 0) {
-    s->cost = (gb_startup){.time_ns = median_or_nan(wall, n),
-                           .cpu_ns = median_or_nan(cpu, n),
-                           .energy_uj = median_or_nan(energy, n)};
-  }
-  free(v);
-  return 0;
+  return n > 0 ? gbi_startup_medians(s->batches, n, &s->cost, err) : 0;
 }
 
 static int build_startups(gb_analysis *a, gb_err *err) {
@@ -242,13 +249,18 @@ static void check_plateau(gb_an_config *c, const gb_records *r) {
   c->plateau = flat ? GB_AN_PLATEAU_YES : GB_AN_PLATEAU_NO;
 }
 
+gb_run gbi_run_of_measures(const gbi_measures *m, uint64_t per_process) {
+  return (gb_run){.wall_ns = (double)m->wall_ns.value,
+                  .cpu_ns = row_cpu_ns(m),
+                  .energy_uj = row_energy_uj(m),
+                  .idle_ns = row_idle_ns(m),
+                  .idle_energy_uj = row_idle_uj(m),
+                  .sorts = per_process};
+}
+
 gb_run gbi_analysis_run_of_row(const gb_run_row *r) {
-  return (gb_run){.wall_ns = (double)r->wall_ns.value,
-                  .cpu_ns = row_cpu_ns(r),
-                  .energy_uj = row_energy_uj(r),
-                  .idle_ns = row_idle_ns(r),
-                  .idle_energy_uj = row_idle_uj(r),
-                  .sorts = r->sorts};
+  gbi_measures m = GBI_MEASURES_OF(r);
+  return gbi_run_of_measures(&m, r->sorts);
 }
 
 size_t gbi_analysis_ok_runs(const gb_analysis *a, const gb_an_config *c, gb_run *runs) {
@@ -349,13 +361,18 @@ static int paired_power(gb_an_config *c, const gb_run *runs, size_t n, const gb_
   if (rc < 0) {
     return boot_error(c, rc, &inner, err);
   }
+  gbi_power_undefined_unless_positive(&c->boot);
+  return 0;
+}
+
+void gbi_power_undefined_unless_positive(gb_boot *b) {
   /* As the report says: where the median time or energy per sort is not
    * above 0, the startup swallows the sort and net power is undefined. */
-  if (!(c->boot.est[GB_EST_TIME_PER_SORT].point > 0.0) ||
-      !(c->boot.est[GB_EST_ENERGY_PER_SORT].point > 0.0)) {
+  if (!(b->est[GB_EST_TIME_PER_SORT].point > 0.0) ||
+      !(b->est[GB_EST_ENERGY_PER_SORT].point > 0.0)) {
+    gb_interval *iv = &b->est[GB_EST_NET_POWER];
     iv->point = iv->lo = iv->hi = NAN;
   }
-  return 0;
 }
 
 /* c's bootstrap (prepare has checked its runs), with the buffers of
@@ -476,13 +493,17 @@ static int compute_ratio(gb_analysis *a, gb_an_ratio *r, double *scratch, gb_err
     r->ratio = (gb_ratio){.time = none, .energy = none, .power = none};
     return 0;
   }
-  int rc = gb_ratio_of_in(&x->boot, &y->boot, a->opts.margin, a->opts.level, scratch, &r->ratio,
-                          err);
-  if (rc == 0 && x->power_replicates && y->power_replicates) {
-    gbi_paired_power_ratio(&x->boot.est[GB_EST_NET_POWER], x->power_replicates,
-                           &y->boot.est[GB_EST_NET_POWER], y->power_replicates,
-                           a->opts.resamples, a->opts.level, a->opts.margin, scratch,
-                           &r->ratio);
+  return gbi_ratio_with_power(&x->boot, x->power_replicates, &y->boot, y->power_replicates,
+                              &a->opts, scratch, &r->ratio, err);
+}
+
+int gbi_ratio_with_power(const gb_boot *x, const double *x_power, const gb_boot *y,
+                         const double *y_power, const gb_analysis_opts *o, double *scratch,
+                         gb_ratio *out, gb_err *err) {
+  int rc = gb_ratio_of_in(x, y, o->margin, o->level, scratch, out, err);
+  if (rc == 0 && x_power && y_power) {
+    gbi_paired_power_ratio(&x->est[GB_EST_NET_POWER], x_power, &y->est[GB_EST_NET_POWER],
+                           y_power, o->resamples, o->level, o->margin, scratch, out);
   }
   return rc;
 }
@@ -849,7 +870,8 @@ static void check_rows(gb_an_checks *k, const gb_rec_table *t) {
     if (!row_ok(r)) {
       continue;
     }
-    double e = row_energy_uj(r);
+    gbi_measures m = GBI_MEASURES_OF(r);
+    double e = row_energy_uj(&m);
     any_energy = any_energy || !isnan(e);
     nonzero = nonzero || (!isnan(e) && e != 0.0);
     const gb_rec_opt_i64 *temps[2] = {&r->temp_start_mc, &r->temp_end_mc};

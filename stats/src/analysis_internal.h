@@ -26,6 +26,51 @@ size_t gbi_analysis_chance_bound(size_t n, double p);
  * coverage study checks rank intervals against the truth of each scope). */
 bool gbi_an_rank_holds(const gb_an_rank *k, gb_language l, gb_algorithm a, uint64_t size);
 
+/* The measurement columns of a row, whichever records hold it: the study's
+ * runs.csv (records.h) and a suite's (suiterecords.h) name them alike, so
+ * GBI_MEASURES_OF takes either row. What the bootstrap subtracts and nets
+ * is computed from these alone, by one rule for both. */
+typedef struct {
+  gb_rec_energy energy;
+  gb_rec_opt_u64 wall_ns, user_ns, sys_ns, pkg_uj, dram_uj, idle_ns, idle_pkg_uj, idle_dram_uj;
+} gbi_measures;
+#define GBI_MEASURES_OF(r)                                                                     \
+  ((gbi_measures){.energy = (r)->energy,                                                       \
+                  .wall_ns = (r)->wall_ns,                                                     \
+                  .user_ns = (r)->user_ns,                                                     \
+                  .sys_ns = (r)->sys_ns,                                                       \
+                  .pkg_uj = (r)->pkg_uj,                                                       \
+                  .dram_uj = (r)->dram_uj,                                                     \
+                  .idle_ns = (r)->idle_ns,                                                     \
+                  .idle_pkg_uj = (r)->idle_pkg_uj,                                             \
+                  .idle_dram_uj = (r)->idle_dram_uj})
+
+/* An ok process as the bootstrap takes it, with per_process units of work
+ * (the study's sorts, a suite's repetitions); energy package plus DRAM, NAN
+ * when the row has no reading. */
+gb_run gbi_run_of_measures(const gbi_measures *m, uint64_t per_process);
+
+/* One ok startup batch's cost per process (study.md, Startup cost): wall,
+ * CPU and net energy (idle subtracted) over launches. */
+gb_startup gbi_startup_batch(const gbi_measures *m, uint64_t launches);
+
+/* The startup cost subtracted by the point estimates: the medians of
+ * batches[0..n-1] (n >= 1), each NAN when any batch's is. 0 or -ENOMEM. */
+GB_MUST_USE int gbi_startup_medians(const gb_startup *batches, size_t n, gb_startup *cost,
+                                    gb_err *err);
+
+/* Where b's median time or energy per unit is not above 0, its net power
+ * (point and interval) is undefined: the startup swallows the work. */
+void gbi_power_undefined_unless_positive(gb_boot *b);
+
+/* x / y as the report computes every ratio: gb_ratio_of_in at o's margin
+ * and level, then, when both sides hold paired power replicates (NULL
+ * otherwise), the power ratio by the paired estimator. scratch: 4 x
+ * o->resamples doubles. */
+GB_MUST_USE int gbi_ratio_with_power(const gb_boot *x, const double *x_power, const gb_boot *y,
+                                     const double *y_power, const gb_analysis_opts *o,
+                                     double *scratch, gb_ratio *out, gb_err *err);
+
 /* An ok row of runs.csv as the bootstrap takes it (energy NAN when the row
  * has no reading). */
 gb_run gbi_analysis_run_of_row(const gb_run_row *r);

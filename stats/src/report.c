@@ -156,7 +156,7 @@ int gb_report_write_set(const char *const *paths, const char *const *data, const
 /* The study's regions: the United Arab Emirates and the United Kingdom. */
 static const char *const default_regions[] = {"ARE", "GBR"};
 
-static int default_intensities(gb_intensity out[2], gb_err *err) {
+int gbi_report_default_intensities(gb_intensity out[2], gb_err *err) {
   gb_carbon_table t = {0};
   char path[PATH_MAX];
   int rc = gb_carbon_default_path(path, sizeof path, err);
@@ -245,6 +245,13 @@ static bool same_file(const file_id *a, const file_id *b) {
          (a->resolved && b->resolved && strcmp(a->real, b->real) == 0);
 }
 
+bool gbi_report_same_file(const char *a, const char *b) {
+  file_id x, y;
+  identify(a, &x);
+  identify(b, &y);
+  return same_file(&x, &y);
+}
+
 typedef struct {
   report_paths paths;
   file_id out[N_OUT], in[4];
@@ -317,7 +324,17 @@ static int refuse(const gb_records *r, const gb_report_opts *o, gb_err *err) {
   return 0;
 }
 
-static int check_opts(const gb_report_opts *o, gb_err *err) {
+gb_analysis_opts gbi_report_analysis_opts(const gb_report_opts *o) {
+  gb_analysis_opts ao = GB_ANALYSIS_OPTS_DEFAULT;
+  ao.seed = o->seed;
+  ao.resamples = o->resamples;
+  ao.margin = o->margin;
+  ao.power_estimator = o->power_estimator;
+  ao.startup_fixed = o->startup_fixed;
+  return ao;
+}
+
+int gbi_report_check_opts(const gb_report_opts *o, gb_err *err) {
   if (!o->dir) {
     return gb_err_set(err, EINVAL, "report: no records folder given");
   }
@@ -365,12 +382,7 @@ static void print_warnings(const gb_analysis *a, FILE *f) {
 
 static int analyse_and_write(const gb_records *r, const gb_report_opts *o,
                              const report_paths *p, const gbi_report_md_opts *mo, gb_err *err) {
-  gb_analysis_opts ao = GB_ANALYSIS_OPTS_DEFAULT;
-  ao.seed = o->seed;
-  ao.resamples = o->resamples;
-  ao.margin = o->margin;
-  ao.power_estimator = o->power_estimator;
-  ao.startup_fixed = o->startup_fixed;
+  gb_analysis_opts ao = gbi_report_analysis_opts(o);
   gb_analysis *a = NULL;
   outputs out = {0};
   int rc = gb_analysis_run(r, &ao, &a, err);
@@ -403,7 +415,7 @@ int gb_report_write(const gb_report_opts *o, gb_err *err) {
   report_paths *p = calloc(1, sizeof *p);
   gb_intensity defaults[2];
   gb_records *r = NULL;
-  int rc = p ? check_opts(o, err) : gb_err_set(err, ENOMEM, "report: out of memory");
+  int rc = p ? gbi_report_check_opts(o, err) : gb_err_set(err, ENOMEM, "report: out of memory");
   /* The records first: a wrong folder is best named by its missing file. */
   if (rc == 0 && (rc = gb_records_read_path(o->dir, &r, err)) == 0) {
     rc = refuse(r, o, err);
@@ -415,7 +427,7 @@ int gb_report_write(const gb_report_opts *o, gb_err *err) {
     rc = resolve_paths(o, p, err);
   }
   if (rc == 0 && !o->intensities) {
-    rc = default_intensities(defaults, err);
+    rc = gbi_report_default_intensities(defaults, err);
   }
   if (rc == 0) {
     gbi_report_md_opts mo = {.chart_href = p->href,

@@ -48,6 +48,16 @@ void md_details_body(gbi_textbuf *b);
 /* A table of rows rows, folded into <details> when longer than FOLD_ROWS. */
 void md_fold_open(gbi_textbuf *b, size_t rows, const char *what);
 void md_fold_close(gbi_textbuf *b, size_t rows);
+/* The carbon section's heading and first paragraph, per `unit` of work
+ * ("sort", "repetition"), and the table of the intensities used; shared by
+ * the study's results.md and a suite's. */
+void md_carbon_intro(gbi_textbuf *b, const char *unit);
+void md_carbon_intensities(gbi_textbuf *b, const gb_intensity *all, size_t n);
+/* The carbon table's head: the key columns, then net and with-idle columns
+ * per intensity; and one cell, micrograms CO2e of an energy interval. */
+void md_carbon_head(gbi_textbuf *b, const char *const *keys, size_t n_keys,
+                    const gb_intensity *all, size_t n);
+void md_carbon_interval(gbi_textbuf *b, const gb_interval *iv, double g_per_kwh);
 /* "missing" with energy measured, "pending" without. */
 const char *md_missing_word(const gb_analysis *a);
 /* An estimate of c scaled to the table's unit, with its interval and marks. */

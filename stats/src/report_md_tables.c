@@ -394,16 +394,39 @@ static void carbon_cell(md *d, const gb_an_config *c, gb_estimate e, double g_pe
     gbi_tb_puts(b, c->measured ? md_missing_word(d->a) : "not measured");
     return;
   }
+  md_carbon_interval(b, iv, g_per_kwh);
+}
+
+void md_carbon_interval(gbi_textbuf *b, const gb_interval *iv, double g_per_kwh) {
   gbi_tb_interval(b, gb_carbon_grams(iv->point, g_per_kwh) * 1e6,
                   gb_carbon_grams(iv->lo, g_per_kwh) * 1e6,
                   gb_carbon_grams(iv->hi, g_per_kwh) * 1e6, SIG);
 }
 
-static void carbon_intensities(md *d) {
-  gbi_textbuf *b = d->b;
+void md_carbon_head(gbi_textbuf *b, const char *const *keys, size_t n_keys,
+                    const gb_intensity *all, size_t n) {
+  gbi_tb_puts(b, "|");
+  for (size_t i = 0; i < n_keys; i++) {
+    gbi_tb_printf(b, " %s |", keys[i]);
+  }
+  for (size_t i = 0; i < n; i++) {
+    gbi_tb_puts(b, " ");
+    md_text(b, all[i].region);
+    gbi_tb_puts(b, ", net (µg) | ");
+    md_text(b, all[i].region);
+    gbi_tb_puts(b, ", with idle (µg) |");
+  }
+  gbi_tb_puts(b, "\n|");
+  for (size_t i = 0; i < n_keys + 2 * n; i++) {
+    gbi_tb_puts(b, "---|");
+  }
+  gbi_tb_puts(b, "\n");
+}
+
+void md_carbon_intensities(gbi_textbuf *b, const gb_intensity *all, size_t n) {
   gbi_tb_puts(b, "| Region | Code | Year | g CO2e per kWh |\n|---|---|---|---|\n");
-  for (size_t i = 0; i < d->o->n_intensities; i++) {
-    const gb_intensity *x = &d->o->intensities[i];
+  for (size_t i = 0; i < n; i++) {
+    const gb_intensity *x = &all[i];
     gbi_tb_puts(b, "| ");
     md_text(b, x->region);
     gbi_tb_puts(b, " | ");
@@ -422,19 +445,8 @@ static void carbon_intensities(md *d) {
 static void carbon_table(md *d) {
   gbi_textbuf *b = d->b;
   md_fold_open(b, d->a->n_configs, "Carbon per sort");
-  gbi_tb_puts(b, "| Language | Algorithm | Order | Size |");
-  for (size_t i = 0; i < d->o->n_intensities; i++) {
-    gbi_tb_puts(b, " ");
-    md_text(b, d->o->intensities[i].region);
-    gbi_tb_puts(b, ", net (µg) | ");
-    md_text(b, d->o->intensities[i].region);
-    gbi_tb_puts(b, ", with idle (µg) |");
-  }
-  gbi_tb_puts(b, "\n|---|---|---|---|");
-  for (size_t i = 0; i < d->o->n_intensities; i++) {
-    gbi_tb_puts(b, "---|---|");
-  }
-  gbi_tb_puts(b, "\n");
+  static const char *const keys[] = {"Language", "Algorithm", "Order", "Size"};
+  md_carbon_head(b, keys, 4, d->o->intensities, d->o->n_intensities);
   for (size_t i = 0; i < d->a->n_configs; i++) {
     const gb_an_config *c = &d->a->configs[i];
     config_keys(b, c);
@@ -451,20 +463,26 @@ static void carbon_table(md *d) {
   md_fold_close(b, d->a->n_configs);
 }
 
+void md_carbon_intro(gbi_textbuf *b, const char *unit) {
+  gbi_tb_printf(b,
+                "## Carbon\n\nMicrograms of CO2-equivalent per %s, from annual, "
+                "location-based, lifecycle grid intensities: *net* counts only the energy the "
+                "%s adds above idle; *with idle* also counts the idle power drawn while it "
+                "runs. Neither includes the rest of the machine, so both understate the "
+                "electricity used. Intensities: Ember - Yearly Electricity Data (2026) and "
+                "Ember - Yearly Electricity Data Europe (2026), with major processing by Our "
+                "World in Data (CC BY 4.0); see stats/data/README.md.\n\n",
+                unit, unit);
+}
+
 void md_section_carbon(md *d) {
   gbi_textbuf *b = d->b;
-  gbi_tb_puts(b, "## Carbon\n\nMicrograms of CO2-equivalent per sort, from annual, "
-                 "location-based, lifecycle grid intensities: *net* counts only the energy the "
-                 "sort adds above idle; *with idle* also counts the idle power drawn while it "
-                 "runs. Neither includes the rest of the machine, so both understate the "
-                 "electricity used. Intensities: Ember - Yearly Electricity Data (2026) and "
-                 "Ember - Yearly Electricity Data Europe (2026), with major processing by Our "
-                 "World in Data (CC BY 4.0); see stats/data/README.md.\n\n");
+  md_carbon_intro(b, "sort");
   if (d->o->n_intensities == 0) {
     gbi_tb_puts(b, "No region was asked for.\n\n");
     return;
   }
-  carbon_intensities(d);
+  md_carbon_intensities(b, d->o->intensities, d->o->n_intensities);
   if (!d->a->energy) {
     gbi_tb_puts(b, "Every carbon figure is *pending*: energy was not measured.\n\n");
     return;

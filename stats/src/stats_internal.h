@@ -18,6 +18,7 @@
 #include "greenbench/carbon.h"
 #include "greenbench/error.h"
 #include "greenbench/ratio.h"
+#include "greenbench/report.h"
 #include "greenbench/rng.h"
 #include "greenbench/spearman.h"
 #include "textbuf.h"
@@ -211,5 +212,17 @@ typedef struct {
  * the NUL; the caller frees it). Errors: -ENOMEM. */
 GB_MUST_USE int gbi_report_md(const gb_analysis *a, const gbi_report_md_opts *opts, char **out,
                               size_t *len, gb_err *err);
+
+/* ---- report.c, shared with a suite's report (suite_report.c) ---- */
+/* gb_report_write's checks of its options (dir, resamples, margin). */
+GB_MUST_USE int gbi_report_check_opts(const gb_report_opts *o, gb_err *err);
+/* The analysis options a report's options ask for. */
+gb_analysis_opts gbi_report_analysis_opts(const gb_report_opts *o);
+/* The study's default regions (the United Arab Emirates, the United
+ * Kingdom) from the shipped table. */
+GB_MUST_USE int gbi_report_default_intensities(gb_intensity out[2], gb_err *err);
+/* Whether paths a and b name one file, as the report compares its outputs
+ * with its inputs (by device and inode, or by resolved path). */
+bool gbi_report_same_file(const char *a, const char *b);
 
 #endif

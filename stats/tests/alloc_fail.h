@@ -8,6 +8,7 @@
 
 #include "greenbench/error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Calls call(arg, err) with its k-th allocation (k = 0, 1, ...) returning
@@ -17,5 +18,12 @@
  * the test otherwise, and returns how many allocations a complete call
  * makes. */
 size_t gbt_each_allocation_fails(int (*call)(void *arg, gb_err *err), void *arg);
+
+/* The same, for code with documented fallbacks when memory is short (the
+ * bootstrap's buffers, bootstrap.c): with may_cope, a call whose allocation
+ * failed may also return 0, and then call itself must have checked that its
+ * results are those of a complete call (returning another error if not). */
+size_t gbt_each_allocation_fails_or_copes(int (*call)(void *arg, gb_err *err), void *arg,
+                                          bool may_cope);
 
 #endif

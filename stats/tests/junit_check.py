@@ -5,11 +5,12 @@
 Counted from the elements, not taken from the attributes: the number of
 testcases, failures and skips; each testsuite's tests/failures/skipped/errors
 attributes and the document's tests/failures/errors must agree with those
-counts; every case is named <order>.<size>, its classname is its suite's name,
+counts; every case is named <order>.<size> (with --suite-cases, a suite
+campaign's parameter set, name=value;name=value), its classname is its suite's name,
 and no (classname, name) pair appears twice. With --tests, --failures and
 --skipped the counts must also be the ones expected.
 
-usage: junit_check.py FILE [--tests N] [--failures N] [--skipped N]
+usage: junit_check.py FILE [--tests N] [--failures N] [--skipped N] [--suite-cases]
 exit 0 when every check holds; 1 with one line per problem otherwise; 2 on
 bad arguments or a file that cannot be parsed.
 """
@@ -24,13 +25,14 @@ except ImportError:
              "(Debian package python3-junitparser; bash ci/setup installs it)")
 
 CASE_NAME = re.compile(r"(random|sorted|reversed|nearly)\.[1-9][0-9]*\Z")
+SUITE_CASE_NAME = re.compile(r"[a-z][a-z0-9_-]*=(0|[1-9][0-9]*)(;[a-z][a-z0-9_-]*=(0|[1-9][0-9]*))*\Z")
 
 
 def count(case, kind):
     return sum(isinstance(r, kind) for r in case.result)
 
 
-def check(path, want):
+def check(path, want, case_name=CASE_NAME):
     try:
         xml = JUnitXml.fromfile(path)
     except Exception as e:  # junitparser raises lxml's or ElementTree's errors
@@ -53,8 +55,9 @@ def check(path, want):
             if attr is None or int(attr) != value:
                 problems.append(f"suite {suite.name}: {key}={attr} but {value} counted")
         for c in cases:
-            if not CASE_NAME.match(c.name or ""):
-                problems.append(f"suite {suite.name}: case name {c.name!r} is not <order>.<size>")
+            if not case_name.match(c.name or ""):
+                shape = "a parameter set" if case_name is SUITE_CASE_NAME else "<order>.<size>"
+                problems.append(f"suite {suite.name}: case name {c.name!r} is not {shape}")
             if c.classname != suite.name:
                 problems.append(f"case {c.name}: classname {c.classname!r} is not its suite's")
             if count(c, Failure) + count(c, Skipped) > 1:
@@ -81,9 +84,10 @@ def main():
     p.add_argument("file")
     for key in ("tests", "failures", "skipped"):
         p.add_argument(f"--{key}", type=int)
+    p.add_argument("--suite-cases", action="store_true")
     args = p.parse_args()
     want = {k: getattr(args, k) for k in ("tests", "failures", "skipped")}
-    totals, problems = check(args.file, want)
+    totals, problems = check(args.file, want, SUITE_CASE_NAME if args.suite_cases else CASE_NAME)
     for line in problems:
         print(f"junit_check: {args.file}: {line}")
     if problems:
