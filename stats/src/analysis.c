@@ -74,7 +74,7 @@ static double median_or_nan(double *x, size_t n) {
   return gb_quantile_select(x, n, 0.5);
 }
 
-gb_startup gbi_startup_batch(const gbi_measures *m, uint64_t launches) {
+gb_startup gbi_analysis_startup_batch(const gbi_measures *m, uint64_t launches) {
   double l = (double)launches, w = (double)m->wall_ns.value;
   return (gb_startup){
       .time_ns = w / l,
@@ -115,7 +115,7 @@ static int startup_cost(const gb_rec_group *g, gb_an_startup *s, gb_err *err) {
     }
     s->launches = n == 0 ? r->launches : s->launches;
     gbi_measures m = GBI_MEASURES_OF(r);
-    s->batches[n++] = gbi_startup_batch(&m, r->launches);
+    s->batches[n++] = gbi_analysis_startup_batch(&m, r->launches);
   }
   s->n_ok = n;
   s->measured = n > 0;

@@ -52,7 +52,7 @@ gb_run gbi_run_of_measures(const gbi_measures *m, uint64_t per_process);
 
 /* One ok startup batch's cost per process (study.md, Startup cost): wall,
  * CPU and net energy (idle subtracted) over launches. */
-gb_startup gbi_startup_batch(const gbi_measures *m, uint64_t launches);
+gb_startup gbi_analysis_startup_batch(const gbi_measures *m, uint64_t launches);
 
 /* The startup cost subtracted by the point estimates: the medians of
  * batches[0..n-1] (n >= 1), each NAN when any batch's is. 0 or -ENOMEM. */

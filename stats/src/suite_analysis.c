@@ -163,7 +163,7 @@ static int count_rows(gb_suite_analysis *a, gb_err *err) {
     if (row->kind == GB_SREC_KIND_STARTUP && row_ok(row)) {
       gb_sa_config *c = config_of(a, row);
       gbi_measures m = GBI_MEASURES_OF(row);
-      c->batches[c->n_startup_ok++] = gbi_startup_batch(&m, row->launches);
+      c->batches[c->n_startup_ok++] = gbi_analysis_startup_batch(&m, row->launches);
     }
   }
   return 0;
