@@ -135,7 +135,7 @@ static void ratio_cell(smd *d, const gb_sa_ratio *r, const gb_interval *iv) {
   } else if (isnan(iv->point)) {
     gbi_tb_puts(b, "undefined");
   } else {
-    gbi_tb_interval(b, iv->point, iv->lo, iv->hi, SIG);
+    gbi_tb_ratio_interval(b, iv->point, iv->lo, iv->hi, SIG);
     if (gb_an_point_outside(iv)) {
       gbi_tb_printf(b, " " FLAG_OUTSIDE " %zu of %zu", iv->n_used, d->a->opts.resamples);
     }

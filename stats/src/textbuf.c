@@ -218,6 +218,25 @@ void gbi_tb_interval(gbi_textbuf *b, double point, double lo, double hi, int sig
   put_three(b, (const double[3]){point, lo, hi}, dec, sep);
 }
 
+/* Whether v printed with dec decimals lies on the same side of 1 as v. */
+static bool keeps_side_of_one(double v, int dec) {
+  double shown = round(v * pow(10.0, dec)) / pow(10.0, dec);
+  return (v > 1.0) == (shown > 1.0) && (v < 1.0) == (shown < 1.0);
+}
+
+void gbi_tb_ratio_interval(gbi_textbuf *b, double point, double lo, double hi, int sig) {
+  int dec = gbi_interval_decimals(point, lo, hi, sig);
+  if (dec < 0 || isnan(lo) || isnan(hi)) {
+    gbi_tb_interval(b, point, lo, hi, sig);
+    return;
+  }
+  while (dec < 15 && !(keeps_side_of_one(lo, dec) && keeps_side_of_one(hi, dec))) {
+    dec++;
+  }
+  static const char *const sep[3] = {" [", ", ", "]"};
+  put_three(b, (const double[3]){point, lo, hi}, dec, sep);
+}
+
 int gbi_text_file(char *text, char **out, size_t *len, const char *what, gb_err *err) {
   size_t n = text ? strlen(text) : 0;
   char *bytes = text ? realloc(text, n + 2) : NULL;

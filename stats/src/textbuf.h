@@ -72,6 +72,11 @@ GB_MUST_USE int gbi_interval_decimals(double point, double lo, double hi, int si
  * decimals of gbi_interval_decimals; without a finite interval the point
  * with sig significant digits and " [n/a]". */
 void gbi_tb_interval(gbi_textbuf *b, double point, double lo, double hi, int sig);
+/* A ratio's interval, read against 1: as gbi_tb_interval, with decimals
+ * added (up to 15) until each end prints on its own side of 1, so that an
+ * interval that excludes 1 never prints as one that holds it ("[1.3, 26]",
+ * not "[1, 26]"). */
+void gbi_tb_ratio_interval(gbi_textbuf *b, double point, double lo, double hi, int sig);
 /* The decimals of a range: gbi_interval_decimals with the range in place of
  * the interval, but a range of positive figures (min > 0) also keeps two
  * significant digits of its smallest, as long as that gives the largest no

@@ -75,3 +75,17 @@ Test(textbuf, a_range_keeps_two_digits_of_its_smallest) {
   /* Ranges that reach 0 or below (rhos) keep the interval rule. */
   expect_range(0.35, -0.02, 0.61, "0.35 (-0.02 to 0.61)");
 }
+
+Test(textbuf, a_ratio_interval_shows_on_which_side_of_1_its_ends_lie) {
+  /* The node/nbody/n=20000 ratio of a smoke run: [1.29, 26.2] is wholly
+   * above 1 ("slower"), and printed by the width rule alone it read
+   * "15 [1, 26]", an interval that seems to hold 1. */
+  expect_three(gbi_tb_ratio_interval, 15.4888, 1.2948, 26.2194, "15.5 [1.3, 26.2]");
+  expect_three(gbi_tb_ratio_interval, 0.5, 0.21, 0.996, "0.500 [0.210, 0.996]");
+  expect_three(gbi_tb_ratio_interval, 3.0, 0.9996, 8.1, "3.0000 [0.9996, 8.1000]");
+  /* An end that is exactly 1, or an interval already read right, keeps
+   * the width rule's decimals. */
+  expect_three(gbi_tb_ratio_interval, 15.0, 1.0, 26.0, "15 [1, 26]");
+  expect_three(gbi_tb_ratio_interval, 88.0, 62.1, 114.3, "88 [62, 114]");
+  expect_three(gbi_tb_ratio_interval, 41.0, NAN, NAN, "41.00 [n/a]");
+}
