@@ -259,10 +259,12 @@ static void section_cases(smd *d) {
     }
     gbi_tb_puts(b, ".");
   }
-  gbi_tb_printf(b, " Figures carry two significant digits of their interval's half-width; "
-                   "\"" FLAG_NONPOSITIVE "\" marks an estimate the startup swallows, "
-                   "\"" FLAG_OUTSIDE " N of R\" a ratio whose point lies outside its "
-                   "interval.\n\n");
+  gbi_tb_printf(b,
+                " Figures carry two significant digits of their interval's half-width, and a "
+                "ratio's interval the decimals that show on which side of 1 each end lies; "
+                "\"" FLAG_NONPOSITIVE "\" marks an estimate the startup swallows, "
+                "\"" FLAG_OUTSIDE " N of R\" a ratio whose point lies outside its "
+                "interval.\n\n");
   for (size_t k = 0; k < d->a->n_cases; k++) {
     case_table(d, &d->a->cases[k]);
   }
