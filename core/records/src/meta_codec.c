@@ -53,22 +53,20 @@ static int copy_str(jctx *j, const cJSON *v, const char *at, char *dst, size_t c
   return 0;
 }
 
-/* A number's own text (keep_number_text), not cJSON's double: plain
- * decimal digits without a leading zero, 0 .. 2^64-1, read exactly. */
-static int to_uint(jctx *j, const cJSON *v, const char *at, uint64_t *out) {
-  if (!cJSON_IsNumber(v))
-    return bad(j, at, "an integer", v);
-  if (!gbi_json_whole(v, UINT64_MAX, out))
-    return FAIL(j, at, "not an integer in 0..2^64-1");
-  return 0;
-}
-
 /* Adds item to o (an array when key is NULL); false, item freed, on failure. */
 static bool add(cJSON *o, const char *key, cJSON *item) {
   if (item && (key ? cJSON_AddItemToObject(o, key, item) : cJSON_AddItemToArray(o, item)))
     return true;
   cJSON_Delete(item);
   return false;
+}
+
+/* o with item added (an array's when key is NULL), or NULL with both freed. */
+static cJSON *add_or_drop(cJSON *o, const char *key, cJSON *item) {
+  if (add(o, key, item))
+    return o;
+  cJSON_Delete(o);
+  return NULL;
 }
 
 /* ---- Fields the table cannot describe, read and written by hand --------- */
@@ -112,10 +110,7 @@ static bool write_env(const void *base, cJSON *parent, const char *key) {
   const gb_meta *m = base;
   cJSON *o = cJSON_CreateObject();
   for (size_t i = 0; o && i < m->n_harness_env && i < GB_META_MAX_ENV; i++)
-    if (!add(o, m->harness_env[i].name, cJSON_CreateString(m->harness_env[i].value))) {
-      cJSON_Delete(o);
-      o = NULL;
-    }
+    o = add_or_drop(o, m->harness_env[i].name, cJSON_CreateString(m->harness_env[i].value));
   return add(parent, key, o);
 }
 
@@ -123,10 +118,7 @@ static bool write_env(const void *base, cJSON *parent, const char *key) {
 static cJSON *write_mask(unsigned mask, gbi_rec_name_set names) {
   cJSON *a = mask >> names.n ? NULL : cJSON_CreateArray();
   for (unsigned v = 0; a && gb_bits_next(mask, &v); v++)
-    if (!add(a, NULL, cJSON_CreateString(names.names[v]))) {
-      cJSON_Delete(a);
-      a = NULL;
-    }
+    a = add_or_drop(a, NULL, cJSON_CreateString(names.names[v]));
   return a;
 }
 
@@ -303,13 +295,8 @@ static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at
     char entry[96], *slot = entries(f, base) + k * e->size;
     memset(slot, 0, e->size);
     snprintf(entry, sizeof entry, "%s[%zu]", at, k);
-    int rc;
-    if (e->type != GB_MT_OBJECT)
-      rc = parse_value(j, e, v, at, slot); /* a scalar entry is named by its array */
-    else if (cJSON_IsObject(v))
-      rc = parse_fields(j, v, entry, e->sub, e->n_sub, slot);
-    else
-      rc = bad(j, entry, "an object", v);
+    /* An object entry is named by its index, a scalar one by its array. */
+    int rc = parse_value(j, e, v, e->type == GB_MT_OBJECT ? entry : at, slot);
     if (rc < 0)
       return rc;
     *n = k + 1;
@@ -341,8 +328,12 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
   switch (f->type) {
   case GB_MT_STR:
     return copy_str(j, v, at, PLACE(base, f, char), f->size);
-  case GB_MT_UINT:
-    return to_uint(j, v, at, PLACE(base, f, uint64_t));
+  case GB_MT_UINT: /* from the number's own text (keep_number_text), not cJSON's double */
+    if (!cJSON_IsNumber(v))
+      return bad(j, at, "an integer", v);
+    if (!gbi_json_whole(v, UINT64_MAX, PLACE(base, f, uint64_t)))
+      return FAIL(j, at, "not an integer in 0..2^64-1");
+    return 0;
   case GB_MT_TEXT: /* owned text, an entry of a list of strings: named by its list */
     if (!cJSON_IsString(v))
       return bad(j, at, "an array of strings", v);
@@ -452,11 +443,8 @@ static cJSON *write_array(jctx *j, const field *f, const void *base, const char 
   for (size_t i = 0; a && i < n; i++) {
     char entry[96];
     snprintf(entry, sizeof entry, "%s[%zu]", at, i);
-    if (!add(a, NULL,
-             write_value(j, e, p + i * e->size, e->type == GB_MT_OBJECT ? entry : at))) {
-      cJSON_Delete(a);
-      a = NULL;
-    }
+    a = add_or_drop(a, NULL,
+                    write_value(j, e, p + i * e->size, e->type == GB_MT_OBJECT ? entry : at));
   }
   return a;
 }
