@@ -220,17 +220,9 @@ static int check_calibration(vctx *v, const gb_meta *m) {
   return 0;
 }
 
-static int check_zones(vctx *v, const gb_meta *m) {
-  bool package = false;
-  for (size_t i = 0; i < m->energy.n_zones; i++)
-    package |= m->energy.zones[i].kind == GB_META_ZONE_PACKAGE;
-  if (m->energy.status == GB_REC_ENERGY_OK && !package)
-    return FAIL(v, "energy.zones: energy is ok but no package zone is listed");
-  return 0;
-}
-
 static int check_energy(vctx *v, const gb_meta *m) {
   gb_rec_energy st = m->energy.status;
+  bool package = false;
   if ((m->settings.energy == GB_ENERGY_OFF) != (st == GB_REC_ENERGY_OFF))
     return FAIL(v, "energy.status: %s, but settings.energy is %s", gb_rec_energy_name(st),
                 gb_energy_mode_name(m->settings.energy));
@@ -241,19 +233,18 @@ static int check_energy(vctx *v, const gb_meta *m) {
     return FAIL(v, "energy.source: '%s' is neither powercap nor perf_event", m->energy.source);
   if (m->energy.has_cross && strcmp(m->energy.cross_check, "perf_event") != 0)
     return FAIL(v, "energy.cross_check: '%s' is not perf_event", m->energy.cross_check);
-  return check_zones(v, m);
-}
-
-/* "YYYY-MM-DDTHH:MM:SSZ", UTC, a real date (gb_utc_parse). */
-static bool is_utc_time(const char *s) {
-  int64_t t;
-  return gb_utc_parse(s, &t) == 0;
+  for (size_t i = 0; i < m->energy.n_zones; i++)
+    package |= m->energy.zones[i].kind == GB_META_ZONE_PACKAGE;
+  if (st == GB_REC_ENERGY_OK && !package)
+    return FAIL(v, "energy.zones: energy is ok but no package zone is listed");
+  return 0;
 }
 
 static int check_progress(vctx *v, const gb_meta *m) {
-  if (!is_utc_time(m->started_at))
+  int64_t t; /* UTC, a real date (gb_utc_parse) */
+  if (gb_utc_parse(m->started_at, &t) < 0)
     return FAIL(v, "started_at: '%.40s' is not YYYY-MM-DDTHH:MM:SSZ", m->started_at);
-  if (m->has_finished_at && !is_utc_time(m->finished_at))
+  if (m->has_finished_at && gb_utc_parse(m->finished_at, &t) < 0)
     return FAIL(v, "finished_at: '%.40s' is not YYYY-MM-DDTHH:MM:SSZ", m->finished_at);
   if (m->runs_done > m->plan.measured_runs)
     return FAIL(v, "runs_done: %" PRIu64 ", more than plan.measured_runs %" PRIu64,
