@@ -163,10 +163,10 @@ static const field calibration_fields[] = {
     UINT("sorts", sorts, .min = 1),
     ARRAY("warmup_loop_ns", warmup_loop_ns, n_warmup_loop_ns, uint_entry),
 };
+static const field calibration_entry[] = {ENTRY(T, calibration_fields)};
 /* The first four, a configuration, are also an entry of settings.omit. */
-static const field calibration_entry[] = {ENTRY(T, calibration_fields)},
-                   config_entry[] = {
-                       FIELD(NULL, GB_MT_OBJECT, .sub = calibration_fields, .n_sub = 4)};
+static const field config_entry[] = {
+    FIELD(NULL, GB_MT_OBJECT, .sub = calibration_fields, .n_sub = 4)};
 #undef T
 #define T gb_meta_startup
 static const field startup_fields[] = {
