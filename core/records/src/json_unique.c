@@ -43,9 +43,7 @@ static const cJSON *repeated_sorted(const cJSON *o, size_t n, bool *oom) {
 
 /* The first member of object o whose key an earlier member has, or NULL. */
 static const cJSON *repeated(const cJSON *o, bool *oom) {
-  size_t n = 0;
-  for (const cJSON *c = o->child; c; c = c->next)
-    n++;
+  size_t n = (size_t)cJSON_GetArraySize(o); /* an object's members too */
   if (n > PAIRWISE_MAX)
     return repeated_sorted(o, n, oom);
   for (const cJSON *a = o->child; a; a = a->next)
@@ -73,17 +71,13 @@ static const char *place(char *buf, const char *at, const cJSON *v, const cJSON 
 }
 
 const char *gbi_json_type_name(const cJSON *v) {
-  if (!v)
-    return "nothing";
-  if (cJSON_IsString(v))
-    return "a string";
-  if (cJSON_IsNumber(v))
-    return "a number";
-  if (cJSON_IsBool(v))
-    return "a boolean";
-  if (cJSON_IsNull(v))
-    return "null";
-  return cJSON_IsArray(v) ? "an array" : "an object";
+  return !v                  ? "nothing"
+         : cJSON_IsString(v) ? "a string"
+         : cJSON_IsNumber(v) ? "a number"
+         : cJSON_IsBool(v)   ? "a boolean"
+         : cJSON_IsNull(v)   ? "null"
+         : cJSON_IsArray(v)  ? "an array"
+                             : "an object";
 }
 
 static size_t line_at(const char *s, size_t len, const char *at) {

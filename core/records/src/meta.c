@@ -1,6 +1,7 @@
-/* The meta.json model: building it, machine labels, what it plans, and the
- * checks across fields. Its fields are read and written by the table of
- * meta_codec.c, which also checks each field on its own. */
+/* The meta.json model: building it and the checks across fields. Its
+ * fields are read and written by the table of meta_codec.c, which also
+ * checks each field on its own; what it plans is asked in meta_plan.c, and
+ * machine labels are made in meta_label.c. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -135,46 +136,6 @@ static int check_plan(vctx *v, const gb_meta_plan *p) {
   return 0;
 }
 
-bool gb_meta_has_language(const gb_meta *m, gb_language l) {
-  return (unsigned)l < 32 && (m->settings.languages >> l & 1u);
-}
-bool gb_meta_has_algorithm(const gb_meta *m, gb_algorithm a) {
-  return (unsigned)a < 32 && (m->settings.algorithms >> a & 1u);
-}
-bool gb_meta_has_order(const gb_meta *m, gb_order o) {
-  return (unsigned)o < 32 && (m->settings.orders >> o & 1u);
-}
-
-bool gb_meta_plans(const gb_meta *m, gb_language l, gb_algorithm a, gb_order o, uint64_t size) {
-  return gb_settings_plans(&m->settings, l, a, o, gb_settings_size_index(&m->settings, size));
-}
-
-bool gb_meta_plans_startup(const gb_meta *m, gb_language l, gb_order o, uint64_t size) {
-  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
-    if (gb_meta_plans(m, l, a, o, size))
-      return true;
-  return false;
-}
-
-size_t gb_meta_planned_configs(const gb_meta *m) {
-  size_t n = 0;
-  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++)
-      for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
-        for (size_t z = 0; z < m->settings.nsizes; z++)
-          n += gb_settings_plans(&m->settings, l, a, o, z);
-  return n;
-}
-
-size_t gb_meta_planned_startups(const gb_meta *m) {
-  size_t n = 0;
-  for (gb_language l = 0; l < GB_LANGUAGE_COUNT; l++)
-    for (gb_order o = 0; o < GB_ORDER_COUNT; o++)
-      for (size_t z = 0; z < m->settings.nsizes; z++)
-        n += gb_meta_plans_startup(m, l, o, m->settings.sizes[z]);
-  return n;
-}
-
 /* Omitted configurations lie inside the lists, and each item of a list
  * keeps at least one configuration (else it would not be listed). */
 static int check_omit(vctx *v, const gb_meta *m) {
@@ -220,17 +181,9 @@ static int check_calibration(vctx *v, const gb_meta *m) {
   return 0;
 }
 
-static int check_zones(vctx *v, const gb_meta *m) {
-  bool package = false;
-  for (size_t i = 0; i < m->energy.n_zones; i++)
-    package |= m->energy.zones[i].kind == GB_META_ZONE_PACKAGE;
-  if (m->energy.status == GB_REC_ENERGY_OK && !package)
-    return FAIL(v, "energy.zones: energy is ok but no package zone is listed");
-  return 0;
-}
-
 static int check_energy(vctx *v, const gb_meta *m) {
   gb_rec_energy st = m->energy.status;
+  bool package = false;
   if ((m->settings.energy == GB_ENERGY_OFF) != (st == GB_REC_ENERGY_OFF))
     return FAIL(v, "energy.status: %s, but settings.energy is %s", gb_rec_energy_name(st),
                 gb_energy_mode_name(m->settings.energy));
@@ -241,19 +194,18 @@ static int check_energy(vctx *v, const gb_meta *m) {
     return FAIL(v, "energy.source: '%s' is neither powercap nor perf_event", m->energy.source);
   if (m->energy.has_cross && strcmp(m->energy.cross_check, "perf_event") != 0)
     return FAIL(v, "energy.cross_check: '%s' is not perf_event", m->energy.cross_check);
-  return check_zones(v, m);
-}
-
-/* "YYYY-MM-DDTHH:MM:SSZ", UTC, a real date (gb_utc_parse). */
-static bool is_utc_time(const char *s) {
-  int64_t t;
-  return gb_utc_parse(s, &t) == 0;
+  for (size_t i = 0; i < m->energy.n_zones; i++)
+    package |= m->energy.zones[i].kind == GB_META_ZONE_PACKAGE;
+  if (st == GB_REC_ENERGY_OK && !package)
+    return FAIL(v, "energy.zones: energy is ok but no package zone is listed");
+  return 0;
 }
 
 static int check_progress(vctx *v, const gb_meta *m) {
-  if (!is_utc_time(m->started_at))
+  int64_t t; /* UTC, a real date (gb_utc_parse) */
+  if (gb_utc_parse(m->started_at, &t) < 0)
     return FAIL(v, "started_at: '%.40s' is not YYYY-MM-DDTHH:MM:SSZ", m->started_at);
-  if (m->has_finished_at && !is_utc_time(m->finished_at))
+  if (m->has_finished_at && gb_utc_parse(m->finished_at, &t) < 0)
     return FAIL(v, "finished_at: '%.40s' is not YYYY-MM-DDTHH:MM:SSZ", m->finished_at);
   if (m->runs_done > m->plan.measured_runs)
     return FAIL(v, "runs_done: %" PRIu64 ", more than plan.measured_runs %" PRIu64,

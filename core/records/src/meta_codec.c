@@ -36,13 +36,12 @@ static const char *key_path(char *buf, size_t len, const char *at, const char *k
   return buf;
 }
 
-static int bad(jctx *j, const char *at, const char *what, const cJSON *v) {
-  return gb_err_set(j->err, EINVAL, "%s: %s: expected %s, got %s", j->path, at, what,
-                    gbi_json_type_name(v));
-}
+/* -EINVAL, with the message "<path>: <at>: <fmt...>". */
+#define FAIL(j, at, fmt, ...)                                                                  \
+  gb_err_set((j)->err, EINVAL, "%s: %s: " fmt, (j)->path, at, ##__VA_ARGS__)
 
-static int bad_value(jctx *j, const char *at, const char *why) {
-  return gb_err_set(j->err, EINVAL, "%s: %s: %s", j->path, at, why);
+static int bad(jctx *j, const char *at, const char *what, const cJSON *v) {
+  return FAIL(j, at, "expected %s, got %s", what, gbi_json_type_name(v));
 }
 
 static int copy_str(jctx *j, const cJSON *v, const char *at, char *dst, size_t cap) {
@@ -50,28 +49,9 @@ static int copy_str(jctx *j, const cJSON *v, const char *at, char *dst, size_t c
     return bad(j, at, "a string", v);
   size_t n = strlen(v->valuestring);
   if (n >= cap)
-    return gb_err_set(j->err, EINVAL, "%s: %s: longer than %zu bytes", j->path, at, cap - 1);
+    return FAIL(j, at, "longer than %zu bytes", cap - 1);
   memcpy(dst, v->valuestring, n + 1);
   return 0;
-}
-
-/* A number's own text (keep_number_text), not cJSON's double: plain
- * decimal digits without a leading zero, 0 .. 2^64-1, read exactly. */
-static int to_uint(jctx *j, const cJSON *v, const char *at, uint64_t *out) {
-  if (!cJSON_IsNumber(v))
-    return bad(j, at, "an integer", v);
-  if (!gbi_json_whole(v, UINT64_MAX, out))
-    return bad_value(j, at, "not an integer in 0..2^64-1");
-  return 0;
-}
-
-/* Every number is written as its exact decimal digits (a raw item): cJSON's
- * own numbers are doubles, printed with 15 significant digits when that
- * round-trips within an epsilon, which loses the last digits of a seed. */
-static cJSON *exact_uint(uint64_t v) {
-  char digits[24];
-  snprintf(digits, sizeof digits, "%" PRIu64, v);
-  return cJSON_CreateRaw(digits);
 }
 
 /* Adds item to o (an array when key is NULL); false, item freed, on failure. */
@@ -82,6 +62,14 @@ static bool add(cJSON *o, const char *key, cJSON *item) {
   return false;
 }
 
+/* o with item added (an array's when key is NULL), or NULL with both freed. */
+static cJSON *add_or_drop(cJSON *o, const char *key, cJSON *item) {
+  if (add(o, key, item))
+    return o;
+  cJSON_Delete(o);
+  return NULL;
+}
+
 /* ---- Fields the table cannot describe, read and written by hand --------- */
 
 static int parse_format(jctx *j, const cJSON *v, const char *at, void *base) {
@@ -89,7 +77,7 @@ static int parse_format(jctx *j, const cJSON *v, const char *at, void *base) {
   char format[GB_META_NAME_MAX];
   int rc = copy_str(j, v, at, format, sizeof format);
   if (rc == 0 && strcmp(format, GB_META_FORMAT) != 0)
-    rc = bad_value(j, at, "not " GB_META_FORMAT);
+    rc = FAIL(j, at, "not " GB_META_FORMAT);
   return rc;
 }
 
@@ -107,10 +95,10 @@ static int parse_env(jctx *j, const cJSON *o, const char *at, void *base) {
   for (const cJSON *v = o->child; rc == 0 && v; v = v->next) {
     char k[128];
     if (m->n_harness_env == GB_META_MAX_ENV)
-      return bad_value(j, at, "more than 32 variables");
+      return FAIL(j, at, "more than 32 variables");
     size_t n = strlen(v->string);
     if (n == 0 || n >= sizeof m->harness_env[0].name)
-      return bad_value(j, at, "a variable name that is empty or too long");
+      return FAIL(j, at, "a variable name that is empty or too long");
     memcpy(m->harness_env[m->n_harness_env].name, v->string, n + 1);
     rc = copy_str(j, v, key_path(k, sizeof k, at, v->string),
                   m->harness_env[m->n_harness_env].value, sizeof m->harness_env[0].value);
@@ -123,10 +111,7 @@ static bool write_env(const void *base, cJSON *parent, const char *key) {
   const gb_meta *m = base;
   cJSON *o = cJSON_CreateObject();
   for (size_t i = 0; o && i < m->n_harness_env && i < GB_META_MAX_ENV; i++)
-    if (!add(o, m->harness_env[i].name, cJSON_CreateString(m->harness_env[i].value))) {
-      cJSON_Delete(o);
-      o = NULL;
-    }
+    o = add_or_drop(o, m->harness_env[i].name, cJSON_CreateString(m->harness_env[i].value));
   return add(parent, key, o);
 }
 
@@ -134,10 +119,7 @@ static bool write_env(const void *base, cJSON *parent, const char *key) {
 static cJSON *write_mask(unsigned mask, gbi_rec_name_set names) {
   cJSON *a = mask >> names.n ? NULL : cJSON_CreateArray();
   for (unsigned v = 0; a && gb_bits_next(mask, &v); v++)
-    if (!add(a, NULL, cJSON_CreateString(names.names[v]))) {
-      cJSON_Delete(a);
-      a = NULL;
-    }
+    a = add_or_drop(a, NULL, cJSON_CreateString(names.names[v]));
   return a;
 }
 
@@ -160,7 +142,8 @@ static const field calibration_fields[] = {
 };
 static const field calibration_entry[] = {ENTRY(T, calibration_fields)};
 /* The first four, a configuration, are also an entry of settings.omit. */
-#define CONFIG_FIELDS 4
+static const field config_entry[] = {
+    FIELD(NULL, GB_MT_OBJECT, .sub = calibration_fields, .n_sub = 4)};
 #undef T
 #define T gb_meta_startup
 static const field startup_fields[] = {
@@ -265,6 +248,11 @@ static const field meta_fields[] = {
 const field gbi_meta_root[] = {ENTRY(T, meta_fields)};
 #undef T
 
+/* The first entry of the array f: at its place, or at the pointer there. */
+static char *entries(const field *f, const void *base) {
+  return f->flags & GB_MF_HEAP ? *PLACE(base, f, char *) : PLACE(base, f, char);
+}
+
 /* ---- Reading ------------------------------------------------------------ */
 
 static int parse_fields(jctx *j, const cJSON *o, const char *at, const field *fs, size_t n,
@@ -275,28 +263,17 @@ static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at
   const field *e = f->sub;
   size_t *n = COUNT(base, f), k = 0;
   if (!arr->child && (f->flags & GB_MF_NONEMPTY))
-    return bad_value(j, at, "empty");
+    return FAIL(j, at, "empty");
   for (const cJSON *v = arr->child; v; v = v->next, k++) {
     if (k == f->max)
-      return bad_value(j, at, "too many entries");
-    char entry[96];
-    void *slot;
-    if (f->flags & GB_MF_HEAP) {
-      if (gbi_meta_grow(PLACE(base, f, void *), k, e->size) < 0)
-        return gb_err_set(j->err, ENOMEM, "%s: out of memory", j->path);
-      slot = *PLACE(base, f, char *) + k * e->size;
-      memset(slot, 0, e->size);
-    } else {
-      slot = PLACE(base, f, char) + k * e->size;
-    }
+      return FAIL(j, at, "too many entries");
+    if ((f->flags & GB_MF_HEAP) && gbi_meta_grow(PLACE(base, f, void *), k, e->size) < 0)
+      return gb_err_set(j->err, ENOMEM, "%s: out of memory", j->path);
+    char entry[96], *slot = entries(f, base) + k * e->size;
+    memset(slot, 0, e->size);
     snprintf(entry, sizeof entry, "%s[%zu]", at, k);
-    int rc;
-    if (e->type != GB_MT_OBJECT)
-      rc = parse_value(j, e, v, at, slot); /* a scalar entry is named by its array */
-    else if (cJSON_IsObject(v))
-      rc = parse_fields(j, v, entry, e->sub, e->n_sub, slot);
-    else
-      rc = bad(j, entry, "an object", v);
+    /* An object entry is named by its index, a scalar one by its array. */
+    int rc = parse_value(j, e, v, e->type == GB_MT_OBJECT ? entry : at, slot);
     if (rc < 0)
       return rc;
     *n = k + 1;
@@ -312,13 +289,12 @@ static int parse_mask(jctx *j, const field *f, const cJSON *arr, const char *at,
   size_t k = 0;
   for (const cJSON *v = arr->child; v; v = v->next, k++) {
     unsigned i;
-    int rc = k == f->names.n ? bad_value(j, at, "too many entries")
-                             : parse_value(j, &name, v, at, &i);
+    int rc =
+        k == f->names.n ? FAIL(j, at, "too many entries") : parse_value(j, &name, v, at, &i);
     if (rc < 0)
       return rc;
     if (*mask >> i & 1u)
-      return gb_err_set(j->err, EINVAL, "%s: %s: lists %s twice", j->path, at,
-                        f->names.names[i]);
+      return FAIL(j, at, "lists %s twice", f->names.names[i]);
     *mask |= 1u << i;
   }
   return 0;
@@ -329,8 +305,12 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
   switch (f->type) {
   case GB_MT_STR:
     return copy_str(j, v, at, PLACE(base, f, char), f->size);
-  case GB_MT_UINT:
-    return to_uint(j, v, at, PLACE(base, f, uint64_t));
+  case GB_MT_UINT: /* from the number's own text (keep_number_text), not cJSON's double */
+    if (!cJSON_IsNumber(v))
+      return bad(j, at, "an integer", v);
+    if (!gbi_json_whole(v, UINT64_MAX, PLACE(base, f, uint64_t)))
+      return FAIL(j, at, "not an integer in 0..2^64-1");
+    return 0;
   case GB_MT_TEXT: /* owned text, an entry of a list of strings: named by its list */
     if (!cJSON_IsString(v))
       return bad(j, at, "an array of strings", v);
@@ -347,8 +327,7 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
       return bad(j, at, "a string", v);
     int i = gbi_rec_set_find(f->names, v->valuestring, strlen(v->valuestring));
     if (i < 0)
-      return gb_err_set(j->err, EINVAL, "%s: %s: unknown value '%.40s'", j->path, at,
-                        v->valuestring);
+      return FAIL(j, at, "unknown value '%.40s'", v->valuestring);
     *PLACE(base, f, unsigned) = (unsigned)i;
     return 0;
   }
@@ -375,7 +354,7 @@ static int parse_field(jctx *j, const field *f, const cJSON *o, const char *at, 
   if (!v && (f->flags & GB_MF_OPT) && !(f->flags & GB_MF_HAS))
     return 0;
   if (!v)
-    return gb_err_set(j->err, EINVAL, "%s: %s: missing", j->path, k);
+    return FAIL(j, k, "missing");
   if (f->flags & GB_MF_NULL) {
     *FLAG_AT(base, f->null_off) = !cJSON_IsNull(v);
     if (cJSON_IsNull(v))
@@ -409,7 +388,7 @@ static int parse_fields(jctx *j, const cJSON *o, const char *at, const field *fs
 /* NULL, after the message for a value that is not written. */
 static cJSON *refuse(jctx *j, const char *at, const char *why) {
   j->refused = true;
-  (void)bad_value(j, at, why);
+  (void)FAIL(j, at, "%s", why);
   return NULL;
 }
 
@@ -433,8 +412,7 @@ static bool write_members(jctx *j, const field *fs, size_t n, const void *base, 
 
 static cJSON *write_array(jctx *j, const field *f, const void *base, const char *at) {
   const field *e = f->sub;
-  const char *p =
-      f->flags & GB_MF_HEAP ? *PLACE(base, f, const char *const) : PLACE(base, f, const char);
+  const char *p = entries(f, base);
   size_t n = p ? *COUNT(base, f) : 0;
   if (n > f->max)
     return refuse(j, at, "too many entries");
@@ -442,11 +420,8 @@ static cJSON *write_array(jctx *j, const field *f, const void *base, const char 
   for (size_t i = 0; a && i < n; i++) {
     char entry[96];
     snprintf(entry, sizeof entry, "%s[%zu]", at, i);
-    if (!add(a, NULL,
-             write_value(j, e, p + i * e->size, e->type == GB_MT_OBJECT ? entry : at))) {
-      cJSON_Delete(a);
-      a = NULL;
-    }
+    a = add_or_drop(a, NULL,
+                    write_value(j, e, p + i * e->size, e->type == GB_MT_OBJECT ? entry : at));
   }
   return a;
 }
@@ -460,10 +435,14 @@ static cJSON *write_value(jctx *j, const field *f, const void *base, const char 
   case GB_MT_TEXT:
     return cJSON_CreateString(*PLACE(base, f, const char *const));
   case GB_MT_UINT: {
+    /* Every number is written as its exact decimal digits (a raw item):
+     * cJSON's own numbers are doubles, printed with 15 significant digits
+     * when that round-trips within an epsilon, which loses the last digits
+     * of a seed. Below its bound, the digits are the message. */
     uint64_t v = *PLACE(base, f, const uint64_t);
-    char why[24];
-    snprintf(why, sizeof why, "%" PRIu64, v);
-    return v >= f->min ? exact_uint(v) : refuse(j, at, why);
+    char digits[24];
+    snprintf(digits, sizeof digits, "%" PRIu64, v);
+    return v >= f->min ? cJSON_CreateRaw(digits) : refuse(j, at, digits);
   }
   case GB_MT_BOOL:
     return cJSON_CreateBool(*PLACE(base, f, const bool));
@@ -500,35 +479,28 @@ int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err *err) {
 
 /* ---- settings.omit ---------------------------------------------------- */
 
-/* An entry of settings.omit: a configuration of the lists, each once. */
-static int parse_omit_entry(jctx *j, const cJSON *v, const char *at, gb_meta *m) {
-  gb_meta_calibration c = {0}; /* its configuration's fields */
-  int rc = cJSON_IsObject(v) ? parse_fields(j, v, at, calibration_fields, CONFIG_FIELDS, &c)
-                             : bad(j, at, "an object", v);
-  if (rc < 0)
-    return rc;
-  size_t z = gb_settings_size_index(&m->settings, c.size);
-  uint16_t *bits = &m->settings.omit[c.language][c.algorithm][c.order];
-  if (z >= m->settings.nsizes || !gb_meta_has_language(m, c.language) ||
-      !gb_meta_has_algorithm(m, c.algorithm) || !gb_meta_has_order(m, c.order))
-    return bad_value(j, at, "a configuration not in the settings' lists");
-  if (*bits >> z & 1u)
-    return bad_value(j, at, "the same configuration as an earlier entry");
-  *bits |= (uint16_t)(1u << z);
-  return 0;
-}
-
+/* The entries of settings.omit: configurations of the lists, each once. */
 static int parse_omit(jctx *j, const cJSON *arr, const char *at, void *base) {
+  gb_settings *s = &((gb_meta *)base)->settings;
   if (!cJSON_IsArray(arr))
     return bad(j, at, "an array", arr);
   size_t i = 0;
-  int rc = 0;
-  for (const cJSON *v = arr->child; rc == 0 && v; v = v->next) {
+  for (const cJSON *v = arr->child; v; v = v->next) {
     char entry[96];
+    gb_meta_calibration c = {0}; /* its configuration's fields */
     snprintf(entry, sizeof entry, "%s[%zu]", at, i++);
-    rc = parse_omit_entry(j, v, entry, base);
+    int rc = parse_value(j, config_entry, v, entry, &c);
+    if (rc < 0)
+      return rc;
+    size_t z = gb_settings_size_index(s, c.size);
+    uint16_t *bits = &s->omit[c.language][c.algorithm][c.order];
+    if (*bits >> z & 1u) /* only set at a size of the lists */
+      return FAIL(j, entry, "the same configuration as an earlier entry");
+    if (!gb_settings_plans(s, c.language, c.algorithm, c.order, z))
+      return FAIL(j, entry, "a configuration not in the settings' lists");
+    *bits |= (uint16_t)(1u << z);
   }
-  return rc;
+  return 0;
 }
 
 /* One object per omitted configuration, in canonical order; left out when
@@ -547,38 +519,29 @@ static bool write_omit(const void *base, cJSON *parent, const char *key) {
           if (!arr && !add(parent, key, arr = cJSON_CreateArray()))
             return false;
           c.size = s->sizes[z];
-          cJSON *e = cJSON_CreateObject();
-          if (!e || !write_members(&quiet, calibration_fields, CONFIG_FIELDS, &c, e, "")) {
-            cJSON_Delete(e);
-            return false;
-          }
-          if (!add(arr, NULL, e))
+          if (!add(arr, NULL, write_value(&quiet, config_entry, &c, "")))
             return false;
         }
   return true;
 }
 
 int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, gb_err *err) {
+  jctx j = {path, err, false};
   cJSON *root = NULL;
-  gb_meta *m = NULL;
+  gb_meta *m = NULL; /* zeroed, as gb_meta_init does */
   int rc = gbi_json_parse_strict(json, len, path, "meta.json", &root, err);
-  if (rc == 0 && !(m = malloc(sizeof *m)))
+  if (rc == 0 && !(m = calloc(1, sizeof *m)))
     rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
-  else if (rc == 0) {
-    jctx j = {path, err, false};
-    gb_meta_init(m);
-    rc = cJSON_IsObject(root) ? parse_fields(&j, root, "", meta_fields, gbi_meta_root->n_sub, m)
-                              : gb_err_set(err, EINVAL, "%s: expected a JSON object, got %s",
-                                           path, gbi_json_type_name(root));
-    if (rc == 0 && !(m->command_line = gbi_meta_command_line(m->n_command, m->command)))
-      rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
-    if (rc == 0)
-      rc = gb_meta_check(m, path, err);
-    if (rc == 0)
-      *out = *m;
-    else
-      gb_meta_free(m);
-  }
+  else if (rc == 0 && !cJSON_IsObject(root))
+    rc = gb_err_set(err, EINVAL, "%s: expected a JSON object, got %s", path,
+                    gbi_json_type_name(root));
+  if (rc == 0 && (rc = parse_fields(&j, root, "", meta_fields, NELEM(meta_fields), m)) == 0 &&
+      !(m->command_line = gbi_meta_command_line(m->n_command, m->command)))
+    rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
+  if (rc == 0 && (rc = gb_meta_check(m, path, err)) == 0)
+    *out = *m;
+  else if (m)
+    gb_meta_free(m);
   cJSON_Delete(root);
   free(m);
   return rc;
@@ -601,5 +564,5 @@ cJSON *gbi_meta_table_write(const field *root, const void *base, const char *pat
 }
 
 int gbi_meta_hook_refuse(jctx *j, const char *at, const char *why) {
-  return bad_value(j, at, why);
+  return FAIL(j, at, "%s", why);
 }

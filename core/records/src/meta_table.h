@@ -15,25 +15,21 @@
 #define NAMES(set) .names = {set, NELEM(set)}
 #define LIST(k, f, n, entry)                                                                   \
   k, GB_MT_ARRAY, AT(f), .n_off = offsetof(T, n), .sub = entry, .n_sub = 1
-#define STR(k, f, ...)                                                                         \
-  { k, GB_MT_STR, AT(f), __VA_ARGS__ }
-#define UINT(k, f, ...)                                                                        \
-  { k, GB_MT_UINT, AT(f), __VA_ARGS__ }
-#define BOOL(k, f)                                                                             \
-  { k, GB_MT_BOOL, AT(f) }
-#define ENUM(k, f, set)                                                                        \
-  { k, GB_MT_ENUM, AT(f), NAMES(set) }
-#define MASK(k, f, set)                                                                        \
-  { k, GB_MT_MASK, AT(f), NAMES(set) }
-#define OBJECT(k, t)                                                                           \
-  { k, GB_MT_OBJECT, .sub = t, .n_sub = NELEM(t) }
+#define FIELD(...)                                                                             \
+  { __VA_ARGS__ }
+#define STR(k, f, ...) FIELD(k, GB_MT_STR, AT(f), __VA_ARGS__)
+#define UINT(k, f, ...) FIELD(k, GB_MT_UINT, AT(f), __VA_ARGS__)
+#define BOOL(k, f) FIELD(k, GB_MT_BOOL, AT(f))
+#define ENUM(k, f, set) FIELD(k, GB_MT_ENUM, AT(f), NAMES(set))
+#define MASK(k, f, set) FIELD(k, GB_MT_MASK, AT(f), NAMES(set))
+#define OBJECT(k, t) FIELD(k, GB_MT_OBJECT, .sub = t, .n_sub = NELEM(t))
 #define ARRAY(k, f, n, entry, ...)                                                             \
-  { LIST(k, f, n, entry), .max = NELEM(((T *)0)->f), __VA_ARGS__ }
+  FIELD(LIST(k, f, n, entry), .max = NELEM(((T *)0)->f), __VA_ARGS__)
 #define HEAP_ARRAY(k, f, n, entry)                                                             \
-  { LIST(k, f, n, entry), .flags = GB_MF_HEAP, .max = SIZE_MAX }
+  FIELD(LIST(k, f, n, entry), .flags = GB_MF_HEAP, .max = SIZE_MAX)
 #define HOOK(k, f, h, ...)                                                                     \
-  { k, GB_MT_HOOK, AT(f), .parse = parse_##h, .write = write_##h, __VA_ARGS__ }
+  FIELD(k, GB_MT_HOOK, AT(f), .parse = parse_##h, .write = write_##h, __VA_ARGS__)
 #define ENTRY(t, fields)                                                                       \
-  { NULL, GB_MT_OBJECT, .size = sizeof(t), .sub = fields, .n_sub = NELEM(fields) }
+  FIELD(NULL, GB_MT_OBJECT, .size = sizeof(t), .sub = fields, .n_sub = NELEM(fields))
 
 #endif
