@@ -25,7 +25,8 @@ typedef struct {
   const char *name;
   size_t offset, size;
 } gbi_resume_field;
-#define GBI_RESUME_FIELD(f) {#f, offsetof(gb_settings, f), sizeof((gb_settings *)0)->f}
+#define GBI_RESUME_FIELD(f)                                                                    \
+  { #f, offsetof(gb_settings, f), sizeof((gb_settings *)0)->f }
 
 /* The settings given on the command line against the recorded ones, field
  * by field: -EINVAL naming the first that differs; 0. */

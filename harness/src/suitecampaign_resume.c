@@ -233,10 +233,10 @@ static int check_rows(gbi_suite_campaign *k, const gb_srec_records *r, gb_err *e
     const gb_srec_row *row = &r->runs[i];
     const gb_planned_run *p = &k->plan.runs[i];
     bool startup = p->kind == GB_RUN_STARTUP;
-    bool same = row->kind == (startup ? GB_SREC_KIND_STARTUP : GB_SREC_KIND_WORK) &&
-                config_of(k, row) == p->target &&
-                (startup ? row->launches == k->launches[p->target]
-                         : row->reps == k->reps[p->target]);
+    bool same =
+        row->kind == (startup ? GB_SREC_KIND_STARTUP : GB_SREC_KIND_WORK) &&
+        config_of(k, row) == p->target &&
+        (startup ? row->launches == k->launches[p->target] : row->reps == k->reps[p->target]);
     if (!same)
       return gbi_resume_not_planned(dir_of(k), row->line, i, err);
     if (row->status == GB_REC_STATUS_PARITY_MISMATCH)
@@ -287,9 +287,9 @@ static int restore_refs(gbi_suite_campaign *k, const gb_srec_records *r, gb_err 
       if (ref->have)
         continue;
       if (line_of(&rows[i], &ref->line) < 0)
-        return gb_err_set(err, EINVAL, "cannot resume %s: %s line %zu: counters: cannot read %s",
-                          dir_of(k), f ? "runs.csv" : "warmups.csv", rows[i].line,
-                          rows[i].counters);
+        return gb_err_set(err, EINVAL,
+                          "cannot resume %s: %s line %zu: counters: cannot read %s", dir_of(k),
+                          f ? "runs.csv" : "warmups.csv", rows[i].line, rows[i].counters);
       ref->have = true;
       snprintf(ref->from, sizeof ref->from, "%s", k->s->languages[cf->language].name);
     }
@@ -318,9 +318,10 @@ int gbi_suite_resume_load(gbi_suite_campaign *k, gb_srec_meta *meta, gb_err *err
   if (r->meta.complete)
     rc = gbi_resume_complete(dir_of(k), err);
   else if (strcmp(r->meta.suite_hash, k->s->hash) != 0)
-    rc = gb_err_set(err, EINVAL,
-                    "cannot resume %s: the suite changed: its XXH128 is %s, meta.json records %s",
-                    dir_of(k), k->s->hash, r->meta.suite_hash);
+    rc = gb_err_set(
+        err, EINVAL,
+        "cannot resume %s: the suite changed: its XXH128 is %s, meta.json records %s",
+        dir_of(k), k->s->hash, r->meta.suite_hash);
   k->c.s = r->meta.settings;
   if (rc == 0)
     rc = check_settings(k, err);

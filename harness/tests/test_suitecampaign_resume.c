@@ -21,15 +21,30 @@
   "\", \"{n}\", \"--startup-only\"], \"version\": [\"/bin/echo\", \"fake 1.0\"]}"
 #define SUITE                                                                                  \
   "{\"format\": \"greenbench-suite-1\", \"name\": \"fake\",\n"                                 \
-  " \"languages\": [" LANG("a", "good") ", " LANG("b", "good") "],\n"                          \
-  " \"workloads\": [{\"name\": \"w\", \"parameters\": [{\"name\": \"n\", \"values\": [10, "   \
-  "20]}]}]}\n"
+  " \"languages\": [" LANG("a", "good") ", " LANG(                                             \
+      "b", "good") "],\n"                                                                      \
+                   " \"workloads\": [{\"name\": \"w\", \"parameters\": [{\"name\": \"n\", "    \
+                   "\"values\": [10, "                                                         \
+                   "20]}]}]}\n"
+/* b agrees for its first 6 launches (its calibration), then lies. */
+#define LATE_SUITE                                                                             \
+  "{\"format\": \"greenbench-suite-1\", \"name\": \"fake\",\n"                                 \
+  " \"languages\": [" LANG(                                                                    \
+      "a", "good") ", {\"name\": \"b\", \"command\": [\"/bin/sh\", \"" FAKE                    \
+                   "\", \"late\", \"{n}\", \"{reps}\", \"{suitedir}\"], \"startup\": "         \
+                   "[\"/bin/sh\", \"" FAKE "\", \"late\", \"{n}\", \"--startup-only\", "       \
+                                           "\"{suitedir}\"], \"version\": [\"/bin/echo\", "    \
+                   "\"late\"]}],\n"                                                            \
+                   " \"workloads\": [{\"name\": \"w\", \"parameters\": [{\"name\": \"n\", "    \
+                   "\"values\": [10, "                                                         \
+                   "20]}]}]}\n"
 
 typedef struct {
   char dir[64];
   char full[96]; /* a straight run */
   char half[96]; /* its copy, cut short */
   char file[96]; /* the suite file */
+  const char *text;
   gb_suite suite;
 } fixture;
 
@@ -72,8 +87,8 @@ static int campaign(fixture *f, const char *out, bool resume, const gb_settings 
                                        .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
                                        .progress = GB_PROGRESS_QUIET},
                               .suite = &f->suite,
-                              .suite_text = SUITE,
-                              .suite_len = strlen(SUITE)};
+                              .suite_text = f->text,
+                              .suite_len = strlen(f->text)};
   return gb_suite_campaign_run(&o, res, err);
 }
 
@@ -91,21 +106,22 @@ static void set_complete(const char *dir, bool complete) {
   free(text);
 }
 
-/* A straight run in full, and half: its copy with runs.csv cut after keep
- * rows. */
-static void setup(fixture *f, size_t keep) {
+/* The suite file text in a new folder. */
+static void prepare(fixture *f, const char *text) {
   char base[] = "/tmp/gb-suiteresume-XXXXXX";
   cr_assert_not_null(mkdtemp(base));
   snprintf(f->dir, sizeof f->dir, "%s", base);
   snprintf(f->full, sizeof f->full, "%s/full", base);
   snprintf(f->half, sizeof f->half, "%s/half", base);
   snprintf(f->file, sizeof f->file, "%s/fake.json", base);
-  spit(base, "fake.json", SUITE, strlen(SUITE));
+  f->text = text;
+  spit(base, "fake.json", text, strlen(text));
   gb_err err;
   cr_assert_eq(gb_suite_load(f->file, &f->suite, &err), 0, "%s", err.msg);
-  gb_campaign_result res;
-  cr_assert_eq(campaign(f, f->full, false, NULL, &res, &err), 0, "%s", err.msg);
-  cr_assert(res.completed);
+}
+
+/* half: a copy of full with runs.csv cut after keep rows, not complete. */
+static void cut(fixture *f, size_t keep) {
   char cmd[256];
   snprintf(cmd, sizeof cmd, "cp -r %s %s", f->full, f->half);
   cr_assert_eq(system(cmd), 0);
@@ -116,6 +132,16 @@ static void setup(fixture *f, size_t keep) {
   spit(f->half, "runs.csv", runs, (size_t)(p - runs));
   free(runs);
   set_complete(f->half, false);
+}
+
+/* A straight run in full, and half: its copy cut after keep rows. */
+static void setup(fixture *f, size_t keep) {
+  prepare(f, SUITE);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(campaign(f, f->full, false, NULL, &res, &err), 0, "%s", err.msg);
+  cr_assert(res.completed);
+  cut(f, keep);
 }
 
 static void done(fixture *f) {
@@ -233,8 +259,9 @@ Test(suitecampaign_resume, an_edited_row_is_refused) {
   *lang = *lang == 'a' ? 'b' : 'a';
   spit(f.half, "runs.csv", runs, len);
   free(runs);
-  refused(&f, f.half, NULL, EINVAL, "runs.csv line 3 is not the plan's run 1 (were the records "
-                                    "edited?)");
+  refused(&f, f.half, NULL, EINVAL,
+          "runs.csv line 3 is not the plan's run 1 (were the records "
+          "edited?)");
   done(&f);
 }
 
@@ -322,8 +349,8 @@ Test(suitecampaign_resume, a_changed_suite_is_refused_naming_both_hashes) {
   spit(f.half, "suite.json", SUITE " ", strlen(SUITE) + 1);
   snap = take(f.half);
   cr_assert_eq(gb_suite_resume_load(f.half, NULL, &s, &text, &len, &err), -EINVAL);
-  snprintf(want, sizeof want,
-           "cannot resume %s: the suite changed: %s/suite.json's XXH128 is ", f.half, f.half);
+  snprintf(want, sizeof want, "cannot resume %s: the suite changed: %s/suite.json's XXH128 is ",
+           f.half, f.half);
   cr_assert(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
   cr_assert(strstr(err.msg, f.suite.hash), "%s", err.msg);
   cr_assert_eq(gb_suite_resume_load(f.half, f.file, &s, &text, &len, &err), -EINVAL);
@@ -339,7 +366,8 @@ Test(suitecampaign_resume, a_suite_using_suitedir_needs_its_file) {
   setup(&f, 5);
   const char *text = "{\"format\": \"greenbench-suite-1\", \"name\": \"fake\",\n"
                      " \"languages\": [{\"name\": \"a\", \"command\": [\"{suitedir}/p\", "
-                     "\"{n}\", \"{reps}\"], \"startup\": [\"{suitedir}/p\", \"{n}\"], \"version\": [\"/bin/echo\"]}],"
+                     "\"{n}\", \"{reps}\"], \"startup\": [\"{suitedir}/p\", \"{n}\"], "
+                     "\"version\": [\"/bin/echo\"]}],"
                      "\n \"workloads\": [{\"name\": \"w\", \"parameters\": [{\"name\": \"n\", "
                      "\"values\": [1]}]}]}\n";
   gb_suite s;
@@ -361,5 +389,36 @@ Test(suitecampaign_resume, a_suite_using_suitedir_needs_its_file) {
   gb_suite_free(&s);
   free(out);
   free(meta);
+  done(&f);
+}
+
+/* Parity goes on from the rows recorded: b agreed through calibration, so
+ * the straight run stopped at b's first measured process; resumed from the
+ * rows before it, b's next process (still lying) is held to a's recorded
+ * work, not taken as the case's reference. A folder whose last row is the
+ * mismatch is refused. */
+Test(suitecampaign_resume, parity_goes_on_from_the_rows_recorded) {
+  fixture f;
+  prepare(&f, LATE_SUITE);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(campaign(&f, f.full, false, NULL, &res, &err), -EPROTO, "%s", err.msg);
+  cr_assert_gt(res.runs_done, 0u);
+  size_t keep = res.runs_done - 1; /* the rows before the mismatch */
+  refused(&f, f.full, NULL, EINVAL, "is a parity mismatch, which stopped the campaign");
+  cut(&f, keep);
+  size_t lhalf;
+  char *half = slurp(f.half, "runs.csv", &lhalf);
+  cr_assert_eq(campaign(&f, f.half, true, NULL, &res, &err), -EPROTO, "%s", err.msg);
+  cr_assert(strstr(err.msg, "parity mismatch: language b, workload w, params n="), "%s",
+            err.msg);
+  cr_assert(strstr(err.msg, "from a's"), "held to a's recorded process: %s", err.msg);
+  cr_assert_eq(res.runs_done, keep + 1, "stopped at b's first process");
+  size_t len;
+  char *now = slurp(f.half, "runs.csv", &len);
+  cr_assert_gt(len, lhalf);
+  cr_assert_eq(memcmp(now, half, lhalf), 0);
+  free(now);
+  free(half);
   done(&f);
 }
