@@ -85,11 +85,12 @@ static void own_suite(folders *f) {
              "\"startup\": [\"/bin/sh\", \"%s/p.sh\", \"{n}\", \"--startup-only\"], "
              "\"version\": [\"/bin/echo\", \"sh\"]}",
              i ? "b" : "a", base, base);
-  snprintf(text, sizeof text,
-           "{\"format\": \"greenbench-suite-1\", \"name\": \"own\",\n \"languages\": [%s, %s],\n"
-           " \"workloads\": [{\"name\": \"w\", \"parameters\": [{\"name\": \"n\", \"values\": "
-           "[1, 2]}]}]}\n",
-           lang[0], lang[1]);
+  snprintf(
+      text, sizeof text,
+      "{\"format\": \"greenbench-suite-1\", \"name\": \"own\",\n \"languages\": [%s, %s],\n"
+      " \"workloads\": [{\"name\": \"w\", \"parameters\": [{\"name\": \"n\", \"values\": "
+      "[1, 2]}]}]}\n",
+      lang[0], lang[1]);
   spit(base, "own.json", text, strlen(text));
 }
 
@@ -270,14 +271,16 @@ Test(run_suite_resume, refusals_write_nothing) {
     snprintf(ra, sizeof ra, "%.*s", (int)(ta - a), a);
     snprintf(rb, sizeof rb, "%.*s", (int)(tb - b), b);
     char swapped[4096];
-    int n = snprintf(swapped, sizeof swapped, "%s%.*s\n%s%.*s\n", ra, (int)nb, tb, rb, (int)na,
-                     ta);
+    int n =
+        snprintf(swapped, sizeof swapped, "%s%.*s\n%s%.*s\n", ra, (int)nb, tb, rb, (int)na, ta);
     memcpy(a, swapped, (size_t)n); /* the same bytes in all */
     break;
   }
   spit(f.half, "runs.csv", runs, len);
-  snprintf(want, sizeof want, "runs.csv line %zu is not the plan's run %zu (were the records "
-           "edited?)", line, line - 2);
+  snprintf(want, sizeof want,
+           "runs.csv line %zu is not the plan's run %zu (were the records "
+           "edited?)",
+           line, line - 2);
   refused(f.half, NULL, want);
   spit(f.half, "runs.csv", orig, len);
   free(orig);
@@ -313,8 +316,9 @@ Test(run_suite_resume, dry_run_and_another_out_are_usage_errors) {
   const char *argv[] = {"run", "--resume", f.dir, "--dry-run"};
   result r = call(4, argv);
   cr_assert_eq(r.rc, 2);
-  cr_assert(strstr(r.err, "--dry-run plans a new campaign; it cannot be combined with --resume"),
-            "%s", r.err);
+  cr_assert(
+      strstr(r.err, "--dry-run plans a new campaign; it cannot be combined with --resume"),
+      "%s", r.err);
   const char *argv2[] = {"run", "--resume", f.dir, "--suite", f.file, "--out", "/tmp/x"};
   r = call(7, argv2);
   cr_assert_eq(r.rc, 2);

@@ -33,7 +33,7 @@
       "a", "good") ", {\"name\": \"b\", \"command\": [\"/bin/sh\", \"" FAKE                    \
                    "\", \"late\", \"{n}\", \"{reps}\", \"{suitedir}\"], \"startup\": "         \
                    "[\"/bin/sh\", \"" FAKE "\", \"late\", \"{n}\", \"--startup-only\", "       \
-                                           "\"{suitedir}\"], \"version\": [\"/bin/echo\", "    \
+                   "\"{suitedir}\"], \"version\": [\"/bin/echo\", "                            \
                    "\"late\"]}],\n"                                                            \
                    " \"workloads\": [{\"name\": \"w\", \"parameters\": [{\"name\": \"n\", "    \
                    "\"values\": [10, "                                                         \
