@@ -384,7 +384,10 @@ static int suite_options(const run_args *a, const gb_cli_env *env) {
                {"--machine-label", a->machine_label}};
   for (size_t i = 0; i < sizeof study / sizeof study[0]; i++)
     if (study[i].value)
-      return bad(env, "%s is the study's option; it cannot be combined with --suite",
+      return bad(env,
+                 a->suite ? "%s is the study's option; it cannot be combined with --suite"
+                          : "%s is the study's option; the folder --resume names holds a "
+                            "suite campaign",
                  study[i].option);
   return check_path(env, "--suite", a->suite, false);
 }

@@ -324,3 +324,15 @@ Test(run_suite_resume, dry_run_and_another_out_are_usage_errors) {
   cr_assert_eq(r.rc, 2);
   cr_assert(strstr(r.err, "--out and --resume name different folders"), "%s", r.err);
 }
+
+Test(run_suite_resume, the_study_options_are_refused) {
+  folders f;
+  own_suite(&f);
+  straight_and_cut(&f, f.file, 6);
+  const char *argv[] = {"run", "--resume", f.half, "--languages", "c"};
+  result r = call(5, argv);
+  cr_assert_eq(r.rc, 2);
+  cr_assert_str_eq(r.err, "greenbench: error: run: --languages is the study's option; the "
+                          "folder --resume names holds a suite campaign (see greenbench run "
+                          "--help)\n");
+}

@@ -70,8 +70,23 @@ static void spit(const char *dir, const char *name, const char *text, size_t len
   fclose(fp);
 }
 
-static int campaign(fixture *f, const char *out, bool resume, const gb_settings *given,
-                    gb_campaign_result *res, gb_err *err) {
+/* Sets *stop after the process of call `at` (warm-ups count: 12 of them). */
+typedef struct {
+  volatile sig_atomic_t *stop;
+  int calls, at;
+} stopper;
+
+static int stop_at(void *ctx, const gb_spawn_opts *o, gb_spawn_result *r, gb_err *err) {
+  stopper *s = ctx;
+  int rc = gb_spawn_run(o, r, err);
+  if (++s->calls == s->at)
+    *s->stop = 1;
+  return rc;
+}
+
+static int campaign_with(fixture *f, const char *out, bool resume, const gb_settings *given,
+                         const gb_spawner *spawner, volatile sig_atomic_t *stop,
+                         gb_campaign_result *res, gb_err *err) {
   gb_settings s;
   cr_assert_eq(gb_settings_profile("smoke", &s, err), 0, "%s", err->msg);
   s.runs = 2;
@@ -85,11 +100,18 @@ static int campaign(fixture *f, const char *out, bool resume, const gb_settings 
                                        .out_dir = out,
                                        .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
                                        .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
+                                       .spawner = spawner,
+                                       .stop = stop,
                                        .progress = GB_PROGRESS_QUIET},
                               .suite = &f->suite,
                               .suite_text = f->text,
                               .suite_len = strlen(f->text)};
   return gb_suite_campaign_run(&o, res, err);
+}
+
+static int campaign(fixture *f, const char *out, bool resume, const gb_settings *given,
+                    gb_campaign_result *res, gb_err *err) {
+  return campaign_with(f, out, resume, given, NULL, NULL, res, err);
 }
 
 /* meta.json with complete as given. */
@@ -420,5 +442,64 @@ Test(suitecampaign_resume, parity_goes_on_from_the_rows_recorded) {
   cr_assert_eq(memcmp(now, half, lhalf), 0);
   free(now);
   free(half);
+  done(&f);
+}
+
+/* A campaign interrupted (the stop flag set after its 20th process, the 8th
+ * measured run) resumes to the straight run's plan. */
+Test(suitecampaign_resume, an_interrupted_campaign_resumes) {
+  fixture f;
+  setup(&f, 0);
+  volatile sig_atomic_t stop = 0;
+  stopper st = {.stop = &stop, .at = 20};
+  gb_spawner sp = {.run = stop_at, .ctx = &st};
+  char out[128];
+  snprintf(out, sizeof out, "%s/cut", f.dir);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(campaign_with(&f, out, false, NULL, &sp, &stop, &res, &err), 0, "%s", err.msg);
+  cr_assert(res.interrupted && !res.completed);
+  cr_assert_gt(res.runs_done, 0u);
+  cr_assert_lt(res.runs_done, 16u);
+  size_t lcut;
+  char *cut = slurp(out, "runs.csv", &lcut);
+  cr_assert_eq(campaign(&f, out, true, NULL, &res, &err), 0, "%s", err.msg);
+  cr_assert(res.completed);
+  size_t len;
+  char *now = slurp(out, "runs.csv", &len);
+  cr_assert_eq(memcmp(now, cut, lcut), 0, "the rows recorded stay byte for byte");
+  gb_srec_records *a, *b;
+  cr_assert_eq(gb_srec_read(f.full, &a, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_srec_read(out, &b, &err), 0, "%s", err.msg);
+  cr_assert(b->meta.complete);
+  cr_assert_eq(b->n_runs, a->n_runs);
+  for (size_t i = 0; i < a->n_runs; i++) {
+    cr_assert_eq(b->runs[i].kind, a->runs[i].kind, "run %zu", i);
+    cr_assert_str_eq(b->runs[i].language, a->runs[i].language, "run %zu", i);
+    cr_assert_str_eq(b->runs[i].params, a->runs[i].params, "run %zu", i);
+  }
+  gb_srec_free(a);
+  gb_srec_free(b);
+  free(cut);
+  free(now);
+  done(&f);
+}
+
+/* Another language version than the records' (here: the record edited). */
+Test(suitecampaign_resume, another_version_is_refused) {
+  fixture f;
+  setup(&f, 5);
+  size_t len;
+  char *text = slurp(f.half, "meta.json", &len), *out;
+  gb_srec_meta m;
+  gb_err err;
+  cr_assert_eq(gb_srec_meta_parse(text, len, &m, &err), 0, "%s", err.msg);
+  snprintf(m.languages[1].version, sizeof m.languages[1].version, "fake 0.9");
+  cr_assert_eq(gb_srec_meta_write(&m, &out, &err), 0, "%s", err.msg);
+  spit(f.half, "meta.json", out, strlen(out));
+  free(out);
+  free(text);
+  refused(&f, f.half, NULL, EINVAL,
+          "the version of b differs (recorded 'fake 0.9', now 'fake 1.0')");
   done(&f);
 }
