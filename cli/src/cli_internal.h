@@ -126,9 +126,11 @@ GB_MUST_USE int cli_report_console(const gb_report_opts *o, FILE *out, gb_err *e
  * options it shares with the study's run. */
 typedef struct {
   const cli_command *cmd; /* run's, for its error lines */
-  const char *file;       /* the suite file */
+  const char *file;       /* the suite file; NULL: --resume's suite.json */
   gb_settings settings;   /* profile, numbers, energy, order seed */
-  const char *out;        /* the records folder */
+  bool settings_given;    /* --resume: the command line set settings of its own */
+  const char *resume;     /* --resume DIR, or NULL */
+  const char *out;        /* the records folder (DIR on --resume) */
   const char *cpus;       /* --cpus, or NULL */
   bool dry_run, quiet;
   int argc;
@@ -137,7 +139,9 @@ typedef struct {
 
 /* Reads the suite (2 and the reader's line when it cannot: missing,
  * unreadable, invalid), then prints its plan (--dry-run) or runs its
- * campaign: 0 done, 1 failed (records kept) or refused, 130 interrupted. */
+ * campaign: 0 done, 1 failed (records kept) or refused, 130 interrupted.
+ * With resume, the suite is the folder's suite.json (gb_suite_resume_load:
+ * 1 and its line when refused) and the campaign goes on. */
 int cli_run_suite(const cli_run_suite_args *a, const gb_cli_env *env);
 
 /* ---- cli_suite_check.c ---- */

@@ -21,6 +21,7 @@
 #include "greenbench/pin.h"
 #include "greenbench/records.h"
 #include "greenbench/select.h"
+#include "greenbench/suiterecords.h"
 #include "greenbench/text.h"
 #include "greenbench/timefmt.h"
 
@@ -32,10 +33,11 @@
 static const char usage[] =
     "usage: greenbench run [options]\n"
     "       greenbench run --suite FILE [--profile P] [--energy E] [numbers] [--out DIR]\n"
+    "       greenbench run --resume DIR [--suite FILE]\n"
     "  --suite FILE             measure the programs of a suite file (docs/suites.md)\n"
     "                           instead of the study; takes --profile, --energy, the\n"
     "                           numbers (--runs ... --timeout-s), --order-seed, --cpus,\n"
-    "                           --out, --dry-run, --quiet; no study selection or --resume\n"
+    "                           --out, --dry-run, --quiet, --resume; no study selection\n"
     "  --profile smoke|study    settings to start from (default: study)\n"
     "  --languages LIST         c,python,node (default: all)\n"
     "  --algorithms LIST        bubble,insertion,quick (default: all)\n"
@@ -55,7 +57,9 @@ static const char usage[] =
     "  --python PATH            Python interpreter (default: /usr/bin/python3)\n"
     "  --node PATH              Node.js binary (default: the one found at build time)\n"
     "  --out DIR                records folder (default: results/PROFILE-UTCTIME)\n"
-    "  --resume DIR             continue an interrupted campaign in DIR\n"
+    "  --resume DIR             continue an interrupted campaign in DIR; a suite\n"
+    "                           campaign's suite is DIR/suite.json (--suite FILE, the\n"
+    "                           same file, gives {suitedir}, required when it is used)\n"
     "  --dry-run                print the plan and its estimated duration, run nothing;\n"
     "                           refuses an --out the run would refuse (not empty)\n"
     "  --quiet                  no progress output\n"
@@ -366,18 +370,24 @@ static int run_campaign(const run_args *a, const gb_settings *s, int argc, char 
   return 0;
 }
 
-/* A suite campaign: the study's selection, workers and --resume are not
- * its options. 0, or 2 after the error line. */
+/* A suite campaign: the study's selection and workers are not its
+ * options. 0, or 2 after the error line. */
 static int suite_options(const run_args *a, const gb_cli_env *env) {
   const struct {
     const char *option, *value;
-  } study[] = {{"--languages", a->languages}, {"--algorithms", a->algorithms},
-               {"--orders", a->orders},       {"--sizes", a->sizes},
-               {"--python", a->python},       {"--node", a->node},
-               {"--resume", a->resume},       {"--machine-label", a->machine_label}};
+  } study[] = {{"--languages", a->languages},
+               {"--algorithms", a->algorithms},
+               {"--orders", a->orders},
+               {"--sizes", a->sizes},
+               {"--python", a->python},
+               {"--node", a->node},
+               {"--machine-label", a->machine_label}};
   for (size_t i = 0; i < sizeof study / sizeof study[0]; i++)
     if (study[i].value)
-      return bad(env, "%s is the study's option; it cannot be combined with --suite",
+      return bad(env,
+                 a->suite ? "%s is the study's option; it cannot be combined with --suite"
+                          : "%s is the study's option; the folder --resume names holds a "
+                            "suite campaign",
                  study[i].option);
   return check_path(env, "--suite", a->suite, false);
 }
@@ -390,7 +400,11 @@ static int run_suite(const run_args *a, const gb_settings *s, int argc, char **a
   cli_run_suite_args sa = {.cmd = &command,
                            .file = a->suite,
                            .settings = *s,
-                           .out = a->out ? a->out : fallback,
+                           .settings_given = a->resume && any_setting(a),
+                           .resume = a->resume,
+                           .out = a->resume ? a->resume
+                                  : a->out  ? a->out
+                                            : fallback,
                            .cpus = a->cpus,
                            .dry_run = a->dry_run,
                            .quiet = a->quiet,
@@ -404,7 +418,13 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
   int rc = cli_start(&command, &a, argc, argv, env->out, env->err);
   if (rc >= 0)
     return rc;
-  if (a.suite) {
+  if (a.resume && a.out && strcmp(a.resume, a.out))
+    return bad(env, "--out and --resume name different folders ('%s')", a.out);
+  if (a.resume && a.dry_run)
+    return bad(env, "--dry-run plans a new campaign; it cannot be combined with --resume%s",
+               "");
+  /* A suite campaign's folder resumes as one (docs/suites.md, "Resuming"). */
+  if (a.suite || (a.resume && gb_srec_is_suite_folder(a.resume))) {
     gb_settings s;
     if ((rc = suite_options(&a, env)) || (rc = build_settings(&a, &s, env)) ||
         (rc = check_paths(&a, env)) || (rc = check_cpus(&a, env)))
@@ -416,11 +436,6 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
     }
     return run_suite(&a, &s, argc, argv, env);
   }
-  if (a.resume && a.out && strcmp(a.resume, a.out))
-    return bad(env, "--out and --resume name different folders ('%s')", a.out);
-  if (a.resume && a.dry_run)
-    return bad(env, "--dry-run plans a new campaign; it cannot be combined with --resume%s",
-               "");
   gb_settings s;
   if (a.machine_label && !gb_meta_label_valid(a.machine_label))
     return bad(env,

@@ -38,10 +38,15 @@ static void print_plan(const cli_run_suite_args *a, const gb_suite *s, const gb_
 }
 
 /* The suite file's bytes (suite.json is a copy) and the suite parsed from
- * them; 2 after the reader's one line. */
+ * them; 2 after the reader's one line. On --resume the folder's suite.json
+ * (with --suite FILE, which must be the same); 1 after the one line. */
 static int load(const cli_run_suite_args *a, char **text, size_t *len, gb_suite *s,
                 const gb_cli_env *env) {
   gb_err e, err;
+  if (a->resume)
+    return gb_suite_resume_load(a->resume, a->file, s, text, len, &err) < 0
+               ? cli_fail(a->cmd, env->err, 1, err.msg)
+               : 0;
   *text = malloc(GB_SUITE_FILE_MAX + 1);
   if (!*text)
     return cli_fail(a->cmd, env->err, 1, "out of memory");
@@ -62,6 +67,8 @@ static int run(const cli_run_suite_args *a, const gb_suite *s, const char *text,
                const gb_cli_env *env) {
   gb_suite_campaign_opts o = {
       .base = {.settings = a->settings,
+               .settings_given = a->settings_given,
+               .resume = a->resume != NULL,
                .out_dir = a->out,
                .cpus = a->cpus,
                .argc = (size_t)a->argc,
@@ -78,9 +85,10 @@ static int run(const cli_run_suite_args *a, const gb_suite *s, const char *text,
     return cli_fail(a->cmd, env->err, 1, err.msg);
   if (r.interrupted) {
     fprintf(env->err,
-            "greenbench: interrupted after %zu of %zu runs; records kept in %s (a suite "
-            "campaign cannot be resumed yet)\n",
-            r.runs_done, r.runs_total, a->out);
+            "greenbench: interrupted after %zu of %zu runs; records kept in %s (continue with "
+            "greenbench run --resume %s%s%s)\n",
+            r.runs_done, r.runs_total, a->out, a->out, a->file ? " --suite " : "",
+            a->file ? a->file : "");
     return 130;
   }
   if (!a->quiet)

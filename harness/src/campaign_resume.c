@@ -8,31 +8,25 @@
 #include <string.h>
 
 #include "campaign_internal.h"
+#include "resume.h"
 
 static int refuse(gbi_campaign *c, gb_err *err, const char *what, const char *was,
                   const char *now) {
-  return gb_err_set(err, EINVAL, "cannot resume %s: %s differs (recorded '%s', now '%s')",
-                    c->o->out_dir, what, was, now);
+  return gbi_resume_refuse(c->o->out_dir, err, what, was, now);
 }
 
 static int compare_settings(gbi_campaign *c, const gb_settings *given, gb_err *err) {
   const gb_settings *rec = &c->s;
-  static const struct {
-    const char *name;
-    size_t offset, size;
-  } fields[] = {
-#define F(f) {#f, offsetof(gb_settings, f), sizeof((gb_settings *)0)->f}
+  static const gbi_resume_field fields[] = {
+#define F GBI_RESUME_FIELD
       F(languages), F(algorithms), F(orders), F(nsizes),    F(runs), F(warmups),
       F(target_ms), F(energy),     F(seed),   F(timeout_s), F(omit),
 #undef F
   };
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-    if (memcmp((const char *)rec + fields[i].offset, (const char *)given + fields[i].offset,
-               fields[i].size) != 0)
-      return gb_err_set(err, EINVAL,
-                        "cannot resume %s: the setting %s given on the command line differs "
-                        "from the records' (leave the settings out to use the recorded ones)",
-                        c->o->out_dir, fields[i].name);
+  int rc = gbi_resume_compare(c->o->out_dir, rec, given, fields,
+                              sizeof fields / sizeof fields[0], err);
+  if (rc < 0)
+    return rc;
   if (memcmp(rec->sizes, given->sizes, rec->nsizes * sizeof rec->sizes[0]) != 0)
     return gb_err_set(err, EINVAL,
                       "cannot resume %s: the setting sizes given on the command line differs "
@@ -91,10 +85,7 @@ static int check_rows(gbi_campaign *c, const gb_rec_table *t, gb_err *err) {
       same = row->language == g->language && row->order == g->order && row->size == g->size;
     }
     if (!same)
-      return gb_err_set(err, EINVAL,
-                        "cannot resume %s: runs.csv line %zu is not the plan's run %zu (were "
-                        "the records edited?)",
-                        c->o->out_dir, row->line, i);
+      return gbi_resume_not_planned(c->o->out_dir, row->line, i, err);
   }
   return 0;
 }
@@ -114,10 +105,7 @@ static int settings_of_records(gbi_campaign *c, gb_err *err) {
 static int check_calibrated(gbi_campaign *c, const gb_records *r, gb_err *err) {
   if (c->meta.n_calibration > 0 || r->runs.n_rows > 0)
     return 0;
-  return gb_err_set(err, EINVAL,
-                    "cannot resume %s: calibration did not finish, so no measured run was "
-                    "recorded: remove %s or run with a new --out",
-                    c->o->out_dir, c->o->out_dir);
+  return gbi_resume_uncalibrated(c->o->out_dir, err);
 }
 
 int gbi_campaign_resume_load(gbi_campaign *c, gb_err *err) {
@@ -129,8 +117,7 @@ int gbi_campaign_resume_load(gbi_campaign *c, gb_err *err) {
   c->meta = r->meta; /* taken over: the records no longer own it */
   memset(&r->meta, 0, sizeof r->meta);
   if (c->meta.completed)
-    rc = gb_err_set(err, EALREADY, "cannot resume %s: the campaign is already complete",
-                    c->o->out_dir);
+    rc = gbi_resume_complete(c->o->out_dir, err);
   if (rc == 0)
     rc = check_calibrated(c, r, err);
   if (rc == 0)

@@ -215,6 +215,7 @@ static void meta_new(gbi_suite_campaign *k) {
 
 static int open_records(gbi_suite_campaign *k, gb_err *err) {
   gbi_recorder_opts ro = {.dir = k->c.o->out_dir,
+                          .resume = k->c.o->resume,
                           .owner = gb_privilege_drops(&k->c.owner) ? &k->c.owner : NULL,
                           .header = gb_srec_header};
   return gbi_recorder_open(&ro, &k->c.rec, err);
@@ -238,14 +239,38 @@ static int start(gbi_suite_campaign *k, gb_err *err) {
       (rc = check_commands(k, err)) < 0)
     return rc;
   meta_new(k);
+  k->meta_live = true;
   if ((rc = write_suite(k, err)) < 0 || (rc = write_meta(k, err)) < 0)
     return rc;
   return gbi_suite_calibrate(k, err);
 }
 
+/* A resumed campaign: every check before anything is written; then the
+ * recorded meta.json goes on (its start, versions and facts). */
+static int resume(gbi_suite_campaign *k, gb_err *err) {
+  gb_srec_meta *rec = calloc(1, sizeof *rec);
+  if (!rec)
+    return gb_err_set(err, ENOMEM, "out of memory");
+  int rc;
+  if ((rc = open_records(k, err)) < 0 || (rc = gbi_suite_resume_load(k, rec, err)) < 0 ||
+      (rc = gbi_campaign_rig(&k->c, err)) < 0 || (rc = build(k, err)) < 0 ||
+      (rc = versions(k, err)) < 0 || (rc = check_commands(k, err)) < 0) {
+    free(rec);
+    return rc;
+  }
+  meta_new(k); /* this machine's facts, to compare */
+  if ((rc = gbi_suite_resume_check(k, rec, err)) == 0) {
+    k->meta = *rec;
+    k->meta_live = true;
+  }
+  free(rec);
+  return rc;
+}
+
 static int execute(gbi_suite_campaign *k, gb_campaign_result *res, gb_err *err) {
   gbi_progress_phase(&k->c.progress);
-  for (size_t i = 0; i < k->plan.nruns; i++) {
+  res->runs_done = k->runs_done;
+  for (size_t i = k->runs_done; i < k->plan.nruns; i++) {
     if (k->c.o->stop && *k->c.o->stop) {
       res->interrupted = true;
       break;
@@ -293,10 +318,10 @@ int gb_suite_campaign_run(const gb_suite_campaign_opts *o, gb_campaign_result *r
   gb_campaign_result res = {0};
   int rc = gbi_campaign_enter(&k->c, err);
   if (rc == 0)
-    rc = start(k, err);
+    rc = o->base.resume ? resume(k, err) : start(k, err);
   if (rc == 0)
     rc = execute(k, &res, err);
-  if (k->meta.started_unix_ns) {
+  if (k->meta_live) {
     /* Whatever happened, meta.json says how far the records go. */
     k->meta.finished_unix_ns = gb_realtime_ns();
     k->meta.complete = rc == 0 && res.runs_done == k->plan.nruns;

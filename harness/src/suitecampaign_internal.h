@@ -29,7 +29,9 @@ typedef struct {
   uint64_t *reps;      /* per configuration, from calibration */
   uint64_t *launches;  /* per configuration's startup group */
   gbi_suite_ref *refs; /* per case */
+  size_t runs_done;    /* rows in runs.csv (a resumed campaign's to begin with) */
   gb_srec_meta meta;
+  bool meta_live; /* meta.json is this campaign's to rewrite (never before a resume's checks) */
 } gbi_suite_campaign;
 
 /* Configuration i's process of template t (GB_SUITE_COMMAND with count
@@ -50,5 +52,21 @@ GB_MUST_USE int gbi_suite_append(gbi_suite_campaign *k, gb_rec_file which,
                                  const gb_srec_row *row, gb_err *err);
 /* Warm-ups into warmups.csv, then k->reps and k->launches. */
 GB_MUST_USE int gbi_suite_calibrate(gbi_suite_campaign *k, gb_err *err);
+
+/* --resume (suitecampaign_resume.c), with the records opened, before the
+ * machine is set up: the records read whole; refused when complete, of
+ * another suite (k->s's hash), with settings given that differ, or with
+ * rows that are not the plan's first runs (the plan rebuilt from the
+ * recorded settings and order seed) or a calibration that does not replay
+ * from warmups.csv. Sets k->c.s, the plan, k->reps and k->launches (the
+ * calibration replayed), k->refs (the first ok work process of each case
+ * recorded), k->runs_done, and *meta (the recorded meta.json). Writes
+ * nothing. */
+GB_MUST_USE int gbi_suite_resume_load(gbi_suite_campaign *k, gb_srec_meta *meta, gb_err *err);
+/* --resume, after set-up, with k->meta holding this machine's facts and
+ * versions: refuses an energy status, pinning or language version that
+ * differs from rec's. */
+GB_MUST_USE int gbi_suite_resume_check(gbi_suite_campaign *k, const gb_srec_meta *rec,
+                                       gb_err *err);
 
 #endif

@@ -27,8 +27,8 @@ typedef struct {
   /* The study's options that a suite campaign shares: settings (runs,
    * warmups, target_ms, seed, order_seed, timeout_s, energy), out_dir, cpus,
    * topology_xml, rapl, perf, sampler, machine_root, stop, progress, log,
-   * spawner (measured processes only). workers, resume, machine_label,
-   * source_dir and checkpoint_ns are not used. */
+   * spawner (measured processes only), resume and settings_given (below).
+   * workers, machine_label, source_dir and checkpoint_ns are not used. */
   gb_campaign_opts base;
   const gb_suite *suite;
   const char *suite_text; /* the suite file's bytes, copied into suite.json */
@@ -44,6 +44,29 @@ typedef struct {
  * meta.json then says complete: false. */
 GB_MUST_USE int gb_suite_campaign_run(const gb_suite_campaign_opts *o,
                                       gb_campaign_result *result, gb_err *err);
+/* With base.resume, gb_suite_campaign_run continues the campaign recorded in
+ * base.out_dir, as the study resumes (docs/suites.md, "Resuming"): suite
+ * must be the recorded one (its hash meta.json's), the settings are the
+ * records' (base.settings, when settings_given, must agree on runs,
+ * warmups, target_ms, energy, seed and timeout_s), the plan is rebuilt from
+ * them and the recorded order seed, the calibration is replayed from
+ * warmups.csv, the rows recorded must be the plan's first runs and stay
+ * byte for byte, and the rest of the same order is run, with parity from
+ * the first ok process of each case recorded. The build steps run again;
+ * the energy status, the pinning and every language's version must be the
+ * recorded ones. A refusal writes nothing: meta.json, runs.csv and
+ * warmups.csv stay as they were. */
+
+/* The suite of the campaign recorded in dir, for --resume: DIR/suite.json,
+ * whose XXH128 must be meta.json's suite hash. With file (--suite FILE, or
+ * NULL), FILE's bytes must have that hash too, and {suitedir} is FILE's
+ * folder; without it {suitedir} (the suite file's folder) is unknown, so a
+ * suite whose commands use it is refused. A complete campaign is refused.
+ * 0 with *s (gb_suite_free), *text (its bytes, malloc'd) and *len; else
+ * -errno with one line "cannot resume DIR: ..." (a changed suite names
+ * both hashes). Reads only. */
+GB_MUST_USE int gb_suite_resume_load(const char *dir, const char *file, gb_suite *s,
+                                     char **text, size_t *len, gb_err *err);
 
 /* argv[0] as execve needs it, into buf: a name without '/' looked up on
  * $PATH (as a shell would, so that a suite may say "cc"), a path as given;
