@@ -160,7 +160,8 @@ int gbi_fixture_ctest_listing(const char *fixture, pid_t *pid, char **json, char
   int rc = -1;
   if (c.pid == 0)
     snprintf(why, wlen, "it was not started by ctest");
-  else if (gbi_ctest_read(&c, why, wlen) == 0 && gbi_ctest_list(&c, fixture, json, why, wlen) == 0)
+  else if (gbi_ctest_read(&c, why, wlen) == 0 &&
+           gbi_ctest_list(&c, fixture, json, why, wlen) == 0)
     rc = 0;
   if (rc == 0) {
     size_t at = (size_t)snprintf(how, hlen, "selected by ctest (pid %d):", (int)c.pid);

@@ -30,8 +30,8 @@ typedef struct {
   char *text;
   size_t len;
   gb_suite s;
-  size_t n;            /* configurations of the whole suite */
-  gb_suite_config *c;  /* each, in canonical order */
+  size_t n;           /* configurations of the whole suite */
+  gb_suite_config *c; /* each, in canonical order */
 } loaded;
 
 static void unload(loaded *l) {
@@ -355,8 +355,8 @@ static int verdict(const loaded *l, const gb_suite_config *c, const gb_srec_reco
   }
   for (gb_srec_kind k = 0; k < GB_SREC_KIND_COUNT; k++)
     if (n[k] != r->meta.settings.runs && !interrupted) {
-      snprintf(why, len, "%zu %s runs recorded, %" PRIu64 " planned", n[k], gb_srec_kind_name(k),
-               r->meta.settings.runs);
+      snprintf(why, len, "%zu %s runs recorded, %" PRIu64 " planned", n[k],
+               gb_srec_kind_name(k), r->meta.settings.runs);
       return 1;
     }
   return 0;

@@ -48,6 +48,7 @@ GB_MUST_USE int gbi_suite_fixture_check_case(const char *suite_path, const char 
  * of the largest value of any parameter named p in the suite (so that
  * `-L n=1000` cannot also select n=10000). 0, or 2 with one line when the
  * suite cannot be read. */
-GB_MUST_USE int gbi_suite_fixture_list_tests(const char *suite_path, const gb_settings *profile);
+GB_MUST_USE int gbi_suite_fixture_list_tests(const char *suite_path,
+                                             const gb_settings *profile);
 
 #endif
