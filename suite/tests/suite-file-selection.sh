@@ -6,7 +6,9 @@
 #   exact    `ctest -L smoke -L workload=nbody -L language=c` runs the 2
 #            C n-body cases and their fixture, all passing, and the records
 #            hold exactly those 2 configurations (work and startup rows),
-#            nothing of another language or workload.
+#            nothing of another language or workload; by hand, a C case
+#            passes, a Python case fails (not measured), or is skipped
+#            once the state says interrupted.
 #   refused  a ctest argument the fixture does not know: it fails at once
 #            with the reason on ctest's own output, measures nothing.
 #   by-hand  the fixture started outside ctest refuses with the way out.
@@ -40,6 +42,26 @@ exact)
   grep -q '^measured: c/nbody/n=1000 c/nbody/n=20000$' "$records/ctest-selection.txt" ||
     fail "ctest-selection.txt does not say what was measured"
   echo "took $(($(date +%s) - start)) s"
+  # The case tests' verdicts on those records, by hand (outside ctest, as
+  # init's child, so that no ctest pid is compared): a C case passes; a
+  # Python case, never measured, fails in a finished campaign and is
+  # skipped (77) in an interrupted one.
+  by_hand() {
+    rm -f "$tmp/rc"
+    bash -c '{ "$@"; echo $? >"$0.rc"; } >"$0" 2>&1 </dev/null & exit 0' "$tmp/case" \
+      "$suite" --suite "$source/examples/nbody.json" --check-case "$1" --state "$tmp/smoke-nbody-campaign.state"
+    for _ in $(seq 100); do [ -s "$tmp/case.rc" ] && break; sleep 0.1; done
+    rc=$(cat "$tmp/case.rc"); rm -f "$tmp/case.rc"
+  }
+  by_hand smoke/nbody/c/nbody/n=20000
+  [ "$rc" = 0 ] && grep -q 'valid: its runs ok, parity held' "$tmp/case" || { cat "$tmp/case"; fail "the C case does not pass by hand"; }
+  by_hand smoke/nbody/python/nbody/n=1000
+  [ "$rc" = 1 ] && grep -q '^smoke/nbody/python/nbody/n=1000: 0 work runs recorded, 5 planned' "$tmp/case" ||
+    { cat "$tmp/case"; fail "an unmeasured case does not fail with the reason ($rc)"; }
+  sed -i 's/^status: finished$/status: interrupted/' "$tmp/smoke-nbody-campaign.state"
+  by_hand smoke/nbody/python/nbody/n=1000
+  [ "$rc" = 77 ] && grep -q 'skipped: the campaign was interrupted' "$tmp/case" ||
+    { cat "$tmp/case"; fail "an unreached case of an interrupted campaign is not skipped ($rc)"; }
   ;;
 refused)
   ctest --test-dir "$build" -L suite=nbody -L language=c --no-such-option 2>&1 | cat >"$tmp/out"
