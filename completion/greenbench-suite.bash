@@ -40,6 +40,6 @@ _greenbench_suite() {
     return
   fi
   _greenbench_options "" --profile --select --out --junit --machine-label --list-cases \
-    --campaign --state --progress-log --check-case --list-tests --version --help
+    --campaign --state --progress-log --check-case --list-tests --suite --version --help
 }
 complete -F _greenbench_suite greenbench-suite

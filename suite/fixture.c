@@ -5,6 +5,7 @@
  * `ctest --show-only=json-v1` with them in that process's folder. */
 #include "fixture.h"
 #include "ctest_select.h"
+#include "fixture_common.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -33,7 +34,6 @@
 #include "greenbench/timefmt.h"
 #include "greenbench/validate.h"
 
-#define STATE_HEADER "greenbench-suite campaign state 1"
 #define MAX_CASES (GB_LANGUAGE_COUNT * GB_ALGORITHM_COUNT * GB_ORDER_COUNT * GB_MAX_SIZES)
 
 /* ---- Cases ---------------------------------------------------------------------- */
@@ -64,33 +64,29 @@ static int all_cases(const gb_settings *s, case_set *out, gb_err *err) {
   return 0;
 }
 
+/* Marks the case named name, if it is one of the set's. */
+typedef struct {
+  case_set *set;
+  const char *profile;
+} choose_arg;
+
+static void choose_one(const char *name, void *arg) {
+  choose_arg *a = arg;
+  for (size_t i = 0; i < a->set->n; i++) {
+    char want[96];
+    test_name(a->profile, &a->set->configs[i], want, sizeof want);
+    if (!a->set->chosen[i] && !strcmp(want, name)) {
+      a->set->chosen[i] = true;
+      a->set->n_chosen++;
+    }
+  }
+}
+
 /* Marks the cases whose test is in the JSON of --show-only. Returns the
  * number of tests listed, or -1 when the JSON has no test list. */
 static long choose_listed(case_set *set, const char *profile, const char *json) {
-  cJSON *root = cJSON_Parse(json);
-  cJSON *tests = root ? cJSON_GetObjectItemCaseSensitive(root, "tests") : NULL;
-  if (!cJSON_IsArray(tests)) {
-    cJSON_Delete(root);
-    return -1;
-  }
-  long listed = 0;
-  const cJSON *t;
-  cJSON_ArrayForEach(t, tests) {
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
-    if (!cJSON_IsString(name))
-      continue;
-    listed++;
-    for (size_t i = 0; i < set->n; i++) {
-      char want[96];
-      test_name(profile, &set->configs[i], want, sizeof want);
-      if (!set->chosen[i] && !strcmp(want, name->valuestring)) {
-        set->chosen[i] = true;
-        set->n_chosen++;
-      }
-    }
-  }
-  cJSON_Delete(root);
-  return listed;
+  choose_arg a = {set, profile};
+  return gbi_fixture_listed(json, choose_one, &a);
 }
 
 /* One product of a selection: bitmasks of languages, algorithms, orders
@@ -178,70 +174,6 @@ static int expression_of(const case_set *set, const gb_settings *s, char *buf, s
 
 /* ---- Files ------------------------------------------------------------------------ */
 
-typedef struct {
-  char profile[16];
-  long ctest_pid;
-  char status[16]; /* running, finished, interrupted, failed, empty */
-  char records[PATH_MAX];
-  char selection[4096]; /* an exact expression: at most 36 products of ~80 bytes */
-  char reason[2048];
-} state;
-
-static int write_state(const char *path, const state *st, gb_err *err) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  if (!f)
-    return gb_err_set(err, ENOMEM, "out of memory for the campaign state");
-  fprintf(f,
-          "%s\nprofile: %s\nctest_pid: %ld\nstatus: %s\nrecords: %s\nselection: %s\n"
-          "reason: %s\n",
-          STATE_HEADER, st->profile, st->ctest_pid, st->status, st->records, st->selection,
-          st->reason);
-  fclose(f);
-  int rc = gb_report_write_file(path, text, len, err);
-  free(text);
-  return rc;
-}
-
-static bool take_field(const char *line, const char *key, char *dst, size_t len) {
-  size_t n = strlen(key);
-  if (strncmp(line, key, n) != 0 || line[n] != ':' || line[n + 1] != ' ')
-    return false;
-  gb_str_copy(dst, len, line + n + 2);
-  dst[strcspn(dst, "\n")] = '\0';
-  return true;
-}
-
-static int read_state(const char *path, state *st, char *why, size_t len) {
-  FILE *f = fopen(path, "re");
-  if (!f) {
-    snprintf(why, len, "no campaign state %s (%s): its fixture did not run", path,
-             strerror(errno));
-    return -1;
-  }
-  char line[8192], pid[32] = "";
-  *st = (state){0};
-  bool header =
-      fgets(line, sizeof line, f) && !strncmp(line, STATE_HEADER, strlen(STATE_HEADER));
-  while (header && fgets(line, sizeof line, f)) {
-    (void)(take_field(line, "profile", st->profile, sizeof st->profile) ||
-           take_field(line, "ctest_pid", pid, sizeof pid) ||
-           take_field(line, "status", st->status, sizeof st->status) ||
-           take_field(line, "records", st->records, sizeof st->records) ||
-           take_field(line, "selection", st->selection, sizeof st->selection) ||
-           take_field(line, "reason", st->reason, sizeof st->reason));
-  }
-  fclose(f);
-  uint64_t ctest_pid = 0;
-  if (!header || !st->status[0] || gb_parse_u64(pid, 0, INT32_MAX, &ctest_pid) < 0) {
-    snprintf(why, len, "%s is not a campaign state file", path);
-    return -1;
-  }
-  st->ctest_pid = (long)ctest_pid;
-  return 0;
-}
-
 /* The JUnit file of a campaign without a report: every chosen case failed
  * with why. */
 static int write_unrun_junit(const gbi_fixture_opts *o, const char *label, const case_set *set,
@@ -262,82 +194,25 @@ static int write_unrun_junit(const gbi_fixture_opts *o, const char *label, const
   return rc;
 }
 
-/* ---- Progress: to the log and to standard output ------------------------------ */
-
-static ssize_t tee_write(void *cookie, const char *buf, size_t len) {
-  FILE *log = cookie;
-  fwrite(buf, 1, len, log);
-  fflush(log);
-  fwrite(buf, 1, len, stdout);
-  fflush(stdout);
-  return (ssize_t)len;
-}
-
-static int tee_close(void *cookie) {
-  return fclose((FILE *)cookie);
-}
-
-/* A file of the user's for writing, opened as the user would open it
- * (under sudo: gb_privilege_fs_enter), never through a link and only a
- * regular file (gb_output_open); NULL with errno set. */
-static FILE *open_user_file(const char *path) {
-  gb_privilege p;
-  gb_privilege_fs saved;
-  gb_err err;
-  int fd = -1, rc = gb_privilege_detect(&p, &err);
-  if (rc == 0 && (rc = gb_privilege_fs_enter(&p, &saved)) == 0) {
-    rc = gb_output_open(path, &fd, &err);
-    gb_privilege_fs_leave(&saved);
-  }
-  FILE *f = rc == 0 ? fdopen(fd, "we") : NULL;
-  if (!f && fd >= 0)
-    close(fd);
-  errno = rc < 0 ? -rc : errno;
-  return f;
-}
-
-static FILE *open_tee(const char *path) {
-  FILE *log = open_user_file(path);
-  if (!log)
-    return NULL;
-  FILE *f =
-      fopencookie(log, "w", (cookie_io_functions_t){.write = tee_write, .close = tee_close});
-  if (!f) {
-    fclose(log);
-    return NULL;
-  }
-  setvbuf(f, NULL, _IOLBF, 0);
-  return f;
-}
-
 /* ---- The fixture ---------------------------------------------------------------- */
 
 /* Which cases this ctest run selected, into set and the line `how`. -1
  * when the selection cannot be read and no GREENBENCH_SELECT says what to
  * measure instead: how then holds the reason and the way out. */
-static int choose_cases(const gbi_fixture_opts *o, case_set *set, state *st, char *how,
+static int choose_cases(const gbi_fixture_opts *o, case_set *set, gbi_fstate *st, char *how,
                         size_t len) {
-  gbi_ctest_run c = {0};
   char why[1024] = "", fixture[32];
   char *json = NULL;
   snprintf(fixture, sizeof fixture, "%s/campaign", gb_profile_name(o->settings.profile));
-  c.pid = gbi_ctest_find(c.exe, sizeof c.exe);
-  st->ctest_pid = c.pid;
+  pid_t pid = 0;
   long listed = -1;
-  if (c.pid == 0)
-    snprintf(why, sizeof why, "it was not started by ctest");
-  else if (gbi_ctest_read(&c, why, sizeof why) == 0 &&
-           gbi_ctest_list(&c, fixture, &json, why, sizeof why) == 0 &&
-           (listed = choose_listed(set, gb_profile_name(o->settings.profile), json)) < 0)
+  if (gbi_fixture_ctest_listing(fixture, &pid, &json, how, len, why, sizeof why) == 0 &&
+      (listed = choose_listed(set, gb_profile_name(o->settings.profile), json)) < 0)
     snprintf(why, sizeof why, "ctest --show-only=json-v1 gave no test list");
+  st->ctest_pid = pid;
   free(json);
   int rc = 0;
   if (listed >= 0) {
-    size_t at = (size_t)snprintf(how, len, "selected by ctest (pid %d):", (int)c.pid);
-    for (size_t i = 2; i < c.argc && at < len; i++)
-      at += (size_t)snprintf(how + at, len - at, " %s", c.argv[i]);
-    if (c.argc <= 2)
-      snprintf(how + at, len - at, " (no selection: every test)");
   } else if (o->select) {
     for (size_t i = 0; i < set->n; i++)
       set->chosen[i] = true;
@@ -353,7 +228,6 @@ static int choose_cases(const gbi_fixture_opts *o, case_set *set, state *st, cha
              why, GB_CTEST_WAY_OUT);
     rc = -1;
   }
-  gbi_ctest_run_free(&c);
   return rc;
 }
 
@@ -361,7 +235,7 @@ static void note_selection(const char *records, const char *how, const char *exp
   char path[PATH_MAX + 32];
   if (gb_path_join(path, sizeof path, records, "ctest-selection.txt", NULL) < 0)
     return;
-  FILE *f = open_user_file(path);
+  FILE *f = gbi_fixture_open_user_file(path);
   if (!f)
     return;
   fprintf(f, "%s\nmeasured: %s\n", how, expr);
@@ -371,7 +245,7 @@ static void note_selection(const char *records, const char *how, const char *exp
 /* The fixture stops before measuring anything, and fails: every case of
  * the profile fails with why, in the state, the JUnit file, this test's
  * output and ctest's own. */
-static int refuse(const gbi_fixture_opts *o, const char *label, case_set *set, state *st,
+static int refuse(const gbi_fixture_opts *o, const char *label, case_set *set, gbi_fstate *st,
                   const char *why) {
   char line[2200];
   gb_err err;
@@ -389,14 +263,14 @@ static int refuse(const gbi_fixture_opts *o, const char *label, case_set *set, s
   if (write_unrun_junit(o, label, set, why, &err) < 0)
     gb_str_put_line(stderr,
                     "greenbench-suite: error: the JUnit file was not written: ", err.msg);
-  if (write_state(o->state, st, &err) < 0)
+  if (gbi_fstate_write(o->state, st, &err) < 0)
     gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
   return 1;
 }
 
 int gbi_fixture_campaign(const gbi_fixture_opts *o) {
   static case_set set;
-  state st = {0};
+  gbi_fstate st = {0};
   gb_err err;
   gb_str_copy(st.profile, sizeof st.profile, gb_profile_name(o->settings.profile));
   char label[GB_META_LABEL_MAX + 1];
@@ -414,7 +288,7 @@ int gbi_fixture_campaign(const gbi_fixture_opts *o) {
     snprintf(st.reason, sizeof st.reason, "no case of the %s profile is selected",
              gb_profile_name(o->settings.profile));
     printf("greenbench-suite: %s: nothing to measure\n", st.reason);
-    if (write_state(o->state, &st, &err) < 0) {
+    if (gbi_fstate_write(o->state, &st, &err) < 0) {
       gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
       return 1;
     }
@@ -440,14 +314,14 @@ int gbi_fixture_campaign(const gbi_fixture_opts *o) {
            "the campaign started at %s and has not finished: it is still running, or it was "
            "stopped before it wrote its report",
            stamp);
-  if (write_state(o->state, &st, &err) < 0) {
+  if (gbi_fstate_write(o->state, &st, &err) < 0) {
     gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
     return 1;
   }
   if (write_unrun_junit(o, label, &set, st.reason, &err) < 0)
     gb_str_put_line(stderr,
                     "greenbench-suite: error: the JUnit file was not written: ", err.msg);
-  FILE *log = open_tee(o->progress_log);
+  FILE *log = gbi_fixture_open_tee(o->progress_log);
   if (!log)
     fprintf(stderr, "greenbench-suite: warning: cannot write the progress log %s: %s\n",
             o->progress_log, strerror(errno));
@@ -506,7 +380,7 @@ int gbi_fixture_campaign(const gbi_fixture_opts *o) {
            gb_profile_name(s.profile), st.status, set.n_chosen, res.runs_done, res.runs_total,
            took / 60, took % 60, st.records, o->junit);
   }
-  if (write_state(o->state, &st, &err) < 0) {
+  if (gbi_fstate_write(o->state, &st, &err) < 0) {
     gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
     return 1;
   }
@@ -555,30 +429,11 @@ int gbi_fixture_check_case(const char *name, const char *state_path) {
             gb_excerpt(&shown, name));
     return 2;
   }
-  state st;
-  if (read_state(state_path, &st, why, sizeof why) < 0) {
-    fprintf(stderr, "%s: %s\n", name, why);
+  char fixture[32];
+  snprintf(fixture, sizeof fixture, "%s/campaign", profile);
+  gbi_fstate st;
+  if (gbi_fstate_for_case(name, state_path, profile, fixture, &st) != 0)
     return 1;
-  }
-  char exe[PATH_MAX];
-  long ours = gbi_ctest_find(exe, sizeof exe);
-  if (ours != 0 && st.ctest_pid != ours) {
-    fprintf(stderr,
-            "%s: the campaign state %s is of another run (ctest pid %ld, this one %ld): "
-            "its fixture %s/campaign did not run in this one\n",
-            name, state_path, st.ctest_pid, ours, profile);
-    return 1;
-  }
-  if (strcmp(st.profile, profile) != 0) {
-    fprintf(stderr, "%s: the campaign state %s is of the %s profile\n", name, state_path,
-            st.profile);
-    return 1;
-  }
-  if (!strcmp(st.status, "failed") || !strcmp(st.status, "running") ||
-      !strcmp(st.status, "empty")) {
-    fprintf(stderr, "%s: %s\n", name, st.reason);
-    return 1;
-  }
   gb_records *r;
   gb_err err;
   if (gb_records_read(st.records, &r, &err) < 0) {

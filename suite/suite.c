@@ -42,6 +42,7 @@
 #include "greenbench/version.h"
 
 #include "fixture.h"
+#include "suitefixture.h"
 
 #define ENV_RECORDS "GREENBENCH_SUITE_RECORDS"
 #define ENV_FAILURE "GREENBENCH_SUITE_FAILURE"
@@ -65,6 +66,7 @@ static struct {
   /* The CTest suite (fixture.h): --campaign, --check-case NAME, --list-tests. */
   bool campaign, list_tests, out_given;
   const char *check_case, *state, *progress_log, *machine_label;
+  const char *suite_file; /* --suite FILE: a suite file's CTest forms (suitefixture.h) */
 } suite;
 
 static volatile sig_atomic_t stop_requested;
@@ -184,6 +186,11 @@ static const char usage[] =
     "                        --progress-log FILE [--machine-label NAME]\n"
     "       greenbench-suite --check-case P/LANGUAGE/ALGORITHM/ORDER/SIZE --state FILE\n"
     "       greenbench-suite --profile P --list-tests\n"
+    "       greenbench-suite --suite FILE --profile P --campaign --out DIR --state FILE\n"
+    "                        --progress-log FILE\n"
+    "       greenbench-suite --suite FILE --check-case P/SUITE/LANGUAGE/WORKLOAD/PARAMS\n"
+    "                        --state FILE\n"
+    "       greenbench-suite --suite FILE --profile P --list-tests\n"
     "       greenbench-suite --version | --help\n"
     "Runs the selected cases of the profile (default: smoke) as one shuffled campaign\n"
     "and checks each case's records. EXPR is KEY=LIST terms, KEY one of language,\n"
@@ -207,6 +214,10 @@ static const char usage[] =
     "GREENBENCH_SELECT says what to measure); --list-tests\n"
     "prints each case's test name and labels. GREENBENCH_SUITE_RESULTS=DIR puts the\n"
     "files of these forms (records, state, JUnit, progress log) in DIR instead.\n"
+    "With --suite FILE the same forms are a suite file's (docs/suites.md): its\n"
+    "cases are its configurations, its fixture <profile>/<suite>/campaign runs a\n"
+    "suite campaign on those ctest selected (GREENBENCH_SELECT=all: the whole\n"
+    "suite, where the selection cannot be read).\n"
     "GREENBENCH_LIBEXEC_DIR=DIR names the workers' folder (default: ../libexec/greenbench\n"
     "from this binary's place, or the build tree).\n"
     "--version prints greenbench's version and git commit, then Criterion's;\n"
@@ -377,6 +388,7 @@ enum {
   STATE,
   PROGRESS_LOG,
   MACHINE_LABEL,
+  SUITE_FILE,
   HELP,
   VERSION
 };
@@ -392,6 +404,7 @@ static const gb_opt options[] = {
     {"--state", NULL, GB_OPT_VALUE, STATE},
     {"--progress-log", NULL, GB_OPT_VALUE, PROGRESS_LOG},
     {"--machine-label", NULL, GB_OPT_VALUE, MACHINE_LABEL},
+    {"--suite", NULL, GB_OPT_VALUE, SUITE_FILE},
     {"--help", "-h", 0, HELP},
     {"--version", NULL, 0, VERSION},
     {NULL, NULL, 0, 0},
@@ -406,7 +419,8 @@ static int take_option(int id, const char *v, char **argv, int *kept, const char
                          [CHECK_CASE] = &suite.check_case,
                          [STATE] = &suite.state,
                          [PROGRESS_LOG] = &suite.progress_log,
-                         [MACHINE_LABEL] = &suite.machine_label};
+                         [MACHINE_LABEL] = &suite.machine_label,
+                         [SUITE_FILE] = &suite.suite_file};
   switch (id) {
   case SELECT:
     return append_select(v);
@@ -485,8 +499,10 @@ static int configure(int *argc, char **argv) {
   if (parse_args(argc, argv, &profile) < 0)
     return -1;
   gb_err err;
+  /* A suite file's selection is ctest's (suitefixture.h), never the study's
+   * expression. */
   if (gb_settings_profile(profile && *profile ? profile : "smoke", &suite.settings, &err) < 0 ||
-      gb_settings_select(&suite.settings, suite.select, &err) < 0) {
+      (!suite.suite_file && gb_settings_select(&suite.settings, suite.select, &err) < 0)) {
     gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
     return -1;
   }
@@ -606,6 +622,37 @@ static int ctest_options_misplaced(void) {
   return -1;
 }
 
+/* The CTest forms for a suite file (suitefixture.h). */
+static int suite_file_forms(int argc, char **argv) {
+  if (suite.check_case) {
+    if (!suite.state) {
+      fprintf(stderr, "greenbench-suite: error: --check-case needs --state FILE\n");
+      return 2;
+    }
+    return gbi_suite_fixture_check_case(suite.suite_file, suite.check_case, suite.state);
+  }
+  if (suite.list_tests)
+    return gbi_suite_fixture_list_tests(suite.suite_file, &suite.settings);
+  if (!suite.state || suite.junit_given || !suite.progress_log || !suite.out_given) {
+    fprintf(stderr, "greenbench-suite: error: --suite FILE --campaign needs --out DIR, --state "
+                    "FILE and --progress-log FILE (and takes no --junit)\n");
+    return 2;
+  }
+  gb_entry_signals(&stop_requested, "greenbench-suite");
+  gbi_suite_fixture_opts o = {.suite_path = suite.suite_file,
+                              .settings = suite.settings,
+                              .results = suite.out,
+                              .state = suite.state,
+                              .progress_log = suite.progress_log,
+                              .select = suite.select       ? suite.select
+                                        : suite.select_all ? "all"
+                                                           : NULL,
+                              .argc = (size_t)argc,
+                              .argv = (const char *const *)argv,
+                              .stop = &stop_requested};
+  return gbi_suite_fixture_campaign(&o);
+}
+
 static int ctest_forms(int argc, char **argv) {
   const char *dir = getenv("GREENBENCH_SUITE_RESULTS");
   if (dir && *dir) {
@@ -614,6 +661,8 @@ static int ctest_forms(int argc, char **argv) {
     suite.progress_log = moved(suite.progress_log);
     suite.out = dir;
   }
+  if (suite.suite_file)
+    return suite_file_forms(argc, argv);
   if (suite.check_case) {
     if (!suite.state) {
       fprintf(stderr, "greenbench-suite: error: --check-case needs --state FILE\n");
@@ -651,6 +700,11 @@ int main(int argc, char **argv) {
     return 2;
   if (suite.check_case || suite.list_tests || suite.campaign)
     return ctest_forms(argc, argv);
+  if (suite.suite_file) {
+    fprintf(stderr, "greenbench-suite: error: --suite is an option of --campaign, --check-case "
+                    "and --list-tests only (see greenbench-suite --help)\n");
+    return 2;
+  }
   if (suite.list_only) {
     list_cases();
     return 0;

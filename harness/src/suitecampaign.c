@@ -4,6 +4,7 @@
  * (suitecampaign_measure.c) and the shuffled measured runs. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,14 @@ static int run_plain(gbi_suite_campaign *k, const gb_suite_language *l,
   return -ENOEXEC;
 }
 
+/* Whether the plan measures language l (on workload w; SIZE_MAX: any). */
+static bool planned(const gbi_suite_campaign *k, size_t l, size_t w) {
+  for (size_t i = 0; i < k->plan.nconfigs; i++)
+    if (k->plan.configs[i].language == l && (w == SIZE_MAX || k->plan.configs[i].workload == w))
+      return true;
+  return false;
+}
+
 /* {builddir}, then every build step: each workload, each language that has
  * one. */
 static int build(gbi_suite_campaign *k, gb_err *err) {
@@ -98,7 +107,7 @@ static int build(gbi_suite_campaign *k, gb_err *err) {
     return rc;
   for (size_t w = 0; w < k->s->n_workloads; w++)
     for (size_t l = 0; l < k->s->n_languages; l++) {
-      if (k->s->languages[l].t[GB_SUITE_BUILD].n == 0)
+      if (k->s->languages[l].t[GB_SUITE_BUILD].n == 0 || !planned(k, l, w))
         continue;
       gb_spawn_result r;
       if ((rc = run_plain(k, &k->s->languages[l], &k->s->workloads[w], GB_SUITE_BUILD, &r,
@@ -109,11 +118,15 @@ static int build(gbi_suite_campaign *k, gb_err *err) {
   return 0;
 }
 
-/* Every language's version command: the first line of its stdout. */
+/* Every measured language's version command: the first line of its
+ * stdout. */
 static int versions(gbi_suite_campaign *k, gb_err *err) {
+  k->meta.n_languages = 0;
   for (size_t l = 0; l < k->s->n_languages; l++) {
+    if (!planned(k, l, SIZE_MAX))
+      continue;
     const gb_suite_language *lang = &k->s->languages[l];
-    gb_srec_language *m = &k->meta.languages[l];
+    gb_srec_language *m = &k->meta.languages[k->meta.n_languages++];
     snprintf(m->name, sizeof m->name, "%s", lang->name);
     snprintf(m->title, sizeof m->title, "%s", lang->title);
     gb_spawn_result r;
@@ -132,7 +145,6 @@ static int versions(gbi_suite_campaign *k, gb_err *err) {
                         "is the version)",
                         lang->name);
   }
-  k->meta.n_languages = k->s->n_languages;
   return 0;
 }
 
@@ -225,7 +237,7 @@ static int open_records(gbi_suite_campaign *k, gb_err *err) {
 static int start(gbi_suite_campaign *k, gb_err *err) {
   int rc;
   k->c.s = k->c.o->settings;
-  if ((rc = gb_suite_plan_build(k->s, &k->c.s, &k->plan, err)) < 0 ||
+  if ((rc = gb_suite_plan_select(k->s, &k->c.s, k->o->selected, &k->plan, err)) < 0 ||
       (rc = gbi_recorder_check_new(k->c.o->out_dir, err)) < 0)
     return rc;
   size_t n = k->plan.nconfigs;

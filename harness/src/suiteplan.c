@@ -22,8 +22,20 @@ void gb_suite_set_values(const gb_suite_workload *w, size_t i, uint64_t *values)
   }
 }
 
+size_t gb_suite_config_count(const gb_suite *s) {
+  size_t ncases = 0;
+  for (size_t w = 0; w < s->n_workloads; w++)
+    ncases += gb_suite_sets(&s->workloads[w]);
+  return s->n_languages * ncases;
+}
+
 int gb_suite_plan_build(const gb_suite *s, const gb_settings *st, gb_suite_plan *out,
                         gb_err *err) {
+  return gb_suite_plan_select(s, st, NULL, out, err);
+}
+
+int gb_suite_plan_select(const gb_suite *s, const gb_settings *st, const bool *selected,
+                         gb_suite_plan *out, gb_err *err) {
   size_t ncases = 0;
   for (size_t w = 0; w < s->n_workloads; w++)
     ncases += gb_suite_sets(&s->workloads[w]);
@@ -37,14 +49,21 @@ int gb_suite_plan_build(const gb_suite *s, const gb_settings *st, gb_suite_plan 
     gb_suite_plan_free(&p);
     return gb_err_set(err, ENOMEM, "out of memory planning %zu configurations", nconfigs);
   }
-  for (size_t l = 0; l < s->n_languages; l++) {
+  for (size_t l = 0, at = 0; l < s->n_languages; l++) {
     size_t kase = 0;
     for (size_t w = 0; w < s->n_workloads; w++)
-      for (size_t i = 0, n = gb_suite_sets(&s->workloads[w]); i < n; i++) {
+      for (size_t i = 0, n = gb_suite_sets(&s->workloads[w]); i < n; i++, kase++, at++) {
+        if (selected && !selected[at])
+          continue;
         gb_suite_config *c = &p.configs[p.nconfigs++];
-        *c = (gb_suite_config){.language = l, .workload = w, .set = i, .kase = kase++};
+        *c = (gb_suite_config){.language = l, .workload = w, .set = i, .kase = kase};
         gb_suite_set_values(&s->workloads[w], i, c->values);
       }
+  }
+  if (p.nconfigs == 0) {
+    gb_suite_plan_free(&p);
+    return gb_err_set(err, EINVAL, "the selection leaves no configuration of suite %s",
+                      s->name);
   }
   for (gb_run_kind k = GB_RUN_SORT; k <= GB_RUN_STARTUP; k++)
     for (size_t c = 0; c < p.nconfigs; c++)

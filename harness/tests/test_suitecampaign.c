@@ -394,3 +394,54 @@ Test(suitecampaign, a_mismatch_in_the_measured_runs_stops_there) {
   gb_srec_free(r);
   done(&f);
 }
+
+/* A selection (gb_suite_campaign_opts.selected): only a at n=20 is
+ * measured; b, whose build step fails and whose version command does not
+ * exist, is never run, and meta.json lists a alone. */
+Test(suitecampaign, selection_measures_only_the_marked) {
+  fixture f;
+  char a[512], both[1200];
+  language(a, sizeof a, "a", "good", "");
+  snprintf(both, sizeof both,
+           "%s, {\"name\": \"b\", \"build\": [\"/bin/false\"], \"command\": [\"/no/such/b\", "
+           "\"{n}\", \"{reps}\"], \"startup\": [\"/no/such/b\", \"{n}\"], \"version\": "
+           "[\"/no/such/b\", \"--version\"]}",
+           a);
+  setup_suite(&f, both, false);
+  gb_settings s;
+  gb_err err;
+  cr_assert_eq(gb_settings_profile("smoke", &s, &err), 0, "%s", err.msg);
+  s.runs = 2;
+  s.warmups = 1;
+  s.target_ms = 2;
+  s.energy = GB_ENERGY_OFF;
+  s.order_seed = 3;
+  const bool selected[4] = {false, true, false, false}; /* a/w/n=10, a/w/n=20, b/... */
+  gb_suite_campaign_opts o = {.base = {.settings = s,
+                                       .out_dir = f.out,
+                                       .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
+                                       .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
+                                       .progress = GB_PROGRESS_QUIET},
+                              .suite = &f.suite,
+                              .suite_text = f.text,
+                              .suite_len = strlen(f.text),
+                              .selected = selected};
+  gb_campaign_result res;
+  cr_assert_eq(gb_suite_campaign_run(&o, &res, &err), 0, "%s", err.msg);
+  cr_assert(res.completed);
+  cr_assert_eq(res.runs_total, 4u);
+  gb_srec_records *r = read_back(&f);
+  cr_assert_eq(r->n_runs, 4u);
+  for (size_t i = 0; i < r->n_runs; i++) {
+    cr_assert_str_eq(r->runs[i].language, "a");
+    cr_assert_str_eq(r->runs[i].params, "n=20");
+    cr_assert_eq(r->runs[i].status, GB_REC_STATUS_OK, "%s", r->runs[i].message);
+  }
+  for (size_t i = 0; i < r->n_warmups; i++)
+    cr_assert_str_eq(r->warmups[i].params, "n=20");
+  cr_assert_eq(r->meta.n_languages, 1u);
+  cr_assert_str_eq(r->meta.languages[0].name, "a");
+  cr_assert(r->meta.complete);
+  gb_srec_free(r);
+  done(&f);
+}

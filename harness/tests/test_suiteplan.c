@@ -127,3 +127,50 @@ Test(suiteplan, no_runs_is_refused) {
   cr_assert_str_eq(err.msg, "the plan is empty: no configuration to measure");
   gb_suite_free(&s);
 }
+
+/* A selection: the marked configurations only, in canonical order, their
+ * case index kept, their runs only; all marked is the whole plan. */
+Test(suiteplan, selection_keeps_the_marked_configurations) {
+  gb_suite s = load();
+  gb_settings st = settings(2, 11);
+  cr_assert_eq(gb_suite_config_count(&s), 16u);
+  bool sel[16] = {false};
+  sel[1] = true;  /* zeta one n=10;m=7 */
+  sel[12] = true; /* alpha two n=5;m=3 (8 + 2 + 2) */
+  gb_suite_plan p, all, full;
+  gb_err err;
+  cr_assert_eq(gb_suite_plan_select(&s, &st, sel, &p, &err), 0, "%s", err.msg);
+  cr_assert_eq(p.nconfigs, 2u);
+  cr_assert_eq(p.ncases, 8u);
+  char a[128], b[128];
+  gb_suite_config_label(&s, &p.configs[0], a, sizeof a);
+  gb_suite_config_label(&s, &p.configs[1], b, sizeof b);
+  cr_assert_str_eq(a, "zeta/one/n=10;m=7");
+  cr_assert_str_eq(b, "alpha/two/n=5;m=3");
+  cr_assert_eq(p.configs[0].kase, 1u);
+  cr_assert_eq(p.configs[1].kase, 4u);
+  cr_assert_eq(p.nruns, 2u * 2u * 2u);
+  for (size_t i = 0; i < p.nruns; i++)
+    cr_assert_lt(p.runs[i].target, 2u);
+  bool every[16];
+  memset(every, 1, sizeof every);
+  cr_assert_eq(gb_suite_plan_select(&s, &st, every, &all, &err), 0, "%s", err.msg);
+  cr_assert_eq(gb_suite_plan_build(&s, &st, &full, &err), 0, "%s", err.msg);
+  cr_assert(same_order(&all, &full), "every configuration selected is the whole plan");
+  cr_assert_eq(memcmp(all.configs, full.configs, full.nconfigs * sizeof *full.configs), 0);
+  gb_suite_plan_free(&p);
+  gb_suite_plan_free(&all);
+  gb_suite_plan_free(&full);
+  gb_suite_free(&s);
+}
+
+Test(suiteplan, selection_of_nothing_is_refused) {
+  gb_suite s = load();
+  gb_settings st = settings(2, 1);
+  bool none[16] = {false};
+  gb_suite_plan p;
+  gb_err err;
+  cr_assert_eq(gb_suite_plan_select(&s, &st, none, &p, &err), -EINVAL);
+  cr_assert_str_eq(err.msg, "the selection leaves no configuration of suite tiny");
+  gb_suite_free(&s);
+}

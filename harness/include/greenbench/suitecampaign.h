@@ -17,6 +17,7 @@
 #ifndef GREENBENCH_SUITECAMPAIGN_H
 #define GREENBENCH_SUITECAMPAIGN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "greenbench/campaign.h"
@@ -33,6 +34,12 @@ typedef struct {
   const gb_suite *suite;
   const char *suite_text; /* the suite file's bytes, copied into suite.json */
   size_t suite_len;
+  /* NULL: every configuration. Else one flag per configuration of the
+   * whole suite in canonical order (gb_suite_plan_select): only the marked
+   * ones are measured, only their languages' version commands and their
+   * (language, workload) build steps run, and meta.json lists only their
+   * languages. */
+  const bool *selected;
 } gb_suite_campaign_opts;
 
 /* Runs the campaign into base.out_dir (a missing or empty folder). Returns 0

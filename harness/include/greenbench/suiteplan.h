@@ -6,6 +6,7 @@
 #ifndef GREENBENCH_SUITEPLAN_H
 #define GREENBENCH_SUITEPLAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,19 @@ void gb_suite_set_values(const gb_suite_workload *w, size_t i, uint64_t *values)
  * -ENOMEM. */
 GB_MUST_USE int gb_suite_plan_build(const gb_suite *s, const gb_settings *st,
                                     gb_suite_plan *out, gb_err *err);
+/* The same for the configurations that selected marks: one flag per
+ * configuration of the whole suite in canonical order (the order above,
+ * gb_suite_config_count of them), or NULL for every one. The plan holds the
+ * selected configurations only, in canonical order (kase stays the case's
+ * index across the suite), and their runs shuffled as above: a selection
+ * of every configuration gives gb_suite_plan_build's plan. -EINVAL also
+ * when the selection marks none. (A CTest fixture measures what ctest
+ * selected so: docs/suites.md, ADR 0023.) */
+GB_MUST_USE int gb_suite_plan_select(const gb_suite *s, const gb_settings *st,
+                                     const bool *selected, gb_suite_plan *out, gb_err *err);
+/* How many configurations the whole suite has: its languages times its
+ * parameter sets of all workloads. */
+size_t gb_suite_config_count(const gb_suite *s);
 void gb_suite_plan_free(gb_suite_plan *p);
 
 /* "python/nbody/n=1000" and "python/startup/nbody/n=1000". */
