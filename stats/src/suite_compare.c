@@ -15,8 +15,8 @@
 void gb_scmp_config_label(const gb_suite_analysis *a, const gb_sa_config *c, char *buf,
                           size_t len) {
   const gb_suite *s = &a->records->suite;
-  snprintf(buf, len, "%s/%s/%s", s->languages[c->language].name,
-           s->workloads[c->workload].name, c->params);
+  snprintf(buf, len, "%s/%s/%s", s->languages[c->language].name, s->workloads[c->workload].name,
+           c->params);
 }
 
 /* b's configuration with c's key (language, workload, parameters), or NULL. */
@@ -85,10 +85,10 @@ static int check_parity(const gb_scmp_input *x, const gb_scmp_input *y, gb_err *
                         : strcmp(p->counters, q->counters) != 0       ? "counters"
                                                                       : NULL;
     if (field) {
-      const char *vp = field[0] == 'i' ? p->input_hash
+      const char *vp = field[0] == 'i'   ? p->input_hash
                        : field[0] == 'o' ? p->output_hash
                                          : p->counters;
-      const char *vq = field[0] == 'i' ? q->input_hash
+      const char *vq = field[0] == 'i'   ? q->input_hash
                        : field[0] == 'o' ? q->output_hash
                                          : q->counters;
       return gb_err_set(err, EINVAL,
@@ -155,11 +155,11 @@ static int check_inputs(const gb_scmp_input *in, size_t n, gb_err *err) {
 static int name_campaigns(const gb_scmp_input *in, size_t n, gb_suite_comparison *c,
                           gb_err *err) {
   gbi_cmp_who who[GB_COMPARE_MAX] = {{0}};
-  char names[GB_COMPARE_MAX][GB_COMPARE_NAME_MAX], campaigns[GB_COMPARE_MAX][GB_COMPARE_NAME_MAX];
+  char names[GB_COMPARE_MAX][GB_COMPARE_NAME_MAX],
+      campaigns[GB_COMPARE_MAX][GB_COMPARE_NAME_MAX];
   for (size_t m = 0; m < n; m++) {
-    who[m] = (gbi_cmp_who){.path = in[m].path,
-                           .same_as = in[m].same_as,
-                           .campaign_label = in[m].campaign_label};
+    who[m] = (gbi_cmp_who){
+        .path = in[m].path, .same_as = in[m].same_as, .campaign_label = in[m].campaign_label};
   }
   bool by_machine;
   int rc = gbi_cmp_name(who, n, names, campaigns, &by_machine, err);

@@ -86,7 +86,8 @@ static void change_table(gbi_textbuf *b, const gb_suite_comparison *c, size_t m)
     md_text(b, key);
     gbi_tb_puts(b, " |");
     gbi_cmp_md_change_cell(b, &ch->ratio.time, ch->time_reading, ch->computed);
-    gbi_cmp_md_change_cell(b, &ch->ratio.energy, ch->energy_reading, ch->computed && ch->energy);
+    gbi_cmp_md_change_cell(b, &ch->ratio.energy, ch->energy_reading,
+                           ch->computed && ch->energy);
     gbi_cmp_md_change_cell(b, &ch->ratio.power, ch->ratio.reading, ch->computed && ch->energy);
     gbi_tb_puts(b, "\n");
   }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "greenbench/suite_compare.h"
 #include "helper_report.h"
@@ -173,7 +174,8 @@ Test(suite_compare, a_language_missing_is_left_out) {
     }
   }
   b->n_runs = kept;
-  snprintf(b->meta.suite_hash, sizeof b->meta.suite_hash, "%s", "0123456789abcdef0123456789abcdef");
+  snprintf(b->meta.suite_hash, sizeof b->meta.suite_hash, "%s",
+           "0123456789abcdef0123456789abcdef");
   pair p;
   analyse(&p, 0, gbt_suite_synth(true), "before");
   analyse(&p, 1, b, "after");
@@ -207,7 +209,8 @@ Test(suite_compare, refuses_another_suite) {
 
 Test(suite_compare, refuses_another_hash_with_other_workloads) {
   gb_srec_records *b = gbt_suite_synth(true);
-  snprintf(b->meta.suite_hash, sizeof b->meta.suite_hash, "%s", "0123456789abcdef0123456789abcdef");
+  snprintf(b->meta.suite_hash, sizeof b->meta.suite_hash, "%s",
+           "0123456789abcdef0123456789abcdef");
   gb_suite_parameter *n = &b->suite.workloads[0].parameters[0];
   n->values[n->n_values++] = 6000; /* a parameter set more: no rows, the same records */
   char want[512];
@@ -256,8 +259,9 @@ Test(suite_compare, refuses_another_output_hash) {
 }
 
 Test(suite_compare, refuses_other_counters) {
-  refused_parity("counters", "spins=1", "compare: spin/n=4000;m=2: counters 'spins=8000' in "
-                                        "before but 'spins=1' in after: not the same workload");
+  refused_parity("counters", "spins=1",
+                 "compare: spin/n=4000;m=2: counters 'spins=8000' in "
+                 "before but 'spins=1' in after: not the same workload");
 }
 
 Test(suite_compare, refuses_two_campaigns_of_one_name) {
@@ -297,4 +301,19 @@ Test(suite_compare, golden_md) {
 
 Test(suite_compare, golden_json) {
   golden(true);
+}
+
+/* With GB_SUITE_COMPARE_OUT set, writes <it>/slower, the records folder of
+ * the campaign with python 1.5 times slower (tests/suite_compare_check.py
+ * compares it with stats/tests/data/suite-synth); a no-op otherwise. */
+Test(suite_compare, write_records) {
+  const char *out = getenv("GB_SUITE_COMPARE_OUT");
+  if (out) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/slower", out);
+    cr_assert(mkdir(dir, 0777) == 0 || errno == EEXIST, "cannot make %s", dir);
+    gb_srec_records *r = gbt_suite_synth_slower(true, PYTHON, 1.5);
+    gbt_suite_write(r, dir);
+    gbt_suite_free(r);
+  }
 }
