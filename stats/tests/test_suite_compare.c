@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alloc_fail.h"
 #include "greenbench/suite_compare.h"
 #include "helper_report.h"
 #include "helper_suite.h"
@@ -316,4 +317,62 @@ Test(suite_compare, write_records) {
     gbt_suite_write(r, dir);
     gbt_suite_free(r);
   }
+}
+
+/* ---- Out of memory (alloc_fail.h) ----------------------------------------------- */
+
+typedef struct {
+  const gb_scmp_input *in;
+  char *want_md, *want_json; /* from a complete call */
+} oom_case;
+
+/* The comparison, compare.md and compare.json; a call that completes must
+ * give the complete call's bytes (-EIO otherwise). */
+static int compare_and_write(void *arg, gb_err *err) {
+  oom_case *k = arg;
+  gb_suite_comparison *c = NULL;
+  char *md = NULL, *js = NULL;
+  size_t len = 0;
+  int rc = gb_suite_compare_build(k->in, 2, &c, err);
+  if (rc == 0) {
+    rc = gb_suite_compare_md(c, &md, &len, err);
+  }
+  if (rc == 0) {
+    rc = gb_suite_compare_json(c, &js, &len, err);
+  }
+  if (rc == 0 && k->want_md && (strcmp(md, k->want_md) != 0 || strcmp(js, k->want_json) != 0)) {
+    rc = gb_err_set(err, EIO, "a call that coped with a failed allocation wrote other bytes");
+  }
+  if (rc == 0 && !k->want_md) {
+    k->want_md = md;
+    k->want_json = js;
+    md = js = NULL;
+  }
+  free(md);
+  free(js);
+  gb_suite_compare_free(c);
+  return rc;
+}
+
+/* Every allocation of the comparison and its two writers, made to fail in
+ * turn, gives -ENOMEM and one "out of memory" line, or (where the bootstrap
+ * falls back) the same bytes; either way it releases what it held. */
+Test(suite_compare, each_allocation_fails_cleanly) {
+  pair p;
+  gb_analysis_opts o = GB_ANALYSIS_OPTS_DEFAULT;
+  o.resamples = 200;
+  gb_err err;
+  for (size_t m = 0; m < 2; m++) {
+    p.r[m] = m ? gbt_suite_synth_slower(true, PYTHON, 1.5) : gbt_suite_synth(true);
+    cr_assert(gb_suite_analysis_run(p.r[m], &o, &p.a[m], &err) == 0, "%s", err.msg);
+    p.in[m] =
+        (gb_scmp_input){.path = m ? "after" : "before", .same_as = -1, .analysis = p.a[m]};
+  }
+  oom_case k = {.in = p.in};
+  cr_assert(compare_and_write(&k, &err) == 0, "%s", err.msg);
+  size_t n = gbt_each_allocation_fails_or_copes(compare_and_write, &k, true);
+  cr_assert(n > 20, "%zu allocations", n);
+  free(k.want_md);
+  free(k.want_json);
+  release(&p);
 }
