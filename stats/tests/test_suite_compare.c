@@ -306,7 +306,8 @@ Test(suite_compare, golden_json) {
 
 /* With GB_SUITE_COMPARE_OUT set, writes <it>/slower, the records folder of
  * the campaign with python 1.5 times slower (tests/suite_compare_check.py
- * compares it with stats/tests/data/suite-synth); a no-op otherwise. */
+ * compares it with stats/tests/data/suite-synth), and <it>/partial, a
+ * campaign that did not complete; a no-op otherwise. */
 Test(suite_compare, write_records) {
   const char *out = getenv("GB_SUITE_COMPARE_OUT");
   if (out) {
@@ -314,6 +315,15 @@ Test(suite_compare, write_records) {
     snprintf(dir, sizeof dir, "%s/slower", out);
     cr_assert(mkdir(dir, 0777) == 0 || errno == EEXIST, "cannot make %s", dir);
     gb_srec_records *r = gbt_suite_synth_slower(true, PYTHON, 1.5);
+    gbt_suite_write(r, dir);
+    gbt_suite_free(r);
+    /* <it>/partial: the campaign stopped after its first round. */
+    snprintf(dir, sizeof dir, "%s/partial", out);
+    cr_assert(mkdir(dir, 0777) == 0 || errno == EEXIST, "cannot make %s", dir);
+    r = gbt_suite_synth(true);
+    r->meta.complete = false;
+    r->meta.finished_unix_ns = 0;
+    r->n_runs = 24;
     gbt_suite_write(r, dir);
     gbt_suite_free(r);
   }
