@@ -18,6 +18,7 @@
 #include "greenbench/options.h"
 #include "greenbench/paths.h"
 #include "greenbench/report.h"
+#include "greenbench/suiterecords.h"
 #include "greenbench/text.h"
 
 #include "cli_internal.h"
@@ -38,6 +39,13 @@ static const char usage[] =
     "name). Refuses campaigns of different input seeds or whose input hashes or\n"
     "operation counts disagree, and two campaigns of the same name (a folder may be\n"
     "given twice).\n"
+    "\n"
+    "Suite campaigns' records folders are compared with campaigns of the same\n"
+    "suite only: per configuration (language, workload, parameters) that all\n"
+    "hold, each later campaign's time, energy and net power per repetition against\n"
+    "the first's, into compare.md and compare.json (no chart). Refuses a study\n"
+    "folder beside a suite folder, other suites, another suite hash unless the\n"
+    "workloads are the same, and input or output hashes or counters that disagree.\n"
     "\n"
     "  --out DIR                  folder to write into (default ./compare, made if\n"
     "                             missing)\n"
@@ -211,8 +219,8 @@ static void release(campaigns *cs) {
 
 /* The files a campaign is read from: an archive itself, or a folder's
  * records. */
-static const char *const input_names[4] = {"meta.json", "runs.csv", "warmups.csv",
-                                           "environment.txt"};
+static const char *const input_names[5] = {"meta.json", "runs.csv", "warmups.csv",
+                                           "environment.txt", "suite.json"};
 
 /* True when the existing file st is one of the campaign path's inputs. */
 static bool is_input(const char *path, const struct stat *st) {
@@ -221,7 +229,7 @@ static bool is_input(const char *path, const struct stat *st) {
   if (stat(path, &in) == 0 && S_ISREG(in.st_mode)) {
     return in.st_dev == st->st_dev && in.st_ino == st->st_ino;
   }
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < 5; k++) {
     if (gb_path_join(p, sizeof p, path, input_names[k], NULL) == 0 && stat(p, &in) == 0 &&
         in.st_dev == st->st_dev && in.st_ino == st->st_ino) {
       return true;
@@ -288,7 +296,42 @@ static int write_outputs(const char *dir, const gb_comparison *cmp, gb_err *err)
   return rc;
 }
 
+/* Whether the paths are suite records folders (gb_srec_is_suite_folder):
+ * 1 all, 0 none, -EINVAL (with the message) when some are and some not. */
+static int suite_folders(const cli *c, gb_err *err) {
+  for (size_t m = 1; m < c->n; m++) {
+    bool a = gb_srec_is_suite_folder(c->paths[0]), b = gb_srec_is_suite_folder(c->paths[m]);
+    if (a != b) {
+      return gb_err_set(err, EINVAL,
+                        "compare: %s is a suite campaign's records but %s the study's: a "
+                        "suite campaign is compared only with campaigns of the same suite",
+                        SHOWN(a ? c->paths[0] : c->paths[m]),
+                        SHOWN(a ? c->paths[m] : c->paths[0]));
+    }
+  }
+  return gb_srec_is_suite_folder(c->paths[0]) ? 1 : 0;
+}
+
+static int run_suites(const cli *c, gb_err *err) {
+  int same[GB_COMPARE_MAX];
+  for (size_t m = 0; m < c->n; m++) {
+    same[m] = same_as(c, m);
+  }
+  cli_compare_args a = {.out = c->out,
+                        .paths = c->paths,
+                        .same_as = same,
+                        .n = c->n,
+                        .labels = c->n_labels ? c->labels : NULL,
+                        .ao = &c->ao,
+                        .allow_partial = c->allow_partial};
+  return cli_compare_suites(&a, err);
+}
+
 static int run(const cli *c, FILE *warnings, gb_err *err) {
+  int suites = suite_folders(c, err);
+  if (suites != 0) {
+    return suites < 0 ? suites : run_suites(c, err);
+  }
   campaigns *cs = calloc(1, sizeof *cs);
   if (!cs) {
     return gb_err_set(err, ENOMEM, "out of memory");

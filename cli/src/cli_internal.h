@@ -121,6 +121,23 @@ int cli_check_json(const gb_findings *f, bool energy, bool workers, int exit_sta
  * with err set when summary.json cannot be read back or out fails. */
 GB_MUST_USE int cli_report_console(const gb_report_opts *o, FILE *out, gb_err *err);
 
+/* ---- cli_compare_suite.c ---- */
+/* `greenbench compare` of suite records folders, once cli_compare.c has
+ * parsed the arguments, checked the outputs and found every PATH a suite
+ * folder: reads and analyses each (refusing an unfinished one unless
+ * allow_partial), builds the comparison and writes compare.md and
+ * compare.json into out. 0 or -errno with the message. */
+typedef struct {
+  const char *out;
+  const char *const *paths;
+  const int *same_as; /* per path: an earlier path with the same files, or -1 */
+  size_t n;
+  const char *const *labels; /* --campaign-label per path, or NULL */
+  const gb_analysis_opts *ao;
+  bool allow_partial;
+} cli_compare_args;
+GB_MUST_USE int cli_compare_suites(const cli_compare_args *a, gb_err *err);
+
 /* ---- cli_run_suite.c ---- */
 /* `greenbench run --suite FILE`, once cli_run.c has read and checked the
  * options it shares with the study's run. */

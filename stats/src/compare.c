@@ -5,6 +5,8 @@
  * comparison out; every decision is taken here, the writers only word it. */
 #include "greenbench/compare.h"
 
+#include "compare_internal.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -84,13 +86,13 @@ static const char *base_name(const char *path) {
 }
 
 /* The first campaign given with the same records as campaign m. */
-static size_t root_of(const gb_cmp_input *in, size_t m) {
+static size_t root_of(const gbi_cmp_who *in, size_t m) {
   return in[m].same_as >= 0 ? (size_t)in[m].same_as : m;
 }
 
 /* Campaign m's label: as given, else its folder's name (an archive's
  * name less ".tar.gz", the folder it holds). */
-static void campaign_of(const gb_cmp_input *in, size_t m, char *buf, size_t len) {
+static void campaign_of(const gbi_cmp_who *in, size_t m, char *buf, size_t len) {
   if (in[m].campaign_label) {
     snprintf(buf, len, "%s", in[m].campaign_label);
     return;
@@ -106,15 +108,14 @@ static void campaign_of(const gb_cmp_input *in, size_t m, char *buf, size_t len)
 /* Whether the columns are named by machine label: no campaign label was
  * given, every campaign has a machine label, and no two campaigns of other
  * records share one. */
-static bool by_machine(const gb_cmp_input *in, size_t n) {
+static bool by_machine(const gbi_cmp_who *in, size_t n) {
   for (size_t m = 0; m < n; m++) {
-    const gb_meta *meta = &in[m].analysis->records->meta;
-    if (in[m].campaign_label || !meta->machine.has_label) {
+    if (in[m].campaign_label || !in[m].machine_label) {
       return false;
     }
     for (size_t k = 0; k < m; k++) {
       if (root_of(in, k) != root_of(in, m) &&
-          strcmp(in[k].analysis->records->meta.machine.label, meta->machine.label) == 0) {
+          strcmp(in[k].machine_label, in[m].machine_label) == 0) {
         return false;
       }
     }
@@ -122,23 +123,24 @@ static bool by_machine(const gb_cmp_input *in, size_t n) {
   return true;
 }
 
-static void label_of(const gb_cmp_input *in, size_t m, bool machine, char *buf, size_t len) {
+static void label_of(const gbi_cmp_who *in, size_t m, bool machine, char *buf, size_t len) {
   if (machine) {
-    snprintf(buf, len, "%s", in[m].analysis->records->meta.machine.label);
+    snprintf(buf, len, "%s", in[m].machine_label);
   } else {
     campaign_of(in, m, buf, len);
   }
 }
 
-static int name_machines(const gb_cmp_input *in, size_t n, gb_comparison *c, gb_err *err) {
-  c->by_machine = by_machine(in, n);
+int gbi_cmp_name(const gbi_cmp_who *in, size_t n, char (*names)[GB_COMPARE_NAME_MAX],
+                 char (*campaigns)[GB_COMPARE_NAME_MAX], bool *machine, gb_err *err) {
+  *machine = by_machine(in, n);
   for (size_t m = 0; m < n; m++) {
     char label[GB_META_NAME_MAX];
-    label_of(in, m, c->by_machine, label, sizeof label);
+    label_of(in, m, *machine, label, sizeof label);
     size_t copies = 1;
     for (size_t k = 0; k < m; k++) {
       char other[GB_META_NAME_MAX];
-      label_of(in, k, c->by_machine, other, sizeof other);
+      label_of(in, k, *machine, other, sizeof other);
       if (strcmp(label, other) != 0) {
         continue;
       }
@@ -150,14 +152,34 @@ static int name_machines(const gb_cmp_input *in, size_t n, gb_comparison *c, gb_
       }
       copies++;
     }
+    snprintf(names[m], GB_COMPARE_NAME_MAX, copies > 1 ? "%s#%zu" : "%s", label, copies);
+    campaign_of(in, m, campaigns[m], GB_COMPARE_NAME_MAX);
+  }
+  return 0;
+}
+
+static int name_machines(const gb_cmp_input *in, size_t n, gb_comparison *c, gb_err *err) {
+  gbi_cmp_who who[GB_COMPARE_MAX] = {{0}};
+  char names[GB_COMPARE_MAX][GB_COMPARE_NAME_MAX],
+      campaigns[GB_COMPARE_MAX][GB_COMPARE_NAME_MAX];
+  for (size_t m = 0; m < n; m++) {
+    const gb_meta *meta = &in[m].analysis->records->meta;
+    who[m] =
+        (gbi_cmp_who){.path = in[m].path,
+                      .same_as = in[m].same_as,
+                      .campaign_label = in[m].campaign_label,
+                      .machine_label = meta->machine.has_label ? meta->machine.label : NULL};
+  }
+  int rc = gbi_cmp_name(who, n, names, campaigns, &c->by_machine, err);
+  for (size_t m = 0; rc == 0 && m < n; m++) {
     gb_cmp_machine *mc = &c->machines[m];
-    snprintf(mc->name, sizeof mc->name, copies > 1 ? "%s#%zu" : "%s", label, copies);
-    campaign_of(in, m, mc->campaign, sizeof mc->campaign);
+    memcpy(mc->name, names[m], sizeof mc->name);
+    memcpy(mc->campaign, campaigns[m], sizeof mc->campaign);
     mc->path = in[m].path;
     mc->a = in[m].analysis;
     mc->verdict = gb_analysis_verdict_name(mc->a);
   }
-  return 0;
+  return rc;
 }
 
 /* Each machine's first machine with the same verdict, and whether all agree. */

@@ -10,6 +10,7 @@
 #include "greenbench/compare.h"
 
 #include "analysis_internal.h"
+#include "compare_internal.h"
 #include "stats_internal.h"
 
 #include <errno.h>
@@ -78,21 +79,17 @@ static gb_reading read_interval(const gb_interval *iv, size_t replicates, double
   return gbi_ratio_read(iv->lo, iv->hi, margin, !iv->available || !(iv->point > 0.0) || lost);
 }
 
-/* Campaign m (side b) against the first (side a) in configuration q. */
-static int change_of(const gb_comparison *c, const gb_cmp_config *q, size_t m, const side *a,
-                     const side *b, worker *w, gb_cmp_change *out, gb_err *err) {
-  const gb_analysis_opts *o = &c->opts;
-  const gb_an_config *ka = q->config[0], *kb = q->config[m];
-  gb_cmp_change ch = {.computed = true,
-                      .energy = c->machines[0].a->energy && c->machines[m].a->energy};
-  int rc = gb_ratio_of_in(&b->boot, &a->boot, o->margin, o->level, w->scratch, &ch.ratio, err);
+int gbi_cmp_change_of(const gbi_cmp_side *a, const gbi_cmp_side *b, bool energy,
+                      const gb_analysis_opts *o, double *scratch, gb_cmp_change *out,
+                      gb_err *err) {
+  gb_cmp_change ch = {.computed = true, .energy = energy};
+  int rc = gb_ratio_of_in(b->boot, a->boot, o->margin, o->level, scratch, &ch.ratio, err);
   if (rc < 0) {
     return rc;
   }
   if (a->power && b->power) {
-    gbi_paired_power_ratio(&kb->boot.est[GB_EST_NET_POWER], b->power,
-                           &ka->boot.est[GB_EST_NET_POWER], a->power, o->resamples, o->level,
-                           o->margin, w->scratch, &ch.ratio);
+    gbi_paired_power_ratio(b->power_point, b->power, a->power_point, a->power, o->resamples,
+                           o->level, o->margin, scratch, &ch.ratio);
   }
   ch.time_reading = read_interval(&ch.ratio.time, o->resamples, o->margin);
   bool undefined = !ch.energy || ch.ratio.reading == GB_READING_UNDEFINED;
@@ -103,6 +100,16 @@ static int change_of(const gb_comparison *c, const gb_cmp_config *q, size_t m, c
   }
   *out = ch;
   return 0;
+}
+
+/* Campaign m (side b) against the first (side a) in configuration q. */
+static int change_of(const gb_comparison *c, const gb_cmp_config *q, size_t m, const side *a,
+                     const side *b, worker *w, gb_cmp_change *out, gb_err *err) {
+  const gb_an_config *ka = q->config[0], *kb = q->config[m];
+  gbi_cmp_side sa = {&a->boot, a->power, &ka->boot.est[GB_EST_NET_POWER]};
+  gbi_cmp_side sb = {&b->boot, b->power, &kb->boot.est[GB_EST_NET_POWER]};
+  return gbi_cmp_change_of(&sa, &sb, c->machines[0].a->energy && c->machines[m].a->energy,
+                           &c->opts, w->scratch, out, err);
 }
 
 static int config_item(void *ctx, size_t i, size_t wi, gb_err *err) {

@@ -5,6 +5,7 @@
  * schema_version. */
 #include "greenbench/compare.h"
 
+#include "compare_internal.h"
 #include "json_out.h"
 
 #include <cjson/cJSON.h>
@@ -155,15 +156,24 @@ static void put_ratio(cj *s, cJSON *arr, const gb_cmp_ratio *x) {
 
 /* ---- Changes against the first campaign ------------------------------------ */
 
-/* A ratio of a change with its reading; both null where it does not exist,
- * the interval null too where the reading is undefined. */
-static void put_change_ratio(cj *s, cJSON *o, const char *what, const gb_interval *iv,
-                             gb_reading r, bool exists) {
+void gbi_cmp_json_change_ratio(gbi_jb *jb, cJSON *o, const char *what, const gb_interval *iv,
+                               gb_reading r, bool exists) {
   char key[32];
   snprintf(key, sizeof key, "%s_ratio", what);
-  gbi_jb_interval(&s->jb, o, key, exists && r != GB_READING_UNDEFINED, iv);
+  gbi_jb_interval(jb, o, key, exists && r != GB_READING_UNDEFINED, iv);
   snprintf(key, sizeof key, "%s_reading", what);
-  put_str(s, o, key, exists ? gb_reading_name(r) : NULL);
+  gbi_jb_str(jb, o, key, exists ? gb_reading_name(r) : NULL);
+}
+
+void gbi_cmp_json_head(gbi_jb *jb, cJSON *root, const gb_analysis_opts *o) {
+  gbi_jb_u64(jb, root, "schema_version", GB_COMPARE_SCHEMA_VERSION);
+  cJSON *b = gbi_jb_obj(jb, root, "bootstrap");
+  gbi_jb_u64(jb, b, "resamples", o->resamples);
+  gbi_jb_u64(jb, b, "rank_resamples", o->rank_resamples);
+  gbi_jb_u64(jb, b, "bootstrap_seed", o->seed);
+  gbi_jb_num(jb, b, "level", o->level);
+  gbi_jb_num(jb, b, "equivalence_margin", o->margin);
+  gbi_jb_str(jb, b, "power_estimator", gb_power_estimator_name(o->power_estimator));
 }
 
 static void put_change(cj *s, cJSON *arr, size_t m) {
@@ -187,11 +197,12 @@ static void put_change(cj *s, cJSON *arr, size_t m) {
     const gb_cmp_change *ch = &c->configs[i].change[m];
     cJSON *k = put_obj(s, cs, NULL);
     gbi_jb_config_key(&s->jb, k, c->configs[i].config[0]);
-    put_change_ratio(s, k, "time", &ch->ratio.time, ch->time_reading, ch->computed);
-    put_change_ratio(s, k, "energy", &ch->ratio.energy, ch->energy_reading,
-                     ch->computed && ch->energy);
-    put_change_ratio(s, k, "power", &ch->ratio.power, ch->ratio.reading,
-                     ch->computed && ch->energy);
+    gbi_cmp_json_change_ratio(&s->jb, k, "time", &ch->ratio.time, ch->time_reading,
+                              ch->computed);
+    gbi_cmp_json_change_ratio(&s->jb, k, "energy", &ch->ratio.energy, ch->energy_reading,
+                              ch->computed && ch->energy);
+    gbi_cmp_json_change_ratio(&s->jb, k, "power", &ch->ratio.power, ch->ratio.reading,
+                              ch->computed && ch->energy);
   }
 }
 
@@ -199,14 +210,7 @@ static cJSON *build_root(cj *s) {
   const gb_comparison *c = s->c;
   cJSON *root = cJSON_CreateObject();
   s->jb.ok = root != NULL;
-  put_u64(s, root, "schema_version", GB_COMPARE_SCHEMA_VERSION);
-  cJSON *b = put_obj(s, root, "bootstrap");
-  put_u64(s, b, "resamples", c->opts.resamples);
-  put_u64(s, b, "rank_resamples", c->opts.rank_resamples);
-  put_u64(s, b, "bootstrap_seed", c->opts.seed);
-  put_num(s, b, "level", c->opts.level);
-  put_num(s, b, "equivalence_margin", c->opts.margin);
-  put_str(s, b, "power_estimator", gb_power_estimator_name(c->opts.power_estimator));
+  gbi_cmp_json_head(&s->jb, root, &c->opts);
   put_list(s, root, "machines", put_machine, c->machines, c->n);
   put_verdicts(s, root);
   put_list(s, root, "pairs", put_pair, c->pairs, c->n_pairs);

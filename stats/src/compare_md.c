@@ -4,6 +4,7 @@
  * or md_code (report_md_cells.c). */
 #include "greenbench/compare.h"
 
+#include "compare_internal.h"
 #include "report_md_internal.h"
 #include "textbuf.h"
 
@@ -162,8 +163,7 @@ static void verdicts(gbi_textbuf *b, const gb_comparison *c) {
   verdict_changes(b, c);
 }
 
-/* One ratio of a change with its interval and reading, or why there is none. */
-static void change_cell(gbi_textbuf *b, const gb_interval *iv, gb_reading r, bool exists) {
+void gbi_cmp_md_change_cell(gbi_textbuf *b, const gb_interval *iv, gb_reading r, bool exists) {
   if (!exists) {
     gbi_tb_puts(b, " not measured |");
   } else if (r == GB_READING_UNDEFINED) {
@@ -195,24 +195,28 @@ static void change_table(gbi_textbuf *b, const gb_comparison *c, size_t m) {
     char key[96];
     gb_an_config_label(c->configs[i].config[0], key, sizeof key);
     gbi_tb_printf(b, "| %s |", key);
-    change_cell(b, &ch->ratio.time, ch->time_reading, ch->computed);
-    change_cell(b, &ch->ratio.energy, ch->energy_reading, ch->computed && ch->energy);
-    change_cell(b, &ch->ratio.power, ch->ratio.reading, ch->computed && ch->energy);
+    gbi_cmp_md_change_cell(b, &ch->ratio.time, ch->time_reading, ch->computed);
+    gbi_cmp_md_change_cell(b, &ch->ratio.energy, ch->energy_reading,
+                           ch->computed && ch->energy);
+    gbi_cmp_md_change_cell(b, &ch->ratio.power, ch->ratio.reading, ch->computed && ch->energy);
     gbi_tb_puts(b, "\n");
   }
+}
+
+void gbi_cmp_md_change_intro(gbi_textbuf *b, const gb_analysis_opts *o) {
+  gbi_tb_printf(b,
+                "Each cell: the ratio of a campaign's median to the first one's (net power "
+                "by the %s estimator) with its %g%% interval from two independent bootstraps, "
+                "and its reading against the margin %g (same: inside it; differs: the "
+                "interval excludes 1; inconclusive: neither).\n",
+                gb_power_estimator_name(o->power_estimator), o->level * 100.0, o->margin);
 }
 
 static void changes(gbi_textbuf *b, const gb_comparison *c) {
   gbi_tb_puts(b, "\n## Against");
   name(b, c, 0);
-  gbi_tb_printf(b,
-                ": ratios per configuration\n\n"
-                "Each cell: the ratio of a campaign's median to the first one's (net power "
-                "by the %s estimator) with its %g%% interval from two independent bootstraps, "
-                "and its reading against the margin %g (same: inside it; differs: the "
-                "interval excludes 1; inconclusive: neither).\n",
-                gb_power_estimator_name(c->opts.power_estimator), c->opts.level * 100.0,
-                c->opts.margin);
+  gbi_tb_puts(b, ": ratios per configuration\n\n");
+  gbi_cmp_md_change_intro(b, &c->opts);
   for (size_t m = 1; m < c->n; m++) {
     change_table(b, c, m);
   }

@@ -6,6 +6,7 @@
 
 #include "analysis_internal.h"
 #include "stats_internal.h"
+#include "suite_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -241,6 +242,31 @@ static int bootstrap(gb_suite_analysis *a, gb_sa_config *c, gb_boot_work *work, 
   }
   free(runs);
   return rc;
+}
+
+int gbi_sa_draw(const gb_suite_analysis *a, const gb_sa_config *c, uint64_t offset,
+                gb_boot *boot, double **power, gb_err *err) {
+  *power = NULL;
+  gb_run *runs = malloc((c->n_ok + 1) * sizeof *runs);
+  if (!runs) {
+    return gb_err_set(err, ENOMEM, "suite analysis: out of memory");
+  }
+  size_t n = ok_runs(a, c, runs);
+  gb_boot_opts bo = boot_opts(a, c);
+  bo.stream ^= offset;
+  bo.startup_stream ^= bo.startup_batches ? offset : 0;
+  gb_boot_work work = {0};
+  gb_err inner;
+  int rc = gb_boot_run_in(&work, runs, n, &c->startup, &bo, boot, &inner);
+  gb_boot_work_free(&work);
+  if (rc == 0 && a->opts.power_estimator == GB_POWER_PAIRED && boot->has_energy) {
+    gb_interval iv;
+    *power = malloc(bo.replicates * sizeof **power);
+    rc = *power ? gbi_paired_power(runs, n, &c->startup, &bo, *power, &iv, &inner)
+                : gb_err_set(&inner, ENOMEM, "out of memory");
+  }
+  free(runs);
+  return rc < 0 ? config_error(a, c, rc, &inner, err) : 0;
 }
 
 static int measure(gb_suite_analysis *a, gb_err *err) {

@@ -16,13 +16,17 @@ static double noise(uint64_t *s) {
   return (double)(*s >> 11) * 0x1p-52 - 1.0;
 }
 
+/* Time per repetition of each language is multiplied by this
+ * (gbt_suite_synth_slower; 1 otherwise). */
+static double slowdown[3] = {1.0, 1.0, 1.0};
+
 /* The model: nanoseconds per repetition, W of package power, startup per
  * launch in ns. */
 static double rep_ns(size_t l, const char *workload, uint64_t n, uint64_t m) {
   bool spin = strcmp(workload, "spin") == 0;
   double base = (spin ? 5.0 : 40.0) * (double)n * (double)m;
   const double factor[3] = {1.0, 30.0, spin ? 8.0 : 1.0};
-  return base * factor[l];
+  return base * factor[l] * slowdown[l];
 }
 
 static const double pkg_w[3] = {20.0, 15.0, 18.0};
@@ -163,6 +167,14 @@ gb_srec_records *gbt_suite_synth(bool energy) {
       break;
     }
   }
+  return r;
+}
+
+gb_srec_records *gbt_suite_synth_slower(bool energy, size_t language, double factor) {
+  cr_assert(language < 3);
+  slowdown[language] = factor;
+  gb_srec_records *r = gbt_suite_synth(energy);
+  slowdown[language] = 1.0;
   return r;
 }
 

@@ -9,6 +9,7 @@
 #define GREENBENCH_TESTS_HELPER_SUITE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "greenbench/suiterecords.h"
 
@@ -19,6 +20,11 @@
  * the test if the suite file cannot be read. Release with gbt_suite_free. */
 gb_srec_records *gbt_suite_synth(bool energy);
 void gbt_suite_free(gb_srec_records *r);
+/* The same campaign with one language (its index in the suite) factor
+ * times slower per repetition at the same power: the same noise, so that
+ * its time ratio to gbt_suite_synth's is about factor and its power ratio
+ * about 1. */
+gb_srec_records *gbt_suite_synth_slower(bool energy, size_t language, double factor);
 /* r as a suite records folder in dir (which exists): suite.json (the
  * fixture's bytes), meta.json, runs.csv and warmups.csv, every row checked
  * (gb_srec_row_check) and written by the records library. */
