@@ -160,6 +160,9 @@ typedef struct {
  * With resume, the suite is the folder's suite.json (gb_suite_resume_load:
  * 1 and its line when refused) and the campaign goes on. */
 int cli_run_suite(const cli_run_suite_args *a, const gb_cli_env *env);
+/* Whether DIR holds a suite campaign's records (gb_srec_is_suite_folder),
+ * read as the caller: under sudo with the user's file-system identity. */
+bool cli_is_suite_folder(const char *dir);
 
 /* ---- cli_suite_check.c ---- */
 /* What `greenbench suite check` runs a suite with. */

@@ -424,7 +424,7 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
     return bad(env, "--dry-run plans a new campaign; it cannot be combined with --resume%s",
                "");
   /* A suite campaign's folder resumes as one (docs/suites.md, "Resuming"). */
-  if (a.suite || (a.resume && gb_srec_is_suite_folder(a.resume))) {
+  if (a.suite || (a.resume && cli_is_suite_folder(a.resume))) {
     gb_settings s;
     if ((rc = suite_options(&a, env)) || (rc = build_settings(&a, &s, env)) ||
         (rc = check_paths(&a, env)) || (rc = check_cpus(&a, env)))

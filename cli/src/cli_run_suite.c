@@ -8,8 +8,10 @@
 
 #include "greenbench/files.h"
 #include "greenbench/meta.h"
+#include "greenbench/privilege.h"
 #include "greenbench/suitecampaign.h"
 #include "greenbench/suiteplan.h"
+#include "greenbench/suiterecords.h"
 
 #include "cli_internal.h"
 
@@ -40,8 +42,8 @@ static void print_plan(const cli_run_suite_args *a, const gb_suite *s, const gb_
 /* The suite file's bytes (suite.json is a copy) and the suite parsed from
  * them; 2 after the reader's one line. On --resume the folder's suite.json
  * (with --suite FILE, which must be the same); 1 after the one line. */
-static int load(const cli_run_suite_args *a, char **text, size_t *len, gb_suite *s,
-                const gb_cli_env *env) {
+static int load_as_caller(const cli_run_suite_args *a, char **text, size_t *len, gb_suite *s,
+                          const gb_cli_env *env) {
   gb_err e, err;
   if (a->resume)
     return gb_suite_resume_load(a->resume, a->file, s, text, len, &err) < 0
@@ -61,6 +63,38 @@ static int load(const cli_run_suite_args *a, char **text, size_t *len, gb_suite 
   *text = NULL;
   gb_str_put_line(env->err, "greenbench: error: ", err.msg);
   return 2;
+}
+
+/* Under sudo the suite file and the folder to resume are read with the
+ * user's file-system identity, as the campaign opens --out and --resume
+ * (docs/security.md): a path only root may read is refused as the user's
+ * own read would be, and nothing of it reaches a message. */
+static int load(const cli_run_suite_args *a, char **text, size_t *len, gb_suite *s,
+                const gb_cli_env *env) {
+  gb_privilege who;
+  gb_privilege_fs saved;
+  gb_err err;
+  int rc = gb_privilege_detect(&who, &err);
+  if (rc < 0)
+    return cli_fail(a->cmd, env->err, 2, err.msg);
+  if ((rc = gb_privilege_fs_enter(&who, &saved)) < 0) {
+    gb_err_set(&err, -rc, "cannot open files as uid %u: %s", (unsigned)who.uid, strerror(-rc));
+    return cli_fail(a->cmd, env->err, 1, err.msg);
+  }
+  rc = load_as_caller(a, text, len, s, env);
+  gb_privilege_fs_leave(&saved);
+  return rc;
+}
+
+bool cli_is_suite_folder(const char *dir) {
+  gb_privilege who;
+  gb_privilege_fs saved;
+  gb_err err;
+  if (gb_privilege_detect(&who, &err) < 0 || gb_privilege_fs_enter(&who, &saved) < 0)
+    return false; /* the study's resume then says what is wrong */
+  bool suite = gb_srec_is_suite_folder(dir);
+  gb_privilege_fs_leave(&saved);
+  return suite;
 }
 
 static int run(const cli_run_suite_args *a, const gb_suite *s, const char *text, size_t len,

@@ -142,6 +142,34 @@ planted_read)
   [ "$s" = 2 ] && one_line && grep -q "GREENBENCH_PERF_POWER_DIR is a test hook" out.txt ||
     fail "the perf hook under sudo: $s $(cat out.txt)"
   ;;
+suite_read)
+  # 8. run --suite and run --resume read the suite and the folder as the user:
+  # a root-only suite file, or a suite.json planted as a link to one, is
+  # refused as the user's own read would be, and nothing of it is printed
+  # (the reader would name an unknown placeholder, here the secret).
+  python3 - "$src/cli/tests/data/suites/good.json" >rootsuite.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["languages"][0]["command"].append("{rootonlysecret}")
+print(json.dumps(s))
+PY
+  chmod 600 rootsuite.json
+  s=$(status "$gb" suite check rootsuite.json) # root itself reads it: the secret is named
+  grep -q rootonlysecret out.txt || fail "the planted suite does not show its secret to root: $(cat out.txt)"
+  s=$(status as_sudo timeout 120 "$gb" run --suite "$work/rootsuite.json" --energy off \
+    --out "$work/d/r1")
+  [ "$s" = 2 ] && one_line && grep -q "Permission denied" out.txt ||
+    fail "run --suite of a root-only file: $s $(cat out.txt)"
+  grep -q rootonlysecret out.txt && fail "run --suite printed the root-only suite"
+  mkdir R && cp "$src/stats/tests/data/suite-synth"/* R/ && rm R/suite.json &&
+    ln -s "$work/rootsuite.json" R/suite.json &&
+    sed -i 's/"complete":[[:space:]]*true/"complete": false/' R/meta.json && chown -R -h "$user": R
+  s=$(status as_sudo timeout 120 "$gb" run --resume "$work/R")
+  [ "$s" != 0 ] && one_line && grep -q "Permission denied" out.txt ||
+    fail "run --resume with a planted suite.json: $s $(cat out.txt)"
+  grep -q rootonlysecret out.txt && fail "run --resume printed the root-only suite"
+  [ -z "$(ls -A d)" ] || fail "something was made: $(ls d)"
+  ;;
 run_out)
   # 4/issue item 2: run opens --out as the user: a folder only root may write is refused.
   mkdir rootdir && chmod 700 rootdir
