@@ -34,12 +34,8 @@ void gb_meta_free(gb_meta *m) {
 /* ---- The command -------------------------------------------------------- */
 
 static bool shell_safe(const char *s) {
-  if (!*s)
-    return false;
-  for (; *s; s++)
-    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-", *s))
-      return false;
-  return true;
+  const char *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-";
+  return *s && !s[strspn(s, safe)];
 }
 
 char *gbi_meta_command_line(size_t argc, char *const *argv) {

@@ -72,20 +72,6 @@ static cJSON *add_or_drop(cJSON *o, const char *key, cJSON *item) {
 
 /* ---- Fields the table cannot describe, read and written by hand --------- */
 
-static int parse_format(jctx *j, const cJSON *v, const char *at, void *base) {
-  (void)base;
-  char format[GB_META_NAME_MAX];
-  int rc = copy_str(j, v, at, format, sizeof format);
-  if (rc == 0 && strcmp(format, GB_META_FORMAT) != 0)
-    rc = FAIL(j, at, "not " GB_META_FORMAT);
-  return rc;
-}
-
-static bool write_format(const void *base, cJSON *parent, const char *key) {
-  (void)base;
-  return add(parent, key, cJSON_CreateString(GB_META_FORMAT));
-}
-
 /* An object of strings, names not empty and at most GB_META_MAX_ENV. */
 static int parse_env(jctx *j, const cJSON *o, const char *at, void *base) {
   gb_meta *m = base;
@@ -220,7 +206,7 @@ static const field runtime_fields[] = {
     STR("node", runtimes[GB_NODE], .flags = GB_MF_OPT | GB_MF_SKIP_EMPTY),
 };
 static const field meta_fields[] = {
-    {"format", GB_MT_HOOK, .parse = parse_format, .write = write_format},
+    {"format", GB_MT_FIXED, .fixed = GB_META_FORMAT, .flags = GB_MF_TEXT},
     STR("tool_version", tool_version, .flags = GB_MF_NONEMPTY),
     /* Its size takes in command_line, which gb_meta_parse builds from it. */
     {"command", GB_MT_ARRAY, .off = offsetof(T, command), .n_off = offsetof(T, n_command),
@@ -331,6 +317,13 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
     *PLACE(base, f, unsigned) = (unsigned)i;
     return 0;
   }
+  case GB_MT_FIXED: {
+    char text[GB_META_NAME_MAX];
+    int rc = f->flags & GB_MF_TEXT ? copy_str(j, v, at, text, sizeof text) : 0;
+    if (rc == 0 && (!cJSON_IsString(v) || strcmp(v->valuestring, f->fixed) != 0))
+      rc = FAIL(j, at, "not %s", f->fixed);
+    return rc;
+  }
   case GB_MT_OBJECT:
     return cJSON_IsObject(v) ? parse_fields(j, v, at, f->sub, f->n_sub, base)
                              : bad(j, at, "an object", v);
@@ -434,6 +427,8 @@ static cJSON *write_value(jctx *j, const field *f, const void *base, const char 
     return cJSON_CreateString(PLACE(base, f, const char));
   case GB_MT_TEXT:
     return cJSON_CreateString(*PLACE(base, f, const char *const));
+  case GB_MT_FIXED:
+    return cJSON_CreateString(f->fixed);
   case GB_MT_UINT: {
     /* Every number is written as its exact decimal digits (a raw item):
      * cJSON's own numbers are doubles, printed with 15 significant digits
@@ -561,8 +556,4 @@ cJSON *gbi_meta_table_write(const field *root, const void *base, const char *pat
   cJSON *o = write_value(&j, root, base, "");
   *refused = j.refused;
   return o;
-}
-
-int gbi_meta_hook_refuse(jctx *j, const char *at, const char *why) {
-  return FAIL(j, at, "%s", why);
 }
