@@ -344,10 +344,8 @@ static int parse_field(jctx *j, const field *f, const cJSON *o, const char *at, 
   key_path(k, sizeof k, at, f->key);
   if ((f->flags & GB_MF_HAS) && !*FLAG_AT(base, f->has_off))
     return 0; /* an optional group that is absent */
-  if (!v && (f->flags & GB_MF_OPT) && !(f->flags & GB_MF_HAS))
-    return 0;
   if (!v)
-    return FAIL(j, k, "missing");
+    return (f->flags & GB_MF_OPT) && !(f->flags & GB_MF_HAS) ? 0 : FAIL(j, k, "missing");
   if (f->flags & GB_MF_NULL) {
     *FLAG_AT(base, f->null_off) = !cJSON_IsNull(v);
     if (cJSON_IsNull(v))
@@ -465,9 +463,8 @@ cJSON *gb_meta_to_json(const gb_meta *m) {
 }
 
 int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err *err) {
-  jctx j = {path, err, false};
-  cJSON *o = write_value(&j, gbi_meta_root, m, "");
-  int rc = o ? 0 : j.refused ? -EINVAL : gb_err_set(err, ENOMEM, "%s: out of memory", path);
+  cJSON *o = NULL;
+  int rc = gbi_meta_table_write(gbi_meta_root, m, path, &o, err);
   cJSON_Delete(o);
   return rc;
 }
@@ -521,7 +518,6 @@ static bool write_omit(const void *base, cJSON *parent, const char *key) {
 }
 
 int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, gb_err *err) {
-  jctx j = {path, err, false};
   cJSON *root = NULL;
   gb_meta *m = NULL; /* zeroed, as gb_meta_init does */
   int rc = gbi_json_parse_strict(json, len, path, "meta.json", &root, err);
@@ -530,7 +526,7 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
   else if (rc == 0 && !cJSON_IsObject(root))
     rc = gb_err_set(err, EINVAL, "%s: expected a JSON object, got %s", path,
                     gbi_json_type_name(root));
-  if (rc == 0 && (rc = parse_fields(&j, root, "", meta_fields, NELEM(meta_fields), m)) == 0 &&
+  if (rc == 0 && (rc = gbi_meta_table_parse(root, gbi_meta_root, path, m, err)) == 0 &&
       !(m->command_line = gbi_meta_command_line(m->n_command, m->command)))
     rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
   if (rc == 0 && (rc = gb_meta_check(m, path, err)) == 0)
@@ -550,10 +546,9 @@ int gbi_meta_table_parse(const cJSON *o, const field *root, const char *path, vo
   return parse_value(&j, root, o, "", base);
 }
 
-cJSON *gbi_meta_table_write(const field *root, const void *base, const char *path,
-                            bool *refused, gb_err *err) {
+int gbi_meta_table_write(const field *root, const void *base, const char *path, cJSON **out,
+                         gb_err *err) {
   jctx j = {path, err, false};
-  cJSON *o = write_value(&j, root, base, "");
-  *refused = j.refused;
-  return o;
+  *out = write_value(&j, root, base, "");
+  return *out ? 0 : j.refused ? -EINVAL : gb_err_set(err, ENOMEM, "%s: out of memory", path);
 }

@@ -277,12 +277,12 @@ struct gbi_meta_field {
  * ENTRY: an object whose members are sub) describes; meta.json is one,
  * a suite campaign's meta.json another. Parse: o must be an object; its
  * members by the table, messages "<path>: <key path>: <what>". Write: a new
- * object, or NULL with *refused set and the message of a value the reader
- * would refuse (*refused false: out of memory). */
+ * object into *out, or -EINVAL with the message of a value the reader would
+ * refuse, or -ENOMEM (*out NULL). */
 GB_MUST_USE int gbi_meta_table_parse(const struct cJSON *o, const gbi_meta_field *root,
                                      const char *path, void *base, gb_err *err);
-struct cJSON *gbi_meta_table_write(const gbi_meta_field *root, const void *base,
-                                   const char *path, bool *refused, gb_err *err);
+GB_MUST_USE int gbi_meta_table_write(const gbi_meta_field *root, const void *base,
+                                     const char *path, struct cJSON **out, gb_err *err);
 
 /* gb_meta as one object field whose members are meta.json's fields. */
 extern const gbi_meta_field gbi_meta_root[1];

@@ -173,15 +173,12 @@ static int unknown_keys(const cJSON *o, const field *fs, size_t n, const char *a
 /* The tree of m into *out, or -EINVAL with the message of the first value
  * the reader would refuse, or -ENOMEM. */
 static int to_json(const gb_srec_meta *m, cJSON **out, gb_err *err) {
-  bool refused = false;
-  cJSON *o = gbi_meta_table_write(meta_root, m, PATH, &refused, err);
-  if (!o)
-    return refused ? -EINVAL : gb_err_set(err, ENOMEM, PATH ": out of memory");
-  int rc = check_rules(m, err);
-  if (rc < 0)
-    cJSON_Delete(o);
-  else
+  cJSON *o = NULL;
+  int rc = gbi_meta_table_write(meta_root, m, PATH, &o, err);
+  if (rc == 0 && (rc = check_rules(m, err)) == 0)
     *out = o;
+  else
+    cJSON_Delete(o);
   return rc;
 }
 
