@@ -241,8 +241,6 @@ static char *entries(const field *f, const void *base) {
 
 /* ---- Reading ------------------------------------------------------------ */
 
-static int parse_fields(jctx *j, const cJSON *o, const char *at, const field *fs, size_t n,
-                        void *base);
 static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, void *base);
 
 static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at, void *base) {
@@ -284,6 +282,37 @@ static int parse_mask(jctx *j, const field *f, const cJSON *arr, const char *at,
     *mask |= 1u << i;
   }
   return 0;
+}
+
+static int parse_field(jctx *j, const field *f, const cJSON *o, const char *at, void *base) {
+  char k[128];
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
+  key_path(k, sizeof k, at, f->key);
+  if ((f->flags & GB_MF_HAS) && !*FLAG_AT(base, f->has_off))
+    return 0; /* an optional group that is absent */
+  if (!v)
+    return (f->flags & GB_MF_OPT) && !(f->flags & GB_MF_HAS) ? 0 : FAIL(j, k, "missing");
+  if (f->flags & GB_MF_NULL) {
+    *FLAG_AT(base, f->null_off) = !cJSON_IsNull(v);
+    if (cJSON_IsNull(v))
+      return 0;
+    bool text = f->type == GB_MT_STR; /* else an integer */
+    if (text ? !cJSON_IsString(v) : !cJSON_IsNumber(v))
+      return bad(j, k, text ? "a string or null" : "an integer or null", v);
+  }
+  return parse_value(j, f, v, k, base);
+}
+
+static int parse_fields(jctx *j, const cJSON *o, const char *at, const field *fs, size_t n,
+                        void *base) {
+  for (size_t i = 0; i < n; i++) /* the members of optional groups that are present */
+    if ((fs[i].flags & GB_MF_OPT) && (fs[i].flags & GB_MF_HAS) &&
+        cJSON_GetObjectItemCaseSensitive(o, fs[i].key))
+      *FLAG_AT(base, fs[i].has_off) = true;
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < n; i++)
+    rc = parse_field(j, &fs[i], o, at, base);
+  return rc;
 }
 
 /* The value v of f (not null) at its place in base. */
@@ -336,37 +365,6 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
   default:
     return f->parse(j, v, at, base);
   }
-}
-
-static int parse_field(jctx *j, const field *f, const cJSON *o, const char *at, void *base) {
-  char k[128];
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
-  key_path(k, sizeof k, at, f->key);
-  if ((f->flags & GB_MF_HAS) && !*FLAG_AT(base, f->has_off))
-    return 0; /* an optional group that is absent */
-  if (!v)
-    return (f->flags & GB_MF_OPT) && !(f->flags & GB_MF_HAS) ? 0 : FAIL(j, k, "missing");
-  if (f->flags & GB_MF_NULL) {
-    *FLAG_AT(base, f->null_off) = !cJSON_IsNull(v);
-    if (cJSON_IsNull(v))
-      return 0;
-    bool text = f->type == GB_MT_STR; /* else an integer */
-    if (text ? !cJSON_IsString(v) : !cJSON_IsNumber(v))
-      return bad(j, k, text ? "a string or null" : "an integer or null", v);
-  }
-  return parse_value(j, f, v, k, base);
-}
-
-static int parse_fields(jctx *j, const cJSON *o, const char *at, const field *fs, size_t n,
-                        void *base) {
-  for (size_t i = 0; i < n; i++) /* the members of optional groups that are present */
-    if ((fs[i].flags & GB_MF_OPT) && (fs[i].flags & GB_MF_HAS) &&
-        cJSON_GetObjectItemCaseSensitive(o, fs[i].key))
-      *FLAG_AT(base, fs[i].has_off) = true;
-  int rc = 0;
-  for (size_t i = 0; rc == 0 && i < n; i++)
-    rc = parse_field(j, &fs[i], o, at, base);
-  return rc;
 }
 
 /* ---- Writing, which checks each field on its own ------------------------- */
@@ -538,7 +536,7 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
   return rc;
 }
 
-/* ---- The table on another struct ---------------------------------------- */
+/* ---- The table on any struct ------------------------------------------- */
 
 int gbi_meta_table_parse(const cJSON *o, const field *root, const char *path, void *base,
                          gb_err *err) {
