@@ -878,6 +878,15 @@ static void unknown_language(cJSON *r) {
 static void wrong_format(cJSON *r) {
   cJSON_ReplaceItemInObject(r, "format", cJSON_CreateString("greenbench-records-2"));
 }
+/* The format is read as text before it is compared (GB_MF_TEXT). */
+static void format_number(cJSON *r) {
+  cJSON_ReplaceItemInObject(r, "format", cJSON_CreateNumber(1));
+}
+static void format_too_long(cJSON *r) {
+  cJSON_ReplaceItemInObject(r, "format",
+                            cJSON_CreateString("greenbench-records-1-and-then-"
+                                               "much-more-text-than-a-name-has-room"));
+}
 static void seed_zero(cJSON *r) {
   cJSON_ReplaceItemInObject(obj(r, "settings"), "seed", cJSON_CreateNumber(0));
 }
@@ -925,6 +934,8 @@ Test(records_meta, wrong_types) {
 Test(records_meta, wrong_values) {
   expect_meta_error(unknown_language, "meta.json: settings.languages: unknown value 'rust'");
   expect_meta_error(wrong_format, "meta.json: format: not greenbench-records-1");
+  expect_meta_error(format_number, "meta.json: format: expected a string, got a number");
+  expect_meta_error(format_too_long, "meta.json: format: longer than 63 bytes");
   expect_meta_error(seed_zero, "meta.json: settings.seed: 0 is outside 1..4294967295");
   expect_meta_error(plan_off_by_one,
                     "meta.json: plan: sort_runs 6 + startup_runs 6 is not measured_runs 13");

@@ -34,12 +34,8 @@ void gb_meta_free(gb_meta *m) {
 /* ---- The command -------------------------------------------------------- */
 
 static bool shell_safe(const char *s) {
-  if (!*s)
-    return false;
-  for (; *s; s++)
-    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-", *s))
-      return false;
-  return true;
+  const char *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-";
+  return *s && !s[strspn(s, safe)];
 }
 
 char *gbi_meta_command_line(size_t argc, char *const *argv) {
@@ -49,19 +45,15 @@ char *gbi_meta_command_line(size_t argc, char *const *argv) {
   if (!f)
     return NULL;
   for (size_t i = 0; i < argc; i++) {
-    const char *s = argv[i];
+    const char *s = argv[i], *quote = shell_safe(s) ? "" : "'"; /* a safe one has no ' */
     fputs(i ? " " : "", f);
-    if (shell_safe(s)) {
-      fputs(s, f);
-      continue;
-    }
-    fputc('\'', f);
+    fputs(quote, f);
     for (; *s; s++)
       if (*s == '\'')
         fputs("'\\''", f);
       else
         fputc(*s, f);
-    fputc('\'', f);
+    fputs(quote, f);
   }
   bool failed = ferror(f) != 0;
   if (fclose(f) != 0 || failed) {
@@ -80,8 +72,7 @@ int gb_meta_set_command(gb_meta *m, size_t argc, const char *const *argv, gb_err
     n++;
   char *line = n == argc ? gbi_meta_command_line(argc, copy) : NULL;
   if (!line) {
-    if (copy)
-      free_command(copy, n);
+    free_command(copy, n); /* none when copy is NULL */
     return gb_err_set(err, ENOMEM, "command: out of memory");
   }
   free_command(m->command, m->n_command);

@@ -72,20 +72,6 @@ static cJSON *add_or_drop(cJSON *o, const char *key, cJSON *item) {
 
 /* ---- Fields the table cannot describe, read and written by hand --------- */
 
-static int parse_format(jctx *j, const cJSON *v, const char *at, void *base) {
-  (void)base;
-  char format[GB_META_NAME_MAX];
-  int rc = copy_str(j, v, at, format, sizeof format);
-  if (rc == 0 && strcmp(format, GB_META_FORMAT) != 0)
-    rc = FAIL(j, at, "not " GB_META_FORMAT);
-  return rc;
-}
-
-static bool write_format(const void *base, cJSON *parent, const char *key) {
-  (void)base;
-  return add(parent, key, cJSON_CreateString(GB_META_FORMAT));
-}
-
 /* An object of strings, names not empty and at most GB_META_MAX_ENV. */
 static int parse_env(jctx *j, const cJSON *o, const char *at, void *base) {
   gb_meta *m = base;
@@ -220,7 +206,7 @@ static const field runtime_fields[] = {
     STR("node", runtimes[GB_NODE], .flags = GB_MF_OPT | GB_MF_SKIP_EMPTY),
 };
 static const field meta_fields[] = {
-    {"format", GB_MT_HOOK, .parse = parse_format, .write = write_format},
+    {"format", GB_MT_FIXED, .fixed = GB_META_FORMAT, .flags = GB_MF_TEXT},
     STR("tool_version", tool_version, .flags = GB_MF_NONEMPTY),
     /* Its size takes in command_line, which gb_meta_parse builds from it. */
     {"command", GB_MT_ARRAY, .off = offsetof(T, command), .n_off = offsetof(T, n_command),
@@ -255,8 +241,6 @@ static char *entries(const field *f, const void *base) {
 
 /* ---- Reading ------------------------------------------------------------ */
 
-static int parse_fields(jctx *j, const cJSON *o, const char *at, const field *fs, size_t n,
-                        void *base);
 static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, void *base);
 
 static int parse_array(jctx *j, const field *f, const cJSON *arr, const char *at, void *base) {
@@ -300,6 +284,37 @@ static int parse_mask(jctx *j, const field *f, const cJSON *arr, const char *at,
   return 0;
 }
 
+static int parse_field(jctx *j, const field *f, const cJSON *o, const char *at, void *base) {
+  char k[128];
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
+  key_path(k, sizeof k, at, f->key);
+  if ((f->flags & GB_MF_HAS) && !*FLAG_AT(base, f->has_off))
+    return 0; /* an optional group that is absent */
+  if (!v)
+    return (f->flags & GB_MF_OPT) && !(f->flags & GB_MF_HAS) ? 0 : FAIL(j, k, "missing");
+  if (f->flags & GB_MF_NULL) {
+    *FLAG_AT(base, f->null_off) = !cJSON_IsNull(v);
+    if (cJSON_IsNull(v))
+      return 0;
+    bool text = f->type == GB_MT_STR; /* else an integer */
+    if (text ? !cJSON_IsString(v) : !cJSON_IsNumber(v))
+      return bad(j, k, text ? "a string or null" : "an integer or null", v);
+  }
+  return parse_value(j, f, v, k, base);
+}
+
+static int parse_fields(jctx *j, const cJSON *o, const char *at, const field *fs, size_t n,
+                        void *base) {
+  for (size_t i = 0; i < n; i++) /* the members of optional groups that are present */
+    if ((fs[i].flags & GB_MF_OPT) && (fs[i].flags & GB_MF_HAS) &&
+        cJSON_GetObjectItemCaseSensitive(o, fs[i].key))
+      *FLAG_AT(base, fs[i].has_off) = true;
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < n; i++)
+    rc = parse_field(j, &fs[i], o, at, base);
+  return rc;
+}
+
 /* The value v of f (not null) at its place in base. */
 static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, void *base) {
   switch (f->type) {
@@ -331,6 +346,13 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
     *PLACE(base, f, unsigned) = (unsigned)i;
     return 0;
   }
+  case GB_MT_FIXED: {
+    char text[GB_META_NAME_MAX];
+    int rc = f->flags & GB_MF_TEXT ? copy_str(j, v, at, text, sizeof text) : 0;
+    if (rc == 0 && (!cJSON_IsString(v) || strcmp(v->valuestring, f->fixed) != 0))
+      rc = FAIL(j, at, "not %s", f->fixed);
+    return rc;
+  }
   case GB_MT_OBJECT:
     return cJSON_IsObject(v) ? parse_fields(j, v, at, f->sub, f->n_sub, base)
                              : bad(j, at, "an object", v);
@@ -343,39 +365,6 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
   default:
     return f->parse(j, v, at, base);
   }
-}
-
-static int parse_field(jctx *j, const field *f, const cJSON *o, const char *at, void *base) {
-  char k[128];
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
-  key_path(k, sizeof k, at, f->key);
-  if ((f->flags & GB_MF_HAS) && !*FLAG_AT(base, f->has_off))
-    return 0; /* an optional group that is absent */
-  if (!v && (f->flags & GB_MF_OPT) && !(f->flags & GB_MF_HAS))
-    return 0;
-  if (!v)
-    return FAIL(j, k, "missing");
-  if (f->flags & GB_MF_NULL) {
-    *FLAG_AT(base, f->null_off) = !cJSON_IsNull(v);
-    if (cJSON_IsNull(v))
-      return 0;
-    bool text = f->type == GB_MT_STR; /* else an integer */
-    if (text ? !cJSON_IsString(v) : !cJSON_IsNumber(v))
-      return bad(j, k, text ? "a string or null" : "an integer or null", v);
-  }
-  return parse_value(j, f, v, k, base);
-}
-
-static int parse_fields(jctx *j, const cJSON *o, const char *at, const field *fs, size_t n,
-                        void *base) {
-  for (size_t i = 0; i < n; i++) /* the members of optional groups that are present */
-    if ((fs[i].flags & GB_MF_OPT) && (fs[i].flags & GB_MF_HAS) &&
-        cJSON_GetObjectItemCaseSensitive(o, fs[i].key))
-      *FLAG_AT(base, fs[i].has_off) = true;
-  int rc = 0;
-  for (size_t i = 0; rc == 0 && i < n; i++)
-    rc = parse_field(j, &fs[i], o, at, base);
-  return rc;
 }
 
 /* ---- Writing, which checks each field on its own ------------------------- */
@@ -434,6 +423,8 @@ static cJSON *write_value(jctx *j, const field *f, const void *base, const char 
     return cJSON_CreateString(PLACE(base, f, const char));
   case GB_MT_TEXT:
     return cJSON_CreateString(*PLACE(base, f, const char *const));
+  case GB_MT_FIXED:
+    return cJSON_CreateString(f->fixed);
   case GB_MT_UINT: {
     /* Every number is written as its exact decimal digits (a raw item):
      * cJSON's own numbers are doubles, printed with 15 significant digits
@@ -470,9 +461,8 @@ cJSON *gb_meta_to_json(const gb_meta *m) {
 }
 
 int gbi_meta_check_fields(const gb_meta *m, const char *path, gb_err *err) {
-  jctx j = {path, err, false};
-  cJSON *o = write_value(&j, gbi_meta_root, m, "");
-  int rc = o ? 0 : j.refused ? -EINVAL : gb_err_set(err, ENOMEM, "%s: out of memory", path);
+  cJSON *o = NULL;
+  int rc = gbi_meta_table_write(gbi_meta_root, m, path, &o, err);
   cJSON_Delete(o);
   return rc;
 }
@@ -526,7 +516,6 @@ static bool write_omit(const void *base, cJSON *parent, const char *key) {
 }
 
 int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, gb_err *err) {
-  jctx j = {path, err, false};
   cJSON *root = NULL;
   gb_meta *m = NULL; /* zeroed, as gb_meta_init does */
   int rc = gbi_json_parse_strict(json, len, path, "meta.json", &root, err);
@@ -535,7 +524,7 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
   else if (rc == 0 && !cJSON_IsObject(root))
     rc = gb_err_set(err, EINVAL, "%s: expected a JSON object, got %s", path,
                     gbi_json_type_name(root));
-  if (rc == 0 && (rc = parse_fields(&j, root, "", meta_fields, NELEM(meta_fields), m)) == 0 &&
+  if (rc == 0 && (rc = gbi_meta_table_parse(root, gbi_meta_root, path, m, err)) == 0 &&
       !(m->command_line = gbi_meta_command_line(m->n_command, m->command)))
     rc = gb_err_set(err, ENOMEM, "%s: out of memory", path);
   if (rc == 0 && (rc = gb_meta_check(m, path, err)) == 0)
@@ -547,7 +536,7 @@ int gb_meta_parse(const char *json, size_t len, const char *path, gb_meta *out, 
   return rc;
 }
 
-/* ---- The table on another struct ---------------------------------------- */
+/* ---- The table on any struct ------------------------------------------- */
 
 int gbi_meta_table_parse(const cJSON *o, const field *root, const char *path, void *base,
                          gb_err *err) {
@@ -555,14 +544,9 @@ int gbi_meta_table_parse(const cJSON *o, const field *root, const char *path, vo
   return parse_value(&j, root, o, "", base);
 }
 
-cJSON *gbi_meta_table_write(const field *root, const void *base, const char *path,
-                            bool *refused, gb_err *err) {
+int gbi_meta_table_write(const field *root, const void *base, const char *path, cJSON **out,
+                         gb_err *err) {
   jctx j = {path, err, false};
-  cJSON *o = write_value(&j, root, base, "");
-  *refused = j.refused;
-  return o;
-}
-
-int gbi_meta_hook_refuse(jctx *j, const char *at, const char *why) {
-  return FAIL(j, at, "%s", why);
+  *out = write_value(&j, root, base, "");
+  return *out ? 0 : j.refused ? -EINVAL : gb_err_set(err, ENOMEM, "%s: out of memory", path);
 }

@@ -12,7 +12,6 @@
 #define AT(f) .off = offsetof(T, f), .size = sizeof(((T *)0)->f)
 #define FLAG(k, f) .has_off = offsetof(T, f), .flags = (k) | GB_MF_HAS
 #define NULLS(f) .null_off = offsetof(T, f), .flags = GB_MF_NULL
-#define NAMES(set) .names = {set, NELEM(set)}
 #define LIST(k, f, n, entry)                                                                   \
   k, GB_MT_ARRAY, AT(f), .n_off = offsetof(T, n), .sub = entry, .n_sub = 1
 #define FIELD(...)                                                                             \
@@ -20,8 +19,8 @@
 #define STR(k, f, ...) FIELD(k, GB_MT_STR, AT(f), __VA_ARGS__)
 #define UINT(k, f, ...) FIELD(k, GB_MT_UINT, AT(f), __VA_ARGS__)
 #define BOOL(k, f) FIELD(k, GB_MT_BOOL, AT(f))
-#define ENUM(k, f, set) FIELD(k, GB_MT_ENUM, AT(f), NAMES(set))
-#define MASK(k, f, set) FIELD(k, GB_MT_MASK, AT(f), NAMES(set))
+#define ENUM(k, f, set) FIELD(k, GB_MT_ENUM, AT(f), .names = {set, NELEM(set)})
+#define MASK(k, f, set) FIELD(k, GB_MT_MASK, AT(f), .names = {set, NELEM(set)})
 #define OBJECT(k, t) FIELD(k, GB_MT_OBJECT, .sub = t, .n_sub = NELEM(t))
 #define ARRAY(k, f, n, entry, ...)                                                             \
   FIELD(LIST(k, f, n, entry), .max = NELEM(((T *)0)->f), __VA_ARGS__)

@@ -237,13 +237,15 @@ typedef enum {
   GB_MT_ENUM,
   GB_MT_OBJECT,
   GB_MT_ARRAY,
-  GB_MT_TEXT, /* owned text (char *), an entry of a list */
-  GB_MT_MASK, /* a list of names held as a bitmask (settings.h), written in enum order */
+  GB_MT_TEXT,  /* owned text (char *), an entry of a list */
+  GB_MT_MASK,  /* a list of names held as a bitmask (settings.h), written in enum order */
+  GB_MT_FIXED, /* a string that must be `fixed` (a format's name), held nowhere */
   GB_MT_HOOK
 } gbi_meta_type;
 
 enum {
   GB_MF_OPT = 1,          /* may be absent; with has_off, present sets that flag */
+  GB_MF_TEXT = 2,         /* GB_MT_FIXED: read as GB_MT_STR (GB_META_NAME_MAX) first */
   GB_MF_NULL = 4,         /* may be null: the flag at null_off says it is not */
   GB_MF_NONEMPTY = 8,     /* a string (written) or an array (read) that must not be empty */
   GB_MF_HEAP = 32,        /* an array at a pointer, grown by gbi_meta_grow */
@@ -265,6 +267,7 @@ struct gbi_meta_field {
   uint64_t min;              /* integers' lower bound */
   const gbi_meta_field *sub; /* objects: members; arrays: the entry */
   size_t n_sub;
+  const char *fixed; /* GB_MT_FIXED: its one value */
   /* A field the table cannot describe (GB_MT_HOOK), read and written by hand. */
   int (*parse)(gbi_meta_jctx *j, const struct cJSON *v, const char *at, void *base);
   bool (*write)(const void *base, struct cJSON *parent, const char *key);
@@ -274,14 +277,12 @@ struct gbi_meta_field {
  * ENTRY: an object whose members are sub) describes; meta.json is one,
  * a suite campaign's meta.json another. Parse: o must be an object; its
  * members by the table, messages "<path>: <key path>: <what>". Write: a new
- * object, or NULL with *refused set and the message of a value the reader
- * would refuse (*refused false: out of memory). */
+ * object into *out, or -EINVAL with the message of a value the reader would
+ * refuse, or -ENOMEM (*out NULL). */
 GB_MUST_USE int gbi_meta_table_parse(const struct cJSON *o, const gbi_meta_field *root,
                                      const char *path, void *base, gb_err *err);
-struct cJSON *gbi_meta_table_write(const gbi_meta_field *root, const void *base,
-                                   const char *path, bool *refused, gb_err *err);
-/* For a hook's parse: -EINVAL "<path>: <at>: <why>". */
-GB_MUST_USE int gbi_meta_hook_refuse(gbi_meta_jctx *j, const char *at, const char *why);
+GB_MUST_USE int gbi_meta_table_write(const gbi_meta_field *root, const void *base,
+                                     const char *path, struct cJSON **out, gb_err *err);
 
 /* gb_meta as one object field whose members are meta.json's fields. */
 extern const gbi_meta_field gbi_meta_root[1];

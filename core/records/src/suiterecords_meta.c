@@ -19,22 +19,6 @@
 
 typedef gbi_meta_field field;
 
-static int parse_format(gbi_meta_jctx *j, const cJSON *v, const char *at, void *base) {
-  (void)base;
-  if (!cJSON_IsString(v) || strcmp(v->valuestring, GB_SUITE_RECORDS_FORMAT) != 0)
-    return gbi_meta_hook_refuse(j, at, "not " GB_SUITE_RECORDS_FORMAT);
-  return 0;
-}
-
-static bool write_format(const void *base, cJSON *parent, const char *key) {
-  (void)base;
-  cJSON *s = cJSON_CreateString(GB_SUITE_RECORDS_FORMAT);
-  if (s && cJSON_AddItemToObject(parent, key, s))
-    return true;
-  cJSON_Delete(s);
-  return false;
-}
-
 #define T gb_srec_language
 static const field language_fields[] = {
     STR("name", name),
@@ -66,7 +50,7 @@ static const field machine_fields[] = {
     STR("pinning", pinning),
 };
 static const field meta_fields[] = {
-    {"format", GB_MT_HOOK, .parse = parse_format, .write = write_format},
+    {"format", GB_MT_FIXED, .fixed = GB_SUITE_RECORDS_FORMAT},
     OBJECT("suite", suite_fields),
     STR("greenbench_version", greenbench_version, .flags = GB_MF_NONEMPTY),
     ENUM("profile", settings.profile, gbi_profile_names),
@@ -189,15 +173,12 @@ static int unknown_keys(const cJSON *o, const field *fs, size_t n, const char *a
 /* The tree of m into *out, or -EINVAL with the message of the first value
  * the reader would refuse, or -ENOMEM. */
 static int to_json(const gb_srec_meta *m, cJSON **out, gb_err *err) {
-  bool refused = false;
-  cJSON *o = gbi_meta_table_write(meta_root, m, PATH, &refused, err);
-  if (!o)
-    return refused ? -EINVAL : gb_err_set(err, ENOMEM, PATH ": out of memory");
-  int rc = check_rules(m, err);
-  if (rc < 0)
-    cJSON_Delete(o);
-  else
+  cJSON *o = NULL;
+  int rc = gbi_meta_table_write(meta_root, m, PATH, &o, err);
+  if (rc == 0 && (rc = check_rules(m, err)) == 0)
     *out = o;
+  else
+    cJSON_Delete(o);
   return rc;
 }
 

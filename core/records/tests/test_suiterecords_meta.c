@@ -142,6 +142,9 @@ Test(suiterecords_meta, the_strict_reader_refuses) {
   refused_text("[]", "meta.json: expected a JSON object, got an array");
   refused_change("\"" GB_SUITE_RECORDS_FORMAT "\"", "\"greenbench-records-1\"",
                  "meta.json: format: not " GB_SUITE_RECORDS_FORMAT);
+  /* A suite's format is not read as text first: one message for any value. */
+  refused_change("\"" GB_SUITE_RECORDS_FORMAT "\"", "1",
+                 "meta.json: format: not " GB_SUITE_RECORDS_FORMAT);
   refused_change("\"runs\":", "\"runs\":\t1,\n\t\t\"runs\":",
                  "meta.json: settings.runs: the key appears twice in one object; a JSON reader "
                  "keeps only one of them, so meta.json must not repeat a key");
