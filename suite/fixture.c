@@ -231,17 +231,6 @@ static int choose_cases(const gbi_fixture_opts *o, case_set *set, gbi_fstate *st
   return rc;
 }
 
-static void note_selection(const char *records, const char *how, const char *expr) {
-  char path[PATH_MAX + 32];
-  if (gb_path_join(path, sizeof path, records, "ctest-selection.txt", NULL) < 0)
-    return;
-  FILE *f = gbi_fixture_open_user_file(path);
-  if (!f)
-    return;
-  fprintf(f, "%s\nmeasured: %s\n", how, expr);
-  fclose(f);
-}
-
 /* The fixture stops before measuring anything, and fails: every case of
  * the profile fails with why, in the state, the JUnit file, this test's
  * output and ctest's own. */
@@ -346,7 +335,7 @@ int gbi_fixture_campaign(const gbi_fixture_opts *o) {
     fclose(log);
   uint64_t took = (uint64_t)time(NULL) - t0;
   if (rc == 0)
-    note_selection(st.records, how, st.selection);
+    gbi_fixture_note_selection(st.records, how, st.selection);
   if (rc < 0) {
     gb_str_copy(st.status, sizeof st.status, "failed");
     snprintf(st.reason, sizeof st.reason, "the campaign did not run: %s", err.msg);

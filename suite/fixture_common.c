@@ -8,12 +8,14 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "greenbench/files.h"
 #include "greenbench/numparse.h"
+#include "greenbench/paths.h"
 #include "greenbench/privilege.h"
 #include "greenbench/report.h"
 #include "greenbench/text.h"
@@ -133,6 +135,17 @@ FILE *gbi_fixture_open_user_file(const char *path) {
     close(fd);
   errno = rc < 0 ? -rc : errno;
   return f;
+}
+
+void gbi_fixture_note_selection(const char *records, const char *how, const char *expr) {
+  char path[PATH_MAX + 32];
+  if (gb_path_join(path, sizeof path, records, "ctest-selection.txt", NULL) < 0)
+    return;
+  FILE *f = gbi_fixture_open_user_file(path);
+  if (!f)
+    return;
+  fprintf(f, "%s\nmeasured: %s\n", how, expr);
+  fclose(f);
 }
 
 FILE *gbi_fixture_open_tee(const char *path) {

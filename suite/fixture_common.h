@@ -40,6 +40,10 @@ FILE *gbi_fixture_open_user_file(const char *path);
 /* path opened so, line-buffered, every write also to stdout; NULL. */
 FILE *gbi_fixture_open_tee(const char *path);
 
+/* records/ctest-selection.txt: how the selection was read, and
+ * "measured: <what>"; nothing when it cannot be written (a note only). */
+void gbi_fixture_note_selection(const char *records, const char *how, const char *measured);
+
 /* The `ctest --show-only=json-v1` listing of the ctest run that started
  * this process, checked to name this executable as the test fixture:
  * 0 with *json (malloc'd) and how ("selected by ctest (pid N): ARGS"),

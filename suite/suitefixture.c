@@ -203,17 +203,6 @@ static void chosen_text(const choice *ch, char *buf, size_t len) {
   }
 }
 
-static void note_selection(const char *records, const char *how, const char *measured) {
-  char path[PATH_MAX + 32];
-  if (gb_path_join(path, sizeof path, records, "ctest-selection.txt", NULL) < 0)
-    return;
-  FILE *f = gbi_fixture_open_user_file(path);
-  if (!f)
-    return;
-  fprintf(f, "%s\nmeasured: %s\n", how, measured);
-  fclose(f);
-}
-
 /* The campaign on the chosen configurations into st->records; the state's
  * status and reason say how it went. */
 static void measure(const gbi_suite_fixture_opts *o, const loaded *l, const bool *chosen,
@@ -304,7 +293,7 @@ int gbi_suite_fixture_campaign(const gbi_suite_fixture_opts *o) {
     uint64_t t0 = (uint64_t)time(NULL);
     measure(o, &l, ch.chosen, &st);
     uint64_t took = (uint64_t)time(NULL) - t0;
-    note_selection(st.records, how, st.selection);
+    gbi_fixture_note_selection(st.records, how, st.selection);
     char line[2400];
     if (!strcmp(st.status, "failed")) {
       snprintf(line, sizeof line, "greenbench-suite: error: %s: %s", fixture, st.reason);
