@@ -622,13 +622,21 @@ static int ctest_options_misplaced(void) {
   return -1;
 }
 
+/* --select as given, "all" for --select-all, else NULL. */
+static const char *selection(void) {
+  return suite.select ? suite.select : suite.select_all ? "all" : NULL;
+}
+
+static int check_case_lacks_state(void) {
+  fprintf(stderr, "greenbench-suite: error: --check-case needs --state FILE\n");
+  return 2;
+}
+
 /* The CTest forms for a suite file (suitefixture.h). */
 static int suite_file_forms(int argc, char **argv) {
   if (suite.check_case) {
-    if (!suite.state) {
-      fprintf(stderr, "greenbench-suite: error: --check-case needs --state FILE\n");
-      return 2;
-    }
+    if (!suite.state)
+      return check_case_lacks_state();
     return gbi_suite_fixture_check_case(suite.suite_file, suite.check_case, suite.state);
   }
   if (suite.list_tests)
@@ -644,9 +652,7 @@ static int suite_file_forms(int argc, char **argv) {
                               .results = suite.out,
                               .state = suite.state,
                               .progress_log = suite.progress_log,
-                              .select = suite.select       ? suite.select
-                                        : suite.select_all ? "all"
-                                                           : NULL,
+                              .select = selection(),
                               .argc = (size_t)argc,
                               .argv = (const char *const *)argv,
                               .stop = &stop_requested};
@@ -664,10 +670,8 @@ static int ctest_forms(int argc, char **argv) {
   if (suite.suite_file)
     return suite_file_forms(argc, argv);
   if (suite.check_case) {
-    if (!suite.state) {
-      fprintf(stderr, "greenbench-suite: error: --check-case needs --state FILE\n");
-      return 2;
-    }
+    if (!suite.state)
+      return check_case_lacks_state();
     return gbi_fixture_check_case(suite.check_case, suite.state);
   }
   if (suite.list_tests) {
@@ -686,9 +690,7 @@ static int ctest_forms(int argc, char **argv) {
                         .junit = suite.junit,
                         .progress_log = suite.progress_log,
                         .machine_label = suite.machine_label,
-                        .select = suite.select       ? suite.select
-                                  : suite.select_all ? "all"
-                                                     : NULL,
+                        .select = selection(),
                         .argc = (size_t)argc,
                         .argv = (const char *const *)argv,
                         .stop = &stop_requested};
