@@ -18,17 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One campaign's side of a configuration: its bootstrap, and its net
- * power's replicates by the paired estimator (NULL otherwise). */
-typedef struct {
-  gb_boot boot;
-  double *power;
-} side;
+/* One campaign's side of a configuration (compare_internal.h). */
+typedef gbi_cmp_drawn side;
 
-static void side_free(side *s) {
+void gbi_cmp_drawn_free(gbi_cmp_drawn *s) {
   gb_boot_free(&s->boot);
   free(s->power);
-  *s = (side){0};
+  *s = (gbi_cmp_drawn){0};
 }
 
 /* Buffers of one worker, reused from configuration to configuration. */
@@ -128,9 +124,9 @@ static int config_item(void *ctx, size_t i, size_t wi, gb_err *err) {
     if (rc == 0) {
       rc = change_of(c, q, m, &a, &b, w, &q->change[m], err);
     }
-    side_free(&b);
+    gbi_cmp_drawn_free(&b);
   }
-  side_free(&a);
+  gbi_cmp_drawn_free(&a);
   return rc;
 }
 

@@ -36,6 +36,16 @@ typedef struct {
   const gb_interval *power_point;
 } gbi_cmp_side;
 
+/* A side as drawn and owned: its bootstrap, and its net power's replicates
+ * by the paired estimator (NULL otherwise); gbi_cmp_drawn_free frees both
+ * and zeroes it. */
+typedef struct {
+  gb_boot boot;
+  double *power;
+} gbi_cmp_drawn;
+
+void gbi_cmp_drawn_free(gbi_cmp_drawn *s);
+
 /* b against a (b / a): time, energy and power ratios with their intervals
  * and readings (gb_cmp_change); energy: both campaigns measured energy.
  * scratch: 4 x opts->resamples doubles. 0 or a refusal of gb_ratio_of_in. */

@@ -214,16 +214,7 @@ static int common(gb_suite_comparison *c, gb_err *err) {
   return 0;
 }
 
-typedef struct {
-  gb_boot boot;
-  double *power;
-} side;
-
-static void side_free(side *s) {
-  gb_boot_free(&s->boot);
-  free(s->power);
-  *s = (side){0};
-}
+typedef gbi_cmp_drawn side;
 
 static int draw(const gb_suite_comparison *c, size_t m, const gb_sa_config *k, side *s,
                 gb_err *err) {
@@ -251,9 +242,9 @@ static int changes(gb_suite_comparison *c, gb_err *err) {
       if (rc == 0) {
         rc = gbi_cmp_change_of(&sa, &sb, energy, &c->opts, scratch, &q->change[m], err);
       }
-      side_free(&b);
+      gbi_cmp_drawn_free(&b);
     }
-    side_free(&a);
+    gbi_cmp_drawn_free(&a);
   }
   free(scratch);
   return rc;
