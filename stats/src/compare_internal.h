@@ -59,11 +59,10 @@ void gbi_cmp_md_change_cell(gbi_textbuf *b, const gb_interval *iv, gb_reading r,
 /* compare.md: the paragraph opening the changes' tables. */
 void gbi_cmp_md_change_intro(gbi_textbuf *b, const gb_analysis_opts *o);
 
-/* compare.json: "<what>_ratio" and "<what>_reading" of a change into o;
- * both null where it does not exist, the interval null too where the
- * reading is undefined. */
-void gbi_cmp_json_change_ratio(gbi_jb *jb, cJSON *o, const char *what, const gb_interval *iv,
-                               gb_reading r, bool exists);
+/* compare.json: "<what>_ratio" and "<what>_reading" of a change's time,
+ * energy and power into o; both null where the ratio does not exist, the
+ * interval null too where the reading is undefined. */
+void gbi_cmp_json_change(gbi_jb *jb, cJSON *o, const gb_cmp_change *ch);
 /* compare.json: "schema_version" and "bootstrap" of the options. */
 void gbi_cmp_json_head(gbi_jb *jb, cJSON *root, const gb_analysis_opts *o);
 

@@ -156,13 +156,20 @@ static void put_ratio(cj *s, cJSON *arr, const gb_cmp_ratio *x) {
 
 /* ---- Changes against the first campaign ------------------------------------ */
 
-void gbi_cmp_json_change_ratio(gbi_jb *jb, cJSON *o, const char *what, const gb_interval *iv,
-                               gb_reading r, bool exists) {
+static void change_ratio(gbi_jb *jb, cJSON *o, const char *what, const gb_interval *iv,
+                         gb_reading r, bool exists) {
   char key[32];
   snprintf(key, sizeof key, "%s_ratio", what);
   gbi_jb_interval(jb, o, key, exists && r != GB_READING_UNDEFINED, iv);
   snprintf(key, sizeof key, "%s_reading", what);
   gbi_jb_str(jb, o, key, exists ? gb_reading_name(r) : NULL);
+}
+
+void gbi_cmp_json_change(gbi_jb *jb, cJSON *o, const gb_cmp_change *ch) {
+  change_ratio(jb, o, "time", &ch->ratio.time, ch->time_reading, ch->computed);
+  change_ratio(jb, o, "energy", &ch->ratio.energy, ch->energy_reading,
+               ch->computed && ch->energy);
+  change_ratio(jb, o, "power", &ch->ratio.power, ch->ratio.reading, ch->computed && ch->energy);
 }
 
 void gbi_cmp_json_head(gbi_jb *jb, cJSON *root, const gb_analysis_opts *o) {
@@ -197,12 +204,7 @@ static void put_change(cj *s, cJSON *arr, size_t m) {
     const gb_cmp_change *ch = &c->configs[i].change[m];
     cJSON *k = put_obj(s, cs, NULL);
     gbi_jb_config_key(&s->jb, k, c->configs[i].config[0]);
-    gbi_cmp_json_change_ratio(&s->jb, k, "time", &ch->ratio.time, ch->time_reading,
-                              ch->computed);
-    gbi_cmp_json_change_ratio(&s->jb, k, "energy", &ch->ratio.energy, ch->energy_reading,
-                              ch->computed && ch->energy);
-    gbi_cmp_json_change_ratio(&s->jb, k, "power", &ch->ratio.power, ch->ratio.reading,
-                              ch->computed && ch->energy);
+    gbi_cmp_json_change(&s->jb, k, ch);
   }
 }
 

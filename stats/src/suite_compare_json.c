@@ -65,12 +65,7 @@ static void put_change(cj *s, cJSON *arr, size_t m) {
     const gb_cmp_change *ch = &c->configs[i].change[m];
     cJSON *k = put_obj(s, cs, NULL);
     put_key(s, k, first->a, c->configs[i].config[0]);
-    gbi_cmp_json_change_ratio(&s->jb, k, "time", &ch->ratio.time, ch->time_reading,
-                              ch->computed);
-    gbi_cmp_json_change_ratio(&s->jb, k, "energy", &ch->ratio.energy, ch->energy_reading,
-                              ch->computed && ch->energy);
-    gbi_cmp_json_change_ratio(&s->jb, k, "power", &ch->ratio.power, ch->ratio.reading,
-                              ch->computed && ch->energy);
+    gbi_cmp_json_change(&s->jb, k, ch);
   }
 }
 
