@@ -12,6 +12,7 @@
 
 #include "greenbench/cli.h"
 #include "greenbench/suiterecords.h"
+#include "helper_slurp.h"
 
 #define DATA(name) GB_SUITE_DATA_DIR "/" name
 
@@ -32,28 +33,6 @@ static result call(int argc, const char **argv) {
   fclose(out);
   fclose(err);
   return r;
-}
-
-static char *slurp(const char *dir, const char *name, size_t *len) {
-  char path[256];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *fp = fopen(path, "rb");
-  cr_assert_not_null(fp, "%s", path);
-  char *buf = malloc(1 << 20);
-  cr_assert_not_null(buf);
-  *len = fread(buf, 1, (1 << 20) - 1, fp);
-  buf[*len] = '\0';
-  fclose(fp);
-  return buf;
-}
-
-static void spit(const char *dir, const char *name, const char *text, size_t len) {
-  char path[256];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *fp = fopen(path, "wb");
-  cr_assert_not_null(fp, "%s", path);
-  cr_assert_eq(fwrite(text, 1, len, fp), len);
-  fclose(fp);
 }
 
 typedef struct {
@@ -77,7 +56,7 @@ static void own_suite(folders *f) {
       "fi\n"
       "printf '{\"loop_ns\":%d,\"counters\":{\"steps\":%d},\"input_hash\":\"%016x\","
       "\"output_hash\":\"%016x\",\"runtime\":\"sh\"}\\n' $(($2 * 1000000)) $n $n $((n * 3))\n";
-  spit(base, "p.sh", prog, strlen(prog));
+  gbt_spit(base, "p.sh", prog, strlen(prog));
   char lang[2][512], text[2048];
   for (int i = 0; i < 2; i++)
     snprintf(lang[i], sizeof lang[i],
@@ -91,7 +70,7 @@ static void own_suite(folders *f) {
       " \"workloads\": [{\"name\": \"w\", \"parameters\": [{\"name\": \"n\", \"values\": "
       "[1, 2]}]}]}\n",
       lang[0], lang[1]);
-  spit(base, "own.json", text, strlen(text));
+  gbt_spit(base, "own.json", text, strlen(text));
 }
 
 static result run_suite(const char *file, const char *out) {
@@ -110,18 +89,18 @@ static void straight_and_cut(folders *f, const char *file, size_t keep) {
   snprintf(cmd, sizeof cmd, "cp -r %s %s", f->full, f->half);
   cr_assert_eq(system(cmd), 0);
   size_t len;
-  char *runs = slurp(f->half, "runs.csv", &len), *p = runs;
+  char *runs = gbt_slurp(f->half, "runs.csv", &len), *p = runs;
   for (size_t i = 0; i <= keep; i++)
     p = strchr(p, '\n') + 1;
-  spit(f->half, "runs.csv", runs, (size_t)(p - runs));
+  gbt_spit(f->half, "runs.csv", runs, (size_t)(p - runs));
   free(runs);
-  char *text = slurp(f->half, "meta.json", &len), *out;
+  char *text = gbt_slurp(f->half, "meta.json", &len), *out;
   gb_srec_meta m;
   gb_err err;
   cr_assert_eq(gb_srec_meta_parse(text, len, &m, &err), 0, "%s", err.msg);
   m.complete = false;
   cr_assert_eq(gb_srec_meta_write(&m, &out, &err), 0, "%s", err.msg);
-  spit(f->half, "meta.json", out, strlen(out));
+  gbt_spit(f->half, "meta.json", out, strlen(out));
   free(out);
   free(text);
 }
@@ -135,7 +114,7 @@ static result resume(const char *dir, const char *file) {
  * recorded before byte for byte. */
 static void same_plan(const folders *f, const char *before, size_t len) {
   size_t n;
-  char *now = slurp(f->half, "runs.csv", &n);
+  char *now = gbt_slurp(f->half, "runs.csv", &n);
   cr_assert_gt(n, len);
   cr_assert_eq(memcmp(now, before, len), 0, "the rows recorded stay byte for byte");
   free(now);
@@ -161,7 +140,7 @@ Test(run_suite_resume, goes_on_from_the_folder_alone) {
   own_suite(&f);
   straight_and_cut(&f, f.file, 6);
   size_t len;
-  char *before = slurp(f.half, "runs.csv", &len);
+  char *before = gbt_slurp(f.half, "runs.csv", &len);
   result r = resume(f.half, NULL);
   cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
   same_plan(&f, before, len);
@@ -175,7 +154,7 @@ Test(run_suite_resume, a_suite_that_uses_suitedir_goes_on_with_its_file) {
   own_suite(&f);
   straight_and_cut(&f, DATA("good.json"), 3);
   size_t len;
-  char *before = slurp(f.half, "runs.csv", &len);
+  char *before = gbt_slurp(f.half, "runs.csv", &len);
   result r = resume(f.half, NULL);
   cr_assert_eq(r.rc, 1, "exit %d: %s", r.rc, r.err);
   char want[512];
@@ -201,7 +180,7 @@ static const char *const files[3] = {"meta.json", "runs.csv", "warmups.csv"};
 static snapshot take(const char *dir) {
   snapshot s;
   for (int i = 0; i < 3; i++)
-    s.text[i] = slurp(dir, files[i], &s.len[i]);
+    s.text[i] = gbt_slurp(dir, files[i], &s.len[i]);
   return s;
 }
 
@@ -256,7 +235,7 @@ Test(run_suite_resume, refusals_write_nothing) {
   /* Two rows of different configurations swapped (their run numbers
    * kept): each count is right, the order is not the plan's. */
   size_t len;
-  char *runs = slurp(f.half, "runs.csv", &len), *orig = malloc(len + 1);
+  char *runs = gbt_slurp(f.half, "runs.csv", &len), *orig = malloc(len + 1);
   memcpy(orig, runs, len + 1);
   char *a = strchr(runs, '\n') + 1, *b = NULL;
   size_t line = 2;
@@ -276,19 +255,19 @@ Test(run_suite_resume, refusals_write_nothing) {
     memcpy(a, swapped, (size_t)n); /* the same bytes in all */
     break;
   }
-  spit(f.half, "runs.csv", runs, len);
+  gbt_spit(f.half, "runs.csv", runs, len);
   snprintf(want, sizeof want,
            "runs.csv line %zu is not the plan's run %zu (were the records "
            "edited?)",
            line, line - 2);
   refused(f.half, NULL, want);
-  spit(f.half, "runs.csv", orig, len);
+  gbt_spit(f.half, "runs.csv", orig, len);
   free(orig);
   free(runs);
   /* suite.json changed: a space at its end. */
-  char *suite = slurp(f.half, "suite.json", &len);
+  char *suite = gbt_slurp(f.half, "suite.json", &len);
   suite[len] = ' ';
-  spit(f.half, "suite.json", suite, len + 1);
+  gbt_spit(f.half, "suite.json", suite, len + 1);
   free(suite);
   char changed[160];
   snprintf(changed, sizeof changed, "%s/suite.json", f.half);

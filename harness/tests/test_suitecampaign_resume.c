@@ -13,6 +13,7 @@
 
 #include "greenbench/suitecampaign.h"
 #include "greenbench/suiterecords.h"
+#include "helper_slurp.h"
 
 #define FAKE GB_TEST_DATA_DIR "/suite/fake.sh"
 #define LANG(name, tag)                                                                        \
@@ -47,28 +48,6 @@ typedef struct {
   const char *text;
   gb_suite suite;
 } fixture;
-
-static char *slurp(const char *dir, const char *name, size_t *len) {
-  char path[160];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *fp = fopen(path, "rb");
-  cr_assert_not_null(fp, "%s", path);
-  char *buf = malloc(1 << 20);
-  cr_assert_not_null(buf);
-  *len = fread(buf, 1, (1 << 20) - 1, fp);
-  buf[*len] = '\0';
-  fclose(fp);
-  return buf;
-}
-
-static void spit(const char *dir, const char *name, const char *text, size_t len) {
-  char path[160];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *fp = fopen(path, "wb");
-  cr_assert_not_null(fp, "%s", path);
-  cr_assert_eq(fwrite(text, 1, len, fp), len);
-  fclose(fp);
-}
 
 /* Sets *stop after the process of call `at` (warm-ups count: 12 of them). */
 typedef struct {
@@ -117,13 +96,13 @@ static int campaign(fixture *f, const char *out, bool resume, const gb_settings 
 /* meta.json with complete as given. */
 static void set_complete(const char *dir, bool complete) {
   size_t len;
-  char *text = slurp(dir, "meta.json", &len), *out;
+  char *text = gbt_slurp(dir, "meta.json", &len), *out;
   gb_srec_meta m;
   gb_err err;
   cr_assert_eq(gb_srec_meta_parse(text, len, &m, &err), 0, "%s", err.msg);
   m.complete = complete;
   cr_assert_eq(gb_srec_meta_write(&m, &out, &err), 0, "%s", err.msg);
-  spit(dir, "meta.json", out, strlen(out));
+  gbt_spit(dir, "meta.json", out, strlen(out));
   free(out);
   free(text);
 }
@@ -137,7 +116,7 @@ static void prepare(fixture *f, const char *text) {
   snprintf(f->half, sizeof f->half, "%s/half", base);
   snprintf(f->file, sizeof f->file, "%s/fake.json", base);
   f->text = text;
-  spit(base, "fake.json", text, strlen(text));
+  gbt_spit(base, "fake.json", text, strlen(text));
   gb_err err;
   cr_assert_eq(gb_suite_load(f->file, &f->suite, &err), 0, "%s", err.msg);
 }
@@ -148,10 +127,10 @@ static void cut(fixture *f, size_t keep) {
   snprintf(cmd, sizeof cmd, "cp -r %s %s", f->full, f->half);
   cr_assert_eq(system(cmd), 0);
   size_t len;
-  char *runs = slurp(f->half, "runs.csv", &len), *p = runs;
+  char *runs = gbt_slurp(f->half, "runs.csv", &len), *p = runs;
   for (size_t i = 0; i <= keep; i++) /* the header, then keep rows */
     p = strchr(p, '\n') + 1;
-  spit(f->half, "runs.csv", runs, (size_t)(p - runs));
+  gbt_spit(f->half, "runs.csv", runs, (size_t)(p - runs));
   free(runs);
   set_complete(f->half, false);
 }
@@ -177,9 +156,9 @@ Test(suitecampaign_resume, goes_on_in_the_same_order_keeping_the_rows) {
   fixture f;
   setup(&f, 5);
   size_t lfull, lhalf, lmeta;
-  char *full = slurp(f.full, "runs.csv", &lfull);
-  char *half = slurp(f.half, "runs.csv", &lhalf);
-  char *warm = slurp(f.half, "warmups.csv", &lmeta);
+  char *full = gbt_slurp(f.full, "runs.csv", &lfull);
+  char *half = gbt_slurp(f.half, "runs.csv", &lhalf);
+  char *warm = gbt_slurp(f.half, "warmups.csv", &lmeta);
   gb_campaign_result res;
   gb_err err;
   cr_assert_eq(campaign(&f, f.half, true, NULL, &res, &err), 0, "%s", err.msg);
@@ -187,9 +166,9 @@ Test(suitecampaign_resume, goes_on_in_the_same_order_keeping_the_rows) {
   cr_assert_eq(res.runs_done, 16u);
   cr_assert_eq(res.runs_total, 16u);
   size_t len;
-  char *now = slurp(f.half, "runs.csv", &len);
+  char *now = gbt_slurp(f.half, "runs.csv", &len);
   cr_assert_eq(memcmp(now, half, lhalf), 0, "the rows recorded before stay byte for byte");
-  char *w = slurp(f.half, "warmups.csv", &len);
+  char *w = gbt_slurp(f.half, "warmups.csv", &len);
   cr_assert_eq(len, lmeta);
   cr_assert_eq(memcmp(w, warm, len), 0, "warmups.csv is not touched");
   gb_srec_records *a, *b;
@@ -229,7 +208,7 @@ static const char *const files[3] = {"meta.json", "runs.csv", "warmups.csv"};
 static snapshot take(const char *dir) {
   snapshot s;
   for (int i = 0; i < 3; i++)
-    s.text[i] = slurp(dir, files[i], &s.len[i]);
+    s.text[i] = gbt_slurp(dir, files[i], &s.len[i]);
   return s;
 }
 
@@ -274,12 +253,12 @@ Test(suitecampaign_resume, an_edited_row_is_refused) {
   fixture f;
   setup(&f, 5);
   size_t len;
-  char *runs = slurp(f.half, "runs.csv", &len);
+  char *runs = gbt_slurp(f.half, "runs.csv", &len);
   char *row = strchr(strchr(runs, '\n') + 1, '\n') + 1; /* line 3: run 1 */
   char *lang = strchr(row, ',') + 1;
   lang = strchr(lang, ',') + 1;
   *lang = *lang == 'a' ? 'b' : 'a';
-  spit(f.half, "runs.csv", runs, len);
+  gbt_spit(f.half, "runs.csv", runs, len);
   free(runs);
   refused(&f, f.half, NULL, EINVAL,
           "runs.csv line 3 is not the plan's run 1 (were the records "
@@ -291,13 +270,13 @@ Test(suitecampaign_resume, another_order_seed_in_meta_is_refused) {
   fixture f;
   setup(&f, 8);
   size_t len;
-  char *text = slurp(f.half, "meta.json", &len), *out;
+  char *text = gbt_slurp(f.half, "meta.json", &len), *out;
   gb_srec_meta m;
   gb_err err;
   cr_assert_eq(gb_srec_meta_parse(text, len, &m, &err), 0, "%s", err.msg);
   m.settings.order_seed = 43; /* another shuffle: the rows are not its first runs */
   cr_assert_eq(gb_srec_meta_write(&m, &out, &err), 0, "%s", err.msg);
-  spit(f.half, "meta.json", out, strlen(out));
+  gbt_spit(f.half, "meta.json", out, strlen(out));
   free(out);
   free(text);
   refused(&f, f.half, NULL, EINVAL, "is not the plan's run");
@@ -316,11 +295,11 @@ Test(suitecampaign_resume, settings_out_of_bounds_or_different_are_refused) {
   given.energy = GB_ENERGY_OFF;
   refused(&f, f.half, &given, EINVAL, "the setting runs given on the command line differs");
   size_t len;
-  char *text = slurp(f.half, "meta.json", &len);
+  char *text = gbt_slurp(f.half, "meta.json", &len);
   char *runs = strstr(text, "\"runs\":\t2");
   cr_assert_not_null(runs, "%s", text);
   runs[strlen("\"runs\":\t")] = '0';
-  spit(f.half, "meta.json", text, len);
+  gbt_spit(f.half, "meta.json", text, len);
   free(text);
   refused(&f, f.half, NULL, EINVAL, "runs");
   done(&f);
@@ -330,9 +309,9 @@ Test(suitecampaign_resume, an_unfinished_calibration_is_refused) {
   fixture f;
   setup(&f, 0);
   size_t len;
-  char *warm = slurp(f.half, "warmups.csv", &len);
+  char *warm = gbt_slurp(f.half, "warmups.csv", &len);
   char *p = strchr(strchr(strchr(warm, '\n') + 1, '\n') + 1, '\n') + 1; /* 2 warm-ups */
-  spit(f.half, "warmups.csv", warm, (size_t)(p - warm));
+  gbt_spit(f.half, "warmups.csv", warm, (size_t)(p - warm));
   free(warm);
   refused(&f, f.half, NULL, EINVAL, "calibration did not finish");
   done(&f);
@@ -358,7 +337,7 @@ Test(suitecampaign_resume, a_changed_suite_is_refused_naming_both_hashes) {
   /* A suite file that differs. */
   char other[128];
   snprintf(other, sizeof other, "%s/other.json", f.dir);
-  spit(f.dir, "other.json", SUITE " ", strlen(SUITE) + 1);
+  gbt_spit(f.dir, "other.json", SUITE " ", strlen(SUITE) + 1);
   snapshot snap = take(f.half);
   cr_assert_eq(gb_suite_resume_load(f.half, other, &s, &text, &len, &err), -EINVAL);
   char want[512];
@@ -368,7 +347,7 @@ Test(suitecampaign_resume, a_changed_suite_is_refused_naming_both_hashes) {
   cr_assert(strstr(err.msg, f.suite.hash), "%s", err.msg);
   same(f.half, &snap);
   /* suite.json that differs from meta.json's hash. */
-  spit(f.half, "suite.json", SUITE " ", strlen(SUITE) + 1);
+  gbt_spit(f.half, "suite.json", SUITE " ", strlen(SUITE) + 1);
   snap = take(f.half);
   cr_assert_eq(gb_suite_resume_load(f.half, NULL, &s, &text, &len, &err), -EINVAL);
   snprintf(want, sizeof want, "cannot resume %s: the suite changed: %s/suite.json's XXH128 is ",
@@ -396,13 +375,13 @@ Test(suitecampaign_resume, a_suite_using_suitedir_needs_its_file) {
   gb_err err;
   cr_assert_eq(gb_suite_parse(text, strlen(text), "x.json", &s, &err), 0, "%s", err.msg);
   size_t len;
-  char *meta = slurp(f.half, "meta.json", &len), *out;
+  char *meta = gbt_slurp(f.half, "meta.json", &len), *out;
   gb_srec_meta m;
   cr_assert_eq(gb_srec_meta_parse(meta, len, &m, &err), 0, "%s", err.msg);
   snprintf(m.suite_hash, sizeof m.suite_hash, "%s", s.hash);
   cr_assert_eq(gb_srec_meta_write(&m, &out, &err), 0, "%s", err.msg);
-  spit(f.half, "meta.json", out, strlen(out));
-  spit(f.half, "suite.json", text, strlen(text));
+  gbt_spit(f.half, "meta.json", out, strlen(out));
+  gbt_spit(f.half, "suite.json", text, strlen(text));
   char *got;
   gb_suite t;
   cr_assert_eq(gb_suite_resume_load(f.half, NULL, &t, &got, &len, &err), -EINVAL);
@@ -430,14 +409,14 @@ Test(suitecampaign_resume, parity_goes_on_from_the_rows_recorded) {
   refused(&f, f.full, NULL, EINVAL, "is a parity mismatch, which stopped the campaign");
   cut(&f, keep);
   size_t lhalf;
-  char *half = slurp(f.half, "runs.csv", &lhalf);
+  char *half = gbt_slurp(f.half, "runs.csv", &lhalf);
   cr_assert_eq(campaign(&f, f.half, true, NULL, &res, &err), -EPROTO, "%s", err.msg);
   cr_assert(strstr(err.msg, "parity mismatch: language b, workload w, params n="), "%s",
             err.msg);
   cr_assert(strstr(err.msg, "from a's"), "held to a's recorded process: %s", err.msg);
   cr_assert_eq(res.runs_done, keep + 1, "stopped at b's first process");
   size_t len;
-  char *now = slurp(f.half, "runs.csv", &len);
+  char *now = gbt_slurp(f.half, "runs.csv", &len);
   cr_assert_gt(len, lhalf);
   cr_assert_eq(memcmp(now, half, lhalf), 0);
   free(now);
@@ -462,11 +441,11 @@ Test(suitecampaign_resume, an_interrupted_campaign_resumes) {
   cr_assert_gt(res.runs_done, 0u);
   cr_assert_lt(res.runs_done, 16u);
   size_t lcut;
-  char *cut = slurp(out, "runs.csv", &lcut);
+  char *cut = gbt_slurp(out, "runs.csv", &lcut);
   cr_assert_eq(campaign(&f, out, true, NULL, &res, &err), 0, "%s", err.msg);
   cr_assert(res.completed);
   size_t len;
-  char *now = slurp(out, "runs.csv", &len);
+  char *now = gbt_slurp(out, "runs.csv", &len);
   cr_assert_eq(memcmp(now, cut, lcut), 0, "the rows recorded stay byte for byte");
   gb_srec_records *a, *b;
   cr_assert_eq(gb_srec_read(f.full, &a, &err), 0, "%s", err.msg);
@@ -490,13 +469,13 @@ Test(suitecampaign_resume, another_version_is_refused) {
   fixture f;
   setup(&f, 5);
   size_t len;
-  char *text = slurp(f.half, "meta.json", &len), *out;
+  char *text = gbt_slurp(f.half, "meta.json", &len), *out;
   gb_srec_meta m;
   gb_err err;
   cr_assert_eq(gb_srec_meta_parse(text, len, &m, &err), 0, "%s", err.msg);
   snprintf(m.languages[1].version, sizeof m.languages[1].version, "fake 0.9");
   cr_assert_eq(gb_srec_meta_write(&m, &out, &err), 0, "%s", err.msg);
-  spit(f.half, "meta.json", out, strlen(out));
+  gbt_spit(f.half, "meta.json", out, strlen(out));
   free(out);
   free(text);
   refused(&f, f.half, NULL, EINVAL,
