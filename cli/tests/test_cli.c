@@ -8,28 +8,15 @@
 #include <unistd.h>
 
 #include "greenbench/cli.h"
+#include "helper_cli_call.h"
 #include "helper_powercap.h"
 
-typedef struct {
-  int rc;
-  char out[16384], err[4096];
-} result;
+typedef gbt_cli_result result;
 
 static result call(int (*fn)(int, char **, const gb_cli_env *), int argc, const char **argv) {
-  static result r;
-  FILE *out = tmpfile(), *err = tmpfile();
-  gb_cli_env env = {.workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
-                                GB_NODE_PATH, GB_NODE_WORKER_PATH},
-                    .out = out,
-                    .err = err};
-  r.rc = fn(argc, (char **)argv, &env);
-  rewind(out);
-  rewind(err);
-  r.out[fread(r.out, 1, sizeof r.out - 1, out)] = '\0';
-  r.err[fread(r.err, 1, sizeof r.err - 1, err)] = '\0';
-  fclose(out);
-  fclose(err);
-  return r;
+  const gb_cli_env env = {.workers = {GB_WORKER_C_PATH, GB_PYTHON_PATH, GB_PYTHON_WORKER_PATH,
+                                      GB_NODE_PATH, GB_NODE_WORKER_PATH}};
+  return gbt_cli_call(fn, &env, argc, argv);
 }
 
 #define RUN(...)                                                                               \

@@ -13,24 +13,12 @@
 
 #include "greenbench/cli.h"
 #include "greenbench/suiterecords.h"
+#include "helper_cli_call.h"
 
-typedef struct {
-  int rc;
-  char out[16384], err[8192];
-} result;
+typedef gbt_cli_result result;
 
 static result call(int argc, const char **argv) {
-  static result r;
-  FILE *out = tmpfile(), *err = tmpfile();
-  gb_cli_env env = {.out = out, .err = err};
-  r.rc = gb_cli_run(argc, (char **)argv, &env);
-  rewind(out);
-  rewind(err);
-  r.out[fread(r.out, 1, sizeof r.out - 1, out)] = '\0';
-  r.err[fread(r.err, 1, sizeof r.err - 1, err)] = '\0';
-  fclose(out);
-  fclose(err);
-  return r;
+  return gbt_cli_call(gb_cli_run, NULL, argc, argv);
 }
 
 #define DATA(name) GB_SUITE_DATA_DIR "/" name
