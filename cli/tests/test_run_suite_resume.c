@@ -158,23 +158,9 @@ Test(run_suite_resume, a_suite_that_uses_suitedir_goes_on_with_its_file) {
   free(before);
 }
 
-/* The three files of dir. */
-typedef struct {
-  char *text[3];
-  size_t len[3];
-} snapshot;
-static const char *const files[3] = {"meta.json", "runs.csv", "warmups.csv"};
-
-static snapshot take(const char *dir) {
-  snapshot s;
-  for (int i = 0; i < 3; i++)
-    s.text[i] = gbt_slurp(dir, files[i], &s.len[i]);
-  return s;
-}
-
 /* A resume refused, exit 1, with exactly the line want; nothing written. */
 static void refused(const char *dir, const char *file, const char *want) {
-  snapshot s = take(dir);
+  gbt_snapshot s = gbt_snapshot_take(dir);
   result r = resume(dir, file);
   cr_assert_eq(r.rc, 1, "exit %d: %s", r.rc, r.err);
   char line[1024];
@@ -182,13 +168,7 @@ static void refused(const char *dir, const char *file, const char *want) {
   size_t n = strlen(r.err), k = strlen(line);
   cr_assert(n >= k && strcmp(r.err + n - k, line) == 0, "%s", r.err);
   cr_assert_eq(strstr(r.err, "error:"), strstr(r.err + n - k, "error:"), "one line: %s", r.err);
-  snapshot after = take(dir);
-  for (int i = 0; i < 3; i++) {
-    cr_assert_eq(after.len[i], s.len[i], "%s changed", files[i]);
-    cr_assert_eq(memcmp(after.text[i], s.text[i], s.len[i]), 0, "%s changed", files[i]);
-    free(after.text[i]);
-    free(s.text[i]);
-  }
+  gbt_snapshot_same(dir, &s);
 }
 
 /* The bytes of ",kind,language,workload,params" at the start of t. */
@@ -212,14 +192,13 @@ Test(run_suite_resume, refusals_write_nothing) {
   refused(f.full, NULL, "the campaign is already complete");
   /* A --suite FILE that is not the recorded suite. */
   snprintf(want, sizeof want, "the suite changed: %s's XXH128 is ", DATA("good.json"));
-  snapshot s = take(f.half);
+  gbt_snapshot s = gbt_snapshot_take(f.half);
   result r = resume(f.half, DATA("good.json"));
   cr_assert_eq(r.rc, 1);
   cr_assert(strstr(r.err, want), "%s", r.err);
   snprintf(want, sizeof want, ", meta.json records %s\n", hash);
   cr_assert(strstr(r.err, want), "%s", r.err);
-  for (int i = 0; i < 3; i++)
-    free(s.text[i]);
+  gbt_snapshot_free(&s);
   /* Two rows of different configurations swapped (their run numbers
    * kept): each count is right, the order is not the plan's. */
   size_t len;
@@ -259,7 +238,7 @@ Test(run_suite_resume, refusals_write_nothing) {
   free(suite);
   char changed[160];
   snprintf(changed, sizeof changed, "%s/suite.json", f.half);
-  snapshot t = take(f.half);
+  gbt_snapshot t = gbt_snapshot_take(f.half);
   r = resume(f.half, NULL);
   cr_assert_eq(r.rc, 1);
   snprintf(want, sizeof want,
@@ -268,13 +247,7 @@ Test(run_suite_resume, refusals_write_nothing) {
   cr_assert(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
   snprintf(want, sizeof want, ", meta.json records %s\n", hash);
   cr_assert(strstr(r.err, want), "%s", r.err);
-  snapshot u = take(f.half);
-  for (int i = 0; i < 3; i++) {
-    cr_assert_eq(u.len[i], t.len[i]);
-    cr_assert_eq(memcmp(u.text[i], t.text[i], t.len[i]), 0, "%s changed", files[i]);
-    free(u.text[i]);
-    free(t.text[i]);
-  }
+  gbt_snapshot_same(f.half, &t);
 }
 
 Test(run_suite_resume, dry_run_and_another_out_are_usage_errors) {

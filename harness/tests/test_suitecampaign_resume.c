@@ -198,42 +198,17 @@ Test(suitecampaign_resume, goes_on_in_the_same_order_keeping_the_rows) {
   done(&f);
 }
 
-/* The three files of dir, for a byte comparison. */
-typedef struct {
-  char *text[3];
-  size_t len[3];
-} snapshot;
-static const char *const files[3] = {"meta.json", "runs.csv", "warmups.csv"};
-
-static snapshot take(const char *dir) {
-  snapshot s;
-  for (int i = 0; i < 3; i++)
-    s.text[i] = gbt_slurp(dir, files[i], &s.len[i]);
-  return s;
-}
-
-static void same(const char *dir, snapshot *before) {
-  snapshot after = take(dir);
-  for (int i = 0; i < 3; i++) {
-    cr_assert_eq(after.len[i], before->len[i], "%s changed", files[i]);
-    cr_assert_eq(memcmp(after.text[i], before->text[i], after.len[i]), 0, "%s changed",
-                 files[i]);
-    free(after.text[i]);
-    free(before->text[i]);
-  }
-}
-
 /* A resume of dir refused with -want and a message holding what. */
 static void refused(fixture *f, const char *dir, const gb_settings *given, int want,
                     const char *what) {
-  snapshot s = take(dir);
+  gbt_snapshot s = gbt_snapshot_take(dir);
   gb_campaign_result res;
   gb_err err;
   cr_assert_eq(campaign(f, dir, true, given, &res, &err), -want, "%s", err.msg);
   cr_assert(strstr(err.msg, what), "%s", err.msg);
   cr_assert(strstr(err.msg, "cannot resume "), "%s", err.msg);
   cr_assert_null(strchr(err.msg, '\n'), "one line");
-  same(dir, &s);
+  gbt_snapshot_same(dir, &s);
 }
 
 Test(suitecampaign_resume, a_complete_folder_is_refused) {
@@ -338,17 +313,17 @@ Test(suitecampaign_resume, a_changed_suite_is_refused_naming_both_hashes) {
   char other[128];
   snprintf(other, sizeof other, "%s/other.json", f.dir);
   gbt_spit(f.dir, "other.json", SUITE " ", strlen(SUITE) + 1);
-  snapshot snap = take(f.half);
+  gbt_snapshot snap = gbt_snapshot_take(f.half);
   cr_assert_eq(gb_suite_resume_load(f.half, other, &s, &text, &len, &err), -EINVAL);
   char want[512];
   snprintf(want, sizeof want, "cannot resume %s: the suite changed: %s's XXH128 is ", f.half,
            other);
   cr_assert(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
   cr_assert(strstr(err.msg, f.suite.hash), "%s", err.msg);
-  same(f.half, &snap);
+  gbt_snapshot_same(f.half, &snap);
   /* suite.json that differs from meta.json's hash. */
   gbt_spit(f.half, "suite.json", SUITE " ", strlen(SUITE) + 1);
-  snap = take(f.half);
+  snap = gbt_snapshot_take(f.half);
   cr_assert_eq(gb_suite_resume_load(f.half, NULL, &s, &text, &len, &err), -EINVAL);
   snprintf(want, sizeof want, "cannot resume %s: the suite changed: %s/suite.json's XXH128 is ",
            f.half, f.half);
@@ -356,7 +331,7 @@ Test(suitecampaign_resume, a_changed_suite_is_refused_naming_both_hashes) {
   cr_assert(strstr(err.msg, f.suite.hash), "%s", err.msg);
   cr_assert_eq(gb_suite_resume_load(f.half, f.file, &s, &text, &len, &err), -EINVAL);
   cr_assert(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
-  same(f.half, &snap);
+  gbt_snapshot_same(f.half, &snap);
   /* And the campaign itself refuses it. */
   refused(&f, f.half, NULL, EINVAL, f.suite.hash);
   done(&f);
