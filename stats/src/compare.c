@@ -49,19 +49,36 @@ static int check_config(const gb_cmp_input *x, const gb_cmp_input *y, const gb_a
   return 0;
 }
 
-int gb_compare_check_pair(const gb_cmp_input *x, const gb_cmp_input *y, gb_err *err) {
-  const gb_meta *mx = &x->analysis->records->meta, *my = &y->analysis->records->meta;
-  if (mx->settings.seed != my->settings.seed) {
+int gbi_cmp_check_count(size_t n, gb_err *err) {
+  if (n < 2 || n > GB_COMPARE_MAX) {
+    return gb_err_set(err, EINVAL, "compare: %zu campaigns given; expected 2 to %d", n,
+                      GB_COMPARE_MAX);
+  }
+  return 0;
+}
+
+int gbi_cmp_check_seed(const char *xpath, uint64_t xseed, const char *ypath, uint64_t yseed,
+                       gb_err *err) {
+  if (xseed != yseed) {
     return gb_err_set(err, EINVAL,
                       "compare: %s has input seed %" PRIu64 " but %s has %" PRIu64
                       ": different workloads cannot be compared",
-                      x->path, mx->settings.seed, y->path, my->settings.seed);
+                      xpath, xseed, ypath, yseed);
+  }
+  return 0;
+}
+
+int gb_compare_check_pair(const gb_cmp_input *x, const gb_cmp_input *y, gb_err *err) {
+  const gb_meta *mx = &x->analysis->records->meta, *my = &y->analysis->records->meta;
+  int rc = gbi_cmp_check_seed(x->path, mx->settings.seed, y->path, my->settings.seed, err);
+  if (rc < 0) {
+    return rc;
   }
   const gb_analysis *a = x->analysis, *b = y->analysis;
   for (size_t i = 0; i < a->n_configs; i++) {
     const gb_an_config *c = &a->configs[i];
     const gb_an_config *d = gb_analysis_find(b, c->language, c->algorithm, c->order, c->size);
-    int rc = d ? check_config(x, y, c, d, err) : 0;
+    rc = d ? check_config(x, y, c, d, err) : 0;
     if (rc < 0) {
       return rc;
     }
@@ -375,9 +392,8 @@ static int rank_pairs(gb_comparison *c, gb_err *err) {
 /* ---- The comparison --------------------------------------------------------------- */
 
 static int check_inputs(const gb_cmp_input *in, size_t n, gb_err *err) {
-  if (n < 2 || n > GB_COMPARE_MAX) {
-    return gb_err_set(err, EINVAL, "compare: %zu campaigns given; expected 2 to %d", n,
-                      GB_COMPARE_MAX);
+  if (gbi_cmp_check_count(n, err) < 0) {
+    return -EINVAL;
   }
   const gb_analysis_opts *o = &in[0].analysis->opts;
   for (size_t m = 1; m < n; m++) {

@@ -27,6 +27,14 @@ GB_MUST_USE int gbi_cmp_name(const gbi_cmp_who *in, size_t n,
                              char (*campaigns)[GB_COMPARE_NAME_MAX], bool *by_machine,
                              gb_err *err);
 
+/* 0 when n campaigns (2 to GB_COMPARE_MAX) can be compared, else -EINVAL
+ * with the error naming n. */
+GB_MUST_USE int gbi_cmp_check_count(size_t n, gb_err *err);
+/* 0 when two campaigns' input seeds are the same, else -EINVAL with the
+ * error naming both paths and seeds. */
+GB_MUST_USE int gbi_cmp_check_seed(const char *xpath, uint64_t xseed, const char *ypath,
+                                   uint64_t yseed, gb_err *err);
+
 /* One campaign's side of a configuration: its bootstrap drawn on its own
  * streams, its net power replicates by the paired estimator (NULL
  * otherwise) and the point estimate of net power they go with. */

@@ -116,21 +116,15 @@ int gb_suite_compare_check_pair(const gb_scmp_input *x, const gb_scmp_input *y, 
                       "differs: not the same workloads",
                       x->path, mx->suite_hash, y->path, my->suite_hash, w);
   }
-  if (mx->settings.seed != my->settings.seed) {
-    return gb_err_set(err, EINVAL,
-                      "compare: %s has input seed %" PRIu64 " but %s has %" PRIu64
-                      ": different workloads cannot be compared",
-                      x->path, mx->settings.seed, y->path, my->settings.seed);
-  }
-  return check_parity(x, y, err);
+  int rc = gbi_cmp_check_seed(x->path, mx->settings.seed, y->path, my->settings.seed, err);
+  return rc < 0 ? rc : check_parity(x, y, err);
 }
 
 /* ---- The comparison ---------------------------------------------------------- */
 
 static int check_inputs(const gb_scmp_input *in, size_t n, gb_err *err) {
-  if (n < 2 || n > GB_COMPARE_MAX) {
-    return gb_err_set(err, EINVAL, "compare: %zu campaigns given; expected 2 to %d", n,
-                      GB_COMPARE_MAX);
+  if (gbi_cmp_check_count(n, err) < 0) {
+    return -EINVAL;
   }
   const gb_analysis_opts *o = &in[0].analysis->opts;
   for (size_t m = 1; m < n; m++) {
