@@ -375,6 +375,13 @@ void gbi_power_undefined_unless_positive(gb_boot *b) {
   }
 }
 
+void gbi_boot_nonpositive(const gb_boot *b, bool *time, bool *energy) {
+  const gb_interval *t = &b->est[GB_EST_TIME_PER_SORT];
+  const gb_interval *e = &b->est[GB_EST_ENERGY_PER_SORT];
+  *time = t->available && !(t->point > 0.0);
+  *energy = e->available && !(e->point > 0.0);
+}
+
 /* c's bootstrap (prepare has checked its runs), with the buffers of
  * `work`: every estimate with its interval, and every replicate of time
  * and energy per sort until gb_boot_trim. */
@@ -396,10 +403,7 @@ static int bootstrap(gb_analysis *a, gb_an_config *c, gb_boot_work *work, gb_err
   }
   c->measured = rc == 0;
   if (c->measured) {
-    const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
-    const gb_interval *e = &c->boot.est[GB_EST_ENERGY_PER_SORT];
-    c->nonpositive_time = t->available && !(t->point > 0.0);
-    c->nonpositive_energy = e->available && !(e->point > 0.0);
+    gbi_boot_nonpositive(&c->boot, &c->nonpositive_time, &c->nonpositive_energy);
   }
   free(runs);
   free(v);

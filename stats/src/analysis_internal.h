@@ -63,6 +63,10 @@ GB_MUST_USE int gbi_startup_medians(const gb_startup *batches, size_t n, gb_star
  * (point and interval) is undefined: the startup swallows the work. */
 void gbi_power_undefined_unless_positive(gb_boot *b);
 
+/* Whether b's median time and energy per unit, where available, are not
+ * above 0 (the report's warnings). */
+void gbi_boot_nonpositive(const gb_boot *b, bool *time, bool *energy);
+
 /* x / y as the report computes every ratio: gb_ratio_of_in at o's margin
  * and level, then, when both sides hold paired power replicates (NULL
  * otherwise), the power ratio by the paired estimator. scratch: 4 x

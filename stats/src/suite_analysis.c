@@ -235,10 +235,7 @@ static int bootstrap(gb_suite_analysis *a, gb_sa_config *c, gb_boot_work *work, 
   }
   c->measured = rc == 0;
   if (c->measured) {
-    const gb_interval *t = &c->boot.est[GB_EST_TIME_PER_SORT];
-    const gb_interval *e = &c->boot.est[GB_EST_ENERGY_PER_SORT];
-    c->nonpositive_time = t->available && !(t->point > 0.0);
-    c->nonpositive_energy = e->available && !(e->point > 0.0);
+    gbi_boot_nonpositive(&c->boot, &c->nonpositive_time, &c->nonpositive_energy);
   }
   free(runs);
   return rc;
