@@ -58,10 +58,10 @@ static const char *folder(void) {
   require(mkdtemp(dir) != NULL);
   atexit(remove_folder);
   require(gb_suite_parse(suite_json, strlen(suite_json), "suite.json", &s, &err) == 0);
-  gb_srec_meta m = {.settings = {.runs = 3, .warmups = 1, .target_ms = 1, .seed = 7,
-                                 .timeout_s = 60},
-                    .cpus_online = 1,
-                    .n_languages = 1};
+  gb_srec_meta m = {
+      .settings = {.runs = 3, .warmups = 1, .target_ms = 1, .seed = 7, .timeout_s = 60},
+      .cpus_online = 1,
+      .n_languages = 1};
   strcpy(m.suite_name, "demo");
   strcpy(m.suite_hash, s.hash);
   strcpy(m.greenbench_version, "0.9.0");
