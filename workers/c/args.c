@@ -17,6 +17,7 @@ enum {
   OPT_STARTUP = 1 << 5,
   OPT_DUMP_INPUT = 1 << 6,
   OPT_DUMP_XORSHIFT = 1 << 7,
+  OPT_CONTRACT = 1 << 8,
 };
 
 static const struct {
@@ -32,6 +33,7 @@ static const struct {
     {"--startup-only", OPT_STARTUP, false},
     {"--dump-input", OPT_DUMP_INPUT, false},
     {"--dump-xorshift", OPT_DUMP_XORSHIFT, true},
+    {"--contract", OPT_CONTRACT, true},
 };
 
 __attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t len, const char *fmt,
@@ -74,6 +76,14 @@ static int set_value(gb_worker_args *o, int bit, const char *name, const char *v
     if (gb_order_parse(v, &o->order) < 0)
       return fail(msg, len, "unknown order '%s' (expected random, sorted, reversed or nearly)",
                   v);
+    return 0;
+  case OPT_CONTRACT:
+    if (strcmp(v, "study") == 0)
+      o->contract = GB_WORKER_CONTRACT_STUDY;
+    else if (strcmp(v, "generic") == 0)
+      o->contract = GB_WORKER_CONTRACT_GENERIC;
+    else
+      return fail(msg, len, "unknown contract '%s' (expected study or generic)", v);
     return 0;
   case OPT_SIZE:
     if ((rc = parse_count(name, v, GB_MAX_SIZE, &n, msg, len)) == 0)

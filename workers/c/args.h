@@ -15,8 +15,13 @@ typedef enum {
   GB_MODE_DUMP_XORSHIFT
 } gb_mode;
 
+/* Which line a sorting or startup run prints (--contract): the study's
+ * (docs/design.md) or a suite's generic contract line (docs/suites.md). */
+typedef enum { GB_WORKER_CONTRACT_STUDY, GB_WORKER_CONTRACT_GENERIC } gb_worker_contract;
+
 typedef struct {
   gb_mode mode;
+  gb_worker_contract contract;
   gb_algorithm algorithm;
   gb_order order;
   size_t size;

@@ -1,6 +1,8 @@
 /* The C worker: generates the input, hashes it, sorts a fresh copy --sorts
  * times, checks every result and prints one JSON line (docs/design.md, "The
- * worker contract"). Exit 2 on bad arguments, 3 on a failed check. */
+ * worker contract"): the study's, or with --contract generic a suite's
+ * contract line (docs/suites.md). Exit 2 on bad arguments, 3 on a failed
+ * check. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@ enum { EXIT_BAD_ARGS = 2, EXIT_CHECK_FAILED = 3 };
 static const char usage[] =
     "usage: worker-c --algorithm bubble|insertion|quick --order random|sorted|reversed|nearly\n"
     "                --size N --sorts K [--seed S] [--startup-only]\n"
+    "                [--contract study|generic]\n"
     "       worker-c --dump-input --order O --size N [--seed S]\n"
     "       worker-c --dump-xorshift COUNT [--seed S]\n"
     "       worker-c --version | --help\n";
@@ -42,6 +45,35 @@ static void print_head(const gb_worker_args *a) {
   printf("{\"language\":\"c\",\"algorithm\":\"%s\",\"order\":\"%s\",\"size\":%zu,"
          "\"seed\":%" PRIu32 ",\"sorts\":%" PRIu64 ",",
          gb_algorithm_name(a->algorithm), gb_order_name(a->order), a->size, a->seed, a->sorts);
+}
+
+/* The startup line: the study's head, or none for the generic contract,
+ * before the same three keys. */
+static void print_startup(const gb_worker_args *a, const char *hash) {
+  if (a->contract == GB_WORKER_CONTRACT_GENERIC)
+    putchar('{');
+  else
+    print_head(a);
+  printf("\"startup_only\":true,\"input_hash\":\"%s\",\"runtime\":\"%s\"}\n", hash, RUNTIME);
+}
+
+/* The line of a sorting run; sorted holds the last sort's result, whose
+ * hash is the generic line's output_hash (computed after the timed loop). */
+static void print_sorted(const gb_worker_args *a, const gb_counts *c, const char *hash,
+                         uint64_t loop_ns, const int *sorted) {
+  if (a->contract == GB_WORKER_CONTRACT_GENERIC) {
+    char out[17];
+    gb_hash_hex(gb_input_hash(sorted, a->size), out);
+    printf("{\"loop_ns\":%" PRIu64 ",\"counters\":{\"comparisons\":%" PRIu64
+           ",\"writes\":%" PRIu64 "},\"input_hash\":\"%s\",\"output_hash\":\"%s\","
+           "\"runtime\":\"%s\"}\n",
+           loop_ns, c->comparisons, c->writes, hash, out, RUNTIME);
+    return;
+  }
+  print_head(a);
+  printf("\"comparisons\":%" PRIu64 ",\"writes\":%" PRIu64 ",\"input_hash\":\"%s\","
+         "\"loop_ns\":%" PRIu64 ",\"sorted\":true,\"runtime\":\"%s\"}\n",
+         c->comparisons, c->writes, hash, loop_ns, RUNTIME);
 }
 
 /* Sorts a fresh copy of input a->sorts times, checking each result; the
@@ -96,18 +128,12 @@ static int run(const gb_worker_args *a) {
     gb_hash_hex(gb_input_hash(input, a->size), hash);
     gb_counts c = {0, 0};
     uint64_t loop_ns = 0;
-    if (a->mode == GB_MODE_STARTUP) {
-      print_head(a);
-      printf("\"startup_only\":true,\"input_hash\":\"%s\",\"runtime\":\"%s\"}\n", hash,
-             RUNTIME);
-    } else if (sort_loop(a, input, work, &c, &loop_ns) < 0) {
+    if (a->mode == GB_MODE_STARTUP)
+      print_startup(a, hash);
+    else if (sort_loop(a, input, work, &c, &loop_ns) < 0)
       code = EXIT_CHECK_FAILED;
-    } else {
-      print_head(a);
-      printf("\"comparisons\":%" PRIu64 ",\"writes\":%" PRIu64 ",\"input_hash\":\"%s\","
-             "\"loop_ns\":%" PRIu64 ",\"sorted\":true,\"runtime\":\"%s\"}\n",
-             c.comparisons, c.writes, hash, loop_ns, RUNTIME);
-    }
+    else
+      print_sorted(a, &c, hash, loop_ns, work);
   }
   free(input);
   free(work);

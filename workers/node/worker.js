@@ -2,7 +2,8 @@
 // The Node.js worker: a line-for-line port of the C worker (workers/c/worker.c,
 // workers/c/args.c, workers/src/*.c). It generates the input, hashes it, sorts
 // a fresh copy --sorts times, checks every result and prints one JSON line
-// (docs/design.md, "The worker contract"). Exit 2 on bad arguments, 3 on a failed
+// (docs/design.md, "The worker contract"): the study's, or with --contract
+// generic a suite's contract line (docs/suites.md). Exit 2 on bad arguments, 3 on a failed
 // check. Keep it in step with the C files; the parity tests compare them.
 //
 // It is one CommonJS file on purpose: the parity tests run patched copies of
@@ -37,6 +38,8 @@ const MODE_STARTUP = 1;
 const MODE_DUMP_INPUT = 2;
 const MODE_DUMP_XORSHIFT = 3;
 
+const CONTRACTS = ['study', 'generic'];
+
 const RUNTIME = 'Node.js ' + process.versions.node;
 
 // PROJECT_VERSION of the top CMakeLists.txt; the test version/worker.js
@@ -47,6 +50,7 @@ const ASKED_VERSION = '--version';
 const USAGE =
   'usage: node worker.js --algorithm bubble|insertion|quick --order random|sorted|reversed|nearly\n' +
   '                      --size N --sorts K [--seed S] [--startup-only]\n' +
+  '                      [--contract study|generic]\n' +
   '       node worker.js --dump-input --order O --size N [--seed S]\n' +
   '       node worker.js --dump-xorshift COUNT [--seed S]\n' +
   '       node worker.js --version | --help\n';
@@ -237,6 +241,7 @@ const OPTIONS = new Map([
   ['--startup-only', false],
   ['--dump-input', false],
   ['--dump-xorshift', true],
+  ['--contract', true],
 ]);
 
 // The value of option name: decimal ASCII digits only (no sign, space or
@@ -265,6 +270,11 @@ function setValue(o, name, v) {
       if (!ORDERS.includes(v))
         throw new ArgsError(`unknown order '${v}' (expected random, sorted, reversed or nearly)`);
       o.order = v;
+      return;
+    case '--contract':
+      if (!CONTRACTS.includes(v))
+        throw new ArgsError(`unknown contract '${v}' (expected study or generic)`);
+      o.contract = v;
       return;
     case '--size':
       o.size = parseCount(name, v, MAX_SIZE);
@@ -303,7 +313,7 @@ function checkRequired(o, seen) {
 // ArgsError with a one-line message.
 function argsParse(argv) {
   const o = {
-    mode: MODE_SORT, algorithm: null, order: null, size: 0, sorts: 0,
+    mode: MODE_SORT, contract: 'study', algorithm: null, order: null, size: 0, sorts: 0,
     seed: DEFAULT_SEED, dumpCount: 0,
   };
   const seen = new Set();
@@ -343,13 +353,15 @@ function printHead(a) {
 
 // Sorts a fresh copy of input a.sorts times, checking each result; the check
 // inside the loop keeps every sort's work observable (docs/methods.md #7). Returns
-// { first, loopNs }, or null after a failed check.
+// { first, loopNs, work } (work: the last sort's result), or null after a
+// failed check.
 function sortLoop(a, input) {
   let first = null;
+  let work = null;
   const t0 = nowNs();
   for (let k = 0; k < a.sorts; k++) {
     const c = new Counts();
-    const work = input.slice();
+    work = input.slice();
     sort(a.algorithm, work, a.size, c);
     if (!isIdentity(work, a.size)) {
       die(EXIT_CHECK_FAILED, `check failed: sort ${k + 1} of ${a.sorts} did not give ` +
@@ -364,7 +376,7 @@ function sortLoop(a, input) {
     }
   }
   const loopNs = nowNs() - t0;
-  return { first, loopNs };
+  return { first, loopNs, work };
 }
 
 // Writes one decimal value per line, in chunks to bound memory.
@@ -399,15 +411,23 @@ async function run(a) {
     writeLines(input);
     return 0;
   }
-  const hash = inputHashHex(await xxhashFactory(), input);
+  const hasher = await xxhashFactory();
+  const hash = inputHashHex(hasher, input);
   if (a.mode === MODE_STARTUP) {
-    process.stdout.write(printHead(a) +
+    // The generic line is the study's without its head.
+    process.stdout.write((a.contract === 'study' ? printHead(a) : '{') +
       `"startup_only":true,"input_hash":"${hash}","runtime":"${RUNTIME}"}\n`);
     return 0;
   }
   const result = sortLoop(a, input);
   if (result === null) return EXIT_CHECK_FAILED;
   const c = result.first;
+  if (a.contract === 'generic') {
+    process.stdout.write(`{"loop_ns":${result.loopNs},"counters":{"comparisons":` +
+      `${c.comparisons},"writes":${c.writes}},"input_hash":"${hash}",` +
+      `"output_hash":"${inputHashHex(hasher, result.work)}","runtime":"${RUNTIME}"}\n`);
+    return 0;
+  }
   process.stdout.write(printHead(a) +
     `"comparisons":${c.comparisons},"writes":${c.writes},"input_hash":"${hash}",` +
     `"loop_ns":${result.loopNs},"sorted":true,"runtime":"${RUNTIME}"}\n`);

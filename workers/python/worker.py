@@ -2,7 +2,8 @@
 """The Python worker: a line-for-line port of the C worker (workers/c/worker.c,
 workers/c/args.c, workers/src/*.c). It generates the input, hashes it, sorts a
 fresh copy --sorts times, checks every result and prints one JSON line
-(docs/design.md, "The worker contract"). Exit 2 on bad arguments, 3 on a failed
+(docs/design.md, "The worker contract"): the study's, or with --contract
+generic a suite's contract line (docs/suites.md). Exit 2 on bad arguments, 3 on a failed
 check. Keep it in step with the C files; the parity tests compare them.
 
 Run it with Debian's /usr/bin/python3 and python3-xxhash. It is one file on
@@ -40,6 +41,8 @@ ORDERS = ("random", "sorted", "reversed", "nearly")
 
 MODE_SORT, MODE_STARTUP, MODE_DUMP_INPUT, MODE_DUMP_XORSHIFT = range(4)
 
+CONTRACTS = ("study", "generic")
+
 RUNTIME = platform.python_implementation() + " " + platform.python_version()
 
 # PROJECT_VERSION of the top CMakeLists.txt; the test version/worker.py
@@ -50,6 +53,7 @@ ASKED_VERSION = "--version"
 USAGE = (
     "usage: worker.py --algorithm bubble|insertion|quick --order random|sorted|reversed|nearly\n"
     "                 --size N --sorts K [--seed S] [--startup-only]\n"
+    "                 [--contract study|generic]\n"
     "       worker.py --dump-input --order O --size N [--seed S]\n"
     "       worker.py --dump-xorshift COUNT [--seed S]\n"
     "       worker.py --version | --help\n"
@@ -230,10 +234,11 @@ class ArgsError(Exception):
 
 
 class Args:
-    __slots__ = ("mode", "algorithm", "order", "size", "sorts", "seed", "dump_count")
+    __slots__ = ("mode", "contract", "algorithm", "order", "size", "sorts", "seed", "dump_count")
 
     def __init__(self):
         self.mode = MODE_SORT
+        self.contract = "study"
         self.algorithm = None
         self.order = None
         self.size = 0
@@ -252,6 +257,7 @@ OPTIONS = (
     ("--startup-only", False),
     ("--dump-input", False),
     ("--dump-xorshift", True),
+    ("--contract", True),
 )
 TAKES_VALUE = dict(OPTIONS)
 DIGITS = "0123456789"
@@ -284,6 +290,10 @@ def set_value(o, name, v):
                 f"unknown order '{v}' (expected random, sorted, reversed or nearly)"
             )
         o.order = v
+    elif name == "--contract":
+        if v not in CONTRACTS:
+            raise ArgsError(f"unknown contract '{v}' (expected study or generic)")
+        o.contract = v
     elif name == "--size":
         o.size = parse_count(name, v, MAX_SIZE)
     elif name == "--sorts":
@@ -373,8 +383,10 @@ def print_head(a):
 def sort_loop(a, inp):
     """Sorts a fresh copy of inp a.sorts times, checking each result; the
     check inside the loop keeps every sort's work observable (docs/methods.md #7).
-    Returns (first counts, loop_ns), or None after a failed check."""
+    Returns (first counts, loop_ns, the last sort's result), or None after a
+    failed check."""
     first = None
+    work = None
     t0 = time.perf_counter_ns()
     for k in range(a.sorts):
         c = Counts()
@@ -393,7 +405,7 @@ def sort_loop(a, inp):
             die(EXIT_CHECK_FAILED, f"check failed: sort {k + 1} counted differently")
             return None
     loop_ns = time.perf_counter_ns() - t0
-    return first, loop_ns
+    return first, loop_ns, work
 
 
 def write_lines(values):
@@ -422,15 +434,23 @@ def run(a):
         return 0
     digest = input_hash_hex(inp)
     if a.mode == MODE_STARTUP:
+        # The generic line is the study's without its head.
         sys.stdout.write(
-            print_head(a)
+            (print_head(a) if a.contract == "study" else "{")
             + f'"startup_only":true,"input_hash":"{digest}","runtime":"{RUNTIME}"}}\n'
         )
         return 0
     result = sort_loop(a, inp)
     if result is None:
         return EXIT_CHECK_FAILED
-    c, loop_ns = result
+    c, loop_ns, work = result
+    if a.contract == "generic":
+        sys.stdout.write(
+            f'{{"loop_ns":{loop_ns},"counters":{{"comparisons":{c.comparisons},'
+            f'"writes":{c.writes}}},"input_hash":"{digest}",'
+            f'"output_hash":"{input_hash_hex(work)}","runtime":"{RUNTIME}"}}\n'
+        )
+        return 0
     sys.stdout.write(
         print_head(a)
         + f'"comparisons":{c.comparisons},"writes":{c.writes},"input_hash":"{digest}",'
