@@ -36,7 +36,7 @@ const char *parity_cmdline(const parity_run *r) {
   return buf;
 }
 
-static void expect_success(const parity_run *r) {
+void parity_expect_success(const parity_run *r) {
   char status[300];
   cr_assert(!r->spawn_errno && !r->timed_out && r->exited && r->exit_code == 0,
             "%s: %s\nstderr: %s", parity_cmdline(r),
@@ -77,7 +77,7 @@ static void expect_keys(const parity_run *r, const cJSON *j, const key_spec *key
 }
 
 cJSON *parity_expect_line(const parity_run *r, bool startup) {
-  expect_success(r);
+  parity_expect_success(r);
   const char *nl = memchr(r->out, '\n', r->out_len);
   cr_assert(nl && nl == r->out + r->out_len - 1, "%s: stdout must be exactly one line, got: %s",
             parity_cmdline(r), r->out);
@@ -164,7 +164,7 @@ static const char *parse_number(const parity_run *r, const char *s, size_t i, ui
 }
 
 uint32_t *parity_expect_numbers(const parity_run *r, size_t count) {
-  expect_success(r);
+  parity_expect_success(r);
   uint32_t *v = malloc((count ? count : 1) * sizeof *v);
   cr_assert(v, "out of memory");
   const char *s = r->out, *end = r->out + r->out_len;

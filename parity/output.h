@@ -15,6 +15,9 @@
  * next call). */
 const char *parity_cmdline(const parity_run *r);
 
+/* Asserts r exited 0, wrote nothing on stderr and no NUL byte on stdout. */
+void parity_expect_success(const parity_run *r);
+
 /* Asserts r exited 0, wrote nothing on stderr, and wrote exactly one line
  * holding one JSON object with exactly the keys of the sort line (or of the
  * startup line), each of its JSON type. Returns the parsed object. */

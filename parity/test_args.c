@@ -8,7 +8,7 @@
 #include "output.h"
 #include "workers.h"
 
-enum { MAX_ARGV = 12 };
+enum { MAX_ARGV = 16 };
 
 /* Runs argv (NULL-terminated) in every language and checks each fails with
  * exactly "worker: error: <msg>". */
@@ -81,3 +81,22 @@ REFUSED(two_modes, "only one of --startup-only, --dump-input and --dump-xorshift
 REFUSED(dump_xorshift_count_zero,
         "--dump-xorshift must be an integer from 1 to 10000000, got '0'", "--dump-xorshift",
         "0")
+
+/* --contract (docs/design.md): study or generic, once; the checks of the
+ * other options are the same with either. */
+REFUSED(unknown_contract, "unknown contract 'suite' (expected study or generic)",
+        SORT_ARGS("quick", "random", "10", "1"), "--contract", "suite")
+REFUSED(empty_contract, "unknown contract '' (expected study or generic)",
+        SORT_ARGS("quick", "random", "10", "1"), "--contract", "")
+REFUSED(contract_in_capitals, "unknown contract 'Generic' (expected study or generic)",
+        "--contract", "Generic", SORT_ARGS("quick", "random", "10", "1"))
+REFUSED(repeated_contract, "option '--contract' given twice", "--contract", "generic",
+        SORT_ARGS("quick", "random", "10", "1"), "--contract", "generic")
+REFUSED(contract_given_twice_with_two_values, "option '--contract' given twice", "--contract",
+        "study", SORT_ARGS("quick", "random", "10", "1"), "--contract", "generic")
+REFUSED(contract_without_value, "option '--contract' needs a value",
+        SORT_ARGS("quick", "random", "10", "1"), "--contract")
+REFUSED(generic_size_zero, "--size must be an integer from 1 to 10000000, got '0'",
+        "--contract", "generic", SORT_ARGS("quick", "random", "0", "1"))
+REFUSED(generic_missing_sorts, "missing --sorts", "--contract", "generic", "--algorithm",
+        "quick", "--order", "random", "--size", "10", "--startup-only")

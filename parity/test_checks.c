@@ -28,18 +28,23 @@ static void expect_check_failure(const parity_run *r, int k, const parity_config
   cr_assert_str_eq(line, check_message(k, c), "%s: wrong message", parity_cmdline(r));
 }
 
+/* Each algorithm, with the study line and with --contract generic: the
+ * check and its message do not depend on the line. */
 Test(checks, broken_c_build_exits_3_for_every_algorithm, .timeout = 30) {
-  parity_run runs[GB_ALGORITHM_COUNT] = {0};
-  parity_config c[GB_ALGORITHM_COUNT];
-  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++) {
-    c[a] = (parity_config){a, GB_RANDOM, 100, GB_DEFAULT_SEED, 2};
-    parity_arg(&runs[a], PARITY_WORKER_C_BROKEN);
-    parity_config_args(&runs[a], &c[a], false);
+  enum { N = GB_ALGORITHM_COUNT * 2 };
+  parity_run runs[N] = {0};
+  parity_config c[N];
+  for (int k = 0; k < N; k++) {
+    c[k] = (parity_config){(gb_algorithm)(k / 2), GB_RANDOM, 100, GB_DEFAULT_SEED, 2};
+    parity_arg(&runs[k], PARITY_WORKER_C_BROKEN);
+    parity_config_args(&runs[k], &c[k], false);
+    if (k % 2)
+      parity_args(&runs[k], "--contract", "generic", NULL);
   }
-  parity_run_all(runs, GB_ALGORITHM_COUNT, PARITY_PARALLEL);
-  for (gb_algorithm a = 0; a < GB_ALGORITHM_COUNT; a++) {
-    expect_check_failure(&runs[a], 1, &c[a]);
-    parity_run_free(&runs[a]);
+  parity_run_all(runs, N, PARITY_PARALLEL);
+  for (int k = 0; k < N; k++) {
+    expect_check_failure(&runs[k], 1, &c[k]);
+    parity_run_free(&runs[k]);
   }
 }
 
@@ -79,9 +84,11 @@ static const breakage node_breakage = {
 };
 
 static void add_run(parity_run *r, const breakage *b, const char *script,
-                    const parity_config *c) {
+                    const parity_config *c, bool generic) {
   parity_worker_script(r, b->lang, script);
   parity_config_args(r, c, false);
+  if (generic)
+    parity_args(r, "--contract", "generic", NULL);
   r->env_add = b->env;
 }
 
@@ -100,15 +107,20 @@ static void check_breakage(const breakage *b) {
    * place by chance. */
   parity_config later_bad = {GB_QUICK, GB_REVERSED, 100, GB_DEFAULT_SEED, 3};
   parity_config fine = {GB_QUICK, GB_RANDOM, 100, GB_DEFAULT_SEED, 1};
-  parity_run runs[3] = {0};
-  add_run(&runs[0], b, cmp, &bad);
-  add_run(&runs[1], b, later, &later_bad);
-  add_run(&runs[2], b, cmp, &fine);
-  parity_run_all(runs, 3, PARITY_PARALLEL);
+  /* The two failures again with --contract generic: the same checks. */
+  parity_run runs[5] = {0};
+  add_run(&runs[0], b, cmp, &bad, false);
+  add_run(&runs[1], b, later, &later_bad, false);
+  add_run(&runs[2], b, cmp, &fine, false);
+  add_run(&runs[3], b, cmp, &bad, true);
+  add_run(&runs[4], b, later, &later_bad, true);
+  parity_run_all(runs, 5, PARITY_PARALLEL);
   parity_scratch_remove(dir);
 
   expect_check_failure(&runs[0], 1, &bad);
   expect_check_failure(&runs[1], 2, &later_bad);
+  expect_check_failure(&runs[3], 1, &bad);
+  expect_check_failure(&runs[4], 2, &later_bad);
   /* The same copy still sorts correctly with the sorts it did not break, so
    * the exit 3 above came from the broken sort, not from a copy that cannot
    * run. */
@@ -117,7 +129,7 @@ static void check_breakage(const breakage *b) {
   cJSON *j = parity_expect_line(&runs[2], false);
   parity_expect_result(&runs[2], j, b->lang, &fine, &e);
   cJSON_Delete(j);
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 5; i++)
     parity_run_free(&runs[i]);
 }
 
