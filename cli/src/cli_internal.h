@@ -168,6 +168,7 @@ bool cli_is_suite_folder(const char *dir);
 /* What `greenbench suite check` runs a suite with. */
 typedef struct {
   const char *builddir; /* {builddir}, an existing folder */
+  const char *workers;  /* {workers}, greenbench's own workers' folder (NULL: unused) */
   uint64_t timeout_ns;  /* per process */
   uint64_t seed;        /* {seed} */
   volatile sig_atomic_t *stop;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "greenbench/cli.h"
+#include "greenbench/paths.h"
 #include "greenbench/suitefile.h"
 #include "greenbench/text.h"
 
@@ -93,6 +94,11 @@ static int run(suite_cli *c, const gb_cli_env *env) {
     gb_str_put_line(env->err, "greenbench: error: ", err.msg);
     return 2;
   }
+  char workers[PATH_MAX] = "";
+  if (gb_suite_uses(&s, "workers") && gb_workers_dir_find(workers, sizeof workers, &err) < 0) {
+    gb_suite_free(&s);
+    return cli_fail(&command, env->err, 1, err.msg);
+  }
   char made[PATH_MAX] = "";
   if (!c->builddir) {
     const char *tmp = getenv("TMPDIR");
@@ -108,6 +114,7 @@ static int run(suite_cli *c, const gb_cli_env *env) {
     return cli_fail(&command, env->err, 1, err.msg);
   }
   cli_suite_opts o = {.builddir = made[0] ? made : c->builddir,
+                      .workers = workers[0] ? workers : NULL,
                       .timeout_ns = c->timeout_s * 1000000000u,
                       .seed = c->seed,
                       .stop = env->stop};

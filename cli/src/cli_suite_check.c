@@ -180,7 +180,8 @@ static void run_workload(checker *k, const gb_suite_workload *w, const bool *bui
                        .has_seed = true,
                        .seed = k->o->seed,
                        .suitedir = k->s->dir,
-                       .builddir = k->o->builddir};
+                       .builddir = k->o->builddir,
+                       .workers = k->o->workers};
     gb_contract_line ref;
     const char *ref_name = NULL;
     for (size_t l = 0; l < k->s->n_languages; l++) {
@@ -206,7 +207,8 @@ int cli_suite_check(const gb_suite *s, const cli_suite_opts *o, FILE *out, FILE 
   for (size_t w = 0; w < s->n_workloads; w++)
     for (size_t l = 0; l < s->n_languages; l++) {
       proc p = {&s->languages[l], &s->workloads[w], "-", "build"};
-      gb_suite_vars v = {.workload = p.w, .suitedir = s->dir, .builddir = o->builddir};
+      gb_suite_vars v = {
+          .workload = p.w, .suitedir = s->dir, .builddir = o->builddir, .workers = o->workers};
       gb_spawn_result r;
       bool *ok = &built[w * s->n_languages + l];
       *ok = s->languages[l].t[GB_SUITE_BUILD].n == 0;
@@ -218,7 +220,7 @@ int cli_suite_check(const gb_suite *s, const cli_suite_opts *o, FILE *out, FILE 
     }
   for (size_t l = 0; l < s->n_languages; l++) {
     proc p = {&s->languages[l], NULL, "-", "version"};
-    gb_suite_vars v = {.suitedir = s->dir, .builddir = o->builddir};
+    gb_suite_vars v = {.suitedir = s->dir, .builddir = o->builddir, .workers = o->workers};
     gb_spawn_result r;
     if (run_one(&k, &p, GB_SUITE_VERSION, &v, &r) < 0)
       continue;

@@ -1,6 +1,7 @@
 #include "helper_cli_call.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 gbt_cli_result gbt_cli_call(int (*fn)(int, char **, const gb_cli_env *), const gb_cli_env *env,
                             int argc, const char **argv) {
@@ -17,4 +18,19 @@ gbt_cli_result gbt_cli_call(int (*fn)(int, char **, const gb_cli_env *), const g
   fclose(out);
   fclose(err);
   return r;
+}
+
+int gbt_fake_workers(const char *script, bool node, char *dir, size_t len) {
+  char tmp[] = "/tmp/gb-fake-workers-XXXXXX", cmd[1024];
+  if (!mkdtemp(tmp) || snprintf(dir, len, "%s", tmp) >= (int)len)
+    return -1;
+  snprintf(cmd, sizeof cmd,
+           "mkdir %s/python %s/node && cp '%s' %s/worker-c && cp '%s' %s/python/worker.py", tmp,
+           tmp, script, tmp, script, tmp);
+  if (system(cmd) != 0)
+    return -1;
+  snprintf(cmd, sizeof cmd, "cp '%s' %s/node/worker.js", script, tmp);
+  if (node && system(cmd) != 0)
+    return -1;
+  return setenv("GREENBENCH_LIBEXEC_DIR", tmp, 1);
 }

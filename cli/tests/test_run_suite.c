@@ -136,6 +136,38 @@ Test(run_suite, a_missing_program_is_refused_before_anything_is_measured) {
   cr_assert_eq(strchr(text, '\n'), text + strlen(text) - 1, "%s", text);
 }
 
+Test(run_suite, workers_is_greenbench_own_workers_folder) {
+  char workers[64], cmd[128];
+  cr_assert_eq(gbt_fake_workers(DATA("line.sh"), true, workers, sizeof workers), 0);
+  const char *out = new_out();
+  result r = run_suite(DATA("workers.json"), out);
+  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
+  gb_srec_records *rec;
+  gb_err err;
+  cr_assert_eq(gb_srec_read(out, &rec, &err), 0, "%s", err.msg);
+  cr_assert_eq(rec->n_runs, 16u);
+  for (size_t i = 0; i < rec->n_runs; i++)
+    cr_assert_eq(rec->runs[i].status, GB_REC_STATUS_OK, "%s", rec->runs[i].message);
+  gb_srec_free(rec);
+  /* Without node/worker.js the campaign does not start: nothing made. */
+  snprintf(cmd, sizeof cmd, "rm %s/node/worker.js", workers);
+  cr_assert_eq(system(cmd), 0);
+  out = new_out();
+  r = run_suite(DATA("workers.json"), out);
+  cr_assert_eq(r.rc, 1);
+  char want[256];
+  snprintf(want, sizeof want,
+           "greenbench: error: run: the folder of greenbench's workers ({workers}) %s holds "
+           "worker-c but not node/worker.js\n",
+           workers);
+  ends_with_error(r.err, want);
+  struct stat st;
+  cr_assert_neq(stat(out, &st), 0, "nothing made");
+  snprintf(cmd, sizeof cmd, "rm -r %s", workers);
+  cr_assert_eq(system(cmd), 0);
+  unsetenv("GREENBENCH_LIBEXEC_DIR");
+}
+
 Test(run_suite, a_missing_or_invalid_suite_exits_2) {
   result r = run_suite(DATA("none.json"), new_out());
   cr_assert_eq(r.rc, 2);

@@ -166,6 +166,53 @@ Test(suite_check, a_process_past_the_timeout_is_killed_and_named) {
   rmdir(dir);
 }
 
+/* The fake workers' folder of gbt_fake_workers, removed. */
+static void remove_workers(const char *dir) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+  cr_assert_eq(system(cmd), 0);
+  unsetenv("GREENBENCH_LIBEXEC_DIR");
+}
+
+Test(suite_check, workers_is_greenbench_own_workers_folder) {
+  char tmp[64];
+  cr_assert_eq(gbt_fake_workers(DATA("line.sh"), true, tmp, sizeof tmp), 0);
+  result r = SUITE("check", DATA("workers.json"));
+  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
+  cr_assert_str_empty(r.err);
+  cr_assert(has_row(r.out, "a", "w", "-", "build", "ok", "  -"), "%s", r.out);
+  cr_assert(
+      has_row(r.out, "a", "-", "-", "version", "ok",
+              "  {\"loop_ns\":1,\"counters\":{\"advances\":1,\"pairs\":10},\"input_hash\":"
+              "\"0000000000000001\",\"output_hash\":\"0000000000000007\",\"runtime\":\"sh\"}"),
+      "%s", r.out);
+  cr_assert(
+      has_row(r.out, "b", "w", "n=2", "run", "ok",
+              "  input 0000000000000002 output 000000000000000e advances=2 pairs=20 (sh)"),
+      "%s", r.out);
+  cr_assert(has_row(r.out, "b", "w", "n=1", "startup", "ok", "  input 0000000000000001 (sh)"),
+            "%s", r.out);
+  remove_workers(tmp);
+}
+
+Test(suite_check, a_workers_folder_without_a_worker_is_refused_before_anything_runs) {
+  char tmp[64], want[256];
+  cr_assert_eq(gbt_fake_workers(DATA("line.sh"), false, tmp, sizeof tmp), 0);
+  result r = SUITE("check", DATA("workers.json"));
+  cr_assert_eq(r.rc, 1, "exit %d: %s", r.rc, r.err);
+  snprintf(
+      want, sizeof want,
+      "greenbench: error: suite check: the folder of greenbench's workers ({workers}) %s holds "
+      "worker-c but not node/worker.js\n",
+      tmp);
+  cr_assert_str_eq(r.err, want);
+  cr_assert_str_empty(r.out, "nothing ran");
+  /* A suite that does not name {workers} does not look for them. */
+  r = SUITE("check", DATA("good.json"));
+  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
+  remove_workers(tmp);
+}
+
 Test(suite_check, a_suite_that_breaks_a_rule_exits_2_before_anything_runs) {
   result r = SUITE("check", DATA("unknown.json"));
   cr_assert_eq(r.rc, 2);

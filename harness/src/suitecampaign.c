@@ -52,7 +52,10 @@ static int run_plain(gbi_suite_campaign *k, const gb_suite_language *l,
   const char *what = t == GB_SUITE_BUILD ? "build step" : "version command";
   char who[GB_SUITE_NAME_MAX * 2 + 2];
   snprintf(who, sizeof who, "%s%s%s", l->name, w ? " " : "", w ? w->name : "");
-  gb_suite_vars v = {.workload = w, .suitedir = k->s->dir, .builddir = k->builddir};
+  gb_suite_vars v = {.workload = w,
+                     .suitedir = k->s->dir,
+                     .builddir = k->builddir,
+                     .workers = gbi_suite_workers(k)};
   char **argv, program[PATH_MAX];
   gb_err e;
   int rc = gb_suite_expand(&l->t[t], &v, &argv, &e);
@@ -163,7 +166,8 @@ static int check_commands(gbi_suite_campaign *k, gb_err *err) {
                          .has_seed = true,
                          .seed = k->c.s.seed,
                          .suitedir = k->s->dir,
-                         .builddir = k->builddir};
+                         .builddir = k->builddir,
+                         .workers = gbi_suite_workers(k)};
       char **argv, program[PATH_MAX], label[128];
       gb_err e;
       gb_suite_config_label(k->s, cf, label, sizeof label);
@@ -233,9 +237,20 @@ static int open_records(gbi_suite_campaign *k, gb_err *err) {
   return gbi_recorder_open(&ro, &k->c.rec, err);
 }
 
+/* {workers}, greenbench's own workers' folder, when a template names it:
+ * a suite that needs them does not start without them. */
+static int find_workers(gbi_suite_campaign *k, gb_err *err) {
+  k->workers[0] = '\0';
+  return gb_suite_uses(k->s, "workers")
+             ? gb_workers_dir_find(k->workers, sizeof k->workers, err)
+             : 0;
+}
+
 /* Everything before the first measured process. */
 static int start(gbi_suite_campaign *k, gb_err *err) {
   int rc;
+  if ((rc = find_workers(k, err)) < 0)
+    return rc;
   k->c.s = k->c.o->settings;
   if ((rc = gb_suite_plan_select(k->s, &k->c.s, k->o->selected, &k->plan, err)) < 0 ||
       (rc = gbi_recorder_check_new(k->c.o->out_dir, err)) < 0)
@@ -264,7 +279,8 @@ static int resume(gbi_suite_campaign *k, gb_err *err) {
   if (!rec)
     return gb_err_set(err, ENOMEM, "out of memory");
   int rc;
-  if ((rc = open_records(k, err)) < 0 || (rc = gbi_suite_resume_load(k, rec, err)) < 0 ||
+  if ((rc = find_workers(k, err)) < 0 || (rc = open_records(k, err)) < 0 ||
+      (rc = gbi_suite_resume_load(k, rec, err)) < 0 ||
       (rc = gbi_campaign_rig(&k->c, err)) < 0 || (rc = build(k, err)) < 0 ||
       (rc = versions(k, err)) < 0 || (rc = check_commands(k, err)) < 0) {
     free(rec);

@@ -26,13 +26,19 @@ typedef struct {
   const gb_suite *s;
   gb_suite_plan plan;
   char builddir[PATH_MAX];
-  uint64_t *reps;      /* per configuration, from calibration */
-  uint64_t *launches;  /* per configuration's startup group */
-  gbi_suite_ref *refs; /* per case */
-  size_t runs_done;    /* rows in runs.csv (a resumed campaign's to begin with) */
+  char workers[PATH_MAX]; /* {workers}: "" when no template names it */
+  uint64_t *reps;         /* per configuration, from calibration */
+  uint64_t *launches;     /* per configuration's startup group */
+  gbi_suite_ref *refs;    /* per case */
+  size_t runs_done;       /* rows in runs.csv (a resumed campaign's to begin with) */
   gb_srec_meta meta;
   bool meta_live; /* meta.json is this campaign's to rewrite (never before a resume's checks) */
 } gbi_suite_campaign;
+
+/* {workers} of k's templates, or NULL when none names it. */
+static inline const char *gbi_suite_workers(const gbi_suite_campaign *k) {
+  return k->workers[0] ? k->workers : NULL;
+}
 
 /* Configuration i's process of template t (GB_SUITE_COMMAND with count
  * reps, or GB_SUITE_STARTUP), measured (idle: a measured run with its idle

@@ -42,7 +42,8 @@ static int expand(const gbi_suite_campaign *k, size_t i, gb_suite_template_kind 
                      .has_seed = true,
                      .seed = k->c.s.seed,
                      .suitedir = k->s->dir,
-                     .builddir = k->builddir};
+                     .builddir = k->builddir,
+                     .workers = gbi_suite_workers(k)};
   char label[128];
   gb_suite_config_label(k->s, cf, label, sizeof label);
   gb_err e;

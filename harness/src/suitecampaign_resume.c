@@ -39,35 +39,6 @@ static int read_in(const char *dir, const char *name, char *buf, size_t cap, siz
   return rc < 0 ? gb_err_set(err, -rc, "cannot resume %s: %s", dir, e.msg) : 0;
 }
 
-/* Whether a command of s holds {suitedir}: it expands with every other
- * value given, and without {suitedir} it does not. */
-static bool uses_suitedir(const gb_suite *s) {
-  uint64_t values[GB_SUITE_PARAMETERS_MAX] = {0};
-  for (size_t l = 0; l < s->n_languages; l++)
-    for (int t = 0; t < GB_SUITE_TEMPLATE_COUNT; t++)
-      for (size_t w = 0; w < s->n_workloads; w++) {
-        gb_suite_vars v = {.workload = &s->workloads[w],
-                           .values = values,
-                           .has_reps = true,
-                           .reps = 1,
-                           .has_seed = true,
-                           .seed = 1,
-                           .builddir = "."};
-        char **argv;
-        gb_err e;
-        if (gb_suite_expand(&s->languages[l].t[t], &v, &argv, &e) == 0) {
-          gb_suite_argv_free(argv);
-          continue;
-        }
-        v.suitedir = ".";
-        if (gb_suite_expand(&s->languages[l].t[t], &v, &argv, &e) == 0) {
-          gb_suite_argv_free(argv);
-          return true;
-        }
-      }
-  return false;
-}
-
 static int load_suite(const char *dir, const char *file, const gb_srec_meta *m, char *text,
                       size_t *len, gb_suite *s, gb_err *err) {
   char hash[GB_SUITE_HASH_LEN + 1];
@@ -104,7 +75,7 @@ static int load_suite(const char *dir, const char *file, const gb_srec_meta *m, 
     return rc;
   if ((rc = gb_suite_parse(text, *len, file ? file : path, s, &e)) < 0)
     return gb_err_set(err, -rc, "cannot resume %s: %s", dir, e.msg);
-  if (!file && uses_suitedir(s)) {
+  if (!file && gb_suite_uses(s, "suitedir")) {
     gb_suite_free(s);
     return gb_err_set(err, EINVAL,
                       "cannot resume %s: the suite's commands use {suitedir}, the suite file's "

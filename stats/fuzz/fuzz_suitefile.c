@@ -34,7 +34,8 @@ static void check_accepted(const gb_suite *s) {
                        .has_seed = true,
                        .seed = 1,
                        .suitedir = "/s",
-                       .builddir = "/b"};
+                       .builddir = "/b",
+                       .workers = "/w"};
     for (size_t l = 0; l < s->n_languages; l++)
       for (int t = 0; t < GB_SUITE_TEMPLATE_COUNT; t++) {
         char **argv = NULL;

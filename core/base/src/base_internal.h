@@ -52,6 +52,13 @@ GB_MUST_USE int gbi_layout_read(const char *exe_dir, gbi_layout *out, gb_err *er
 GB_MUST_USE int gbi_layout_find(const gbi_layout *l, gbi_files kind, const char *name,
                                 const char *what, char *buf, size_t len, gb_err *err);
 
+/* The folder of greenbench's own workers in l (the suites' {workers}): the
+ * folder where gbi_layout_find finds worker-c, which must hold
+ * python/worker.py and node/worker.js as well. Writes it into buf[len].
+ * Errors: those of gbi_layout_find for worker-c; -ENOENT with one line
+ * naming the folder and what it lacks; -ENAMETOOLONG. */
+GB_MUST_USE int gbi_layout_workers_dir(const gbi_layout *l, char *buf, size_t len, gb_err *err);
+
 /* --- Private to quantile.c and its tests: the checked p-quantile of an
  * unsorted sample, which gb_median is with p = 0.5. */
 

@@ -184,6 +184,33 @@ int gb_worker_files_find(gb_worker_files *out, gb_err *err) {
   return 0;
 }
 
+int gbi_layout_workers_dir(const gbi_layout *l, char *buf, size_t len, gb_err *err) {
+  static const char *const others[] = {"python/worker.py", "node/worker.js"};
+  char c[PATH_MAX], dir[PATH_MAX], path[PATH_MAX], missing[2 * PATH_MAX] = "";
+  int rc = gbi_layout_find(l, GB_FILES_LIBEXEC, "worker-c", "the C worker", c, sizeof c, err);
+  if (rc < 0)
+    return rc;
+  if (gb_path_dir(dir, sizeof dir, c) < 0)
+    return gb_err_set(err, ENAMETOOLONG, "the workers' folder is too long: %s", c);
+  for (size_t i = 0; i < sizeof others / sizeof *others; i++)
+    if (join(dir, others[i], path, sizeof path) < 0 || access(path, F_OK) != 0)
+      gb_str_append(missing, sizeof missing, "%s%s", missing[0] ? " and " : "", others[i]);
+  if (missing[0])
+    return gb_err_set(err, ENOENT,
+                      "the folder of greenbench's workers ({workers}) %s holds worker-c "
+                      "but not %s",
+                      dir, missing);
+  return gb_str_copy(buf, len, dir)
+             ? 0
+             : gb_err_set(err, ENAMETOOLONG, "the workers' folder is too long: %s", dir);
+}
+
+int gb_workers_dir_find(char *buf, size_t len, gb_err *err) {
+  gbi_layout l;
+  int rc = gbi_layout_read(NULL, &l, err);
+  return rc < 0 ? rc : gbi_layout_workers_dir(&l, buf, len, err);
+}
+
 int gb_data_file_find(const char *name, const char *what, char *buf, size_t len, gb_err *err) {
   gbi_layout l;
   int rc = gbi_layout_read(NULL, &l, err);

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,103 @@ Test(paths, the_data_override_finds_the_shipped_table) {
       gb_data_file_find("data/grid-carbon-intensity.csv", "the table", got, sizeof got, &err),
       0, "%s", err.msg);
   cr_assert_str_eq(got, GB_TEST_SHARE_DIR "/data/grid-carbon-intensity.csv");
+}
+
+Test(paths, the_workers_folder_is_libexec_installed) {
+  gbi_layout l;
+  installed_tree(&l);
+  char got[PATH_MAX] = "", want[PATH_MAX];
+  gb_err err;
+  cr_assert_eq(gbi_layout_workers_dir(&l, got, sizeof got, &err), 0, "%s", err.msg);
+  under_root("prefix/libexec/greenbench", want, sizeof want);
+  cr_assert_str_eq(got, want);
+}
+
+/* A build tree whose build/workers holds worker-c and, when `whole`,
+ * python/worker.py and node/worker.js (as the build's links make it). */
+static void build_tree(gbi_layout *l, bool whole) {
+  char src[PATH_MAX], marker[PATH_MAX + 2], build[PATH_MAX];
+  under_root("src", src, sizeof src);
+  FMT(marker, "%s\n", src);
+  put("src/build/" GB_SOURCE_MARKER, marker);
+  put("src/build/workers/worker-c", "");
+  put("src/workers/python/worker.py", "");
+  put("src/workers/node/worker.js", "");
+  if (whole) {
+    put("src/build/workers/python/worker.py", "");
+    put("src/build/workers/node/worker.js", "");
+  }
+  under_root("src/build", build, sizeof build);
+  gb_err err;
+  cr_assert_eq(gbi_layout_read(build, l, &err), 0, "%s", err.msg);
+}
+
+Test(paths, the_workers_folder_is_the_build_trees_workers) {
+  gbi_layout l;
+  build_tree(&l, true);
+  char got[PATH_MAX] = "", want[PATH_MAX];
+  gb_err err;
+  cr_assert_eq(gbi_layout_workers_dir(&l, got, sizeof got, &err), 0, "%s", err.msg);
+  under_root("src/build/workers", want, sizeof want);
+  cr_assert_str_eq(got, want);
+}
+
+Test(paths, a_workers_folder_without_the_scripts_is_refused) {
+  gbi_layout l;
+  build_tree(&l, false);
+  char got[PATH_MAX] = "untouched", want[sizeof(gb_err)], dir[PATH_MAX];
+  gb_err err;
+  cr_assert_eq(gbi_layout_workers_dir(&l, got, sizeof got, &err), -ENOENT);
+  under_root("src/build/workers", dir, sizeof dir);
+  FMT(want,
+      "the folder of greenbench's workers ({workers}) %s holds worker-c but not "
+      "python/worker.py and node/worker.js",
+      dir);
+  cr_assert_str_eq(err.msg, want, "the scripts in src/workers do not count: one folder");
+  cr_assert_str_eq(got, "untouched");
+}
+
+Test(paths, the_workers_folder_names_the_one_script_missing) {
+  gbi_layout l;
+  installed_tree(&l);
+  put("elsewhere/worker-c", "");
+  put("elsewhere/python/worker.py", "");
+  char dir[PATH_MAX], got[PATH_MAX], want[sizeof(gb_err)];
+  gb_err err;
+  under_root("elsewhere", dir, sizeof dir);
+  setenv(GB_LIBEXEC_ENV, dir, 1);
+  cr_assert_eq(gbi_layout_workers_dir(&l, got, sizeof got, &err), -ENOENT);
+  FMT(want,
+      "the folder of greenbench's workers ({workers}) %s holds worker-c but not "
+      "node/worker.js",
+      dir);
+  cr_assert_str_eq(err.msg, want);
+  put("elsewhere/node/worker.js", "");
+  cr_assert_eq(gbi_layout_workers_dir(&l, got, sizeof got, &err), 0, "%s", err.msg);
+  cr_assert_str_eq(got, dir, "the override is the folder");
+}
+
+Test(paths, the_workers_folder_needs_the_c_worker) {
+  gbi_layout l;
+  installed_tree(&l);
+  char dir[PATH_MAX], got[PATH_MAX];
+  gb_err err;
+  under_root("nowhere", dir, sizeof dir);
+  setenv(GB_LIBEXEC_ENV, dir, 1);
+  cr_assert_eq(gbi_layout_workers_dir(&l, got, sizeof got, &err), -ENOENT);
+  cr_assert(strstr(err.msg, "cannot find the C worker (worker-c) in"), "%s", err.msg);
+}
+
+Test(paths, the_running_executables_workers_folder) {
+  char got[PATH_MAX], c[PATH_MAX];
+  gb_err err;
+  put("w/worker-c", "");
+  put("w/python/worker.py", "");
+  put("w/node/worker.js", "");
+  under_root("w", c, sizeof c);
+  setenv(GB_LIBEXEC_ENV, c, 1);
+  cr_assert_eq(gb_workers_dir_find(got, sizeof got, &err), 0, "%s", err.msg);
+  cr_assert_str_eq(got, c);
 }
 
 Test(path, joins_with_one_slash) {

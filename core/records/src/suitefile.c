@@ -186,17 +186,19 @@ static int template_of(ctx *c, const cJSON *v, const char *at, gb_suite_template
   return 0;
 }
 
-enum { B_REPS, B_SEED, B_WORKLOAD, B_SUITEDIR, B_BUILDDIR, B_COUNT };
-static const char *const builtins[B_COUNT] = {"reps", "seed", "workload", "suitedir",
-                                              "builddir"};
+enum { B_REPS, B_SEED, B_WORKLOAD, B_SUITEDIR, B_BUILDDIR, B_WORKERS, B_COUNT };
+static const char *const builtins[B_COUNT] = {"reps",     "seed",     "workload",
+                                              "suitedir", "builddir", "workers"};
 /* Which builtins each kind of template may use, and what a message says. */
+#define B_FOLDERS (1u << B_SUITEDIR | 1u << B_BUILDDIR | 1u << B_WORKERS)
 static const unsigned allowed[GB_SUITE_TEMPLATE_COUNT] = {
-    [GB_SUITE_COMMAND] = 0x1f,
-    [GB_SUITE_STARTUP] = 0x1f,
-    [GB_SUITE_VERSION] = 1u << B_SUITEDIR | 1u << B_BUILDDIR,
-    [GB_SUITE_BUILD] = 1u << B_WORKLOAD | 1u << B_SUITEDIR | 1u << B_BUILDDIR};
+    [GB_SUITE_COMMAND] = (1u << B_COUNT) - 1,
+    [GB_SUITE_STARTUP] = (1u << B_COUNT) - 1,
+    [GB_SUITE_VERSION] = B_FOLDERS,
+    [GB_SUITE_BUILD] = B_FOLDERS | 1u << B_WORKLOAD};
 static const char *const allowed_text[GB_SUITE_TEMPLATE_COUNT] = {
-    "", "", "only {suitedir} and {builddir}", "only {suitedir}, {builddir} and {workload}"};
+    "", "", "only {suitedir}, {builddir} and {workers}",
+    "only {suitedir}, {builddir}, {workers} and {workload}"};
 
 static bool same(const char *p, size_t n, const char *name) {
   return strlen(name) == n && memcmp(p, name, n) == 0;

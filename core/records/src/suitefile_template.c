@@ -71,6 +71,8 @@ static bool value_of(const char *p, size_t n, const gb_suite_vars *v, char *buf,
     text = v->suitedir;
   else if (is(p, n, "builddir"))
     text = v->builddir;
+  else if (is(p, n, "workers"))
+    text = v->workers;
   for (size_t i = 0; w && v->values && !text && !has_num && i < w->n_parameters; i++)
     if (is(p, n, w->parameters[i].name))
       has_num = true, num = v->values[i];
@@ -130,6 +132,19 @@ int gb_suite_expand(const gb_suite_template *t, const gb_suite_vars *v, char ***
   }
   *argv = a;
   return 0;
+}
+
+bool gb_suite_uses(const gb_suite *s, const char *name) {
+  for (size_t l = 0; l < s->n_languages; l++)
+    for (int t = 0; t < GB_SUITE_TEMPLATE_COUNT; t++)
+      for (size_t i = 0; i < s->languages[l].t[t].n; i++) {
+        const char *str = s->languages[l].t[t].args[i], *p;
+        size_t n;
+        for (gbi_piece_kind k; (k = gbi_suite_next_piece(&str, &p, &n)) != GBI_PIECE_END;)
+          if (k == GBI_PIECE_NAME && is(p, n, name))
+            return true;
+      }
+  return false;
 }
 
 void gb_suite_argv_free(char **argv) {

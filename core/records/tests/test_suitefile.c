@@ -261,19 +261,51 @@ Test(suitefile, placeholders_are_limited_in_build_and_version) {
   refused_change(
       "\"{suitedir}/c/{workload}.c\"", "\"{suitedir}/c/{workload}.c\",\"{reps}\"",
       "suite t/demo.json: languages[0].build[4]: placeholder {reps} is not allowed in "
-      "build (only {suitedir}, {builddir} and {workload})");
+      "build (only {suitedir}, {builddir}, {workers} and {workload})");
   refused_change("\"{suitedir}/c/{workload}.c\"", "\"{suitedir}/c/{workload}.c\",\"-DN={n}\"",
                  "suite t/demo.json: languages[0].build[4]: placeholder {n} is not allowed in "
-                 "build (only {suitedir}, {builddir} and {workload})");
+                 "build (only {suitedir}, {builddir}, {workers} and {workload})");
   refused_change("[\"cc\",\"--version\"]", "[\"cc\",\"{workload}\"]",
                  "suite t/demo.json: languages[0].version[1]: placeholder {workload} is not "
-                 "allowed in version (only {suitedir} and {builddir})");
+                 "allowed in version (only {suitedir}, {builddir} and {workers})");
   char *text = changed("[\"cc\",\"--version\"]", "[\"{builddir}/cc\",\"{suitedir}\"]");
   gb_suite s = {0};
   gb_err err = {{0}};
   cr_assert_eq(gb_suite_parse(text, strlen(text), "t/demo.json", &s, &err), 0, "%s", err.msg);
   gb_suite_free(&s);
   free(text);
+}
+
+/* text with the one occurrence of from replaced by to; frees text. */
+static char *edit(char *text, const char *from, const char *to) {
+  const char *at = strstr(text, from);
+  cr_assert_not_null(at, "no '%s'", from);
+  char *out = malloc(strlen(text) + strlen(to) + 1);
+  sprintf(out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  free(text);
+  return out;
+}
+
+Test(suitefile, workers_is_allowed_in_every_kind_of_template) {
+  char *t2 = changed("[\"cc\",\"--version\"]", "[\"{workers}/worker-c\",\"--version\"]");
+  t2 = edit(t2, "\"cc\",\"-o\"", "\"{workers}/cc\",\"-o\"");
+  t2 = edit(t2, "[\"{builddir}/{workload}\",\"{n}\",\"{reps}\"]",
+            "[\"{workers}/worker-c\",\"{n}\",\"{reps}\"]");
+  t2 = edit(t2, "[\"python3\",\"{suitedir}/py/{workload}.py\",\"--n={n}\",\"--startup-only\"]",
+            "[\"python3\",\"{workers}/python/worker.py\",\"--n={n}\",\"--startup-only\"]");
+  gb_suite s = {0};
+  gb_err err = {{0}};
+  cr_assert_eq(gb_suite_parse(t2, strlen(t2), "t/demo.json", &s, &err), 0, "%s", err.msg);
+  cr_assert_str_eq(s.languages[0].t[GB_SUITE_VERSION].args[0], "{workers}/worker-c");
+  cr_assert_str_eq(s.languages[0].t[GB_SUITE_BUILD].args[0], "{workers}/cc");
+  cr_assert_str_eq(s.languages[0].t[GB_SUITE_COMMAND].args[0], "{workers}/worker-c");
+  cr_assert_str_eq(s.languages[1].t[GB_SUITE_STARTUP].args[1], "{workers}/python/worker.py");
+  gb_suite_free(&s);
+  free(t2);
+  refused_change("{\"name\":\"n\",\"values\":[100,400]}",
+                 "{\"name\":\"workers\",\"values\":[100,400]}",
+                 "suite t/demo.json: workloads[1].parameters[0].name: workers is the name of "
+                 "the placeholder {workers}, not free for a parameter");
 }
 
 Test(suitefile, a_parameter_placeholder_must_be_a_parameter_of_every_workload) {
@@ -477,6 +509,26 @@ Test(suitefile, expand_substitutes_every_placeholder) {
                err.msg);
   expect_argv(argv, (const char *const[]){"cc", "-o", "/b/nbody", "/s d/c/nbody.c"}, 4);
   gb_suite_argv_free(argv);
+  gb_suite_free(&s);
+}
+
+Test(suitefile, expand_fills_in_workers_and_refuses_it_without_a_value) {
+  gb_suite s = parsed();
+  gb_suite_template t = {
+      3, (char *[]){"{workers}/worker-c", "{workers}/python/worker.py", "--size={n}"}};
+  uint64_t n = 250;
+  gb_suite_vars v = {.workload = &s.workloads[0], .values = &n, .workers = "/usr/libexec/gb"};
+  char **argv = NULL;
+  gb_err err = {{0}};
+  cr_assert_eq(gb_suite_expand(&t, &v, &argv, &err), 0, "%s", err.msg);
+  expect_argv(argv,
+              (const char *const[]){"/usr/libexec/gb/worker-c",
+                                    "/usr/libexec/gb/python/worker.py", "--size=250"},
+              3);
+  gb_suite_argv_free(argv);
+  v.workers = NULL;
+  cr_assert_eq(gb_suite_expand(&t, &v, &argv, &err), -EINVAL);
+  cr_assert_str_eq(err.msg, "argument 0: no value for placeholder {workers}");
   gb_suite_free(&s);
 }
 

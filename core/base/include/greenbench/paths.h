@@ -62,6 +62,15 @@ typedef struct {
  * -EINVAL for a marker that is not one absolute path; -ENAMETOOLONG. */
 GB_MUST_USE int gb_worker_files_find(gb_worker_files *out, gb_err *err);
 
+/* The folder of the running executable's own workers, which a suite's
+ * templates name {workers}: the folder where gb_worker_files_find finds
+ * worker-c (libexec/greenbench installed, <build>/workers in the build tree,
+ * or GREENBENCH_LIBEXEC_DIR), which must also hold python/worker.py and
+ * node/worker.js. Writes it into buf[len]. Errors as gb_worker_files_find;
+ * -ENOENT for a folder that lacks one of them, with one line naming the
+ * folder and what is missing. */
+GB_MUST_USE int gb_workers_dir_find(char *buf, size_t len, gb_err *err);
+
 /* The data file `name` of the running executable (e.g.
  * "data/grid-carbon-intensity.csv") into buf[len]; `what` describes it for
  * the message. Errors as gb_worker_files_find, -ENOENT naming this file. */

@@ -120,6 +120,7 @@ typedef struct {
   uint64_t seed;
   const char *suitedir;
   const char *builddir;
+  const char *workers; /* greenbench's own workers' folder (gb_workers_dir_find) */
 } gb_suite_vars;
 
 /* Expands every argument of t: each placeholder becomes its value (whole
@@ -132,6 +133,11 @@ GB_MUST_USE int gb_suite_expand(const gb_suite_template *t, const gb_suite_vars 
                                 char ***argv, gb_err *err);
 
 void gb_suite_argv_free(char **argv);
+
+/* True when a template of s (any language, any kind) names the
+ * placeholder {name}: "workers" for a suite that runs greenbench's own
+ * workers, "suitedir" for one that needs its file's folder. */
+bool gb_suite_uses(const gb_suite *s, const char *name);
 
 /* The expect entry of w for the parameter set values (one per parameter),
  * or NULL when w gives none. */
