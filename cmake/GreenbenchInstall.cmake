@@ -39,6 +39,9 @@ install(DIRECTORY workers/node/node_modules DESTINATION ${GB_INSTALL_LIBEXECDIR}
 # The carbon data with its attribution, the JUnit schema, and the JSON
 # Schemas of summary.json, compare.json, meta.json and `check --json`.
 install(DIRECTORY stats/data/ DESTINATION ${GB_INSTALL_DATADIR}/data)
+# The built-in sorting suite (docs/suites.md, "The study as a suite"): its
+# {workers} is libexec/greenbench.
+install(FILES suites/sorting.json DESTINATION ${GB_INSTALL_DATADIR}/suites)
 install(FILES stats/schema/greenbench-junit.xsd stats/schema/summary.schema.json
               stats/schema/compare.schema.json stats/schema/meta.schema.json
               stats/schema/check.schema.json

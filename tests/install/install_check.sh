@@ -26,6 +26,7 @@ for f in bin/greenbench bin/greenbench-suite libexec/greenbench/worker-c \
   libexec/greenbench/python/worker.py libexec/greenbench/node/worker.js \
   libexec/greenbench/node/node_modules/xxhash-wasm/package.json \
   share/greenbench/data/grid-carbon-intensity.csv share/greenbench/data/README.md \
+  share/greenbench/suites/sorting.json \
   share/greenbench/schema/greenbench-junit.xsd share/greenbench/schema/summary.schema.json \
   share/greenbench/schema/check.schema.json share/doc/greenbench/README.md \
   share/doc/greenbench/copyright share/doc/greenbench/docs/design.md \
@@ -65,6 +66,26 @@ for f in runs.csv meta.json results.md junit.xml chart.svg summary.json; do
   [ -s "$records/$f" ] || fail "the campaign or report did not write $f"
 done
 echo "run and report from the prefix: $(($(wc -l <"$records/runs.csv") - 1)) runs, results.md written"
+
+# The installed sorting suite finds the installed workers ({workers} is
+# libexec/greenbench): its C quick sorts at size 250 (the file cut to them)
+# run and agree with its expect entries.
+/usr/bin/python3 - "$p/share/greenbench/suites/sorting.json" "$work/sorting-cut.json" <<'PY' ||
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["languages"] = [l for l in s["languages"] if l["name"] == "c"]
+s["workloads"] = [w for w in s["workloads"] if w["name"] == "quick"]
+for p in s["workloads"][0]["parameters"]:
+    p["values"] = [250] if p["name"] == "size" else p["values"]
+s["workloads"][0]["expect"] = [e for e in s["workloads"][0]["expect"] if e["size"] == 250]
+json.dump(s, open(sys.argv[2], "w"))
+PY
+  fail "cannot cut the installed sorting suite"
+"$p/bin/greenbench" suite check "$work/sorting-cut.json" >"$work/suite.out" 2>&1 ||
+  { cat "$work/suite.out"; fail "suite check of the installed sorting suite"; }
+grep -qE "^c +quick +order=random,size=250 +run +ok" "$work/suite.out" ||
+  { cat "$work/suite.out"; fail "suite check did not run C quick random 250"; }
+echo "the installed sorting suite runs the installed workers"
 
 # Overrides that point nowhere: one line naming the file and the place.
 nowhere=$work/nowhere

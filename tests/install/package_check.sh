@@ -54,6 +54,7 @@ for f in usr/bin/greenbench usr/bin/greenbench-suite usr/libexec/greenbench/work
   usr/libexec/greenbench/python/worker.py usr/libexec/greenbench/node/worker.js \
   usr/libexec/greenbench/node/node_modules/xxhash-wasm/package.json \
   usr/share/greenbench/data/grid-carbon-intensity.csv usr/share/greenbench/data/README.md \
+  usr/share/greenbench/suites/sorting.json \
   usr/share/greenbench/schema/greenbench-junit.xsd usr/share/greenbench/schema/summary.schema.json \
   usr/share/greenbench/schema/check.schema.json usr/share/doc/greenbench/copyright \
   usr/share/doc/greenbench/README.md usr/share/doc/greenbench/changelog.gz \
