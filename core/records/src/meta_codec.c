@@ -341,8 +341,9 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
     if (!cJSON_IsString(v))
       return bad(j, at, "a string", v);
     int i = gbi_rec_set_find(f->names, v->valuestring, strlen(v->valuestring));
+    gb_excerpt_buf shown; /* the file's text, escaped: the message stays one line */
     if (i < 0)
-      return FAIL(j, at, "unknown value '%.40s'", v->valuestring);
+      return FAIL(j, at, "unknown value '%s'", gb_excerpt(&shown, v->valuestring));
     *PLACE(base, f, unsigned) = (unsigned)i;
     return 0;
   }
