@@ -140,13 +140,17 @@ GB_MUST_USE int gb_suite_report_junit(const gb_suite_analysis *a, char **out, si
 GB_MUST_USE int gb_suite_report_write_records(const gb_srec_records *r,
                                               const gb_report_opts *opts, gb_err *err);
 
-/* gb_srec_read of opts->dir (its errors name the file and line), then
- * gb_suite_report_write_records. */
+/* gb_srec_read_path of opts->dir, a folder or a packed one (its errors name
+ * the file and line), then gb_suite_report_write_records. For a packed DIR
+ * (gb_records_is_packed) the outputs not given go into the current folder,
+ * and none may be the archive. */
 GB_MUST_USE int gb_suite_report_write(const gb_report_opts *opts, gb_err *err);
 
 /* The three outputs' paths as gb_suite_report_write_records writes them
- * (results.md, junit.xml, summary.json: given, or in DIR), each PATH_MAX
- * bytes; its refusals of --chart and of suite.json as an output. */
+ * (results.md, junit.xml, summary.json: given, or in DIR, or in the current
+ * folder for a packed DIR), each PATH_MAX bytes; its refusals of --chart,
+ * of suite.json (or the archive) as an output, and its checks of the
+ * outputs (gb_report_check_outputs for a folder). */
 GB_MUST_USE int gb_suite_report_paths(const gb_report_opts *opts, char (*paths)[PATH_MAX],
                                       gb_err *err);
 
