@@ -69,10 +69,11 @@ Test(records_pack_suite, round_trips_byte_for_byte_without_the_build_folder) {
                   "camp/MANIFEST.xxh128 camp/meta.json camp/runs.csv camp/suite.json "
                   "camp/warmups.csv '"),
                0);
-  cr_assert_eq(sh("mkdir %s/x && tar -xzf %s/camp.tar.gz -C %s/x && cd %s/x/camp && "
-                  "for f in meta.json runs.csv suite.json warmups.csv; do "
-                  "cmp ../../camp/$f $f || exit 1; done && xxhsum -c MANIFEST.xxh128 >/dev/null"),
-               0);
+  cr_assert_eq(
+      sh("mkdir %s/x && tar -xzf %s/camp.tar.gz -C %s/x && cd %s/x/camp && "
+         "for f in meta.json runs.csv suite.json warmups.csv; do "
+         "cmp ../../camp/$f $f || exit 1; done && xxhsum -c MANIFEST.xxh128 >/dev/null"),
+      0);
 }
 
 Test(records_pack_suite, packs_the_report_files_as_the_study_pack_does) {
@@ -193,8 +194,8 @@ Test(records_pack_suite, refuses_a_study_folder_holding_a_suite_json) {
   path_in(out, sizeof out, "camp.tar.gz");
   cr_assert_eq(gb_records_pack(dir, out, &err), -EINVAL);
   cr_assert(strstr(err.msg, "/camp holds suite.json, but its meta.json is a study campaign's "
-                           "(not format greenbench-suite-records-1); a records folder holds "
-                           "one campaign's records"),
+                            "(not format greenbench-suite-records-1); a records folder holds "
+                            "one campaign's records"),
             "%s", err.msg);
   cr_assert_neq(access(out, F_OK), 0, "an archive was written");
 }
@@ -234,7 +235,8 @@ static void repack(const char *setup_cmd, const char *want) {
   cr_assert_eq(sh(setup_cmd), 0);
   cr_assert_eq(sh("cd %s/x/camp && rm MANIFEST.xxh128 && xxhsum -H2 $(ls) >../m && "
                   "mv ../m MANIFEST.xxh128 && cd .. && "
-                  "tar --no-recursion -czf %s/bad.tar.gz camp/ camp/MANIFEST.xxh128 $(ls camp/* | grep -v MANIFEST)"),
+                  "tar --no-recursion -czf %s/bad.tar.gz camp/ camp/MANIFEST.xxh128 $(ls "
+                  "camp/* | grep -v MANIFEST)"),
                0);
   path_in(path, sizeof path, "bad.tar.gz");
   cr_assert_lt(gb_srec_read_path(path, &r, &err), 0);
@@ -266,11 +268,12 @@ Test(records_pack_suite, the_reader_refuses_a_member_whose_checksum_differs) {
   copy_fixture();
   pack_camp();
   /* suite.json changed after the manifest was made: the manifest catches it. */
-  cr_assert_eq(sh("mkdir %s/x && tar -xzf %s/camp.tar.gz -C %s/x && cd %s/x && "
-                  "sed -i 's/\"synth\"/\"synth\" /' camp/suite.json && "
-                  "tar --no-recursion -czf %s/bad.tar.gz camp/ camp/MANIFEST.xxh128 camp/meta.json "
-                  "camp/runs.csv camp/suite.json camp/warmups.csv"),
-               0);
+  cr_assert_eq(
+      sh("mkdir %s/x && tar -xzf %s/camp.tar.gz -C %s/x && cd %s/x && "
+         "sed -i 's/\"synth\"/\"synth\" /' camp/suite.json && "
+         "tar --no-recursion -czf %s/bad.tar.gz camp/ camp/MANIFEST.xxh128 camp/meta.json "
+         "camp/runs.csv camp/suite.json camp/warmups.csv"),
+      0);
   path_in(path, sizeof path, "bad.tar.gz");
   cr_assert_lt(gb_srec_read_path(path, &r, &err), 0);
   cr_assert(strstr(err.msg, "camp/suite.json: its XXH128 is not the one in MANIFEST.xxh128"),
