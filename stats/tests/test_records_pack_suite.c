@@ -134,7 +134,8 @@ Test(records_pack_suite, reads_the_packed_records_as_the_folder) {
   cr_assert_eq(p->n_runs, f->n_runs);
   cr_assert_eq(p->n_warmups, f->n_warmups);
   cr_assert_eq(memcmp(p->runs, f->runs, f->n_runs * sizeof *f->runs), 0);
-  cr_assert_eq(memcmp(p->warmups, f->warmups, f->n_warmups * sizeof *f->warmups), 0);
+  if (f->n_warmups) /* the fixture's warmups.csv holds the header alone */
+    cr_assert_eq(memcmp(p->warmups, f->warmups, f->n_warmups * sizeof *f->warmups), 0);
   cr_assert_eq(memcmp(&p->meta, &f->meta, sizeof f->meta), 0);
   cr_assert_str_eq(p->suite.hash, f->suite.hash);
   cr_assert_eq(p->suite.n_languages, f->suite.n_languages);

@@ -154,6 +154,8 @@ report)
     { cat "$tmp/out"; fail "the fixture failed"; }
   grep -q '^status: failed' "$tmp/state" && grep -q 'the report was not written: .*is a folder' "$tmp/state" ||
     { cat "$tmp/state" "$tmp/out"; fail "the state does not fail with the reason"; }
+  grep -q '^greenbench-suite: error: the JUnit file was not written: ' "$tmp/out" ||
+    { cat "$tmp/out"; fail "no line says the JUnit file was not written"; }
   "$suite" --suite "$tmp/c.json" --check-case smoke/conly/c/nbody/n=1000 --state "$tmp/state" 2>"$tmp/err" &&
     fail "the case passed"
   grep -q 'the report was not written' "$tmp/err" || { cat "$tmp/err"; fail "the case does not give the reason"; }
