@@ -143,6 +143,16 @@ void gb_srec_free(gb_srec_records *r);
  * `compare`, `pack` know which reader to use); false for a study folder or
  * none. */
 bool gb_srec_is_suite_folder(const char *dir);
+/* gb_srec_read and gb_srec_is_suite_folder on path, a folder or a packed
+ * one (gb_records_is_packed, greenbench/records_pack.h): the archive is
+ * read and checked whole against its manifest, as gb_records_read_path does
+ * (docs/records.md, "Packing a records folder"); it must hold meta.json,
+ * suite.json, runs.csv and warmups.csv ("<path>: no TOP/suite.json in the
+ * archive"), read by the suite reader with messages naming
+ * "<path>:<top>/<file>". gb_srec_is_suite_path is false for an archive the
+ * reader refuses (gb_records_read_path then names why). */
+GB_MUST_USE int gb_srec_read_path(const char *path, gb_srec_records **out, gb_err *err);
+bool gb_srec_is_suite_path(const char *path);
 
 /* "n=1000;m=4" for workload w and values (one per parameter); "advances=1000;pairs=10000"
  * from names/values sorted by name. Return length or -ENOSPC.
