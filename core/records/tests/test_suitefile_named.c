@@ -145,8 +145,7 @@ Test(suitefile_named, expand_writes_a_named_value_as_its_name) {
 Test(suitefile_named, names_and_numbers_do_not_mix) {
   refused_change("\"large-2\",\"x_9\"]", "\"large-2\",9]",
                  VALUES "[2]: expected a name, as values[0] is, got a number");
-  refused_change("[\"small\",", "[5,",
-                 VALUES "[1]: expected a whole number, got a string");
+  refused_change("[\"small\",", "[5,", VALUES "[1]: expected a whole number, got a string");
 }
 
 Test(suitefile_named, a_bad_or_repeated_name_is_refused) {
@@ -178,8 +177,9 @@ Test(suitefile_named, an_expect_entry_names_a_value_by_its_name) {
   refused_change("{\"n\":\"large-2\"", "{\"n\":1",
                  "suite t/demo.json: workloads[1].expect[0].n: expected one of the names of "
                  "parameter n, got a number");
-  refused_change("{\"n\":\"large-2\"", "{\"n\":\"large-2\",\"output_hash\":\"0123456789abcdef\"},"
-                                       "{\"n\":\"large-2\"",
+  refused_change("{\"n\":\"large-2\"",
+                 "{\"n\":\"large-2\",\"output_hash\":\"0123456789abcdef\"},"
+                 "{\"n\":\"large-2\"",
                  "suite t/demo.json: workloads[1].expect[1]: the same parameters as "
                  "workloads[1].expect[0]");
 }
