@@ -208,18 +208,24 @@ Test(suite_compare, refuses_another_suite) {
           "different suites cannot be compared");
 }
 
+/* a against b, whose suite hash is another and whose workload spin
+ * differs. */
+static void refused_spin(gb_srec_records *a, gb_srec_records *b) {
+  char want[512];
+  snprintf(want, sizeof want,
+           "compare: before has suite hash %s but after has %s, and their workload 'spin' "
+           "differs: not the same workloads",
+           b->suite.hash, b->meta.suite_hash);
+  refused(a, b, want);
+}
+
 Test(suite_compare, refuses_another_hash_with_other_workloads) {
   gb_srec_records *b = gbt_suite_synth(true);
   snprintf(b->meta.suite_hash, sizeof b->meta.suite_hash, "%s",
            "0123456789abcdef0123456789abcdef");
   gb_suite_parameter *n = &b->suite.workloads[0].parameters[0];
   n->values[n->n_values++] = 6000; /* a parameter set more: no rows, the same records */
-  char want[512];
-  snprintf(want, sizeof want,
-           "compare: before has suite hash %s but after has %s, and their workload 'spin' "
-           "differs: not the same workloads",
-           b->suite.hash, b->meta.suite_hash);
-  refused(gbt_suite_synth(true), b, want);
+  refused_spin(gbt_suite_synth(true), b);
 }
 
 /* A named parameter whose names changed (sorted renamed ascending, in the
@@ -239,12 +245,7 @@ Test(suite_compare, refuses_another_hash_with_other_names) {
                "order=ascending");
     }
   }
-  char want[512];
-  snprintf(want, sizeof want,
-           "compare: before has suite hash %s but after has %s, and their workload 'spin' "
-           "differs: not the same workloads",
-           b->suite.hash, b->meta.suite_hash);
-  refused(gbt_suite_synth_named(true), b, want);
+  refused_spin(gbt_suite_synth_named(true), b);
   pair p;
   b = gbt_suite_synth_named(true);
   snprintf(b->meta.suite_hash, sizeof b->meta.suite_hash, "%s",
