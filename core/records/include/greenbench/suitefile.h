@@ -71,8 +71,8 @@ typedef struct {
 
 /* What every language must report for one parameter set. */
 typedef struct {
-  uint64_t
-      values[GB_SUITE_PARAMETERS_MAX]; /* one per parameter of the workload, in its order */
+  uint64_t values[GB_SUITE_PARAMETERS_MAX]; /* one per parameter of the workload, in its order
+                                               (a named one's: the index of its name) */
   bool has_output_hash;
   char output_hash[17]; /* 16 lowercase hex digits */
   bool has_counters;
