@@ -74,23 +74,32 @@ static void case_name(const loaded *l, const char *profile, const gb_suite_confi
   const gb_suite_workload *w = &l->s.workloads[c->workload];
   size_t at = (size_t)snprintf(buf, len, "%s/%s/%s/%s/", profile, l->s.name,
                                l->s.languages[c->language].name, w->name);
-  for (size_t i = 0; i < w->n_parameters && at < len; i++)
-    at += (size_t)snprintf(buf + at, len - at, "%s%s=%" PRIu64, i ? "," : "",
-                           w->parameters[i].name, c->values[i]);
+  int rc = at < len ? gb_suite_params_join(w, c->values, ",", buf + at, len - at) : 0;
+  (void)rc; /* cut short when buf is too small */
 }
 
-/* The width of the largest value of any parameter named name. */
+/* The width of the largest value of any numeric parameter named name (a
+ * named parameter's values are not padded). */
 static int width_of(const gb_suite *s, const char *name) {
   uint64_t largest = 0;
   for (size_t w = 0; w < s->n_workloads; w++)
-    for (size_t p = 0; p < s->workloads[w].n_parameters; p++)
-      for (size_t v = 0; !strcmp(s->workloads[w].parameters[p].name, name) &&
-                         v < s->workloads[w].parameters[p].n_values;
-           v++)
-        largest = s->workloads[w].parameters[p].values[v] > largest
-                      ? s->workloads[w].parameters[p].values[v]
-                      : largest;
+    for (size_t p = 0; p < s->workloads[w].n_parameters; p++) {
+      const gb_suite_parameter *q = &s->workloads[w].parameters[p];
+      for (size_t v = 0; !q->named && !strcmp(q->name, name) && v < q->n_values; v++)
+        largest = q->values[v] > largest ? q->values[v] : largest;
+    }
   return snprintf(NULL, 0, "%" PRIu64, largest);
+}
+
+/* The label of parameter p's value v: a number zero-padded to the width of
+ * the largest value of any parameter of its name (so that -L n=1000 cannot
+ * select n=10000), a name as it is. */
+static void value_label(const gb_suite *s, const gb_suite_parameter *p, uint64_t v) {
+  char text[GB_SUITE_VALUE_TEXT_MAX];
+  int n = gb_suite_value_text(p, v, text, sizeof text);
+  int width = p->named ? 0 : width_of(s, p->name);
+  printf(",%s=%.*s%s", p->name, n >= 0 && n < width ? width - n : 0, "0000000000000000",
+         n >= 0 ? text : "?");
 }
 
 int gbi_suite_fixture_list_tests(const char *suite_path, const gb_settings *profile) {
@@ -109,8 +118,7 @@ int gbi_suite_fixture_list_tests(const char *suite_path, const gb_settings *prof
     printf("%s %s,suite=%s,language=%s,workload=%s", name, pn, l.s.name,
            l.s.languages[c->language].name, w->name);
     for (size_t p = 0; p < w->n_parameters; p++)
-      printf(",%s=%0*" PRIu64, w->parameters[p].name, width_of(&l.s, w->parameters[p].name),
-             c->values[p]);
+      value_label(&l.s, &w->parameters[p], c->values[p]);
     putchar('\n');
   }
   unload(&l);

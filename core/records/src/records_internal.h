@@ -204,13 +204,21 @@ const char *gbi_srec_column_name(size_t c);
  * with gb_srec_row_check. 0 or -EINVAL naming the column. */
 GB_MUST_USE int gbi_srec_parse_row(const gbi_csv_field *f, gb_srec_row *row, gb_err *err);
 
+/* One "name=value" of a params or counters column. */
+typedef struct {
+  char name[GB_SUITE_NAME_MAX + 1];
+  char text[GB_SUITE_VALUE_TEXT_MAX]; /* the value as written */
+  uint64_t value;                     /* its number (0 for a name) */
+} gbi_srec_pair;
+
 /* Parses "a=1;b=2" (s[0..len); "" is no entry) into out[0..*n): at most
  * max_pairs entries, each a suite name, '=' and a plain decimal integer
- * (no leading zero) up to max, no name twice and, when sorted, names in
- * byte order. 0 or -EINVAL "<col>: ...". */
+ * (no leading zero) up to max or, when names, a suite name (a named
+ * parameter's value: one that does not start with a digit), no name twice
+ * and, when sorted, names in byte order. 0 or -EINVAL "<col>: ...". */
 GB_MUST_USE int gbi_srec_pairs_parse(const char *col, const char *s, size_t len,
-                                     size_t max_pairs, uint64_t max, bool sorted,
-                                     gb_suite_counter *out, size_t *n, gb_err *err);
+                                     size_t max_pairs, uint64_t max, bool sorted, bool names,
+                                     gbi_srec_pair *out, size_t *n, gb_err *err);
 
 /* ---- settings.c ---- */
 /* The half of gb_settings_check that holds for any campaign, the study's or

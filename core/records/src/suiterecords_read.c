@@ -74,11 +74,11 @@ static const char *names_of(const gb_suite_workload *w, char *buf, size_t len) {
 /* params as one of w's parameter sets: its index in *set. */
 static int params_set(const gb_suite_workload *w, const char *params, size_t *set,
                       gb_err *err) {
-  gb_suite_counter p[GB_SUITE_PARAMETERS_MAX];
+  gbi_srec_pair p[GB_SUITE_PARAMETERS_MAX];
   size_t n = 0, index = 0;
   char names[GB_SUITE_PARAMETERS_MAX * (GB_SUITE_NAME_MAX + 2) + 1];
   int rc = gbi_srec_pairs_parse("params", params, strlen(params), GB_SUITE_PARAMETERS_MAX,
-                                GB_SUITE_VALUE_MAX, false, p, &n, err);
+                                GB_SUITE_VALUE_MAX, false, true, p, &n, err);
   if (rc < 0)
     return rc;
   bool same = n == w->n_parameters;
@@ -90,12 +90,13 @@ static int params_set(const gb_suite_workload *w, const char *params, size_t *se
                       params, w->name, names_of(w, names, sizeof names));
   for (size_t i = 0; i < n; i++) {
     const gb_suite_parameter *q = &w->parameters[i];
+    uint64_t value = 0;
     size_t v = 0;
-    while (v < q->n_values && q->values[v] != p[i].value)
+    if (gb_suite_value_parse(q, p[i].text, strlen(p[i].text), &value) < 0)
+      return gb_err_set(err, EINVAL, "params: %s=%s is not a value of workload %s", q->name,
+                        p[i].text, w->name);
+    while (q->values[v] != value)
       v++;
-    if (v == q->n_values)
-      return gb_err_set(err, EINVAL, "params: %s=%" PRIu64 " is not a value of workload %s",
-                        q->name, p[i].value, w->name);
     index = index * q->n_values + v;
   }
   *set = index;
