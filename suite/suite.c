@@ -641,9 +641,9 @@ static int suite_file_forms(int argc, char **argv) {
   }
   if (suite.list_tests)
     return gbi_suite_fixture_list_tests(suite.suite_file, &suite.settings);
-  if (!suite.state || suite.junit_given || !suite.progress_log || !suite.out_given) {
+  if (!suite.state || !suite.junit_given || !suite.progress_log || !suite.out_given) {
     fprintf(stderr, "greenbench-suite: error: --suite FILE --campaign needs --out DIR, --state "
-                    "FILE and --progress-log FILE (and takes no --junit)\n");
+                    "FILE, --junit FILE and --progress-log FILE\n");
     return 2;
   }
   gb_entry_signals(&stop_requested, "greenbench-suite");
@@ -651,6 +651,7 @@ static int suite_file_forms(int argc, char **argv) {
                               .settings = suite.settings,
                               .results = suite.out,
                               .state = suite.state,
+                              .junit = suite.junit,
                               .progress_log = suite.progress_log,
                               .select = selection(),
                               .argc = (size_t)argc,

@@ -16,6 +16,8 @@
 #include "ctest_select.h"
 #include "greenbench/files.h"
 #include "greenbench/paths.h"
+#include "greenbench/report.h"
+#include "greenbench/suite_analysis.h"
 #include "greenbench/suitecampaign.h"
 #include "greenbench/suiteplan.h"
 #include "greenbench/suiterecords.h"
@@ -72,23 +74,32 @@ static void case_name(const loaded *l, const char *profile, const gb_suite_confi
   const gb_suite_workload *w = &l->s.workloads[c->workload];
   size_t at = (size_t)snprintf(buf, len, "%s/%s/%s/%s/", profile, l->s.name,
                                l->s.languages[c->language].name, w->name);
-  for (size_t i = 0; i < w->n_parameters && at < len; i++)
-    at += (size_t)snprintf(buf + at, len - at, "%s%s=%" PRIu64, i ? "," : "",
-                           w->parameters[i].name, c->values[i]);
+  int rc = at < len ? gb_suite_params_join(w, c->values, ",", buf + at, len - at) : 0;
+  (void)rc; /* cut short when buf is too small */
 }
 
-/* The width of the largest value of any parameter named name. */
+/* The width of the largest value of any numeric parameter named name (a
+ * named parameter's values are not padded). */
 static int width_of(const gb_suite *s, const char *name) {
   uint64_t largest = 0;
   for (size_t w = 0; w < s->n_workloads; w++)
-    for (size_t p = 0; p < s->workloads[w].n_parameters; p++)
-      for (size_t v = 0; !strcmp(s->workloads[w].parameters[p].name, name) &&
-                         v < s->workloads[w].parameters[p].n_values;
-           v++)
-        largest = s->workloads[w].parameters[p].values[v] > largest
-                      ? s->workloads[w].parameters[p].values[v]
-                      : largest;
+    for (size_t p = 0; p < s->workloads[w].n_parameters; p++) {
+      const gb_suite_parameter *q = &s->workloads[w].parameters[p];
+      for (size_t v = 0; !q->named && !strcmp(q->name, name) && v < q->n_values; v++)
+        largest = q->values[v] > largest ? q->values[v] : largest;
+    }
   return snprintf(NULL, 0, "%" PRIu64, largest);
+}
+
+/* The label of parameter p's value v: a number zero-padded to the width of
+ * the largest value of any parameter of its name (so that -L n=1000 cannot
+ * select n=10000), a name as it is. */
+static void value_label(const gb_suite *s, const gb_suite_parameter *p, uint64_t v) {
+  char text[GB_SUITE_VALUE_TEXT_MAX];
+  int n = gb_suite_value_text(p, v, text, sizeof text);
+  int width = p->named ? 0 : width_of(s, p->name);
+  printf(",%s=%.*s%s", p->name, n >= 0 && n < width ? width - n : 0, "0000000000000000",
+         n >= 0 ? text : "?");
 }
 
 int gbi_suite_fixture_list_tests(const char *suite_path, const gb_settings *profile) {
@@ -107,8 +118,7 @@ int gbi_suite_fixture_list_tests(const char *suite_path, const gb_settings *prof
     printf("%s %s,suite=%s,language=%s,workload=%s", name, pn, l.s.name,
            l.s.languages[c->language].name, w->name);
     for (size_t p = 0; p < w->n_parameters; p++)
-      printf(",%s=%0*" PRIu64, w->parameters[p].name, width_of(&l.s, w->parameters[p].name),
-             c->values[p]);
+      value_label(&l.s, &w->parameters[p], c->values[p]);
     putchar('\n');
   }
   unload(&l);
@@ -136,10 +146,71 @@ static void choose_one(const char *name, void *arg) {
   }
 }
 
+/* ---- The project JUnit file ------------------------------------------------- */
+
+/* The JUnit file of a campaign without a report (gb_suite_report_junit_unrun):
+ * every chosen configuration failed with why. A warning when it cannot be
+ * written: the state and ctest's output still say why. */
+static void write_unrun_junit(const gbi_suite_fixture_opts *o, const loaded *l,
+                              const bool *chosen, const char *why) {
+  gb_suite_junit_case *cases = calloc(l->n ? l->n : 1, sizeof *cases);
+  size_t n = 0;
+  char *xml = NULL;
+  size_t len = 0;
+  gb_err err;
+  int rc = cases ? 0 : gb_err_set(&err, ENOMEM, "out of memory");
+  for (size_t i = 0; rc == 0 && i < l->n; i++)
+    if (chosen[i]) {
+      cases[n].language = l->c[i].language;
+      cases[n].workload = l->c[i].workload;
+      memcpy(cases[n++].values, l->c[i].values, sizeof l->c[i].values);
+    }
+  if (rc == 0)
+    rc = gb_suite_report_junit_unrun(&l->s, gb_profile_name(o->settings.profile), cases, n, why,
+                                     &xml, &len, &err);
+  if (rc == 0)
+    rc = gb_report_write_file(o->junit, xml, len, &err);
+  if (rc < 0)
+    gb_str_put_line(stderr,
+                    "greenbench-suite: error: the JUnit file was not written: ", err.msg);
+  free(xml);
+  free(cases);
+}
+
+/* A suite file that cannot be read has no cases to fail: the JUnit file of
+ * an earlier run is removed instead, so that no stale result is left. */
+static void remove_old_junit(const gbi_suite_fixture_opts *o) {
+  if (unlink(o->junit) < 0 && errno != ENOENT)
+    fprintf(stderr, "greenbench-suite: error: cannot remove the old JUnit file %s: %s\n",
+            o->junit, strerror(errno));
+}
+
+/* The report of the records (results.md and summary.json in the folder,
+ * the JUnit file at o->junit), as the study's fixture writes its own; on
+ * failure the state says why and the JUnit file fails every case. */
+static void report(const gbi_suite_fixture_opts *o, const loaded *l, const bool *chosen,
+                   gbi_fstate *st) {
+  gb_err err;
+  if (strcmp(st->status, "failed") != 0) {
+    gb_report_opts ro = gb_report_opts_default();
+    ro.dir = st->records;
+    ro.junit_path = o->junit;
+    ro.allow_partial = strcmp(st->status, "interrupted") == 0;
+    if (gb_suite_report_write(&ro, &err) < 0) {
+      gb_str_copy(st->status, sizeof st->status, "failed");
+      snprintf(st->reason, sizeof st->reason, "the report was not written: %s", err.msg);
+    }
+  }
+  if (!strcmp(st->status, "failed"))
+    write_unrun_junit(o, l, chosen, st->reason);
+}
+
 /* The fixture stops before measuring anything, and fails: its line on its
- * own output and ctest's, the reason in the state for every case. */
-static int refuse(const gbi_suite_fixture_opts *o, const char *fixture, gbi_fstate *st,
-                  const char *why) {
+ * own output and ctest's, the reason in the state for every case and in the
+ * JUnit file for every configuration of the suite (l NULL: the suite file
+ * could not be read; its old JUnit file is removed). */
+static int refuse(const gbi_suite_fixture_opts *o, const loaded *l, bool *chosen,
+                  const char *fixture, gbi_fstate *st, const char *why) {
   char line[2400];
   gb_err err;
   gb_str_copy(st->status, sizeof st->status, "failed");
@@ -149,6 +220,13 @@ static int refuse(const gbi_suite_fixture_opts *o, const char *fixture, gbi_fsta
   fflush(stdout);
   if (st->ctest_pid)
     gbi_ctest_tell((pid_t)st->ctest_pid, line);
+  if (l && chosen) {
+    for (size_t i = 0; i < l->n; i++)
+      chosen[i] = true;
+    write_unrun_junit(o, l, chosen, why);
+  } else {
+    remove_old_junit(o);
+  }
   if (gbi_fstate_write(o->state, st, &err) < 0)
     gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
   return 1;
@@ -243,22 +321,22 @@ int gbi_suite_fixture_campaign(const gbi_suite_fixture_opts *o) {
   loaded l;
   gb_err err;
   if (load(o->suite_path, &l, &err) < 0)
-    return refuse(o, o->suite_path, &st, err.msg);
+    return refuse(o, NULL, NULL, o->suite_path, &st, err.msg);
   char fixture[GB_SUITE_NAME_MAX + 32], how[2048];
   snprintf(fixture, sizeof fixture, "%s/%s/campaign", profile, l.s.name);
   choice ch = {&l, profile, calloc(l.n, sizeof(bool)), 0};
   int rc = 0;
   if (!ch.chosen) {
-    rc = refuse(o, fixture, &st, "out of memory");
+    rc = refuse(o, NULL, NULL, fixture, &st, "out of memory");
   } else if (o->select && strcmp(o->select, "all") != 0) {
     gb_excerpt_buf shown = {{0}};
     snprintf(how, sizeof how,
              "GREENBENCH_SELECT='%s' is a selection of the built-in study; a suite's fixture "
              "takes only GREENBENCH_SELECT=all (select its cases with ctest's -L, -R, -E)",
              gb_excerpt(&shown, o->select));
-    rc = refuse(o, fixture, &st, how);
+    rc = refuse(o, &l, ch.chosen, fixture, &st, how);
   } else if (choose(o, fixture, &ch, &st, how, sizeof how) < 0) {
-    rc = refuse(o, fixture, &st, how);
+    rc = refuse(o, &l, ch.chosen, fixture, &st, how);
   }
   if (rc != 0 || !ch.chosen) {
     free(ch.chosen);
@@ -287,6 +365,7 @@ int gbi_suite_fixture_campaign(const gbi_suite_fixture_opts *o) {
       unload(&l);
       return 1;
     }
+    write_unrun_junit(o, &l, ch.chosen, st.reason);
     printf("greenbench-suite: measuring %zu configurations of suite %s: %s; progress in %s\n",
            ch.n_chosen, l.s.name, st.selection, o->progress_log);
     fflush(stdout);
@@ -294,6 +373,7 @@ int gbi_suite_fixture_campaign(const gbi_suite_fixture_opts *o) {
     measure(o, &l, ch.chosen, &st);
     uint64_t took = (uint64_t)time(NULL) - t0;
     gbi_fixture_note_selection(st.records, how, st.selection);
+    report(o, &l, ch.chosen, &st);
     char line[2400];
     if (!strcmp(st.status, "failed")) {
       snprintf(line, sizeof line, "greenbench-suite: error: %s: %s", fixture, st.reason);
@@ -302,8 +382,9 @@ int gbi_suite_fixture_campaign(const gbi_suite_fixture_opts *o) {
         gbi_ctest_tell((pid_t)st.ctest_pid, line);
     } else {
       printf("greenbench-suite: %s %s: %zu configurations, %s in %" PRIu64 "m%02" PRIu64
-             "s; records in %s\n",
-             fixture, st.status, ch.n_chosen, st.reason, took / 60, took % 60, st.records);
+             "s; records and report in %s; JUnit in %s\n",
+             fixture, st.status, ch.n_chosen, st.reason, took / 60, took % 60, st.records,
+             o->junit);
     }
   }
   free(ch.chosen);

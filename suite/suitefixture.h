@@ -4,7 +4,10 @@
  * one fixture per suite and profile, <profile>/<suite>/campaign, that reads
  * which case tests the ctest run selected (or refuses) and measures
  * exactly those configurations as one suite campaign
- * (gb_suite_campaign_opts.selected). */
+ * (gb_suite_campaign_opts.selected), then writes its report as the study's
+ * fixture does: results.md and summary.json in the records folder, the
+ * project JUnit file at --junit (every selected configuration failed with
+ * the reason while the campaign runs, or when it cannot run or report). */
 #ifndef GB_SUITE_SUITEFIXTURE_H
 #define GB_SUITE_SUITEFIXTURE_H
 
@@ -19,6 +22,7 @@ typedef struct {
   gb_settings settings;     /* the profile; order_seed set */
   const char *results;      /* the folder of the records folders */
   const char *state;        /* the state file the case tests read */
+  const char *junit;        /* the project JUnit file (the study's fixture's --junit) */
   const char *progress_log; /* progress and warnings, also on stdout */
   /* GREENBENCH_SELECT (or --select): "all" measures the whole suite where
    * the ctest selection cannot be read; NULL when none was given; any other

@@ -296,11 +296,12 @@ static int write_outputs(const char *dir, const gb_comparison *cmp, gb_err *err)
   return rc;
 }
 
-/* Whether the paths are suite records folders (gb_srec_is_suite_folder):
+/* Whether the paths are suite records folders, or packed ones
+ * (gb_srec_is_suite_path):
  * 1 all, 0 none, -EINVAL (with the message) when some are and some not. */
 static int suite_folders(const cli *c, gb_err *err) {
   for (size_t m = 1; m < c->n; m++) {
-    bool a = gb_srec_is_suite_folder(c->paths[0]), b = gb_srec_is_suite_folder(c->paths[m]);
+    bool a = gb_srec_is_suite_path(c->paths[0]), b = gb_srec_is_suite_path(c->paths[m]);
     if (a != b) {
       return gb_err_set(err, EINVAL,
                         "compare: %s is a suite campaign's records but %s the study's: a "
@@ -309,7 +310,7 @@ static int suite_folders(const cli *c, gb_err *err) {
                         SHOWN(a ? c->paths[m] : c->paths[0]));
     }
   }
-  return gb_srec_is_suite_folder(c->paths[0]) ? 1 : 0;
+  return gb_srec_is_suite_path(c->paths[0]) ? 1 : 0;
 }
 
 static int run_suites(const cli *c, gb_err *err) {

@@ -24,7 +24,7 @@ typedef struct {
 } campaigns;
 
 static int load(const cli_compare_args *c, size_t m, campaigns *cs, gb_err *err) {
-  int rc = gb_srec_read(c->paths[m], &cs->r[m], err);
+  int rc = gb_srec_read_path(c->paths[m], &cs->r[m], err);
   if (rc < 0) {
     return rc;
   }

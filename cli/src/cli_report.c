@@ -29,8 +29,8 @@ static const char usage[] =
     "the outputs not named then go into the current folder (results.md, junit.xml,\n"
     "chart.svg, summary.json) and no datapackage.json is written (the archive holds\n"
     "the records and is never changed).\n"
-    "DIR may also be a suite campaign's records folder (meta.json of format\n"
-    "greenbench-suite-records-1, with suite.json; docs/suites.md): its report is\n"
+    "DIR may also be a suite campaign's records folder, or a packed one (meta.json of\n"
+    "format greenbench-suite-records-1, with suite.json; docs/suites.md): its report is\n"
     "results.md, junit.xml and summary.json, per language, workload and parameters,\n"
     "against the suite's first language; it has no chart (--chart is refused) and\n"
     "no data package.\n"
@@ -246,8 +246,8 @@ static int suite_report(cli *c, FILE *out, gb_err *err) {
   char paths[3][PATH_MAX];
   int status = 0;
   c->o.no_datapackage = true; /* a suite report writes none */
-  if (gb_suite_report_paths(&c->o, paths, err) < 0 || gb_report_check_outputs(&c->o, err) < 0) {
-    return 2;
+  if (gb_suite_report_paths(&c->o, paths, err) < 0) {
+    return 2; /* an output refused, or one that would overwrite an input */
   }
   if (resolve_carbon(c, &status, err) < 0) {
     return status;
@@ -266,7 +266,7 @@ static int suite_report(cli *c, FILE *out, gb_err *err) {
  * carbon table or what gb_report_write refuses, with the error in err. */
 static int report(cli *c, FILE *out, gb_err *err) {
   int status = 0;
-  if (gb_srec_is_suite_folder(c->o.dir)) {
+  if (gb_srec_is_suite_path(c->o.dir)) {
     return suite_report(c, out, err);
   }
   if (gb_records_is_packed(c->o.dir) && gb_report_packed_outputs(&c->o, err) < 0) {

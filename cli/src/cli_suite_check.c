@@ -101,11 +101,8 @@ static int run_one(checker *k, const proc *p, gb_suite_template_kind t, const gb
 /* The parameters of set values of w as text: "n=1000,m=2". */
 static void params_text(const gb_suite_workload *w, const uint64_t *values, char *buf,
                         size_t len) {
-  size_t o = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < w->n_parameters && o < len; i++)
-    o += (size_t)snprintf(buf + o, len - o, "%s%s=%" PRIu64, i ? "," : "",
-                          w->parameters[i].name, values[i]);
+  int rc = gb_suite_params_join(w, values, ",", buf, len); /* cut short when too small */
+  (void)rc;
 }
 
 static void line_detail(const gb_contract_line *l, char *buf, size_t len) {

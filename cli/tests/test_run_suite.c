@@ -80,6 +80,46 @@ Test(run_suite, dry_run_prints_the_plan_and_runs_nothing) {
   cr_assert_neq(stat(out, &st), 0, "nothing made");
 }
 
+/* named.json: a named parameter, order (up, down), in the plan, the
+ * records and the parity line, by name and in the file's order. */
+Test(run_suite, a_named_parameter_runs_and_is_recorded_by_its_names) {
+  const char *argv[] = {"run",       "--suite", DATA("named.json"),
+                        "--profile", "smoke",   "--dry-run"};
+  result r = call(sizeof argv / sizeof argv[0], argv);
+  cr_assert_eq(r.rc, 0, "%s", r.err);
+  cr_assert(strstr(r.out, "configurations:\n  a/w/order=up;n=2\n  a/w/order=up;n=1\n"
+                          "  a/w/order=down;n=2\n  a/w/order=down;n=1\n  b/w/order=up;n=2\n"),
+            "%s", r.out);
+  const char *out = new_out();
+  r = run_suite(DATA("named.json"), out);
+  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
+  gb_srec_records *rec;
+  gb_err err;
+  cr_assert_eq(gb_srec_read(out, &rec, &err), 0, "%s", err.msg);
+  cr_assert_eq(rec->n_runs, 32u);
+  size_t down_2 = 0;
+  for (size_t i = 0; i < rec->n_runs; i++) {
+    const gb_srec_row *row = &rec->runs[i];
+    cr_assert_eq(row->status, GB_REC_STATUS_OK, "%s", row->message);
+    if (strcmp(row->params, "order=down;n=2") == 0 && row->kind == GB_SREC_KIND_WORK) {
+      cr_assert_str_eq(row->output_hash, "0000000000000093");
+      cr_assert_str_eq(row->counters, "advances=21;pairs=210");
+      down_2++;
+    }
+  }
+  cr_assert_eq(down_2, 4, "2 languages x 2 work runs");
+  gb_srec_free(rec);
+}
+
+Test(run_suite, a_named_parameter_names_a_parity_mismatch) {
+  result r = run_suite(DATA("named-wrong-hash.json"), new_out());
+  cr_assert_eq(r.rc, 1, "exit %d: %s", r.rc, r.err);
+  cr_assert(strstr(r.err, "greenbench: error: run: parity mismatch: language a, workload w, "
+                          "params order=down;n=2: output_hash 0000000000000093 differs from "
+                          "expect 0000000000000094 (warm-up 0; the campaign stopped)\n"),
+            "%s", r.err);
+}
+
 /* stderr ends with line, the one error line (warnings about this
  * machine's pinning or root may come before it). */
 static void ends_with_error(const char *err, const char *line) {

@@ -103,6 +103,28 @@ Test(suite_check, a_wrong_output_hash_is_named_against_expect_and_the_first_lang
          "a's 000000000000000e\n");
 }
 
+/* named.json: a named parameter, order (up, down), reaches the programs
+ * as its name and names the rows and the error lines. */
+Test(suite_check, a_named_parameter_is_passed_and_shown_by_its_name) {
+  result r = SUITE("check", DATA("named.json"));
+  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
+  cr_assert_str_empty(r.err);
+  /* A header, 2 versions, 2 languages x 4 parameter sets x (run + startup). */
+  cr_assert_eq(lines(r.out), 1 + 2 + 16, "%s", r.out);
+  cr_assert(
+      has_row(r.out, "b", "w", "order=down,n=1", "run", "ok",
+              "  input 000000000000000b output 000000000000004d advances=11 pairs=110 (sh)"),
+      "%s", r.out);
+  cr_assert(has_row(r.out, "a", "w", "order=up,n=2", "startup", "ok",
+                    "  input 0000000000000014 (sh)"),
+            "%s", r.out);
+  failed(DATA("named-wrong-hash.json"),
+         "greenbench: error: suite check: a w order=down,n=2: output_hash 0000000000000093 "
+         "differs from expect 0000000000000094\n"
+         "greenbench: error: suite check: b w order=down,n=2: output_hash 0000000000000093 "
+         "differs from expect 0000000000000094\n");
+}
+
 Test(suite_check, disagreeing_counters_are_named) {
   failed(DATA("counters.json"),
          "greenbench: error: suite check: b w n=1: counter pairs 11 differs from expect 10\n"

@@ -84,10 +84,10 @@ static void label(const gb_suite *s, const gb_suite_config *c, const char *mid, 
                   size_t len) {
   const gb_suite_workload *w = &s->workloads[c->workload];
   size_t o =
-      (size_t)snprintf(buf, len, "%s/%s%s", s->languages[c->language].name, mid, w->name);
-  for (size_t i = 0; i < w->n_parameters && o < len; i++)
-    o += (size_t)snprintf(buf + o, len - o, "%s%s=%" PRIu64, i ? ";" : "/",
-                          w->parameters[i].name, c->values[i]);
+      (size_t)snprintf(buf, len, "%s/%s%s/", s->languages[c->language].name, mid, w->name);
+  /* Cut short, as snprintf would, when buf is too small. */
+  int rc = o < len ? gb_suite_params_join(w, c->values, ";", buf + o, len - o) : 0;
+  (void)rc;
 }
 
 void gb_suite_config_label(const gb_suite *s, const gb_suite_config *c, char *buf, size_t len) {

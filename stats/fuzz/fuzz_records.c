@@ -1,7 +1,8 @@
 /* libFuzzer target for the records reader: the CSV parser (runs.csv and
  * warmups.csv, with and without a meta.json to check against) and the
  * meta.json parser. Beyond "no crash", it checks that whatever the reader
- * accepts, the writer writes back and the reader accepts again unchanged.
+ * accepts, the writer writes back and the reader accepts again unchanged,
+ * and that each refusal names the file on one line.
  *
  *   CC=clang cmake -B build-fuzz -DGB_FUZZ=ON && cmake --build build-fuzz --target fuzz_records
  *   build-fuzz/stats/fuzz_records stats/fuzz/corpus-records -max_total_time=60
@@ -97,8 +98,11 @@ static void csv_round_trip(const char *data, size_t size, gb_rec_file which, con
 static void meta_round_trip(const char *data, size_t size) {
   gb_meta m, back;
   gb_err err;
-  if (gb_meta_parse(data, size, "fuzz.json", &m, &err) < 0)
+  if (gb_meta_parse(data, size, "fuzz.json", &m, &err) < 0) {
+    if (!strstr(err.msg, "fuzz.json") || strchr(err.msg, '\n'))
+      abort(); /* every message names the file, on one line */
     return;
+  }
   cJSON *j = gb_meta_to_json(&m);
   char *text = j ? cJSON_PrintUnformatted(j) : NULL;
   if (!text || gb_meta_parse(text, strlen(text), "again.json", &back, &err) < 0) {

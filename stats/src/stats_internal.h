@@ -103,6 +103,12 @@ GB_MUST_USE int gbi_parallel_for(size_t n, size_t threads, gbi_parallel_fn fn, v
 /* The same escaping appended to b. */
 void gbi_xml_put(gbi_textbuf *b, const char *s, size_t n, bool attribute);
 
+/* A JUnit attribute ` name="value"` (value escaped), and a testsuite's
+ * <properties> element of n name/value pairs, as the suite's JUnit
+ * documents write them (suite_outputs.c). */
+void gbi_junit_attr(gbi_textbuf *b, const char *name, const char *value);
+void gbi_junit_properties(gbi_textbuf *b, const char *const (*props)[2], size_t n);
+
 GB_MUST_USE int gbi_xml_escape(const char *s, size_t n, bool attribute, char **out, size_t *len,
                                gb_err *err);
 

@@ -22,14 +22,10 @@ const char *gb_sa_time_reading_name(gb_sa_time_reading r) {
 }
 
 void gb_sa_case_params(const gb_suite_analysis *a, const gb_sa_case *k, char *buf, size_t len) {
-  const gb_suite_workload *w = &a->records->suite.workloads[k->workload];
-  size_t used = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < w->n_parameters && used < len; i++) {
-    int n = snprintf(buf + used, len - used, "%s%s=%" PRIu64, i ? ", " : "",
-                     w->parameters[i].name, k->values[i]);
-    used += n > 0 ? (size_t)n : 0;
-  }
+  /* Cut short when buf is too small. */
+  int rc = gb_suite_params_join(&a->records->suite.workloads[k->workload], k->values, ", ", buf,
+                                len);
+  (void)rc;
 }
 
 /* ---- Configurations ---------------------------------------------------------- */

@@ -46,8 +46,12 @@ static const char *other_workload(const gb_suite *x, const gb_suite *y) {
     bool same = b && b->n_parameters == a->n_parameters;
     for (size_t p = 0; same && p < a->n_parameters; p++) {
       const gb_suite_parameter *pa = &a->parameters[p], *pb = &b->parameters[p];
-      same = strcmp(pa->name, pb->name) == 0 && pa->n_values == pb->n_values &&
+      same = strcmp(pa->name, pb->name) == 0 && pa->named == pb->named &&
+             pa->n_values == pb->n_values &&
              memcmp(pa->values, pb->values, pa->n_values * sizeof *pa->values) == 0;
+      for (size_t v = 0; same && pa->named && v < pa->n_values; v++) {
+        same = strcmp(pa->names[v], pb->names[v]) == 0;
+      }
     }
     if (!same) {
       return a->name;

@@ -89,10 +89,21 @@ int gb_suite_report_summary(const gb_suite_analysis *a, char **out, size_t *len,
 
 /* ---- junit.xml ------------------------------------------------------------------ */
 
-static void attr(gbi_textbuf *b, const char *name, const char *value) {
+void gbi_junit_attr(gbi_textbuf *b, const char *name, const char *value) {
   gbi_tb_printf(b, " %s=\"", name);
   gbi_xml_put(b, value, strlen(value), true);
   gbi_tb_puts(b, "\"");
+}
+
+void gbi_junit_properties(gbi_textbuf *b, const char *const (*props)[2], size_t n) {
+  gbi_tb_puts(b, "    <properties>\n");
+  for (size_t i = 0; i < n; i++) {
+    gbi_tb_puts(b, "      <property");
+    gbi_junit_attr(b, "name", props[i][0]);
+    gbi_junit_attr(b, "value", props[i][1]);
+    gbi_tb_puts(b, "/>\n");
+  }
+  gbi_tb_puts(b, "    </properties>\n");
 }
 
 static void figure_line(gbi_textbuf *b, const char *name, const gb_sa_config *c, gb_estimate e,
@@ -118,8 +129,8 @@ static bool failed(const gb_sa_config *c) {
 static void testcase(gbi_textbuf *b, const gb_sa_config *c, const char *classname) {
   char msg[256];
   gbi_tb_puts(b, "    <testcase");
-  attr(b, "classname", classname);
-  attr(b, "name", c->params);
+  gbi_junit_attr(b, "classname", classname);
+  gbi_junit_attr(b, "name", c->params);
   gbi_tb_printf(b, " time=\"%.6f\">\n", c->work_seconds);
   const char *verdict = "passed";
   if (c->n_rows == 0) {
@@ -130,7 +141,7 @@ static void testcase(gbi_textbuf *b, const gb_sa_config *c, const char *classnam
     snprintf(msg, sizeof msg, "%zu of %zu measured runs ok%s", c->n_ok, c->n_rows,
              c->n_startup_ok == 0 ? ", no ok startup batch" : "");
     gbi_tb_puts(b, "      <failure type=\"runs-not-ok\"");
-    attr(b, "message", msg);
+    gbi_junit_attr(b, "message", msg);
     gbi_tb_puts(b, ">");
     gbi_xml_put(b, msg, strlen(msg), false);
     gbi_tb_puts(b, "</failure>\n");
@@ -170,24 +181,18 @@ static void testsuite(gbi_textbuf *b, const gb_suite_analysis *a, size_t l, size
     }
   }
   gbi_tb_puts(b, "  <testsuite");
-  attr(b, "name", name);
+  gbi_junit_attr(b, "name", name);
   gbi_tb_printf(b,
                 " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" "
-                "time=\"%.6f\">\n    <properties>\n",
+                "time=\"%.6f\">\n",
                 n, f, s, t);
-  const char *props[][2] = {{"suite", m->suite_name},
-                            {"suite_hash", m->suite_hash},
-                            {"language", su->languages[l].name},
-                            {"workload", su->workloads[w].name},
-                            {"energy", gb_rec_energy_name(m->energy_status)},
-                            {"energy_reason", m->energy_reason}};
-  for (size_t i = 0; i < sizeof props / sizeof *props; i++) {
-    gbi_tb_puts(b, "      <property");
-    attr(b, "name", props[i][0]);
-    attr(b, "value", props[i][1]);
-    gbi_tb_puts(b, "/>\n");
-  }
-  gbi_tb_puts(b, "    </properties>\n");
+  const char *const props[][2] = {{"suite", m->suite_name},
+                                  {"suite_hash", m->suite_hash},
+                                  {"language", su->languages[l].name},
+                                  {"workload", su->workloads[w].name},
+                                  {"energy", gb_rec_energy_name(m->energy_status)},
+                                  {"energy_reason", m->energy_reason}};
+  gbi_junit_properties(b, props, sizeof props / sizeof *props);
   for (size_t k = 0; k < a->n_cases; k++) {
     const gb_sa_config *c = &a->configs[a->cases[k].first_config + l];
     if (c->workload == w) {

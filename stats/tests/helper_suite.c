@@ -19,6 +19,8 @@ static double noise(uint64_t *s) {
 /* Time per repetition of each language is multiplied by this
  * (gbt_suite_synth_slower; 1 otherwise). */
 static double slowdown[3] = {1.0, 1.0, 1.0};
+/* The suite: suite-synth, or suite-named (gbt_suite_synth_named). */
+static bool named_suite;
 
 /* The model: nanoseconds per repetition, W of package power, startup per
  * launch in ns. */
@@ -119,7 +121,8 @@ gb_srec_records *gbt_suite_synth(bool energy) {
   gb_srec_records *r = calloc(1, sizeof *r);
   cr_assert(r);
   char path[4096];
-  snprintf(path, sizeof path, "%s/suite-synth/suite.json", GB_TEST_DATA_DIR);
+  snprintf(path, sizeof path, "%s/suite-%s/suite.json", GB_TEST_DATA_DIR,
+           named_suite ? "named" : "synth");
   size_t len = 0;
   char *text = gbt_slurp(path, &len);
   cr_assert(text, "cannot read %s", path);
@@ -128,15 +131,17 @@ gb_srec_records *gbt_suite_synth(bool energy) {
   free(text);
   meta_of(&r->meta, &r->suite, energy);
   /* Every run of every configuration: a startup batch, then a work run,
-   * round by round, the configurations in a fixed interleaved order. */
+   * round by round, the configurations in a fixed interleaved order. In
+   * suite-named, m is the named parameter order (2 sorted, 3 reversed, 1
+   * nearly-sorted), the model the same. */
   static const struct {
     size_t w;
     uint64_t n, m;
-    const char *params;
-  } cases[] = {{0, 1000, 2, "n=1000;m=2"},
-               {0, 4000, 2, "n=4000;m=2"},
-               {1, 500, 3, "n=500;m=3"},
-               {1, 500, 1, "n=500;m=1"}};
+    const char *params[2];
+  } cases[] = {{0, 1000, 2, {"n=1000;m=2", "n=1000;order=sorted"}},
+               {0, 4000, 2, {"n=4000;m=2", "n=4000;order=sorted"}},
+               {1, 500, 3, {"n=500;m=3", "n=500;order=reversed"}},
+               {1, 500, 1, {"n=500;m=1", "n=500;order=nearly-sorted"}}};
   size_t ncases = sizeof cases / sizeof *cases, nl = r->suite.n_languages;
   r->runs = calloc(GBT_SUITE_RUNS * ncases * nl * 2, sizeof *r->runs);
   cr_assert(r->runs);
@@ -146,18 +151,18 @@ gb_srec_records *gbt_suite_synth(bool energy) {
       size_t k = (j * 5 + i) % (ncases * nl), l = k % nl, c = k / nl;
       for (int startup = 1; startup >= 0; startup--) {
         gb_srec_row *row = &r->runs[r->n_runs];
-        row_of(row, &r->suite, l, cases[c].w, cases[c].params, cases[c].n, cases[c].m, startup,
-               energy, &rng);
+        row_of(row, &r->suite, l, cases[c].w, cases[c].params[named_suite], cases[c].n,
+               cases[c].m, startup, energy, &rng);
         row->run = r->n_runs++;
         row->started_unix_ns = r->meta.started_unix_ns + row->run * UINT64_C(100000000);
       }
     }
   }
-  /* One Python run of mix n=500;m=3 timed out. */
+  /* One Python run of mix n=500;m=3 (order=reversed) timed out. */
   for (size_t i = 0; i < r->n_runs; i++) {
     gb_srec_row *row = &r->runs[i];
     if (row->kind == GB_SREC_KIND_WORK && strcmp(row->language, "python") == 0 &&
-        strcmp(row->params, "n=500;m=3") == 0) {
+        strcmp(row->params, cases[2].params[named_suite]) == 0) {
       row->status = GB_REC_STATUS_TIMEOUT;
       row->wall_ns = some(60e9);
       row->loop_ns = row->pkg_uj = row->dram_uj = (gb_rec_opt_u64){0};
@@ -175,6 +180,13 @@ gb_srec_records *gbt_suite_synth_slower(bool energy, size_t language, double fac
   slowdown[language] = factor;
   gb_srec_records *r = gbt_suite_synth(energy);
   slowdown[language] = 1.0;
+  return r;
+}
+
+gb_srec_records *gbt_suite_synth_named(bool energy) {
+  named_suite = true;
+  gb_srec_records *r = gbt_suite_synth(energy);
+  named_suite = false;
   return r;
 }
 
@@ -213,7 +225,7 @@ void gbt_suite_write(const gb_srec_records *r, const char *dir) {
   snprintf(path, sizeof path, "%s/meta.json", dir);
   gbt_spit(path, text);
   free(text);
-  snprintf(path, sizeof path, "%s/suite-synth/suite.json", GB_TEST_DATA_DIR);
+  snprintf(path, sizeof path, "%s/suite-%s/suite.json", GB_TEST_DATA_DIR, r->suite.name);
   text = gbt_slurp_or_fail(path);
   snprintf(path, sizeof path, "%s/suite.json", dir);
   gbt_spit(path, text);

@@ -1541,6 +1541,59 @@ Test(records_meta, energy_source_must_be_a_way) {
                     "meta.json: energy.cross_check: 'powercap' is not perf_event");
 }
 
+/* ---- meta.json: a file's text in a message is escaped ----------------------- */
+
+/* The shape of the input that stopped fuzz_suiterecords, on the study's
+ * meta.json: control bytes in a value that is refused. Each message shows
+ * them escaped (gb_excerpt), so it stays one line. */
+static void energy_mode_controls(cJSON *r) {
+  settings_set(r, "energy", cJSON_CreateString("of\tf\n"));
+}
+static void language_controls(cJSON *r) {
+  cJSON_ReplaceItemInArray(obj(obj(r, "settings"), "languages"), 1,
+                           cJSON_CreateString("py\nthon"));
+}
+static void source_controls(cJSON *r) {
+  cJSON_AddStringToObject(obj(r, "energy"), "source", "power\ncap");
+  cJSON_AddNullToObject(obj(r, "energy"), "cross_check");
+}
+static void cross_controls(cJSON *r) {
+  cJSON_AddStringToObject(obj(r, "energy"), "source", "powercap");
+  cJSON_AddStringToObject(obj(r, "energy"), "cross_check", "perf\nevent");
+}
+static void started_controls(cJSON *r) {
+  cJSON_ReplaceItemInObject(r, "started_at", cJSON_CreateString("2026-12-03\nT07:00:00Z"));
+}
+static void finished_controls(cJSON *r) {
+  cJSON_ReplaceItemInObject(r, "finished_at", cJSON_CreateString("2026-12-03T07:05:00Z\n"));
+}
+static void label_controls(cJSON *r) {
+  cJSON_AddStringToObject(obj(r, "machine"), "label", "bench\n01");
+}
+static void env_name_controls(cJSON *r) {
+  cJSON_AddNumberToObject(cJSON_AddObjectToObject(r, "harness_env"), "PYTHON\nMALLOC", 1);
+}
+
+Test(records_meta, a_refused_value_is_shown_on_one_line) {
+  expect_meta_error(energy_mode_controls,
+                    "meta.json: settings.energy: unknown value 'of\\x09f\\n'");
+  expect_meta_error(language_controls,
+                    "meta.json: settings.languages: unknown value 'py\\nthon'");
+  expect_meta_error(
+      source_controls,
+      "meta.json: energy.source: 'power\\ncap' is neither powercap nor perf_event");
+  expect_meta_error(cross_controls,
+                    "meta.json: energy.cross_check: 'perf\\nevent' is not perf_event");
+  expect_meta_error(started_controls, "meta.json: started_at: '2026-12-03\\nT07:00:00Z' is not "
+                                      "YYYY-MM-DDTHH:MM:SSZ");
+  expect_meta_error(finished_controls, "meta.json: finished_at: '2026-12-03T07:05:00Z\\n' is "
+                                       "not YYYY-MM-DDTHH:MM:SSZ");
+  expect_meta_error(label_controls, "meta.json: machine.label: 'bench\\n01' is not a label (1 "
+                                    "to 63 letters, digits, '_' or '-')");
+  expect_meta_error(env_name_controls,
+                    "meta.json: harness_env.PYTHON\\nMALLOC: expected a string, got a number");
+}
+
 /* ---- meta.json: one table of fields (issue 35) ----------------------------- */
 
 /* The good fixture with every optional and nullable field of meta.json

@@ -208,18 +208,54 @@ Test(suite_compare, refuses_another_suite) {
           "different suites cannot be compared");
 }
 
+/* a against b, whose suite hash is another and whose workload spin
+ * differs. */
+static void refused_spin(gb_srec_records *a, gb_srec_records *b) {
+  char want[512];
+  snprintf(want, sizeof want,
+           "compare: before has suite hash %s but after has %s, and their workload 'spin' "
+           "differs: not the same workloads",
+           b->suite.hash, b->meta.suite_hash);
+  refused(a, b, want);
+}
+
 Test(suite_compare, refuses_another_hash_with_other_workloads) {
   gb_srec_records *b = gbt_suite_synth(true);
   snprintf(b->meta.suite_hash, sizeof b->meta.suite_hash, "%s",
            "0123456789abcdef0123456789abcdef");
   gb_suite_parameter *n = &b->suite.workloads[0].parameters[0];
   n->values[n->n_values++] = 6000; /* a parameter set more: no rows, the same records */
-  char want[512];
-  snprintf(want, sizeof want,
-           "compare: before has suite hash %s but after has %s, and their workload 'spin' "
-           "differs: not the same workloads",
-           b->suite.hash, b->meta.suite_hash);
-  refused(gbt_suite_synth(true), b, want);
+  refused_spin(gbt_suite_synth(true), b);
+}
+
+/* A named parameter whose names changed (sorted renamed ascending, in the
+ * suite and the rows) holds the same indexes but is another workload; the
+ * same names compare. */
+Test(suite_compare, refuses_another_hash_with_other_names) {
+  gb_srec_records *b = gbt_suite_synth_named(true);
+  snprintf(b->meta.suite_hash, sizeof b->meta.suite_hash, "%s",
+           "0123456789abcdef0123456789abcdef");
+  gb_suite_parameter *order = &b->suite.workloads[0].parameters[1];
+  cr_assert(order->named);
+  snprintf(order->names[0], sizeof order->names[0], "ascending");
+  for (size_t i = 0; i < b->n_runs; i++) {
+    char *at = strstr(b->runs[i].params, "order=sorted");
+    if (at) {
+      snprintf(at, sizeof b->runs[i].params - (size_t)(at - b->runs[i].params), "%s",
+               "order=ascending");
+    }
+  }
+  refused_spin(gbt_suite_synth_named(true), b);
+  pair p;
+  b = gbt_suite_synth_named(true);
+  snprintf(b->meta.suite_hash, sizeof b->meta.suite_hash, "%s",
+           "0123456789abcdef0123456789abcdef");
+  analyse(&p, 0, gbt_suite_synth_named(true), "before");
+  analyse(&p, 1, b, "after");
+  gb_suite_comparison *c = build(&p);
+  cr_expect_eq(c->n_configs, 12);
+  gb_suite_compare_free(c);
+  release(&p);
 }
 
 Test(suite_compare, refuses_another_input_seed) {

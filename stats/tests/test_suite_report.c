@@ -35,7 +35,8 @@ static char *markdown(const gb_suite_analysis *a, size_t *len) {
 }
 
 static void golden(bool energy, const char *fixture) {
-  gb_srec_records *r = gbt_suite_synth(energy);
+  gb_srec_records *r = strcmp(fixture, "suite-named") == 0 ? gbt_suite_synth_named(energy)
+                                                           : gbt_suite_synth(energy);
   gb_suite_analysis *a = analyse(r);
   size_t len = 0;
   char *md = markdown(a, &len);
@@ -46,15 +47,16 @@ static void golden(bool energy, const char *fixture) {
 }
 
 /* With GB_SUITE_OUT set, writes <it>/<fixture>/runs.csv and results.md of
- * both campaigns, for the numpy recomputation (tests/suite_numpy_check.py);
- * a no-op otherwise. */
+ * both campaigns, for the numpy recomputation (tests/suite_numpy_check.py),
+ * and of the campaign with energy on suite-named (<it>/named); a no-op
+ * otherwise. */
 Test(suite_report, write_records) {
   const char *out = getenv("GB_SUITE_OUT");
-  for (int energy = 1; out && energy >= 0; energy--) {
+  for (int energy = 2; out && energy >= 0; energy--) {
     char dir[4096], path[4200];
-    snprintf(dir, sizeof dir, "%s/%s", out, energy ? "energy" : "off");
+    snprintf(dir, sizeof dir, "%s/%s", out, energy == 2 ? "named" : energy ? "energy" : "off");
     cr_assert(mkdir(dir, 0777) == 0 || errno == EEXIST, "cannot make %s", dir);
-    gb_srec_records *r = gbt_suite_synth(energy);
+    gb_srec_records *r = energy == 2 ? gbt_suite_synth_named(true) : gbt_suite_synth(energy);
     gbt_suite_write(r, dir);
     gb_suite_analysis *a = analyse(r);
     size_t len = 0;
@@ -74,19 +76,21 @@ Test(suite_report, write_records) {
 
 /* stats/tests/data/suite-synth holds the campaign with energy as a records
  * folder (for `greenbench report` end to end, the numpy check and the
- * docs): the files the generator writes, byte for byte. After a deliberate
- * change to the generator, copy them from GB_SUITE_OUT's energy/. */
-Test(suite_report, the_fixture_folder_is_the_generators) {
+ * docs), and suite-named the same on the suite with a named parameter: the
+ * files the generator writes, byte for byte. After a deliberate change to
+ * the generator, copy them from GB_SUITE_OUT's energy/ and named/. */
+static void fixture_folder_is_the_generators(bool named) {
   char dir[] = "/tmp/gb-suite-fixture-XXXXXX";
   cr_assert_not_null(mkdtemp(dir));
-  gb_srec_records *r = gbt_suite_synth(true);
+  gb_srec_records *r = named ? gbt_suite_synth_named(true) : gbt_suite_synth(true);
   gbt_suite_write(r, dir);
   gbt_suite_free(r);
   const char *files[] = {"suite.json", "meta.json", "runs.csv", "warmups.csv"};
   for (size_t i = 0; i < 4; i++) {
     char a[128], b[4096];
     snprintf(a, sizeof a, "%s/%s", dir, files[i]);
-    snprintf(b, sizeof b, "%s/suite-synth/%s", GB_TEST_DATA_DIR, files[i]);
+    snprintf(b, sizeof b, "%s/suite-%s/%s", GB_TEST_DATA_DIR, named ? "named" : "synth",
+             files[i]);
     char *x = gbt_slurp_or_fail(a), *y = gbt_slurp_or_fail(b);
     cr_assert_str_eq(x, y, "%s differs from what the generator writes", b);
     free(x);
@@ -96,13 +100,22 @@ Test(suite_report, the_fixture_folder_is_the_generators) {
   rmdir(dir);
 }
 
+Test(suite_report, the_fixture_folder_is_the_generators) {
+  fixture_folder_is_the_generators(false);
+}
+
+Test(suite_report, the_named_fixture_folder_is_the_generators) {
+  fixture_folder_is_the_generators(true);
+}
+
 Test(suite_report, golden_energy) {
   golden(true, "suite-energy");
 }
 
-/* summary.json and junit.xml of the campaign with energy. */
-static void golden_other(bool junit) {
-  gb_srec_records *r = gbt_suite_synth(true);
+/* summary.json and junit.xml of the campaign with energy (named: on
+ * suite-named). */
+static void golden_other_of(bool junit, bool named) {
+  gb_srec_records *r = named ? gbt_suite_synth_named(true) : gbt_suite_synth(true);
   gb_suite_analysis *a = analyse(r);
   char *text = NULL;
   size_t len = 0;
@@ -110,10 +123,15 @@ static void golden_other(bool junit) {
   int rc = junit ? gb_suite_report_junit(a, &text, &len, &err)
                  : gb_suite_report_summary(a, &text, &len, &err);
   cr_assert(rc == 0, "%s", err.msg);
-  gbt_golden("suite-energy", junit ? "junit.xml" : "summary.json", text, len);
+  gbt_golden(named ? "suite-named" : "suite-energy", junit ? "junit.xml" : "summary.json", text,
+             len);
   free(text);
   gb_suite_analysis_free(a);
   gbt_suite_free(r);
+}
+
+static void golden_other(bool junit) {
+  golden_other_of(junit, false);
 }
 
 Test(suite_report, golden_summary) {
@@ -122,6 +140,36 @@ Test(suite_report, golden_summary) {
 
 Test(suite_report, golden_junit) {
   golden_other(true);
+}
+
+/* A named parameter's values by name, in the file's order (reversed
+ * before nearly-sorted), in results.md, summary.json and junit.xml. */
+Test(suite_report, golden_named) {
+  golden(true, "suite-named");
+}
+
+Test(suite_report, golden_named_summary) {
+  golden_other_of(false, true);
+}
+
+Test(suite_report, golden_named_junit) {
+  golden_other_of(true, true);
+}
+
+Test(suite_report, named_cases_in_the_files_order) {
+  gb_srec_records *r = gbt_suite_synth_named(true);
+  gb_suite_analysis *a = analyse(r);
+  static const char *const want[] = {"n=1000, order=sorted", "n=4000, order=sorted",
+                                     "n=500, order=reversed", "n=500, order=nearly-sorted"};
+  cr_assert_eq(a->n_cases, 4);
+  for (size_t k = 0; k < 4; k++) {
+    char params[GB_SREC_PARAMS_MAX];
+    gb_sa_case_params(a, &a->cases[k], params, sizeof params);
+    cr_assert_str_eq(params, want[k]);
+  }
+  cr_assert_str_eq(a->configs[a->n_configs - 1].params, "n=500;order=nearly-sorted");
+  gb_suite_analysis_free(a);
+  gbt_suite_free(r);
 }
 
 Test(suite_report, golden_off) {

@@ -6,22 +6,49 @@
 #   exact    `ctest -L smoke -L workload=nbody -L language=c` runs the 2
 #            C n-body cases and their fixture, all passing, and the records
 #            hold exactly those 2 configurations (work and startup rows),
-#            nothing of another language or workload; by hand, a C case
-#            passes, a Python case fails (not measured), or is skipped
-#            once the state says interrupted.
+#            nothing of another language or workload; the fixture wrote the
+#            report (results.md, summary.json in the records, the same bytes
+#            as `greenbench report` gives) and the project JUnit file
+#            smoke-nbody-junit.xml: the 2 cases passed, the suite's 14 others
+#            skipped (no run recorded); by hand, a C case passes, a Python
+#            case fails (not measured), or is skipped once the state says
+#            interrupted.
 #   refused  a ctest argument the fixture does not know: it fails at once
-#            with the reason on ctest's own output, measures nothing.
-#   by-hand  the fixture started outside ctest refuses with the way out.
+#            with the reason on ctest's own output and in the JUnit file
+#            (every one of the 16 cases failed), measures nothing.
+#   by-hand  the fixture started outside ctest refuses with the way out,
+#            also in the JUnit file.
 #   parity   a suite whose expect gives C a wrong output hash: the campaign
 #            (GREENBENCH_SELECT=all) stops, and the case fails with the
-#            reason naming the field.
+#            reason naming the field, as do both cases in the JUnit file.
+#   unreadable  a suite file that cannot be read: the fixture fails with the
+#            reason, and an earlier run's JUnit file is removed.
+#   report   a report that cannot be written (--junit a folder): the
+#            campaign's state fails with the reason, and so does each case.
 set -u
 check=$1 build=$2 source=$3
-suite="$build/greenbench-suite"
+suite="$build/greenbench-suite" gb="$build/greenbench"
+junit_check() { /usr/bin/python3 "$source/stats/tests/junit_check.py" --suite-cases "$@"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GREENBENCH_SUITE_RESULTS="$tmp"
 fail() { echo "suite-file-selection.sh ($check): $*" >&2; exit 1; }
+# c_nbody NAME FILE [HASH]: the example with C and n-body alone, named NAME,
+# into FILE, beside the example's programs ({suitedir}); with HASH, that is
+# the expected output hash of n=1000.
+c_nbody() {
+  ln -sfn "$source/examples/nbody" "$tmp/nbody"
+  /usr/bin/python3 - "$source/examples/nbody.json" "$@" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["name"] = sys.argv[2]
+s["languages"] = [l for l in s["languages"] if l["name"] == "c"]
+s["workloads"] = s["workloads"][:1]
+if len(sys.argv) > 4:
+    s["workloads"][0]["expect"][0]["output_hash"] = sys.argv[4]
+json.dump(s, open(sys.argv[3], "w"))
+PY
+}
 
 case $check in
 exact)
@@ -41,6 +68,18 @@ exact)
   [ "$langs" = c ] || fail "meta.json lists the languages '$langs', expected c alone"
   grep -q '^measured: c/nbody/n=1000 c/nbody/n=20000$' "$records/ctest-selection.txt" ||
     fail "ctest-selection.txt does not say what was measured"
+  # The report, as the study's fixture writes its own: results.md and
+  # summary.json in the records, the JUnit file beside the state.
+  mkdir "$tmp/again"
+  "$gb" report "$records" --out "$tmp/again/results.md" --junit "$tmp/again/junit.xml" \
+    --summary "$tmp/again/summary.json" >/dev/null || fail "greenbench report on the records failed"
+  cmp "$records/results.md" "$tmp/again/results.md" || fail "results.md is not the report's"
+  cmp "$records/summary.json" "$tmp/again/summary.json" || fail "summary.json is not the report's"
+  cmp "$tmp/smoke-nbody-junit.xml" "$tmp/again/junit.xml" || fail "the JUnit file is not the report's"
+  junit_check "$tmp/smoke-nbody-junit.xml" --tests 16 --failures 0 --skipped 14 ||
+    fail "the project JUnit is not 2 passing cases and 14 skipped"
+  grep -q '<testsuite name="nbody.smoke.c.nbody" tests="2" failures="0" errors="0" skipped="0"' \
+    "$tmp/smoke-nbody-junit.xml" || fail "the C n-body cases did not pass in the project JUnit"
   echo "took $(($(date +%s) - start)) s"
   # The case tests' verdicts on those records, by hand (outside ctest, as
   # init's child, so that no ctest pid is compared): a C case passes; a
@@ -70,11 +109,16 @@ refused)
   grep -q "'--no-such-option' is not an option.*GREENBENCH_SELECT=all" <<<"$line" || fail "$line"
   grep -q '^status: failed' "$tmp/smoke-nbody-campaign.state" || fail "the state is not failed"
   ls -d "$tmp"/smoke-nbody-2* >/dev/null 2>&1 && fail "a records folder was made"
+  junit_check "$tmp/smoke-nbody-junit.xml" --tests 16 --failures 16 --skipped 0 ||
+    fail "the project JUnit does not fail the whole suite"
+  grep -q 'type="campaign-not-run" message="the selection of the ctest run cannot be read' \
+    "$tmp/smoke-nbody-junit.xml" || fail "the project JUnit lacks the reason"
   ;;
 by-hand)
   bash -c '"$@" >"$0" 2>&1 </dev/null & exit 0' "$tmp/out" \
     "$suite" --suite "$source/examples/nbody.json" --profile smoke --campaign --out "$tmp" \
-    --state "$tmp/smoke-nbody-campaign.state" --progress-log "$tmp/smoke-nbody-progress.log"
+    --state "$tmp/smoke-nbody-campaign.state" --junit "$tmp/smoke-nbody-junit.xml" \
+    --progress-log "$tmp/smoke-nbody-progress.log"
   for _ in $(seq 300); do
     grep -qs '^status: failed' "$tmp/smoke-nbody-campaign.state" && break
     sleep 0.1
@@ -82,29 +126,49 @@ by-hand)
   sleep 0.2
   grep -q 'cannot be read (it was not started by ctest), and nothing is measured .*GREENBENCH_SELECT=all to measure the whole suite' "$tmp/out" ||
     { cat "$tmp/out"; fail "it does not refuse with the way out"; }
+  junit_check "$tmp/smoke-nbody-junit.xml" --tests 16 --failures 16 --skipped 0 ||
+    fail "the project JUnit does not fail the whole suite"
+  grep -q 'it was not started by ctest' "$tmp/smoke-nbody-junit.xml" || fail "the project JUnit lacks the reason"
   ;;
 parity)
-  # The example with C alone and a wrong expected hash for n=1000, beside
-  # the example's programs ({suitedir}).
-  ln -s "$source/examples/nbody" "$tmp/nbody"
-  /usr/bin/python3 - "$source/examples/nbody.json" "$tmp/wrong.json" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-s["name"] = "wrong"
-s["languages"] = [l for l in s["languages"] if l["name"] == "c"]
-s["workloads"] = s["workloads"][:1]
-s["workloads"][0]["expect"][0]["output_hash"] = "0000000000000000"
-json.dump(s, open(sys.argv[2], "w"))
-PY
+  # The example with C alone and a wrong expected hash for n=1000.
+  c_nbody wrong "$tmp/wrong.json" 0000000000000000
   GREENBENCH_SELECT=all "$suite" --suite "$tmp/wrong.json" --profile smoke --campaign --out "$tmp" \
-    --state "$tmp/state" --progress-log "$tmp/log" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the fixture failed"; }
+    --state "$tmp/state" --junit "$tmp/junit.xml" --progress-log "$tmp/log" >"$tmp/out" 2>&1 ||
+    { cat "$tmp/out"; fail "the fixture failed"; }
   grep -q '^status: failed' "$tmp/state" || { cat "$tmp/out"; fail "the campaign did not stop"; }
+  junit_check "$tmp/junit.xml" --tests 2 --failures 2 --skipped 0 || fail "the project JUnit does not fail both cases"
+  grep -q 'message="the campaign stopped: .*output_hash' "$tmp/junit.xml" || fail "the project JUnit lacks the reason"
   "$suite" --suite "$tmp/wrong.json" --check-case smoke/wrong/c/nbody/n=1000 --state "$tmp/state" 2>"$tmp/err" &&
     fail "the case passed"
   grep -q '^smoke/wrong/c/nbody/n=1000: the campaign stopped: .*output_hash' "$tmp/err" ||
     { cat "$tmp/err"; fail "the case does not give the reason"; }
   "$suite" --suite "$tmp/wrong.json" --check-case smoke/wrong/c/nbody/n=9 --state "$tmp/state" 2>"$tmp/err"
   [ $? -eq 2 ] && grep -q "is not a case of suite wrong" "$tmp/err" || fail "an unknown case is not refused"
+  ;;
+report)
+  c_nbody conly "$tmp/c.json"
+  mkdir "$tmp/jdir"
+  GREENBENCH_SELECT=all "$suite" --suite "$tmp/c.json" --profile smoke --campaign --out "$tmp" \
+    --state "$tmp/state" --junit "$tmp/jdir" --progress-log "$tmp/log" >"$tmp/out" 2>&1 </dev/null ||
+    { cat "$tmp/out"; fail "the fixture failed"; }
+  grep -q '^status: failed' "$tmp/state" && grep -q 'the report was not written: .*is a folder' "$tmp/state" ||
+    { cat "$tmp/state" "$tmp/out"; fail "the state does not fail with the reason"; }
+  grep -q '^greenbench-suite: error: the JUnit file was not written: ' "$tmp/out" ||
+    { cat "$tmp/out"; fail "no line says the JUnit file was not written"; }
+  "$suite" --suite "$tmp/c.json" --check-case smoke/conly/c/nbody/n=1000 --state "$tmp/state" 2>"$tmp/err" &&
+    fail "the case passed"
+  grep -q 'the report was not written' "$tmp/err" || { cat "$tmp/err"; fail "the case does not give the reason"; }
+  ;;
+unreadable)
+  echo '<testsuites name="greenbench" tests="1" failures="0"/>' >"$tmp/j.xml"
+  "$suite" --suite "$tmp/no-such-suite.json" --profile smoke --campaign --out "$tmp" \
+    --state "$tmp/state" --junit "$tmp/j.xml" --progress-log "$tmp/log" >"$tmp/out" 2>&1 </dev/null
+  [ $? -eq 1 ] || { cat "$tmp/out"; fail "the fixture did not fail"; }
+  grep -q "^greenbench-suite: error: .*no-such-suite.json: suite .*no-such-suite.json: " "$tmp/out" ||
+    { cat "$tmp/out"; fail "no reason"; }
+  [ ! -e "$tmp/j.xml" ] || fail "the stale JUnit file is still there"
+  grep -q '^status: failed' "$tmp/state" || fail "the state is not failed"
   ;;
 *) fail "unknown check" ;;
 esac

@@ -170,6 +170,33 @@ PY
   grep -q rootonlysecret out.txt && fail "run --resume printed the root-only suite"
   [ -z "$(ls -A d)" ] || fail "something was made: $(ls d)"
   ;;
+suite_pack)
+  # 9. pack reads and writes a suite campaign's folder as the user, as it does
+  # a study's: its build/ folder (here root's, 0700) is left out, never read;
+  # a suite.json only root may read is refused as the user's own read would
+  # be, nothing of it printed; a folder only root may write is refused; the
+  # archive belongs to the user.
+  mkdir U && cp "$src/stats/tests/data/suite-synth"/* U/ && mkdir U/build &&
+    cp rootfile U/build/secret && chown -R "$user": U && chown -R root: U/build &&
+    chmod 700 U/build
+  s=$(status as_sudo "$gb" pack U --out d/U.tar.gz)
+  [ "$s" = 0 ] || fail "pack of a suite folder: $s $(cat out.txt)"
+  [ "$(stat -c %U d/U.tar.gz)" = "$user" ] || fail "the archive is $(stat -c %U d/U.tar.gz)'s"
+  tar -tzf d/U.tar.gz | grep -q build && fail "build/ was packed"
+  zcat d/U.tar.gz | grep -q ROOT-ONLY-SECRET && fail "the root-only file was packed"
+  mkdir V && cp "$src/stats/tests/data/suite-synth"/* V/ && chown -R "$user": V &&
+    chown root: V/suite.json && chmod 600 V/suite.json
+  s=$(status as_sudo "$gb" pack V --out d/V.tar.gz)
+  [ "$s" = 1 ] && one_line && grep -q "suite.json: Permission denied" out.txt ||
+    fail "pack of a root-only suite.json: $s $(cat out.txt)"
+  "$gb" pack V --out V.tar.gz >/dev/null 2>&1 || fail "root itself cannot pack V"
+  mkdir rootdir && chmod 700 rootdir
+  s=$(status as_sudo "$gb" pack U --out "$work/rootdir/U.tar.gz")
+  [ "$s" = 2 ] && one_line && grep -q "Permission denied" out.txt ||
+    fail "pack --out into root's folder: $s $(cat out.txt)"
+  [ -z "$(ls -A rootdir)" ] || fail "something was made in root's folder"
+  [ ! -e d/V.tar.gz ] || fail "an archive of V was written"
+  ;;
 run_out)
   # 4/issue item 2: run opens --out as the user: a folder only root may write is refused.
   mkdir rootdir && chmod 700 rootdir

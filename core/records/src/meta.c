@@ -174,6 +174,7 @@ static int check_calibration(vctx *v, const gb_meta *m) {
 
 static int check_energy(vctx *v, const gb_meta *m) {
   gb_rec_energy st = m->energy.status;
+  gb_excerpt_buf b;
   bool package = false;
   if ((m->settings.energy == GB_ENERGY_OFF) != (st == GB_REC_ENERGY_OFF))
     return FAIL(v, "energy.status: %s, but settings.energy is %s", gb_rec_energy_name(st),
@@ -182,9 +183,11 @@ static int check_energy(vctx *v, const gb_meta *m) {
     return FAIL(v, "energy.reason: empty, but energy is %s", gb_rec_energy_name(st));
   if (m->energy.has_source && strcmp(m->energy.source, "powercap") != 0 &&
       strcmp(m->energy.source, "perf_event") != 0)
-    return FAIL(v, "energy.source: '%s' is neither powercap nor perf_event", m->energy.source);
+    return FAIL(v, "energy.source: '%s' is neither powercap nor perf_event",
+                gb_excerpt(&b, m->energy.source));
   if (m->energy.has_cross && strcmp(m->energy.cross_check, "perf_event") != 0)
-    return FAIL(v, "energy.cross_check: '%s' is not perf_event", m->energy.cross_check);
+    return FAIL(v, "energy.cross_check: '%s' is not perf_event",
+                gb_excerpt(&b, m->energy.cross_check));
   for (size_t i = 0; i < m->energy.n_zones; i++)
     package |= m->energy.zones[i].kind == GB_META_ZONE_PACKAGE;
   if (st == GB_REC_ENERGY_OK && !package)
@@ -194,10 +197,13 @@ static int check_energy(vctx *v, const gb_meta *m) {
 
 static int check_progress(vctx *v, const gb_meta *m) {
   int64_t t; /* UTC, a real date (gb_utc_parse) */
+  gb_excerpt_buf b;
   if (gb_utc_parse(m->started_at, &t) < 0)
-    return FAIL(v, "started_at: '%.40s' is not YYYY-MM-DDTHH:MM:SSZ", m->started_at);
+    return FAIL(v, "started_at: '%s' is not YYYY-MM-DDTHH:MM:SSZ",
+                gb_excerpt(&b, m->started_at));
   if (m->has_finished_at && gb_utc_parse(m->finished_at, &t) < 0)
-    return FAIL(v, "finished_at: '%.40s' is not YYYY-MM-DDTHH:MM:SSZ", m->finished_at);
+    return FAIL(v, "finished_at: '%s' is not YYYY-MM-DDTHH:MM:SSZ",
+                gb_excerpt(&b, m->finished_at));
   if (m->runs_done > m->plan.measured_runs)
     return FAIL(v, "runs_done: %" PRIu64 ", more than plan.measured_runs %" PRIu64,
                 m->runs_done, m->plan.measured_runs);
@@ -210,12 +216,12 @@ static int check_progress(vctx *v, const gb_meta *m) {
 }
 
 static int check_identity(vctx *v, const gb_meta *m) {
+  gb_excerpt_buf b;
   if (m->n_command == 0 || !m->command || !m->command_line)
     return FAIL(v, "command: empty");
   if (m->machine.has_label && !gb_meta_label_valid(m->machine.label))
-    return FAIL(v,
-                "machine.label: '%.64s' is not a label (1 to 63 letters, digits, '_' or '-')",
-                m->machine.label);
+    return FAIL(v, "machine.label: '%s' is not a label (1 to 63 letters, digits, '_' or '-')",
+                gb_excerpt(&b, m->machine.label));
   for (unsigned l = 0; gb_bits_next(m->settings.languages, &l); l++)
     if (l < GB_LANGUAGE_COUNT && !m->runtimes[l][0])
       return FAIL(v, "runtimes.%s: missing for a language in settings", gb_language_names[l]);

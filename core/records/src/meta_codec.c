@@ -79,14 +79,15 @@ static int parse_env(jctx *j, const cJSON *o, const char *at, void *base) {
     return bad(j, at, "an object", o);
   int rc = 0;
   for (const cJSON *v = o->child; rc == 0 && v; v = v->next) {
-    char k[128];
+    char k[GB_EXCERPT_CAP + 16];
+    gb_excerpt_buf name; /* the file's text, escaped: a message stays one line */
     if (m->n_harness_env == GB_META_MAX_ENV)
       return FAIL(j, at, "more than 32 variables");
     size_t n = strlen(v->string);
     if (n == 0 || n >= sizeof m->harness_env[0].name)
       return FAIL(j, at, "a variable name that is empty or too long");
     memcpy(m->harness_env[m->n_harness_env].name, v->string, n + 1);
-    rc = copy_str(j, v, key_path(k, sizeof k, at, v->string),
+    rc = copy_str(j, v, key_path(k, sizeof k, at, gb_excerpt(&name, v->string)),
                   m->harness_env[m->n_harness_env].value, sizeof m->harness_env[0].value);
     m->n_harness_env += rc == 0;
   }
@@ -341,8 +342,9 @@ static int parse_value(jctx *j, const field *f, const cJSON *v, const char *at, 
     if (!cJSON_IsString(v))
       return bad(j, at, "a string", v);
     int i = gbi_rec_set_find(f->names, v->valuestring, strlen(v->valuestring));
+    gb_excerpt_buf shown; /* the file's text, escaped: the message stays one line */
     if (i < 0)
-      return FAIL(j, at, "unknown value '%.40s'", v->valuestring);
+      return FAIL(j, at, "unknown value '%s'", gb_excerpt(&shown, v->valuestring));
     *PLACE(base, f, unsigned) = (unsigned)i;
     return 0;
   }

@@ -5,6 +5,7 @@
 #ifndef GREENBENCH_RECORDS_INTERNAL_H
 #define GREENBENCH_RECORDS_INTERNAL_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -203,13 +204,21 @@ const char *gbi_srec_column_name(size_t c);
  * with gb_srec_row_check. 0 or -EINVAL naming the column. */
 GB_MUST_USE int gbi_srec_parse_row(const gbi_csv_field *f, gb_srec_row *row, gb_err *err);
 
+/* One "name=value" of a params or counters column. */
+typedef struct {
+  char name[GB_SUITE_NAME_MAX + 1];
+  char text[GB_SUITE_VALUE_TEXT_MAX]; /* the value as written */
+  uint64_t value;                     /* its number (0 for a name) */
+} gbi_srec_pair;
+
 /* Parses "a=1;b=2" (s[0..len); "" is no entry) into out[0..*n): at most
  * max_pairs entries, each a suite name, '=' and a plain decimal integer
- * (no leading zero) up to max, no name twice and, when sorted, names in
- * byte order. 0 or -EINVAL "<col>: ...". */
+ * (no leading zero) up to max or, when names, a suite name (a named
+ * parameter's value: one that does not start with a digit), no name twice
+ * and, when sorted, names in byte order. 0 or -EINVAL "<col>: ...". */
 GB_MUST_USE int gbi_srec_pairs_parse(const char *col, const char *s, size_t len,
-                                     size_t max_pairs, uint64_t max, bool sorted,
-                                     gb_suite_counter *out, size_t *n, gb_err *err);
+                                     size_t max_pairs, uint64_t max, bool sorted, bool names,
+                                     gbi_srec_pair *out, size_t *n, gb_err *err);
 
 /* ---- settings.c ---- */
 /* The half of gb_settings_check that holds for any campaign, the study's or
@@ -392,9 +401,39 @@ extern const gbi_pack_limits gbi_pack_default_limits;
  * and a NUL. */
 void gbi_pack_hex(const void *digest16, char out[GB_PACK_HEX_LEN + 1]);
 
+/* The files of a packed folder that the readers read, each in an anonymous
+ * memory file (-1 when the archive holds none): the study's three and a
+ * suite campaign's suite.json. */
+enum { GBI_KEPT_META, GBI_KEPT_RUNS, GBI_KEPT_WARMUPS, GBI_KEPT_SUITE, GBI_KEPT_N };
+typedef struct {
+  int fd[GBI_KEPT_N];
+  char top[GB_PACK_TOP_MAX + 1];              /* the archive's top folder */
+  char shown[PATH_MAX + GB_PACK_TOP_MAX + 2]; /* "<path>:<top>", as the readers' dir */
+} gbi_unpacked;
+
+/* Reads the archive at path whole, within lim, every member checked against
+ * the manifest (docs/records.md, "Packing a records folder"), keeping the
+ * files above. 0 with out's descriptors open (close with gbi_unpacked_close);
+ * -EINVAL, -EFBIG or -errno with one line, nothing open. */
+GB_MUST_USE int gbi_pack_unpack(const char *path, const gbi_pack_limits *lim, gbi_unpacked *out,
+                                gb_err *err);
+void gbi_unpacked_close(gbi_unpacked *u);
+/* 0 when the archive held kept file k; else -ENOENT, "<path>: no TOP/<file>
+ * in the archive". */
+GB_MUST_USE int gbi_unpacked_need(const gbi_unpacked *u, const char *path, int k, gb_err *err);
+
 /* gb_records_read_path of a packed folder, within lim. */
 GB_MUST_USE int gbi_records_read_archive(const char *path, const gbi_pack_limits *lim,
                                          gb_records **out, gb_err *err);
+
+/* ---- suiterecords_read.c ---- */
+/* gb_srec_read on the kept files of a packed folder (gbi_pack_unpack; every
+ * one of meta.json, suite.json, runs.csv and warmups.csv there), named
+ * "<archive>:<top>/<file>" in messages. */
+GB_MUST_USE int gbi_srec_read_unpacked(const gbi_unpacked *u, gb_srec_records **out,
+                                       gb_err *err);
+/* Whether text is a JSON object whose "format" is GB_SUITE_RECORDS_FORMAT. */
+bool gbi_srec_is_suite_meta(const char *text, size_t len);
 
 /* ---- suitefile_template.c ---- */
 /* The pieces of a template string, one at a time. */

@@ -21,6 +21,7 @@
 
 #include "greenbench/files.h"
 #include "greenbench/paths.h"
+#include "greenbench/suiterecords.h"
 #include "greenbench/text.h"
 #include "greenbench/timefmt.h"
 #include "records_internal.h"
@@ -73,6 +74,7 @@ typedef struct {
   char *manifest; /* its text */
   size_t manifest_len;
   time_t mtime;
+  bool suite; /* a suite campaign's folder (meta.json's format) */
 } pack_plan;
 
 static const char *kind_of(mode_t m) {
@@ -144,6 +146,8 @@ static int list_folder(pack_plan *p, gb_err *err) {
       continue;
     if (fstatat(p->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
       rc = gb_err_set(err, errno, "pack: %s/%s: %s", p->dir, SHOWN(e->d_name), strerror(errno));
+    else if (p->suite && S_ISDIR(st.st_mode) && !strcmp(e->d_name, GB_PACK_SUITE_BUILD))
+      continue; /* build outputs, not records */
     else if ((rc = check_entry(p, e->d_name, st.st_mode, err)) == 0 &&
              (rc = check_size(p, e->d_name, (uint64_t)st.st_size, &total, err)) == 0)
       rc = add_entry(p, e->d_name, err);
@@ -251,12 +255,38 @@ static time_t parse_utc(const char *s) {
   return gb_utc_parse(s, &t) == 0 && t >= 0 ? (time_t)t : 0;
 }
 
-/* The folder must be records the reader accepts; the campaign's end (or
- * start) dates every member. */
+static bool holds(const pack_plan *p, const char *name) {
+  pack_file key = {0};
+  snprintf(key.name, sizeof key.name, "%s", name);
+  return p->n > 0 && bsearch(&key, p->files, p->n, sizeof *p->files, by_name);
+}
+
+/* A suite campaign's folder must be records the suite reader accepts; its
+ * end (or start) dates every member. */
+static int read_suite_records(pack_plan *p, gb_err *err) {
+  gb_srec_records *r = NULL;
+  int rc = gb_srec_read(p->dir, &r, err);
+  if (rc < 0)
+    return rc;
+  uint64_t ns = r->meta.finished_unix_ns ? r->meta.finished_unix_ns : r->meta.started_unix_ns;
+  p->mtime = (time_t)(ns / 1000000000u);
+  gb_srec_free(r);
+  return 0;
+}
+
+/* The folder must be records the reader of its kind accepts (the study's,
+ * or a suite campaign's by meta.json's format), one campaign's only; the
+ * campaign's end (or start) dates every member. */
 static int read_records(pack_plan *p, gb_err *err) {
-  pack_file key = {.name = "meta.json"};
-  if (p->n == 0 || !bsearch(&key, p->files, p->n, sizeof *p->files, by_name))
+  if (!holds(p, "meta.json"))
     return gb_err_set(err, EINVAL, "pack: %s is not a records folder (no meta.json)", p->dir);
+  if (p->suite)
+    return read_suite_records(p, err);
+  if (holds(p, "suite.json"))
+    return gb_err_set(err, EINVAL,
+                      "pack: %s holds suite.json, but its meta.json is a study campaign's (not "
+                      "format %s); a records folder holds one campaign's records",
+                      p->dir, GB_SUITE_RECORDS_FORMAT);
   gb_records *r = NULL;
   int rc = gb_records_read(p->dir, &r, err);
   if (rc < 0)
@@ -428,8 +458,10 @@ int gb_records_pack(const char *dir, const char *out, gb_err *err) {
     rc = open_folder(folder, &p.dir_fd, err);
   if (rc == 0)
     rc = check_out(folder, p.dir_fd, out, err);
-  if (rc == 0)
+  if (rc == 0) {
+    p.suite = gb_srec_is_suite_folder(folder);
     rc = list_folder(&p, err);
+  }
   if (rc == 0) {
     if (p.n > 1)
       qsort(p.files, p.n, sizeof *p.files, by_name);

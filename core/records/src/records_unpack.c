@@ -35,8 +35,10 @@ static const char *aerr(struct archive *a) {
   return s ? s : "unknown error";
 }
 
-/* The records files kept for the reader, by index in unpack.fd. */
-static const char *const kept_files[3] = {"meta.json", "runs.csv", "warmups.csv"};
+/* The records files kept for the readers, by index in unpack.fd: the
+ * study's three, and a suite campaign's suite.json (GBI_KEPT_*). */
+static const char *const kept_files[GBI_KEPT_N] = {"meta.json", "runs.csv", "warmups.csv",
+                                                   "suite.json"};
 
 /* A file the manifest lists. */
 typedef struct {
@@ -54,7 +56,7 @@ typedef struct {
   size_t n, entries, files;
   bool has_manifest;
   uint64_t total;
-  int fd[3]; /* by kept_files, -1 until read */
+  int fd[GBI_KEPT_N]; /* by kept_files, -1 until read */
 } unpack;
 
 /* ---- Names ----------------------------------------------------------------- */
@@ -199,7 +201,7 @@ static int read_manifest(unpack *u, struct archive *a, la_int64_t size, gb_err *
 
 /* The index in kept_files of a records file the reader needs, or -1. */
 static int kept_index(const char *name) {
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < GBI_KEPT_N; i++)
     if (!strcmp(name, kept_files[i]))
       return i;
   return -1;
@@ -321,22 +323,7 @@ static int read_all(unpack *u, struct archive *a, gb_err *err) {
 
 /* ---- Reading and cleaning up ----------------------------------------------- */
 
-static int read_records(unpack *u, gb_records **out, gb_err *err) {
-  char shown[PATH_MAX + GB_PACK_TOP_MAX + 2];
-  snprintf(shown, sizeof shown, "%s:%s", u->path, u->top);
-  for (int k = 0; k < 2; k++)
-    if (u->fd[k] < 0)
-      return gb_err_set(err, ENOENT, "%s: no %s/%s in the archive", u->path, u->top,
-                        kept_files[k]);
-  gb_records_files f = {
-      .dir = shown, .meta_fd = u->fd[0], .runs_fd = u->fd[1], .warmups_fd = u->fd[2]};
-  return gb_records_read_files(&f, out, NULL, err);
-}
-
 static void clean_up(unpack *u) {
-  for (int k = 0; k < 3; k++)
-    if (u->fd[k] >= 0)
-      close(u->fd[k]);
   free(u->m);
 }
 
@@ -366,17 +353,58 @@ static struct archive *open_archive(const char *path, gb_err *err) {
   return NULL;
 }
 
-int gbi_records_read_archive(const char *path, const gbi_pack_limits *lim, gb_records **out,
-                             gb_err *err) {
-  unpack u = {.path = path, .lim = lim, .fd = {-1, -1, -1}};
+int gbi_pack_unpack(const char *path, const gbi_pack_limits *lim, gbi_unpacked *out,
+                    gb_err *err) {
+  unpack u = {.path = path, .lim = lim};
+  for (int k = 0; k < GBI_KEPT_N; k++)
+    u.fd[k] = out->fd[k] = -1;
   struct archive *a = open_archive(path, err);
   if (!a)
     return -EINVAL;
   int rc = read_all(&u, a, err);
   archive_read_free(a);
-  if (rc == 0)
-    rc = read_records(&u, out, err);
+  for (int k = 0; k < GBI_KEPT_N; k++)
+    if (rc == 0)
+      out->fd[k] = u.fd[k];
+    else if (u.fd[k] >= 0)
+      close(u.fd[k]);
+  if (rc == 0) {
+    snprintf(out->top, sizeof out->top, "%s", u.top);
+    snprintf(out->shown, sizeof out->shown, "%s:%s", path, u.top);
+  }
   clean_up(&u);
+  return rc;
+}
+
+void gbi_unpacked_close(gbi_unpacked *u) {
+  for (int k = 0; k < GBI_KEPT_N; k++)
+    if (u->fd[k] >= 0) {
+      close(u->fd[k]);
+      u->fd[k] = -1;
+    }
+}
+
+int gbi_unpacked_need(const gbi_unpacked *u, const char *path, int k, gb_err *err) {
+  if (u->fd[k] >= 0)
+    return 0;
+  return gb_err_set(err, ENOENT, "%s: no %s/%s in the archive", path, u->top, kept_files[k]);
+}
+
+/* The study's reader on the kept files. */
+int gbi_records_read_archive(const char *path, const gbi_pack_limits *lim, gb_records **out,
+                             gb_err *err) {
+  gbi_unpacked u;
+  int rc = gbi_pack_unpack(path, lim, &u, err);
+  for (int k = GBI_KEPT_META; rc == 0 && k <= GBI_KEPT_RUNS; k++)
+    rc = gbi_unpacked_need(&u, path, k, err);
+  if (rc == 0) {
+    gb_records_files f = {.dir = u.shown,
+                          .meta_fd = u.fd[GBI_KEPT_META],
+                          .runs_fd = u.fd[GBI_KEPT_RUNS],
+                          .warmups_fd = u.fd[GBI_KEPT_WARMUPS]};
+    rc = gb_records_read_files(&f, out, NULL, err);
+  }
+  gbi_unpacked_close(&u);
   return rc;
 }
 

@@ -350,14 +350,44 @@ static int parameter_of(ctx *c, const cJSON *v, const char *at, gb_suite_paramet
     rc = array_of(c, m, here, 1, GB_SUITE_VALUES_MAX, &n);
   }
   const cJSON *e = rc == 0 ? m->child : NULL;
+  /* All names when the first is a string (each value its index), else all
+   * whole numbers. */
+  p->named = e && cJSON_IsString(e);
   for (size_t i = 0; rc == 0 && i < n; i++, e = e->next) {
     at_of(here, "%s.values[%zu]", at, i);
-    rc = whole_of(c, e, here, &p->values[i]);
+    if (!p->named)
+      rc = whole_of(c, e, here, &p->values[i]);
+    else if (!cJSON_IsString(e))
+      rc = fail(c, here, "expected a name, as values[0] is, got %s", gbi_json_type_name(e));
+    else if ((rc = name_of(c, e, here, p->names[i])) == 0)
+      p->values[i] = i;
     for (size_t j = 0; rc == 0 && j < i; j++)
-      if (p->values[j] == p->values[i])
-        rc = fail(c, here, "%" PRIu64 " is already values[%zu]", p->values[i], j);
+      if (p->named ? strcmp(p->names[j], p->names[i]) == 0 : p->values[j] == p->values[i])
+        rc = p->named ? fail(c, here, "%s is already values[%zu]", p->names[i], j)
+                      : fail(c, here, "%" PRIu64 " is already values[%zu]", p->values[i], j);
     p->n_values = i + 1;
   }
+  return rc;
+}
+
+/* A value of parameter p at `at`: a whole number, or one of its names. */
+static int value_of(ctx *c, const cJSON *v, const char *at, const gb_suite_parameter *p,
+                    uint64_t *out) {
+  char q[SHOWN_SIZE];
+  if (p->named && !cJSON_IsString(v))
+    return fail(c, at, "expected one of the names of parameter %s, got %s", p->name,
+                gbi_json_type_name(v));
+  if (p->named && gb_suite_value_parse(p, v->valuestring, strlen(v->valuestring), out) < 0)
+    return fail(c, at, "%s is not one of the values of parameter %s",
+                shown(v->valuestring, strlen(v->valuestring), q), p->name);
+  if (p->named)
+    return 0;
+  int rc = whole_of(c, v, at, out);
+  size_t j = 0;
+  while (rc == 0 && j < p->n_values && p->values[j] != *out)
+    j++;
+  if (rc == 0 && j == p->n_values)
+    rc = fail(c, at, "%" PRIu64 " is not one of the values of parameter %s", *out, p->name);
   return rc;
 }
 
@@ -391,13 +421,7 @@ static int expect_of(ctx *c, const cJSON *v, const char *at, const gb_suite_work
     const gb_suite_parameter *p = &w->parameters[i];
     at_of(here, "%s.%s", at, p->name);
     if ((rc = member(c, v, at, p->name, false, &m)) == 0)
-      rc = whole_of(c, m, here, &e->values[i]);
-    size_t j = 0;
-    while (rc == 0 && j < p->n_values && p->values[j] != e->values[i])
-      j++;
-    if (rc == 0 && j == p->n_values)
-      rc = fail(c, here, "%" PRIu64 " is not one of the values of parameter %s", e->values[i],
-                p->name);
+      rc = value_of(c, m, here, p, &e->values[i]);
   }
   if (rc == 0 && (rc = member(c, v, at, "output_hash", true, &m)) == 0 && m) {
     at_of(here, "%s.output_hash", at);

@@ -1,6 +1,7 @@
 /* The placeholders of a suite's argv templates: the scanner the reader
  * checks them with, and their expansion for one process
  * (greenbench/suitefile.h). */
+#include "greenbench/numparse.h"
 #include "greenbench/suitefile.h"
 #include "records_internal.h"
 
@@ -54,6 +55,54 @@ static bool is(const char *p, size_t n, const char *name) {
   return strlen(name) == n && memcmp(p, name, n) == 0;
 }
 
+int gb_suite_value_text(const gb_suite_parameter *p, uint64_t v, char *buf, size_t len) {
+  if (p->named && v >= p->n_values)
+    return -EINVAL;
+  char text[GB_SUITE_VALUE_TEXT_MAX];
+  int n = p->named ? snprintf(text, sizeof text, "%s", p->names[v])
+                   : snprintf(text, sizeof text, "%" PRIu64, v);
+  if ((size_t)n >= len) {
+    if (len)
+      buf[0] = '\0';
+    return -ENOSPC;
+  }
+  memcpy(buf, text, (size_t)n + 1);
+  return n;
+}
+
+int gb_suite_params_join(const gb_suite_workload *w, const uint64_t *values, const char *sep,
+                         char *buf, size_t len) {
+  size_t o = 0;
+  if (len)
+    buf[0] = '\0';
+  for (size_t i = 0; i < w->n_parameters; i++) {
+    char text[GB_SUITE_VALUE_TEXT_MAX];
+    if (gb_suite_value_text(&w->parameters[i], values[i], text, sizeof text) < 0)
+      return -EINVAL;
+    int n = snprintf(buf + o, len - o, "%s%s=%s", i ? sep : "", w->parameters[i].name, text);
+    if (n < 0 || (size_t)n >= len - o)
+      return -ENOSPC;
+    o += (size_t)n;
+  }
+  return len ? (int)o : -ENOSPC;
+}
+
+int gb_suite_value_parse(const gb_suite_parameter *p, const char *s, size_t len, uint64_t *v) {
+  uint64_t x = 0;
+  if (p->named) {
+    while (x < p->n_values && !is(s, len, p->names[x]))
+      x++;
+  } else if ((len > 1 && s[0] == '0') || gb_parse_u64_n(s, len, 0, GB_SUITE_VALUE_MAX, &x) < 0)
+    return -EINVAL;
+  size_t i = 0;
+  while (i < p->n_values && p->values[i] != x)
+    i++;
+  if (i == p->n_values)
+    return -EINVAL;
+  *v = x;
+  return 0;
+}
+
 /* The text of placeholder p[0..n) under v into buf[cap]; false when v gives
  * it no value. */
 static bool value_of(const char *p, size_t n, const gb_suite_vars *v, char *buf, size_t cap) {
@@ -73,13 +122,13 @@ static bool value_of(const char *p, size_t n, const gb_suite_vars *v, char *buf,
     text = v->builddir;
   else if (is(p, n, "workers"))
     text = v->workers;
-  for (size_t i = 0; w && v->values && !text && !has_num && i < w->n_parameters; i++)
-    if (is(p, n, w->parameters[i].name))
-      has_num = true, num = v->values[i];
   if (has_num)
     snprintf(buf, cap, "%" PRIu64, num);
   else if (text)
     snprintf(buf, cap, "%s", text);
+  for (size_t i = 0; w && v->values && !text && !has_num && i < w->n_parameters; i++)
+    if (is(p, n, w->parameters[i].name))
+      return gb_suite_value_text(&w->parameters[i], v->values[i], buf, cap) >= 0;
   return has_num || text;
 }
 

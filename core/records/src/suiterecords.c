@@ -159,9 +159,10 @@ static int pair_value(const char *col, const char *name, const char *s, size_t l
   return 0;
 }
 
-/* One "name=value" of s[0..len) into *out. */
-static int pair_parse(const char *col, const char *s, size_t len, uint64_t max,
-                      gb_suite_counter *out, gb_err *err) {
+/* One "name=value" of s[0..len) into *out; when names, the value may be a
+ * name. */
+static int pair_parse(const char *col, const char *s, size_t len, uint64_t max, bool names,
+                      gbi_srec_pair *out, gb_err *err) {
   gb_excerpt_buf b;
   const char *eq = memchr(s, '=', len);
   size_t n = eq ? (size_t)(eq - s) : len;
@@ -174,11 +175,29 @@ static int pair_parse(const char *col, const char *s, size_t len, uint64_t max,
   out->name[n] = '\0';
   if (!gb_suite_name_ok(out->name))
     return gb_err_set(err, EINVAL, "%s: '%s' is not a name", col, gbi_field_shown(&b, s, n));
-  return pair_value(col, out->name, eq + 1, len - n - 1, max, &out->value, err);
+  const char *v = eq + 1;
+  size_t vn = len - n - 1;
+  out->value = 0;
+  out->text[0] = '\0';
+  if (names && vn > 0 && (v[0] < '0' || v[0] > '9')) {
+    if (vn < sizeof out->text) {
+      memcpy(out->text, v, vn);
+      out->text[vn] = '\0';
+    }
+    if (!out->text[0] || !gb_suite_name_ok(out->text))
+      return gb_err_set(err, EINVAL,
+                        "%s: %s: '%s' is neither a plain decimal integer nor a name", col,
+                        out->name, gbi_field_shown(&b, v, vn));
+    return 0;
+  }
+  int rc = pair_value(col, out->name, v, vn, max, &out->value, err);
+  if (rc == 0)
+    snprintf(out->text, sizeof out->text, "%" PRIu64, out->value);
+  return rc;
 }
 
 int gbi_srec_pairs_parse(const char *col, const char *s, size_t len, size_t max_pairs,
-                         uint64_t max, bool sorted, gb_suite_counter *out, size_t *n,
+                         uint64_t max, bool sorted, bool names, gbi_srec_pair *out, size_t *n,
                          gb_err *err) {
   size_t k = 0;
   const char *p = s, *end = s + len;
@@ -187,7 +206,7 @@ int gbi_srec_pairs_parse(const char *col, const char *s, size_t len, size_t max_
     const char *stop = semi ? semi : end;
     if (k == max_pairs)
       return gb_err_set(err, EINVAL, "%s: more than %zu entries", col, max_pairs);
-    int rc = pair_parse(col, p, (size_t)(stop - p), max, &out[k], err);
+    int rc = pair_parse(col, p, (size_t)(stop - p), max, names, &out[k], err);
     if (rc < 0)
       return rc;
     for (size_t i = 0; i < k; i++)
@@ -206,12 +225,12 @@ int gbi_srec_pairs_parse(const char *col, const char *s, size_t len, size_t max_
 }
 
 static int pairs_check(const column *c, const char *s, size_t len, gb_err *err) {
-  gb_suite_counter pairs[GB_SUITE_COUNTERS_MAX];
+  gbi_srec_pair pairs[GB_SUITE_COUNTERS_MAX];
   size_t n;
   bool params = c->type == T_PARAMS;
   return gbi_srec_pairs_parse(
       c->name, s, len, params ? GB_SUITE_PARAMETERS_MAX : GB_SUITE_COUNTERS_MAX,
-      params ? GB_SUITE_VALUE_MAX : UINT64_MAX, !params, pairs, &n, err);
+      params ? GB_SUITE_VALUE_MAX : UINT64_MAX, !params, params, pairs, &n, err);
 }
 
 /* names[i]=values[i] joined by ';' into buf[len]: its length or -ENOSPC. */
@@ -235,12 +254,10 @@ static int pairs_text(const char *const *names, const uint64_t *values, size_t n
 
 int gb_srec_params_text(const gb_suite_workload *w, const uint64_t *values, char *buf,
                         size_t len) {
-  const char *names[GB_SUITE_PARAMETERS_MAX];
-  size_t n =
-      w->n_parameters < GB_SUITE_PARAMETERS_MAX ? w->n_parameters : GB_SUITE_PARAMETERS_MAX;
-  for (size_t i = 0; i < n; i++)
-    names[i] = w->parameters[i].name;
-  return pairs_text(names, values, n, buf, len);
+  int rc = gb_suite_params_join(w, values, ";", buf, len);
+  if (rc < 0 && len)
+    buf[0] = '\0';
+  return rc;
 }
 
 static int by_name(const void *a, const void *b) {

@@ -74,11 +74,11 @@ static const char *names_of(const gb_suite_workload *w, char *buf, size_t len) {
 /* params as one of w's parameter sets: its index in *set. */
 static int params_set(const gb_suite_workload *w, const char *params, size_t *set,
                       gb_err *err) {
-  gb_suite_counter p[GB_SUITE_PARAMETERS_MAX];
+  gbi_srec_pair p[GB_SUITE_PARAMETERS_MAX];
   size_t n = 0, index = 0;
   char names[GB_SUITE_PARAMETERS_MAX * (GB_SUITE_NAME_MAX + 2) + 1];
   int rc = gbi_srec_pairs_parse("params", params, strlen(params), GB_SUITE_PARAMETERS_MAX,
-                                GB_SUITE_VALUE_MAX, false, p, &n, err);
+                                GB_SUITE_VALUE_MAX, false, true, p, &n, err);
   if (rc < 0)
     return rc;
   bool same = n == w->n_parameters;
@@ -90,12 +90,13 @@ static int params_set(const gb_suite_workload *w, const char *params, size_t *se
                       params, w->name, names_of(w, names, sizeof names));
   for (size_t i = 0; i < n; i++) {
     const gb_suite_parameter *q = &w->parameters[i];
+    uint64_t value = 0;
     size_t v = 0;
-    while (v < q->n_values && q->values[v] != p[i].value)
+    if (gb_suite_value_parse(q, p[i].text, strlen(p[i].text), &value) < 0)
+      return gb_err_set(err, EINVAL, "params: %s=%s is not a value of workload %s", q->name,
+                        p[i].text, w->name);
+    while (q->values[v] != value)
       v++;
-    if (v == q->n_values)
-      return gb_err_set(err, EINVAL, "params: %s=%" PRIu64 " is not a value of workload %s",
-                        q->name, p[i].value, w->name);
     index = index * q->n_values + v;
   }
   *set = index;
@@ -286,15 +287,25 @@ static int check_file(reader *r) {
   return rc;
 }
 
-/* ---- The folder ------------------------------------------------------------ */
+/* ---- The folder, or a packed one ------------------------------------------ */
 
-/* dir/file read whole into *buf. */
-static int read_file(const char *dir, const char *file, char **buf, size_t *len, gb_err *err) {
+/* Where the files come from: a folder, or the memory files of a packed one
+ * (gbi_pack_unpack), named "<archive>:<top>" in messages. */
+typedef struct {
+  const char *dir;
+  const int *fds; /* NULL for a folder; else by GBI_KEPT_* */
+} source;
+
+/* file (kept file k of a packed folder) read whole into *buf. */
+static int read_file(const source *src, const char *file, int k, char **buf, size_t *len,
+                     gb_err *err) {
   char path[4096];
   int fd = -1;
-  int rc = gb_path_join(path, sizeof path, dir, file, err);
+  int rc = gb_path_join(path, sizeof path, src->dir, file, err);
+  if (rc == 0 && src->fds)
+    return gbi_file_read_all(src->fds[k], path, buf, len, err);
   if (rc == 0)
-    rc = gbi_file_open_in(dir, file, &fd, err);
+    rc = gbi_file_open_in(src->dir, file, &fd, err);
   if (rc == 0)
     rc = gbi_file_read_all(fd, path, buf, len, err);
   if (fd >= 0)
@@ -302,11 +313,11 @@ static int read_file(const char *dir, const char *file, char **buf, size_t *len,
   return rc;
 }
 
-static int read_rows(const char *dir, const char *file, gb_srec_records *out, gb_err *err) {
+static int read_rows(const source *src, const char *file, gb_srec_records *out, gb_err *err) {
   reader r = {.name = file, .warmups = strcmp(file, "warmups.csv") == 0, .r = out, .err = err};
   char *buf = NULL;
   size_t len = 0;
-  int rc = read_file(dir, file, &buf, &len, err);
+  int rc = read_file(src, file, r.warmups ? GBI_KEPT_WARMUPS : GBI_KEPT_RUNS, &buf, &len, err);
   if (rc == 0 && !(r.scratch = malloc(GB_SREC_LINE_MAX)))
     rc = gb_err_set(err, ENOMEM, "%s: out of memory", file);
   if (rc == 0)
@@ -330,10 +341,10 @@ static int read_rows(const char *dir, const char *file, gb_srec_records *out, gb
   return 0;
 }
 
-static int read_meta(const char *dir, gb_srec_meta *m, gb_err *err) {
+static int read_meta(const source *src, gb_srec_meta *m, gb_err *err) {
   char *buf = NULL;
   size_t len = 0;
-  int rc = read_file(dir, "meta.json", &buf, &len, err);
+  int rc = read_file(src, "meta.json", GBI_KEPT_META, &buf, &len, err);
   if (rc == 0)
     rc = gb_srec_meta_parse(buf, len, m, err);
   free(buf);
@@ -341,12 +352,19 @@ static int read_meta(const char *dir, gb_srec_meta *m, gb_err *err) {
 }
 
 /* suite.json is the suite meta.json names, and lists meta's languages. */
-static int read_suite(const char *dir, gb_srec_records *out, gb_err *err) {
-  char path[4096];
+static int read_suite(const source *src, gb_srec_records *out, gb_err *err) {
+  char path[4096], *text = NULL;
+  size_t len = 0;
   const gb_srec_meta *m = &out->meta;
-  int rc = gb_path_join(path, sizeof path, dir, "suite.json", err);
-  if (rc == 0)
+  int rc = gb_path_join(path, sizeof path, src->dir, "suite.json", err);
+  if (rc == 0 && !src->fds)
     rc = gb_suite_load(path, &out->suite, err);
+  else if (rc == 0 &&
+           (rc = read_file(src, "suite.json", GBI_KEPT_SUITE, &text, &len, err)) == 0)
+    rc = len > GB_SUITE_FILE_MAX ? gb_err_set(err, EFBIG, "suite %s: %s: more than %u bytes",
+                                              path, path, GB_SUITE_FILE_MAX)
+                                 : gb_suite_parse(text, len, path, &out->suite, err);
+  free(text);
   if (rc < 0)
     return rc;
   if (strcmp(out->suite.hash, m->suite_hash) != 0)
@@ -365,23 +383,31 @@ static int read_suite(const char *dir, gb_srec_records *out, gb_err *err) {
   return 0;
 }
 
-int gb_srec_read(const char *dir, gb_srec_records **out, gb_err *err) {
+static int read_source(const source *src, gb_srec_records **out, gb_err *err) {
   gb_srec_records *r = calloc(1, sizeof *r);
   if (!r)
-    return gb_err_set(err, ENOMEM, "%s: out of memory", dir);
-  int rc = read_meta(dir, &r->meta, err);
+    return gb_err_set(err, ENOMEM, "%s: out of memory", src->dir);
+  int rc = read_meta(src, &r->meta, err);
   if (rc == 0)
-    rc = read_suite(dir, r, err);
+    rc = read_suite(src, r, err);
   if (rc == 0)
-    rc = read_rows(dir, "runs.csv", r, err);
+    rc = read_rows(src, "runs.csv", r, err);
   if (rc == 0)
-    rc = read_rows(dir, "warmups.csv", r, err);
+    rc = read_rows(src, "warmups.csv", r, err);
   if (rc < 0) {
     gb_srec_free(r);
     return rc;
   }
   *out = r;
   return 0;
+}
+
+int gb_srec_read(const char *dir, gb_srec_records **out, gb_err *err) {
+  return read_source(&(source){.dir = dir}, out, err);
+}
+
+int gbi_srec_read_unpacked(const gbi_unpacked *u, gb_srec_records **out, gb_err *err) {
+  return read_source(&(source){.dir = u->shown, .fds = u->fd}, out, err);
 }
 
 void gb_srec_free(gb_srec_records *r) {
@@ -393,17 +419,23 @@ void gb_srec_free(gb_srec_records *r) {
   free(r);
 }
 
+bool gbi_srec_is_suite_meta(const char *text, size_t len) {
+  gb_err err;
+  cJSON *root = NULL;
+  bool yes = gbi_json_parse_strict(text, len, "meta.json", "meta.json", &root, &err) == 0;
+  const cJSON *format = yes ? cJSON_GetObjectItemCaseSensitive(root, "format") : NULL;
+  yes = cJSON_IsString(format) && strcmp(format->valuestring, GB_SUITE_RECORDS_FORMAT) == 0;
+  cJSON_Delete(root);
+  return yes;
+}
+
 bool gb_srec_is_suite_folder(const char *dir) {
   char *buf = NULL;
   size_t len = 0;
   gb_err err;
-  cJSON *root = NULL;
-  if (read_file(dir, "meta.json", &buf, &len, &err) < 0)
+  if (read_file(&(source){.dir = dir}, "meta.json", GBI_KEPT_META, &buf, &len, &err) < 0)
     return false;
-  bool yes = gbi_json_parse_strict(buf, len, "meta.json", "meta.json", &root, &err) == 0;
-  const cJSON *format = yes ? cJSON_GetObjectItemCaseSensitive(root, "format") : NULL;
-  yes = cJSON_IsString(format) && strcmp(format->valuestring, GB_SUITE_RECORDS_FORMAT) == 0;
-  cJSON_Delete(root);
+  bool yes = gbi_srec_is_suite_meta(buf, len);
   free(buf);
   return yes;
 }

@@ -292,13 +292,24 @@ Test(suiterecords, params_and_counters_are_written_in_canonical_form) {
   cr_assert_eq(gb_srec_counters_text(twice, 2, cbuf, sizeof cbuf), -EINVAL);
 }
 
-/* The longest texts fit their fields and the line. */
+/* The longest texts fit their fields and the line: the longest numbers,
+ * and the longest names, which are longer. */
 Test(suiterecords, the_longest_params_and_counters_fit) {
   gb_suite_workload w = {.n_parameters = GB_SUITE_PARAMETERS_MAX};
   uint64_t v[GB_SUITE_PARAMETERS_MAX];
   for (size_t i = 0; i < GB_SUITE_PARAMETERS_MAX; i++) {
     memset(w.parameters[i].name, 'a' + (int)i, GB_SUITE_NAME_MAX);
-    v[i] = GB_SUITE_VALUE_MAX;
+    w.parameters[i].n_values = 1;
+    w.parameters[i].values[0] = v[i] = GB_SUITE_VALUE_MAX;
+  }
+  char numbers[GB_SREC_PARAMS_MAX];
+  cr_assert_eq(gb_srec_params_text(&w, v, numbers, sizeof numbers),
+               GB_SUITE_PARAMETERS_MAX * (GB_SUITE_NAME_MAX + 17) + GB_SUITE_PARAMETERS_MAX -
+                   1);
+  for (size_t i = 0; i < GB_SUITE_PARAMETERS_MAX; i++) {
+    w.parameters[i].named = true;
+    w.parameters[i].values[0] = v[i] = 0;
+    memset(w.parameters[i].names[0], 'z' - (int)i, GB_SUITE_NAME_MAX);
   }
   gb_suite_counter c[GB_SUITE_COUNTERS_MAX];
   for (size_t i = 0; i < GB_SUITE_COUNTERS_MAX; i++) {

@@ -228,3 +228,52 @@ Test(suiterecords_meta, the_writer_refuses_what_the_reader_would) {
   m.n_languages = GB_SUITE_LANGUAGES_MAX + 1;
   refused_write(&m, "meta.json: languages: too many entries");
 }
+
+/* The input that stopped the fuzz target (fuzz_suiterecords): JSON that
+ * cJSON reads with a raw tab and newline in settings.energy. The refusal
+ * shows the value escaped, so that the message stays one line. */
+static const char raw_controls_in_an_enum[] =
+    "{\n"
+    "\t\"format\":\t\"greenbench-suite-records-1\",\n"
+    "\t\"suite\":\t{\n"
+    "\t\t\"name\":\t\"demo\",\n"
+    "\t\t\"hash\":\t\"0123456789abcdef0123456789abcdef\"\n"
+    "\t},\n"
+    "\t\"greenbench_version\":\t\"0.9.0\",\n"
+    "\t\"profile\":\t\"custom\",\n"
+    "\t\"settings\":\t{\n"
+    "\t\t\"runs\":\t7,\n"
+    "\t\t\"warmups\":\t2,\n"
+    "\t\t\"target_ms\":\t150,\n"
+    "\t\t\"seed\":\t4242,\n"
+    "\t\t\"timeout_s\":\t90,\n"
+    "\t\t\"order_seed\":\t18446744073709551615,\n"
+    "\t\t\"energy\":\t\"of\tf\n"
+    "\"},\n"
+    "\t\"energy\":\t{\n"
+    "\t\t\"status\":\t\"unavailable\",\n"
+    "\t\t\"reason\":\t\"no RAPL zone\"\n"
+    "\t},\n"
+    "\t\"machine\":\t{\n"
+    "\t\t\"cpus_online\":\t16,\n"
+    "\t\t\"pinning\":\t\"pinned to CPU 3\"\n"
+    "\t},\n"
+    "\t\"languages\":\t[{\n"
+    "\t\t\t\"name\":\t\"c\",\n"
+    "\t\t\t\"title\":\t\"C\",\n"
+    "\t\t\t\"version\":\t\"gcc 12.2.0\"\n"
+    "\t\t}, {\n"
+    "\t\t\t\t}],\n"
+    "\t\"started_unix_ns\":\t1765000000123456789,\n"
+    "\t\"finished_unix_ns\":\t1765000100123456789,\n"
+    "\t\"complete\":\ttrue\n"
+    "}\n";
+
+Test(suiterecords_meta, an_unknown_value_is_shown_on_one_line) {
+  refused_text(raw_controls_in_an_enum,
+               "meta.json: settings.energy: unknown value 'of\\x09f\\n'");
+  refused_change("\"energy\":\t\"off\"", "\"energy\":\t\"off\\u001b[2J\"",
+                 "meta.json: settings.energy: unknown value 'off\\x1b[2J'");
+  refused_change("\"status\":\t\"unavailable\"", "\"status\":\t\"un\\navailable\"",
+                 "meta.json: energy.status: unknown value 'un\\navailable'");
+}

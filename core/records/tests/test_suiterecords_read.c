@@ -77,16 +77,29 @@ static void add_row(char **text, const gb_srec_row *r) {
   append(text, line);
 }
 
+/* The suite with spectral-norm's k named ("one", "two" for 1, 2): the
+ * same folder otherwise (good_folder_of). */
+static const char *const k_names[] = {"n=100;k=one", "n=100;k=two"};
+
+static char *named_suite_text(void) {
+  const char *at = strstr(suite_text, "[1,2]");
+  cr_assert_not_null(at);
+  char *out = malloc(sizeof suite_text + 16);
+  sprintf(out, "%.*s[\"one\",\"two\"]%s", (int)(at - suite_text), suite_text, at + 5);
+  return out;
+}
+
 /* 2 languages x 4 configurations: 2 work and 2 startup rows each in
- * runs.csv (32 rows), 1 warm-up each in warmups.csv (8). */
-static folder good_folder(void) {
+ * runs.csv (32 rows), 1 warm-up each in warmups.csv (8); with named, the
+ * suite of named_suite_text and its params. */
+static folder good_folder_of(bool named) {
   folder f = {0};
   char header[GB_SREC_LINE_MAX];
   gb_suite s = {0};
   gb_err err = {{0}};
-  cr_assert_eq(gb_suite_parse(suite_text, strlen(suite_text), "suite.json", &s, &err), 0, "%s",
+  f.suite = named ? named_suite_text() : strdup(suite_text);
+  cr_assert_eq(gb_suite_parse(f.suite, strlen(f.suite), "suite.json", &s, &err), 0, "%s",
                err.msg);
-  f.suite = strdup(suite_text);
   gb_srec_meta m = {0};
   strcpy(m.suite_name, "demo");
   strcpy(m.suite_hash, s.hash);
@@ -120,15 +133,25 @@ static folder good_folder(void) {
   for (size_t c = 0; c < 4; c++)
     for (size_t l = 0; l < 2; l++) {
       row_of(&r, 0, GB_SREC_KIND_WORK, languages[l], c);
+      if (named && c >= 2)
+        strcpy(r.params, k_names[c - 2]);
       add_row(&f.warmups, &r);
       for (int k = 0; k < 2; k++) {
         row_of(&r, run++, GB_SREC_KIND_WORK, languages[l], c);
+        if (named && c >= 2)
+          strcpy(r.params, k_names[c - 2]);
         add_row(&f.runs, &r);
         row_of(&r, run++, GB_SREC_KIND_STARTUP, languages[l], c);
+        if (named && c >= 2)
+          strcpy(r.params, k_names[c - 2]);
         add_row(&f.runs, &r);
       }
     }
   return f;
+}
+
+static folder good_folder(void) {
+  return good_folder_of(false);
 }
 
 static void put(const char *dir, const char *name, const char *text) {
@@ -197,14 +220,20 @@ static void refused(const folder *f, int code, const char *msg) {
   remove_folder(dir);
 }
 
-/* The good folder with one change to the file `which` refused with msg. */
-static void refused_change(int which, size_t line, const char *from, const char *to,
-                           const char *msg) {
-  folder f = good_folder();
+/* The good folder (named: good_folder_of(true)) with one change to the
+ * file `which` refused with msg. */
+static void refused_change_of(bool named, int which, size_t line, const char *from,
+                              const char *to, const char *msg) {
+  folder f = good_folder_of(named);
   char **files[] = {&f.meta, &f.suite, &f.runs, &f.warmups};
   change(files[which], line, from, to);
   refused(&f, -EINVAL, msg);
   free_folder(&f);
+}
+
+static void refused_change(int which, size_t line, const char *from, const char *to,
+                           const char *msg) {
+  refused_change_of(false, which, line, from, to, msg);
 }
 
 enum { META, SUITE, RUNS, WARMUPS };
@@ -230,6 +259,52 @@ Test(suiterecords_read, a_good_folder_is_read_whole) {
   gb_srec_free(r);
   remove_folder(dir);
   free_folder(&f);
+}
+
+/* A named parameter's values are written and read back by name; the
+ * names map back to the values (indexes) they stand for. */
+Test(suiterecords_read, named_values_round_trip) {
+  folder f = good_folder_of(true);
+  char dir[64];
+  gb_srec_records *r = NULL;
+  gb_err err = {{0}};
+  write_folder(&f, dir);
+  cr_assert_eq(gb_srec_read(dir, &r, &err), 0, "%s", err.msg);
+  cr_assert_eq(r->n_runs, 32);
+  cr_assert_str_eq(r->runs[16].params, "n=100;k=one");
+  cr_assert_str_eq(r->runs[31].params, "n=100;k=two");
+  const gb_suite_workload *w = &r->suite.workloads[1];
+  cr_assert(w->parameters[1].named);
+  cr_assert(!w->parameters[0].named);
+  char text[GB_SREC_PARAMS_MAX];
+  for (size_t i = 0; i < 2; i++) {
+    uint64_t values[] = {100, i};
+    cr_assert_eq(gb_srec_params_text(w, values, text, sizeof text), 11);
+    cr_assert_str_eq(text, k_names[i]);
+    uint64_t back = 9;
+    cr_assert_eq(gb_suite_value_parse(&w->parameters[1], text + 8, 3, &back), 0);
+    cr_assert_eq(back, i);
+  }
+  uint64_t out_of_range[] = {100, 2};
+  cr_assert_eq(gb_srec_params_text(w, out_of_range, text, sizeof text), -EINVAL);
+  cr_assert_str_eq(text, "");
+  gb_srec_free(r);
+  remove_folder(dir);
+  free_folder(&f);
+}
+
+Test(suiterecords_read, an_unknown_name_is_refused) {
+  refused_change_of(true, RUNS, 20, "k=one", "k=three",
+                    "runs.csv:20: params: k=three is not a value of workload spectral-norm");
+  refused_change_of(true, RUNS, 20, "k=one", "k=1",
+                    "runs.csv:20: params: k=1 is not a value of workload spectral-norm");
+  refused_change_of(true, RUNS, 2, "n=1000", "n=big",
+                    "runs.csv:2: params: n=big is not a value of workload nbody");
+  refused_change_of(true, WARMUPS, 6, "k=one", "k=One",
+                    "warmups.csv:6: params: k: 'One' is neither a plain decimal integer nor a "
+                    "name");
+  refused_change_of(true, RUNS, 20, "k=one",
+                    "k=", "runs.csv:20: params: k: '' is not a plain decimal integer");
 }
 
 Test(suiterecords_read, a_campaign_cut_short_reads) {

@@ -129,6 +129,29 @@ GB_MUST_USE int gb_suite_report_summary(const gb_suite_analysis *a, char **out, 
 GB_MUST_USE int gb_suite_report_junit(const gb_suite_analysis *a, char **out, size_t *len,
                                       gb_err *err);
 
+/* One configuration of a suite for a JUnit document written without
+ * records: indexes into the suite's languages and workloads, and one value
+ * per parameter of the workload. */
+typedef struct {
+  size_t language, workload;
+  uint64_t values[GB_SUITE_PARAMETERS_MAX];
+} gb_suite_junit_case;
+
+/* The JUnit document of a suite campaign that has no records to read (the
+ * suite's CTest fixture, when the campaign cannot run, did not finish its
+ * report, or is under way): gb_suite_report_junit's shape (a testsuite
+ * <suite>.<profile>.<language>.<workload> per language and workload given,
+ * in the suite's order, with the properties suite, suite_hash, language,
+ * workload and campaign_completed false; a testcase per case, named by its
+ * parameters "n=1000"), every case failed with reason (type
+ * "campaign-not-run"), time 0, every figure "not measured". Into *out
+ * (malloc'd, NUL-terminated, *len without the NUL). -EINVAL for n == 0, an
+ * empty reason or profile, a case that is not the suite's; -ENOMEM. */
+GB_MUST_USE int gb_suite_report_junit_unrun(const gb_suite *s, const char *profile,
+                                            const gb_suite_junit_case *cases, size_t n,
+                                            const char *reason, char **out, size_t *len,
+                                            gb_err *err);
+
 /* `greenbench report` of suite records r read from opts->dir: checks
  * opts as gb_report_write does, refuses an unfinished campaign (unless
  * allow_partial) and energy readings that are all 0, refuses a chart
@@ -140,13 +163,17 @@ GB_MUST_USE int gb_suite_report_junit(const gb_suite_analysis *a, char **out, si
 GB_MUST_USE int gb_suite_report_write_records(const gb_srec_records *r,
                                               const gb_report_opts *opts, gb_err *err);
 
-/* gb_srec_read of opts->dir (its errors name the file and line), then
- * gb_suite_report_write_records. */
+/* gb_srec_read_path of opts->dir, a folder or a packed one (its errors name
+ * the file and line), then gb_suite_report_write_records. For a packed DIR
+ * (gb_records_is_packed) the outputs not given go into the current folder,
+ * and none may be the archive. */
 GB_MUST_USE int gb_suite_report_write(const gb_report_opts *opts, gb_err *err);
 
 /* The three outputs' paths as gb_suite_report_write_records writes them
- * (results.md, junit.xml, summary.json: given, or in DIR), each PATH_MAX
- * bytes; its refusals of --chart and of suite.json as an output. */
+ * (results.md, junit.xml, summary.json: given, or in DIR, or in the current
+ * folder for a packed DIR), each PATH_MAX bytes; its refusals of --chart,
+ * of suite.json (or the archive) as an output, and its checks of the
+ * outputs (gb_report_check_outputs for a folder). */
 GB_MUST_USE int gb_suite_report_paths(const gb_report_opts *opts, char (*paths)[PATH_MAX],
                                       gb_err *err);
 

@@ -5,7 +5,8 @@
  * archive is deterministic: members in name order, mode 0644 (0755 for the
  * folder), owner 0, the campaign's finished_at (else started_at) as every
  * mtime, no gzip timestamp; packing the same folder twice gives the same
- * bytes. gb_records_read_path (greenbench/records_read.h) reads it back. */
+ * bytes. gb_records_read_path (greenbench/records_read.h) reads it back, and
+ * gb_srec_read_path (greenbench/suiterecords.h) a suite campaign's. */
 #ifndef GREENBENCH_RECORDS_PACK_H
 #define GREENBENCH_RECORDS_PACK_H
 
@@ -14,12 +15,18 @@
 
 /* The manifest's name inside the top folder. */
 #define GB_PACK_MANIFEST "MANIFEST.xxh128"
+/* A suite campaign's folder of build outputs ({builddir}), which pack
+ * leaves out: they are not records. */
+#define GB_PACK_SUITE_BUILD "build"
 
 /* Writes the archive of the records folder dir to out (a new temporary file
  * beside out, fsynced, then renamed over it: all or nothing). dir must hold
  * a meta.json the records reader accepts, with the rest of the records, and
  * nothing but regular files (a subfolder, a symbolic link or a special file
  * is refused, named); a MANIFEST.xxh128 in dir is not packed but made anew.
+ * A suite campaign's folder (gb_srec_is_suite_folder) is checked with the
+ * suite reader (gb_srec_read) instead, and its build/ folder of build
+ * outputs is left out; a study folder holding a suite.json is refused.
  * out must not be in dir. Returns 0; -EINVAL for a refused folder or out
  * (message set, one line); another -errno from reading or writing, with
  * nothing left at out or beside it. */

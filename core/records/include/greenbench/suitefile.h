@@ -52,10 +52,16 @@ typedef struct {
   gb_suite_template t[GB_SUITE_TEMPLATE_COUNT];
 } gb_suite_language;
 
+/* A parameter's values are whole numbers or names (each a valid name,
+ * gb_suite_name_ok). A named value is its index in the file's list:
+ * values[i] == i, names[i] its text. Print and read a value only through
+ * gb_suite_value_text and gb_suite_value_parse. */
 typedef struct {
   char name[GB_SUITE_NAME_MAX + 1];
+  bool named;
   size_t n_values;
-  uint64_t values[GB_SUITE_VALUES_MAX]; /* distinct, in the file's order */
+  uint64_t values[GB_SUITE_VALUES_MAX];                   /* distinct, in the file's order */
+  char names[GB_SUITE_VALUES_MAX][GB_SUITE_NAME_MAX + 1]; /* named only */
 } gb_suite_parameter;
 
 typedef struct {
@@ -65,8 +71,8 @@ typedef struct {
 
 /* What every language must report for one parameter set. */
 typedef struct {
-  uint64_t
-      values[GB_SUITE_PARAMETERS_MAX]; /* one per parameter of the workload, in its order */
+  uint64_t values[GB_SUITE_PARAMETERS_MAX]; /* one per parameter of the workload, in its order
+                                               (a named one's: the index of its name) */
   bool has_output_hash;
   char output_hash[17]; /* 16 lowercase hex digits */
   bool has_counters;
@@ -124,8 +130,8 @@ typedef struct {
 } gb_suite_vars;
 
 /* Expands every argument of t: each placeholder becomes its value (whole
- * numbers in plain decimal), "{{" and "}}" become "{" and "}". Returns 0 and
- * *argv, a NULL-terminated array of t->n strings (free with
+ * numbers in plain decimal, a named parameter's value its name), "{{" and "}}" become "{" and
+ * "}". Returns 0 and *argv, a NULL-terminated array of t->n strings (free with
  * gb_suite_argv_free), or -EINVAL "argument <i>: ..." for a placeholder
  * that v gives no value for or that is unknown, or an expanded argument
  * longer than GB_SUITE_ARG_MAX bytes; -ENOMEM. */
@@ -142,6 +148,32 @@ bool gb_suite_uses(const gb_suite *s, const char *name);
 /* The expect entry of w for the parameter set values (one per parameter),
  * or NULL when w gives none. */
 const gb_suite_expect *gb_suite_find_expect(const gb_suite_workload *w, const uint64_t *values);
+
+/* Room for a value's text (gb_suite_value_text): a name, or up to 16
+ * decimal digits, and the NUL. */
+#define GB_SUITE_VALUE_TEXT_MAX (GB_SUITE_NAME_MAX + 1)
+
+/* Value v of parameter p as text into buf[len]: the number in plain
+ * decimal, or, for a named parameter, the name at index v. Returns the
+ * text's length, -ENOSPC when buf is too small (buf "" when len > 0), or
+ * -EINVAL when v is no index of p's names. */
+GB_MUST_USE int gb_suite_value_text(const gb_suite_parameter *p, uint64_t v, char *buf,
+                                    size_t len);
+
+/* The value of parameter p written as s[0..len) (not NUL-terminated), as
+ * gb_suite_value_text writes it: 0 and *v when it is one of p's values,
+ * -EINVAL otherwise (an unknown name, a number not in the list, a number for
+ * a named parameter or a name for a numeric one, a leading zero). */
+GB_MUST_USE int gb_suite_value_parse(const gb_suite_parameter *p, const char *s, size_t len,
+                                     uint64_t *v);
+
+/* The parameters of workload w set to values (one per parameter, in its
+ * order) as "name=value" joined by sep ("n=1000;order=random" for ";"),
+ * each value as gb_suite_value_text writes it, into buf[len]. Returns the
+ * length, -ENOSPC when buf is too small (buf cut short, NUL-terminated when
+ * len > 0) or -EINVAL for a named value out of range. */
+GB_MUST_USE int gb_suite_params_join(const gb_suite_workload *w, const uint64_t *values,
+                                     const char *sep, char *buf, size_t len);
 
 /* True when s is a valid name: 1 to GB_SUITE_NAME_MAX of [a-z0-9_-],
  * starting with a letter. */

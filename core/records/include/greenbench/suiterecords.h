@@ -26,10 +26,11 @@
 
 #define GB_SUITE_RECORDS_FORMAT "greenbench-suite-records-1"
 /* Room for the longest text, with its NUL: 4 parameters of 32-byte names
- * and values up to 2^53-1 (4 x 49 bytes, 3 ';'), 8 counters of 32-byte
- * names and 20-digit values (8 x 53 bytes, 7 ';'). (Changed from 192 and
- * 384 in implementing it, which were too small for the longest.) */
-#define GB_SREC_PARAMS_MAX 200
+ * and values up to 32-byte names (4 x 65 bytes, 3 ';'; 200 before named
+ * values, for 16-digit numbers), 8 counters of 32-byte names and 20-digit
+ * values (8 x 53 bytes, 7 ';'). (Changed from 192 and 384 in implementing
+ * it, which were too small for the longest.) */
+#define GB_SREC_PARAMS_MAX 264
 #define GB_SREC_COUNTERS_MAX 432
 
 typedef enum { GB_SREC_KIND_WORK, GB_SREC_KIND_STARTUP, GB_SREC_KIND_COUNT } gb_srec_kind;
@@ -143,9 +144,22 @@ void gb_srec_free(gb_srec_records *r);
  * `compare`, `pack` know which reader to use); false for a study folder or
  * none. */
 bool gb_srec_is_suite_folder(const char *dir);
+/* gb_srec_read and gb_srec_is_suite_folder on path, a folder or a packed
+ * one (gb_records_is_packed, greenbench/records_pack.h): the archive is
+ * read and checked whole against its manifest, as gb_records_read_path does
+ * (docs/records.md, "Packing a records folder"); it must hold meta.json,
+ * suite.json, runs.csv and warmups.csv ("<path>: no TOP/suite.json in the
+ * archive"), read by the suite reader with messages naming
+ * "<path>:<top>/<file>". gb_srec_is_suite_path is false for an archive the
+ * reader refuses (gb_records_read_path then names why). */
+GB_MUST_USE int gb_srec_read_path(const char *path, gb_srec_records **out, gb_err *err);
+bool gb_srec_is_suite_path(const char *path);
 
-/* "n=1000;m=4" for workload w and values (one per parameter); "advances=1000;pairs=10000"
- * from names/values sorted by name. Return length or -ENOSPC.
+/* "n=1000;m=4" for workload w and values (one per parameter, each as
+ * gb_suite_value_text writes it: "order=random;size=1000" for a named
+ * parameter); "advances=1000;pairs=10000" from names/values sorted by
+ * name. Return length or -ENOSPC (params: also -EINVAL for a named value
+ * out of range).
  * (counters: also -EINVAL for more than GB_SUITE_COUNTERS_MAX, a name that
  * is not a suite name, or one name twice.) */
 GB_MUST_USE int gb_srec_params_text(const gb_suite_workload *w, const uint64_t *values,
