@@ -159,6 +159,45 @@ Test(run_suite_resume, a_suite_that_uses_suitedir_goes_on_with_its_file) {
 }
 
 /* A resume refused, exit 1, with exactly the line want; nothing written. */
+/* workers.json runs greenbench's workers ({workers}, here line.sh in a fake
+ * workers' folder): the folder alone is enough, and {workers} is looked for
+ * again; without one of the workers the resume is refused, writing nothing. */
+Test(run_suite_resume, a_suite_that_uses_workers_goes_on_from_the_folder_alone) {
+  folders f;
+  own_suite(&f);
+  char workers[64], cmd[256];
+  cr_assert_eq(gbt_fake_workers(DATA("line.sh"), true, workers, sizeof workers), 0);
+  straight_and_cut(&f, DATA("workers.json"), 6);
+  snprintf(cmd, sizeof cmd, "cp -r %s %s/again", f.half, f.dir);
+  cr_assert_eq(system(cmd), 0);
+  size_t len;
+  char *before = gbt_slurp(f.half, "runs.csv", &len);
+  result r = resume(f.half, NULL);
+  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
+  same_plan(&f, before, len);
+  free(before);
+  snprintf(cmd, sizeof cmd, "rm %s/node/worker.js", workers);
+  cr_assert_eq(system(cmd), 0);
+  char again[96], want[512];
+  snprintf(again, sizeof again, "%s/again", f.dir);
+  char *meta = gbt_slurp(again, "meta.json", &len);
+  r = resume(again, NULL);
+  cr_assert_eq(r.rc, 1, "exit %d: %s", r.rc, r.err);
+  snprintf(want, sizeof want,
+           "greenbench: error: run: the folder of greenbench's workers ({workers}) %s holds "
+           "worker-c but not node/worker.js\n",
+           workers);
+  cr_assert_str_eq(r.err, want);
+  size_t len2;
+  char *meta2 = gbt_slurp(again, "meta.json", &len2);
+  cr_assert(len2 == len && memcmp(meta, meta2, len) == 0, "meta.json stays byte for byte");
+  free(meta);
+  free(meta2);
+  snprintf(cmd, sizeof cmd, "rm -r %s", workers);
+  cr_assert_eq(system(cmd), 0);
+  unsetenv("GREENBENCH_LIBEXEC_DIR");
+}
+
 static void refused(const char *dir, const char *file, const char *want) {
   gbt_snapshot s = gbt_snapshot_take(dir);
   result r = resume(dir, file);
