@@ -123,16 +123,21 @@ static void same_plan(const folders *f, const char *before, size_t len) {
   gb_srec_free(b);
 }
 
+/* f->half resumed from the folder alone goes on to f->full's plan. */
+static void goes_on_alone(const folders *f) {
+  size_t len;
+  char *before = gbt_slurp(f->half, "runs.csv", &len);
+  result r = resume(f->half, NULL);
+  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
+  same_plan(f, before, len);
+  free(before);
+}
+
 Test(run_suite_resume, goes_on_from_the_folder_alone) {
   folders f;
   own_suite(&f);
   straight_and_cut(&f, f.file, 6);
-  size_t len;
-  char *before = gbt_slurp(f.half, "runs.csv", &len);
-  result r = resume(f.half, NULL);
-  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
-  same_plan(&f, before, len);
-  free(before);
+  goes_on_alone(&f);
 }
 
 /* good.json's build step copies {suitedir}/line.sh: the folder alone
@@ -170,18 +175,14 @@ Test(run_suite_resume, a_suite_that_uses_workers_goes_on_from_the_folder_alone) 
   straight_and_cut(&f, DATA("workers.json"), 6);
   snprintf(cmd, sizeof cmd, "cp -r %s %s/again", f.half, f.dir);
   cr_assert_eq(system(cmd), 0);
-  size_t len;
-  char *before = gbt_slurp(f.half, "runs.csv", &len);
-  result r = resume(f.half, NULL);
-  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
-  same_plan(&f, before, len);
-  free(before);
+  goes_on_alone(&f);
   snprintf(cmd, sizeof cmd, "rm %s/node/worker.js", workers);
   cr_assert_eq(system(cmd), 0);
   char again[96], want[512];
   snprintf(again, sizeof again, "%s/again", f.dir);
+  size_t len;
   char *meta = gbt_slurp(again, "meta.json", &len);
-  r = resume(again, NULL);
+  result r = resume(again, NULL);
   cr_assert_eq(r.rc, 1, "exit %d: %s", r.rc, r.err);
   snprintf(want, sizeof want,
            "greenbench: error: run: the folder of greenbench's workers ({workers}) %s holds "
