@@ -150,6 +150,7 @@ SUITE_FAULTS = [
      lambda d: lang(d, "command").__setitem__(-1, "{{reps}}")),
     ("a lone { in an argument", lambda d: lang(d, "startup").append("{n")),
     ("an empty program", lambda d: lang(d, "command").__setitem__(0, "")),
+    ("a program that is a number", lambda d: lang(d, "startup").__setitem__(0, 7)),
     ("a parameter named after the placeholder {seed}",
      lambda d: d["workloads"][0]["parameters"][1].update(name="seed")),
     ("values of both kinds",
