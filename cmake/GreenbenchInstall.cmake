@@ -37,14 +37,17 @@ install(DIRECTORY workers/node/node_modules DESTINATION ${GB_INSTALL_LIBEXECDIR}
         REGEX "/(README|LICENSE|LICENCE|CHANGELOG)(\\.[a-z]+)?$" EXCLUDE)
 
 # The carbon data with its attribution, the JUnit schema, and the JSON
-# Schemas of summary.json, compare.json, meta.json and `check --json`.
+# Schemas of summary.json, compare.json, meta.json and `check --json`, and of
+# the suite path: a suite file, its meta.json, summary.json and compare.json.
 install(DIRECTORY stats/data/ DESTINATION ${GB_INSTALL_DATADIR}/data)
 # The built-in sorting suite (docs/suites.md, "The study as a suite"): its
 # {workers} is libexec/greenbench.
 install(FILES suites/sorting.json DESTINATION ${GB_INSTALL_DATADIR}/suites)
 install(FILES stats/schema/greenbench-junit.xsd stats/schema/summary.schema.json
               stats/schema/compare.schema.json stats/schema/meta.schema.json
-              stats/schema/check.schema.json
+              stats/schema/check.schema.json stats/schema/suite.schema.json
+              stats/schema/suite-meta.schema.json stats/schema/suite-summary.schema.json
+              stats/schema/suite-compare.schema.json
         DESTINATION ${GB_INSTALL_DATADIR}/schema)
 
 # The documentation, laid out as in the repository so that its links hold.

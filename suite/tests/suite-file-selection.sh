@@ -2,7 +2,9 @@
 # suite-file-selection.sh CHECK BUILD SOURCE: a suite file's cases under
 # CTest (ADR 0023), run the way a user does, as a ctest run of its own in
 # the build tree BUILD with its files in a fresh folder
-# (GREENBENCH_SUITE_RESULTS). CHECK is one of:
+# (GREENBENCH_SUITE_RESULTS). Every JUnit file the fixture writes, the
+# report's and the one of a campaign that did not run, must be valid by
+# stats/schema/greenbench-junit.xsd. CHECK is one of:
 #   exact    `ctest -L smoke -L workload=nbody -L language=c` runs the 2
 #            C n-body cases and their fixture, all passing, and the records
 #            hold exactly those 2 configurations (work and startup rows),
@@ -28,7 +30,13 @@
 set -u
 check=$1 build=$2 source=$3
 suite="$build/greenbench-suite" gb="$build/greenbench"
-junit_check() { /usr/bin/python3 "$source/stats/tests/junit_check.py" --suite-cases "$@"; }
+# junit_check FILE ARGS: FILE valid by the project's JUnit schema, and read
+# by junitparser with the counts ARGS give.
+junit_check() {
+  xmllint --noout --schema "$source/stats/schema/greenbench-junit.xsd" "$1" 2>"$tmp/xmllint" ||
+    { cat "$tmp/xmllint" >&2; echo "$1: not valid by stats/schema/greenbench-junit.xsd" >&2; return 1; }
+  /usr/bin/python3 "$source/stats/tests/junit_check.py" --suite-cases "$@"
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GREENBENCH_SUITE_RESULTS="$tmp"

@@ -28,7 +28,10 @@ for f in bin/greenbench bin/greenbench-suite libexec/greenbench/worker-c \
   share/greenbench/data/grid-carbon-intensity.csv share/greenbench/data/README.md \
   share/greenbench/suites/sorting.json \
   share/greenbench/schema/greenbench-junit.xsd share/greenbench/schema/summary.schema.json \
-  share/greenbench/schema/check.schema.json share/doc/greenbench/README.md \
+  share/greenbench/schema/check.schema.json \
+  share/greenbench/schema/suite.schema.json share/greenbench/schema/suite-meta.schema.json \
+  share/greenbench/schema/suite-summary.schema.json share/greenbench/schema/suite-compare.schema.json \
+  share/doc/greenbench/README.md \
   share/doc/greenbench/copyright share/doc/greenbench/docs/design.md \
   share/doc/greenbench/docs/recipes/slurm-submit.sh \
   share/man/man1/greenbench.1.gz share/man/man1/greenbench-suite.1.gz \

@@ -56,7 +56,10 @@ for f in usr/bin/greenbench usr/bin/greenbench-suite usr/libexec/greenbench/work
   usr/share/greenbench/data/grid-carbon-intensity.csv usr/share/greenbench/data/README.md \
   usr/share/greenbench/suites/sorting.json \
   usr/share/greenbench/schema/greenbench-junit.xsd usr/share/greenbench/schema/summary.schema.json \
-  usr/share/greenbench/schema/check.schema.json usr/share/doc/greenbench/copyright \
+  usr/share/greenbench/schema/check.schema.json \
+  usr/share/greenbench/schema/suite.schema.json usr/share/greenbench/schema/suite-meta.schema.json \
+  usr/share/greenbench/schema/suite-summary.schema.json usr/share/greenbench/schema/suite-compare.schema.json \
+  usr/share/doc/greenbench/copyright \
   usr/share/doc/greenbench/README.md usr/share/doc/greenbench/changelog.gz \
   usr/share/man/man1/greenbench.1.gz usr/share/man/man1/greenbench-suite.1.gz \
   usr/share/bash-completion/completions/greenbench; do
