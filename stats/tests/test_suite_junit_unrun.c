@@ -2,7 +2,7 @@
  * (gb_suite_report_junit_unrun), which the suite's CTest fixture writes
  * while its campaign runs and when it cannot run: the chosen cases failed
  * with the reason, in the suite report's shape, read by junitparser as a
- * dashboard reads it and valid by schema/greenbench-junit.xsd; and its
+ * dashboard reads it and valid by schema/greenbench-suite-junit.xsd; and its
  * refusals. On the synthetic suite
  * (data/suite-synth/suite.json: c, python, lua; spin n x m, mix n x m). */
 #include <criterion/criterion.h>
@@ -69,15 +69,14 @@ Test(suite_junit_unrun, fails_each_case_with_the_reason) {
            "--skipped 0 >/dev/null",
            GB_TEST_SHARE_DIR, path);
   int rc = system(cmd);
-  /* Valid by the project's JUnit contract, as the suite report's file is. */
-  snprintf(cmd, sizeof cmd,
-           "xmllint --noout --schema %s/schema/greenbench-junit.xsd %s 2>/dev/null",
-           GB_TEST_SHARE_DIR, path);
+  /* Valid by the suite JUnit contract, as the suite report's file is. */
+  snprintf(cmd, sizeof cmd, "xmllint --noout --schema %s %s 2>/dev/null", GB_SUITE_JUNIT_SCHEMA,
+           path);
   int valid = system(cmd);
   unlink(path);
   free(xml);
   cr_assert_eq(rc, 0, "junit_check refused it");
-  cr_assert_eq(valid, 0, "greenbench-junit.xsd refused it");
+  cr_assert_eq(valid, 0, "greenbench-suite-junit.xsd refused it");
 }
 
 static void refused(const gb_suite_junit_case *c, size_t n, const char *label,

@@ -4,7 +4,7 @@
 # the build tree BUILD with its files in a fresh folder
 # (GREENBENCH_SUITE_RESULTS). Every JUnit file the fixture writes, the
 # report's and the one of a campaign that did not run, must be valid by
-# stats/schema/greenbench-junit.xsd. CHECK is one of:
+# stats/schema/greenbench-suite-junit.xsd. CHECK is one of:
 #   exact    `ctest -L smoke -L workload=nbody -L language=c` runs the 2
 #            C n-body cases and their fixture, all passing, and the records
 #            hold exactly those 2 configurations (work and startup rows),
@@ -33,8 +33,8 @@ suite="$build/greenbench-suite" gb="$build/greenbench"
 # junit_check FILE ARGS: FILE valid by the project's JUnit schema, and read
 # by junitparser with the counts ARGS give.
 junit_check() {
-  xmllint --noout --schema "$source/stats/schema/greenbench-junit.xsd" "$1" 2>"$tmp/xmllint" ||
-    { cat "$tmp/xmllint" >&2; echo "$1: not valid by stats/schema/greenbench-junit.xsd" >&2; return 1; }
+  xmllint --noout --schema "$source/stats/schema/greenbench-suite-junit.xsd" "$1" 2>"$tmp/xmllint" ||
+    { cat "$tmp/xmllint" >&2; echo "$1: not valid by stats/schema/greenbench-suite-junit.xsd" >&2; return 1; }
   /usr/bin/python3 "$source/stats/tests/junit_check.py" --suite-cases "$@"
 }
 tmp=$(mktemp -d)
