@@ -187,7 +187,7 @@ static const char usage[] =
     "       greenbench-suite --check-case P/LANGUAGE/ALGORITHM/ORDER/SIZE --state FILE\n"
     "       greenbench-suite --profile P --list-tests\n"
     "       greenbench-suite --suite FILE --profile P --campaign --out DIR --state FILE\n"
-    "                        --progress-log FILE\n"
+    "                        --progress-log FILE [--machine-label NAME]\n"
     "       greenbench-suite --suite FILE --check-case P/SUITE/LANGUAGE/WORKLOAD/PARAMS\n"
     "                        --state FILE\n"
     "       greenbench-suite --suite FILE --profile P --list-tests\n"
@@ -204,7 +204,8 @@ static const char usage[] =
     "--select options are AND-ed like terms. Any other option\n"
     "must be one of Criterion's, listed below; anything else exits 2. A JUnit or\n"
     "records path that cannot be written fails the run. The JUnit classnames are\n"
-    "<machine>.<profile>.<language>.<algorithm>; --machine-label sets the machine\n"
+    "<machine>.<profile>.<language>.<algorithm> (a suite's\n"
+    "<machine>.<suite>.<profile>.<language>.<workload>); --machine-label sets the machine\n"
     "(default: the host name and CPU model made a label).\n"
     "The other forms are the CTest suite (`ctest -L smoke -L language=c`, see the\n"
     "README): --campaign is the fixture <profile>/campaign, which measures the cases\n"
@@ -653,6 +654,7 @@ static int suite_file_forms(int argc, char **argv) {
                               .state = suite.state,
                               .junit = suite.junit,
                               .progress_log = suite.progress_log,
+                              .machine_label = suite.machine_label,
                               .select = selection(),
                               .argc = (size_t)argc,
                               .argv = (const char *const *)argv,

@@ -15,6 +15,7 @@
 
 #include "ctest_select.h"
 #include "greenbench/files.h"
+#include "greenbench/machine.h"
 #include "greenbench/paths.h"
 #include "greenbench/report.h"
 #include "greenbench/suite_analysis.h"
@@ -166,8 +167,9 @@ static void write_unrun_junit(const gbi_suite_fixture_opts *o, const loaded *l,
       memcpy(cases[n++].values, l->c[i].values, sizeof l->c[i].values);
     }
   if (rc == 0)
-    rc = gb_suite_report_junit_unrun(&l->s, gb_profile_name(o->settings.profile), cases, n, why,
-                                     &xml, &len, &err);
+    rc = gb_suite_report_junit_unrun(&l->s, o->machine_label,
+                                     gb_profile_name(o->settings.profile), cases, n, why, &xml,
+                                     &len, &err);
   if (rc == 0)
     rc = gb_report_write_file(o->junit, xml, len, &err);
   if (rc < 0)
@@ -291,6 +293,7 @@ static void measure(const gbi_suite_fixture_opts *o, const loaded *l, const bool
             o->progress_log, strerror(errno));
   gb_suite_campaign_opts co = {.base = {.settings = o->settings,
                                         .out_dir = st->records,
+                                        .machine_label = o->machine_label,
                                         .argc = o->argc,
                                         .argv = o->argv,
                                         .stop = o->stop,
@@ -314,7 +317,24 @@ static void measure(const gbi_suite_fixture_opts *o, const loaded *l, const bool
   }
 }
 
+/* The campaign with the machine label made once (the given one, or the
+ * host name and CPU model), as the study's fixture: its records and every
+ * JUnit file it writes carry the same. */
+static int campaign(const gbi_suite_fixture_opts *o);
+
 int gbi_suite_fixture_campaign(const gbi_suite_fixture_opts *o) {
+  char label[GB_META_NAME_MAX];
+  gb_err err;
+  if (gb_machine_label(o->machine_label, label, sizeof label, &err) < 0) {
+    gb_str_put_line(stderr, "greenbench-suite: error: ", err.msg);
+    return 1;
+  }
+  gbi_suite_fixture_opts labelled = *o;
+  labelled.machine_label = label;
+  return campaign(&labelled);
+}
+
+static int campaign(const gbi_suite_fixture_opts *o) {
   gbi_fstate st = {0};
   const char *profile = gb_profile_name(o->settings.profile);
   gb_str_copy(st.profile, sizeof st.profile, profile);

@@ -18,12 +18,13 @@
 #include "greenbench/settings.h"
 
 typedef struct {
-  const char *suite_path;   /* the suite file */
-  gb_settings settings;     /* the profile; order_seed set */
-  const char *results;      /* the folder of the records folders */
-  const char *state;        /* the state file the case tests read */
-  const char *junit;        /* the project JUnit file (the study's fixture's --junit) */
-  const char *progress_log; /* progress and warnings, also on stdout */
+  const char *suite_path;    /* the suite file */
+  gb_settings settings;      /* the profile; order_seed set */
+  const char *results;       /* the folder of the records folders */
+  const char *state;         /* the state file the case tests read */
+  const char *junit;         /* the project JUnit file (the study's fixture's --junit) */
+  const char *progress_log;  /* progress and warnings, also on stdout */
+  const char *machine_label; /* --machine-label; NULL: host name and CPU model */
   /* GREENBENCH_SELECT (or --select): "all" measures the whole suite where
    * the ctest selection cannot be read; NULL when none was given; any other
    * value is the study's and is refused. */

@@ -142,13 +142,14 @@ GB_MUST_USE int cli_compare_suites(const cli_compare_args *a, gb_err *err);
 /* `greenbench run --suite FILE`, once cli_run.c has read and checked the
  * options it shares with the study's run. */
 typedef struct {
-  const cli_command *cmd; /* run's, for its error lines */
-  const char *file;       /* the suite file; NULL: --resume's suite.json */
-  gb_settings settings;   /* profile, numbers, energy, order seed */
-  bool settings_given;    /* --resume: the command line set settings of its own */
-  const char *resume;     /* --resume DIR, or NULL */
-  const char *out;        /* the records folder (DIR on --resume) */
-  const char *cpus;       /* --cpus, or NULL */
+  const cli_command *cmd;    /* run's, for its error lines */
+  const char *file;          /* the suite file; NULL: --resume's suite.json */
+  gb_settings settings;      /* profile, numbers, energy, order seed */
+  bool settings_given;       /* --resume: the command line set settings of its own */
+  const char *resume;        /* --resume DIR, or NULL */
+  const char *out;           /* the records folder (DIR on --resume) */
+  const char *cpus;          /* --cpus, or NULL */
+  const char *machine_label; /* --machine-label, or NULL: the default label */
   bool dry_run, quiet;
   int argc;
   char **argv;

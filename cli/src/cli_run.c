@@ -37,7 +37,8 @@ static const char usage[] =
     "  --suite FILE             measure the programs of a suite file (docs/suites.md)\n"
     "                           instead of the study; takes --profile, --energy, the\n"
     "                           numbers (--runs ... --timeout-s), --order-seed, --cpus,\n"
-    "                           --out, --dry-run, --quiet, --resume; no study selection\n"
+    "                           --machine-label, --out, --dry-run, --quiet, --resume;\n"
+    "                           no study selection\n"
     "  --profile smoke|study    settings to start from (default: study)\n"
     "  --languages LIST         c,python,node (default: all)\n"
     "  --algorithms LIST        bubble,insertion,quick (default: all)\n"
@@ -375,13 +376,9 @@ static int run_campaign(const run_args *a, const gb_settings *s, int argc, char 
 static int suite_options(const run_args *a, const gb_cli_env *env) {
   const struct {
     const char *option, *value;
-  } study[] = {{"--languages", a->languages},
-               {"--algorithms", a->algorithms},
-               {"--orders", a->orders},
-               {"--sizes", a->sizes},
-               {"--python", a->python},
-               {"--node", a->node},
-               {"--machine-label", a->machine_label}};
+  } study[] = {{"--languages", a->languages}, {"--algorithms", a->algorithms},
+               {"--orders", a->orders},       {"--sizes", a->sizes},
+               {"--python", a->python},       {"--node", a->node}};
   for (size_t i = 0; i < sizeof study / sizeof study[0]; i++)
     if (study[i].value)
       return bad(env,
@@ -406,6 +403,7 @@ static int run_suite(const run_args *a, const gb_settings *s, int argc, char **a
                                   : a->out  ? a->out
                                             : fallback,
                            .cpus = a->cpus,
+                           .machine_label = a->machine_label,
                            .dry_run = a->dry_run,
                            .quiet = a->quiet,
                            .argc = argc,
@@ -424,6 +422,11 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
     return bad(env, "--dry-run plans a new campaign; it cannot be combined with --resume%s",
                "");
   /* A suite campaign's folder resumes as one (docs/suites.md, "Resuming"). */
+  if (a.machine_label && !gb_meta_label_valid(a.machine_label))
+    return bad(env,
+               "--machine-label '%s' is not a label: 1 to 63 letters, digits, '_' or '-' "
+               "(no dots)",
+               a.machine_label);
   if (a.suite || (a.resume && cli_is_suite_folder(a.resume))) {
     gb_settings s;
     if ((rc = suite_options(&a, env)) || (rc = build_settings(&a, &s, env)) ||
@@ -437,11 +440,6 @@ int gb_cli_run(int argc, char **argv, const gb_cli_env *env) {
     return run_suite(&a, &s, argc, argv, env);
   }
   gb_settings s;
-  if (a.machine_label && !gb_meta_label_valid(a.machine_label))
-    return bad(env,
-               "--machine-label '%s' is not a label: 1 to 63 letters, digits, '_' or '-' "
-               "(no dots)",
-               a.machine_label);
   if ((rc = build_settings(&a, &s, env)) || (rc = check_paths(&a, env)) ||
       (rc = check_cpus(&a, env)))
     return rc;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "greenbench/cli.h"
+#include "greenbench/machine.h"
 #include "greenbench/suiterecords.h"
 #include "helper_cli_call.h"
 
@@ -226,4 +227,39 @@ Test(run_suite, the_study_options_are_refused) {
   cr_assert_eq(r.rc, 2);
   cr_assert_str_eq(r.err, "greenbench: error: run: --languages is the study's option; it "
                           "cannot be combined with --suite (see greenbench run --help)\n");
+}
+
+/* The machine label, as the study records it: --machine-label NAME in
+ * meta.json's machine.label; by default the host name and CPU model made a
+ * label (gb_machine_label); one that is not a label exits 2 with the
+ * study's line, before anything runs. */
+static void label_recorded(const char *given, const char *want) {
+  const char *out = new_out();
+  const char *argv[] = {"run",    "--suite", DATA("good.json"), "--profile", "smoke",
+                        "--runs", "2",       "--energy",        "off",       "--quiet",
+                        "--out",  out,       "--machine-label", given};
+  result r = call(given ? 14 : 12, argv);
+  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
+  gb_srec_records *rec;
+  gb_err err;
+  cr_assert_eq(gb_srec_read(out, &rec, &err), 0, "%s", err.msg);
+  cr_assert(rec->meta.has_label);
+  cr_assert_str_eq(rec->meta.machine_label, want);
+  gb_srec_free(rec);
+}
+
+Test(run_suite, the_machine_label_is_recorded_as_the_studys) {
+  label_recorded("bench-07", "bench-07");
+  char host[GB_META_NAME_MAX];
+  gb_err err;
+  cr_assert_eq(gb_machine_label(NULL, host, sizeof host, &err), 0, "%s", err.msg);
+  label_recorded(NULL, host);
+  const char *argv[] = {
+      "run", "--suite", DATA("good.json"), "--machine-label", "bench.example.org", "--dry-run"};
+  result r = call(sizeof argv / sizeof argv[0], argv);
+  cr_assert_eq(r.rc, 2);
+  cr_assert_str_eq(r.err,
+                   "greenbench: error: run: --machine-label 'bench.example.org' is not a "
+                   "label: 1 to 63 letters, digits, '_' or '-' (no dots) (see greenbench "
+                   "run --help)\n");
 }

@@ -316,3 +316,69 @@ Test(run_suite_resume, the_study_options_are_refused) {
                           "folder --resume names holds a suite campaign (see greenbench run "
                           "--help)\n");
 }
+
+/* On --resume the recorded machine label goes on; another one given is
+ * refused as the study refuses it, and the same one is taken. */
+Test(run_suite_resume, another_machine_label_is_refused) {
+  folders f;
+  own_suite(&f);
+  const char *argv[] = {"run",
+                        "--suite",
+                        f.file,
+                        "--profile",
+                        "smoke",
+                        "--runs",
+                        "2",
+                        "--warmups",
+                        "1",
+                        "--target-ms",
+                        "1",
+                        "--energy",
+                        "off",
+                        "--order-seed",
+                        "7",
+                        "--out",
+                        f.full,
+                        "--quiet",
+                        "--machine-label",
+                        "bench-07"};
+  result r = call(sizeof argv / sizeof argv[0], argv);
+  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "cp -r %s %s", f.full, f.half);
+  cr_assert_eq(system(cmd), 0);
+  size_t len;
+  char *text = gbt_slurp(f.half, "meta.json", &len), *out;
+  gb_srec_meta m;
+  gb_err err;
+  cr_assert_eq(gb_srec_meta_parse(text, len, &m, &err), 0, "%s", err.msg);
+  m.complete = false;
+  cr_assert_eq(gb_srec_meta_write(&m, &out, &err), 0, "%s", err.msg);
+  gbt_spit(f.half, "meta.json", out, strlen(out));
+  free(out);
+  free(text);
+  char *runs = gbt_slurp(f.half, "runs.csv", &len), *p = runs;
+  for (size_t i = 0; i <= 6; i++)
+    p = strchr(p, '\n') + 1;
+  gbt_spit(f.half, "runs.csv", runs, (size_t)(p - runs));
+  free(runs);
+  gbt_snapshot s = gbt_snapshot_take(f.half);
+  const char *other[] = {"run", "--resume", f.half, "--quiet", "--machine-label", "bench-08"};
+  r = call(6, other);
+  cr_assert_eq(r.rc, 1, "exit %d: %s", r.rc, r.err);
+  char want[512];
+  snprintf(want, sizeof want,
+           "cannot resume %s: the machine label differs (recorded 'bench-07', now "
+           "'bench-08')\n",
+           f.half);
+  cr_assert(strstr(r.err, want), "%s", r.err);
+  gbt_snapshot_same(f.half, &s);
+  const char *same[] = {"run", "--resume", f.half, "--quiet", "--machine-label", "bench-07"};
+  r = call(6, same);
+  cr_assert_eq(r.rc, 0, "exit %d: %s", r.rc, r.err);
+  gb_srec_records *rec;
+  cr_assert_eq(gb_srec_read(f.half, &rec, &err), 0, "%s", err.msg);
+  cr_assert(rec->meta.complete);
+  cr_assert_str_eq(rec->meta.machine_label, "bench-07");
+  gb_srec_free(rec);
+}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "greenbench/clock.h"
+#include "greenbench/machine.h"
 #include "greenbench/paths.h"
 #include "greenbench/text.h"
 #include "suitecampaign_internal.h"
@@ -226,6 +227,8 @@ static void meta_new(gbi_suite_campaign *k) {
   snprintf(pinning, sizeof pinning, "CPUs %s: %s; %s", cpus, k->c.pin.reason,
            k->c.binding.mem_bound ? "memory bound to their node" : k->c.binding.mem_note);
   gb_str_copy(m->pinning, sizeof m->pinning, pinning);
+  m->has_label = true;
+  gb_str_copy(m->machine_label, sizeof m->machine_label, k->c.label);
   m->started_unix_ns = gb_realtime_ns();
 }
 
@@ -344,7 +347,9 @@ int gb_suite_campaign_run(const gb_suite_campaign_opts *o, gb_campaign_result *r
   gb_meta_init(&k->c.meta);
   gbi_progress_init(&k->c.progress, k->c.log, o->base.progress);
   gb_campaign_result res = {0};
-  int rc = gbi_campaign_enter(&k->c, err);
+  int rc = gb_machine_label(o->base.machine_label, k->c.label, sizeof k->c.label, err);
+  if (rc == 0)
+    rc = gbi_campaign_enter(&k->c, err);
   if (rc == 0)
     rc = o->base.resume ? resume(k, err) : start(k, err);
   if (rc == 0)

@@ -327,6 +327,10 @@ int gbi_suite_resume_load(gbi_suite_campaign *k, gb_srec_meta *meta, gb_err *err
 
 int gbi_suite_resume_check(gbi_suite_campaign *k, const gb_srec_meta *rec, gb_err *err) {
   const char *dir = dir_of(k);
+  if (k->c.o->machine_label && rec->has_label &&
+      strcmp(rec->machine_label, k->c.o->machine_label))
+    return gbi_resume_refuse(dir, err, "the machine label", rec->machine_label,
+                             k->c.o->machine_label);
   if (rec->energy_status != k->meta.energy_status)
     return gbi_resume_refuse(dir, err, "the energy status",
                              gb_rec_energy_name(rec->energy_status),

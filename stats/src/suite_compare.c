@@ -156,11 +156,13 @@ static int name_campaigns(const gb_scmp_input *in, size_t n, gb_suite_comparison
   char names[GB_COMPARE_MAX][GB_COMPARE_NAME_MAX],
       campaigns[GB_COMPARE_MAX][GB_COMPARE_NAME_MAX];
   for (size_t m = 0; m < n; m++) {
-    who[m] = (gbi_cmp_who){
-        .path = in[m].path, .same_as = in[m].same_as, .campaign_label = in[m].campaign_label};
+    const gb_srec_meta *meta = &in[m].analysis->records->meta;
+    who[m] = (gbi_cmp_who){.path = in[m].path,
+                           .same_as = in[m].same_as,
+                           .campaign_label = in[m].campaign_label,
+                           .machine_label = meta->has_label ? meta->machine_label : NULL};
   }
-  bool by_machine;
-  int rc = gbi_cmp_name(who, n, names, campaigns, &by_machine, err);
+  int rc = gbi_cmp_name(who, n, names, campaigns, &c->by_machine, err);
   for (size_t m = 0; rc == 0 && m < n; m++) {
     gb_scmp_campaign *x = &c->campaigns[m];
     memcpy(x->name, names[m], sizeof x->name);

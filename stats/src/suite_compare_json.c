@@ -24,6 +24,7 @@ static void put_campaign(cj *s, cJSON *arr, const gb_scmp_campaign *x) {
   const gb_srec_meta *meta = &x->a->records->meta;
   cJSON *o = put_obj(s, arr, NULL);
   put_str(s, o, "name", x->name);
+  put_str(s, o, "label", meta->has_label ? meta->machine_label : NULL);
   put_str(s, o, "campaign_label", x->campaign);
   put_str(s, o, "path", x->path);
   put_str(s, o, "suite_hash", meta->suite_hash);

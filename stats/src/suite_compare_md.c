@@ -14,8 +14,8 @@ static void name(gbi_textbuf *b, const gb_suite_comparison *c, size_t m) {
 }
 
 static void campaigns(gbi_textbuf *b, const gb_suite_comparison *c) {
-  gbi_tb_puts(b, "| column | campaign label | records | suite hash | energy | configurations "
-                 "measured |\n|---|---|---|---|---|---|\n");
+  gbi_tb_puts(b, "| column | machine label | campaign label | records | suite hash | energy | "
+                 "configurations measured |\n|---|---|---|---|---|---|---|\n");
   for (size_t m = 0; m < c->n; m++) {
     const gb_scmp_campaign *x = &c->campaigns[m];
     const gb_srec_meta *meta = &x->a->records->meta;
@@ -25,6 +25,8 @@ static void campaigns(gbi_textbuf *b, const gb_suite_comparison *c) {
     }
     gbi_tb_puts(b, "|");
     name(b, c, m);
+    gbi_tb_puts(b, " | ");
+    md_text(b, meta->has_label ? meta->machine_label : "(none)");
     gbi_tb_puts(b, " | ");
     md_text(b, x->campaign);
     gbi_tb_puts(b, " | ");

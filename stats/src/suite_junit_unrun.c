@@ -3,6 +3,7 @@
  * gb_suite_report_junit's, every chosen configuration failed with the
  * reason. The suite's CTest fixture writes it where the study's fixture
  * writes gb_report_junit_unrun's. */
+#include "greenbench/report_junit.h"
 #include "greenbench/suite_analysis.h"
 
 #include "stats_internal.h"
@@ -13,6 +14,7 @@
 
 typedef struct {
   const gb_suite *suite;
+  const char *machine;
   const char *profile;
   const gb_suite_junit_case *cases;
   size_t n;
@@ -46,10 +48,10 @@ static void testcase(gbi_textbuf *b, const unrun *u, const gb_suite_junit_case *
 
 static void testsuite(gbi_textbuf *b, const unrun *u, size_t l, size_t w, const char *reason) {
   const gb_suite *s = u->suite;
-  char name[4 * GB_SUITE_NAME_MAX + 16];
+  char name[GB_META_NAME_MAX + 4 * GB_SUITE_NAME_MAX + 16];
   size_t n = count(u, l, w);
-  snprintf(name, sizeof name, "%s.%s.%s.%s", s->name, u->profile, s->languages[l].name,
-           s->workloads[w].name);
+  snprintf(name, sizeof name, "%s.%s.%s.%s.%s", u->machine, s->name, u->profile,
+           s->languages[l].name, s->workloads[w].name);
   gbi_tb_puts(b, "  <testsuite");
   gbi_junit_attr(b, "name", name);
   gbi_tb_printf(b,
@@ -60,6 +62,7 @@ static void testsuite(gbi_textbuf *b, const unrun *u, size_t l, size_t w, const 
                                   {"suite_hash", s->hash},
                                   {"language", s->languages[l].name},
                                   {"workload", s->workloads[w].name},
+                                  {"machine_label", u->machine},
                                   {"campaign_completed", "false"}};
   gbi_junit_properties(b, props, sizeof props / sizeof *props);
   for (size_t i = 0; i < u->n; i++)
@@ -68,11 +71,14 @@ static void testsuite(gbi_textbuf *b, const unrun *u, size_t l, size_t w, const 
   gbi_tb_puts(b, "  </testsuite>\n");
 }
 
-int gb_suite_report_junit_unrun(const gb_suite *s, const char *profile,
-                                const gb_suite_junit_case *cases, size_t n, const char *reason,
-                                char **out, size_t *len, gb_err *err) {
+int gb_suite_report_junit_unrun(const gb_suite *s, const char *machine_label,
+                                const char *profile, const gb_suite_junit_case *cases, size_t n,
+                                const char *reason, char **out, size_t *len, gb_err *err) {
   if (n == 0 || !reason || !*reason || !profile || !*profile)
     return gb_err_set(err, EINVAL, "junit.xml: no case, reason or profile given");
+  if (machine_label && !gb_meta_label_valid(machine_label))
+    return gb_err_set(err, EINVAL, "junit.xml: machine label '%.64s' is not a label",
+                      machine_label);
   for (size_t i = 0; i < n; i++) {
     char params[GB_SREC_PARAMS_MAX];
     if (cases[i].language >= s->n_languages || cases[i].workload >= s->n_workloads ||
@@ -80,7 +86,7 @@ int gb_suite_report_junit_unrun(const gb_suite *s, const char *profile,
                             sizeof params) < 0)
       return gb_err_set(err, EINVAL, "junit.xml: case %zu is not one of suite %s", i, s->name);
   }
-  unrun u = {s, profile, cases, n};
+  unrun u = {s, machine_label ? machine_label : GB_JUNIT_UNLABELLED, profile, cases, n};
   gbi_textbuf b;
   gbi_tb_init(&b);
   gbi_tb_printf(&b,

@@ -1,5 +1,6 @@
 /* summary.json and junit.xml of a suite campaign (suite_analysis.h), with
  * the study's JSON shapes (json_out.h) and XML escaping (report_junit.c). */
+#include "greenbench/report_junit.h"
 #include "greenbench/suite_analysis.h"
 
 #include "json_out.h"
@@ -63,6 +64,7 @@ int gb_suite_report_summary(const gb_suite_analysis *a, char **out, size_t *len,
   cJSON *suite = put_obj(&s, root, "suite");
   put_str(&s, suite, "name", m->suite_name);
   put_str(&s, suite, "hash", m->suite_hash);
+  put_str(&s, root, "machine_label", m->has_label ? m->machine_label : NULL);
   cJSON *energy = put_obj(&s, root, "energy");
   put_str(&s, energy, "status", gb_rec_energy_name(m->energy_status));
   put_str(&s, energy, "reason", m->energy_reason);
@@ -166,8 +168,9 @@ static void testcase(gbi_textbuf *b, const gb_sa_config *c, const char *classnam
 static void testsuite(gbi_textbuf *b, const gb_suite_analysis *a, size_t l, size_t w) {
   const gb_suite *su = &a->records->suite;
   const gb_srec_meta *m = &a->records->meta;
-  char name[4 * GB_SUITE_NAME_MAX + 16];
-  snprintf(name, sizeof name, "%s.%s.%s.%s", m->suite_name,
+  const char *machine = m->has_label ? m->machine_label : GB_JUNIT_UNLABELLED;
+  char name[GB_META_NAME_MAX + 4 * GB_SUITE_NAME_MAX + 16];
+  snprintf(name, sizeof name, "%s.%s.%s.%s.%s", machine, m->suite_name,
            gb_profile_name(m->settings.profile), su->languages[l].name, su->workloads[w].name);
   size_t n = 0, f = 0, s = 0;
   double t = 0.0;
@@ -190,6 +193,7 @@ static void testsuite(gbi_textbuf *b, const gb_suite_analysis *a, size_t l, size
                                   {"suite_hash", m->suite_hash},
                                   {"language", su->languages[l].name},
                                   {"workload", su->workloads[w].name},
+                                  {"machine_label", machine},
                                   {"energy", gb_rec_energy_name(m->energy_status)},
                                   {"energy_reason", m->energy_reason}};
   gbi_junit_properties(b, props, sizeof props / sizeof *props);

@@ -109,14 +109,17 @@ Test(suite_compare, python_slower_at_the_same_power) {
 }
 
 /* The same records twice (one folder given twice): every ratio exactly 1,
- * read "same"; the second column named "<folder>#2". */
+ * read "same"; the columns named by the records' machine label, as the
+ * study's compare names them, the second "<label>#2". */
 Test(suite_compare, a_campaign_against_itself_reads_perfect_agreement) {
   pair p;
   analyse(&p, 0, gbt_suite_synth(true), "suite-synth");
   analyse(&p, 1, gbt_suite_synth(true), "./suite-synth");
   p.in[1].same_as = 0;
   gb_suite_comparison *c = build(&p);
-  cr_expect_str_eq(c->campaigns[1].name, "suite-synth#2");
+  cr_expect(c->by_machine);
+  cr_expect_str_eq(c->campaigns[0].name, "bench-01");
+  cr_expect_str_eq(c->campaigns[1].name, "bench-01#2");
   for (size_t i = 0; i < c->n_configs; i++) {
     const gb_cmp_change *ch = &c->configs[i].change[1];
     if (!ch->computed) {
@@ -420,5 +423,58 @@ Test(suite_compare, each_allocation_fails_cleanly) {
   cr_assert(n > 20, "%zu allocations", n);
   free(k.want_md);
   free(k.want_json);
+  release(&p);
+}
+
+/* Columns by machine, as the study's compare: two machines' campaigns are
+ * named by their labels; one campaign without a label (records written
+ * before the field), a campaign label given, or two records of one label
+ * name them by campaign. */
+static gb_srec_records *labelled(gb_srec_records *r, const char *label) {
+  r->meta.has_label = label != NULL;
+  snprintf(r->meta.machine_label, sizeof r->meta.machine_label, "%s", label ? label : "");
+  return r;
+}
+
+static void columns(const char *la, const char *lb, const char *campaign, const char *want0,
+                    const char *want1, bool machine) {
+  pair p;
+  analyse(&p, 0, labelled(gbt_suite_synth(true), la), "before");
+  analyse(&p, 1, labelled(gbt_suite_synth(true), lb), "after");
+  p.in[1].campaign_label = campaign;
+  gb_suite_comparison *c = build(&p);
+  cr_expect_eq(c->by_machine, machine, "%s %s", want0, want1);
+  cr_expect_str_eq(c->campaigns[0].name, want0);
+  cr_expect_str_eq(c->campaigns[1].name, want1);
+  gb_suite_compare_free(c);
+  release(&p);
+}
+
+Test(suite_compare, machine_labels_name_the_columns_as_the_studys_compare) {
+  columns("node-a", "node-b", NULL, "node-a", "node-b", true);
+  columns("node-a", NULL, NULL, "before", "after", false);
+  columns("node-a", "node-a", NULL, "before", "after", false);
+  columns("node-a", "node-b", "new", "before", "new", false);
+}
+
+/* compare.md and compare.json show each campaign's label, "(none)" and
+ * null without one. */
+Test(suite_compare, the_outputs_show_the_machine_labels) {
+  pair p;
+  analyse(&p, 0, labelled(gbt_suite_synth(true), "node-a"), "before");
+  analyse(&p, 1, labelled(gbt_suite_synth(true), NULL), "after");
+  gb_suite_comparison *c = build(&p);
+  char *md = NULL, *json = NULL;
+  size_t len = 0;
+  gb_err err;
+  cr_assert(gb_suite_compare_md(c, &md, &len, &err) == 0, "%s", err.msg);
+  cr_assert(gb_suite_compare_json(c, &json, &len, &err) == 0, "%s", err.msg);
+  cr_expect(strstr(md, "| before | node-a | before | `before` |"), "%s", md);
+  cr_expect(strstr(md, "| after | (none) | after | `after` |"), "%s", md);
+  cr_expect(strstr(json, "\"label\":\t\"node-a\""), "%s", json);
+  cr_expect(strstr(json, "\"label\":\tnull"), "%s", json);
+  free(md);
+  free(json);
+  gb_suite_compare_free(c);
   release(&p);
 }

@@ -4,7 +4,7 @@
 # the build tree BUILD with its files in a fresh folder
 # (GREENBENCH_SUITE_RESULTS). Every JUnit file the fixture writes, the
 # report's and the one of a campaign that did not run, must be valid by
-# stats/schema/greenbench-junit.xsd. CHECK is one of:
+# stats/schema/greenbench-suite-junit.xsd. CHECK is one of:
 #   exact    `ctest -L smoke -L workload=nbody -L language=c` runs the 2
 #            C n-body cases and their fixture, all passing, and the records
 #            hold exactly those 2 configurations (work and startup rows),
@@ -33,8 +33,8 @@ suite="$build/greenbench-suite" gb="$build/greenbench"
 # junit_check FILE ARGS: FILE valid by the project's JUnit schema, and read
 # by junitparser with the counts ARGS give.
 junit_check() {
-  xmllint --noout --schema "$source/stats/schema/greenbench-junit.xsd" "$1" 2>"$tmp/xmllint" ||
-    { cat "$tmp/xmllint" >&2; echo "$1: not valid by stats/schema/greenbench-junit.xsd" >&2; return 1; }
+  xmllint --noout --schema "$source/stats/schema/greenbench-suite-junit.xsd" "$1" 2>"$tmp/xmllint" ||
+    { cat "$tmp/xmllint" >&2; echo "$1: not valid by stats/schema/greenbench-suite-junit.xsd" >&2; return 1; }
   /usr/bin/python3 "$source/stats/tests/junit_check.py" --suite-cases "$@"
 }
 tmp=$(mktemp -d)
@@ -86,7 +86,11 @@ exact)
   cmp "$tmp/smoke-nbody-junit.xml" "$tmp/again/junit.xml" || fail "the JUnit file is not the report's"
   junit_check "$tmp/smoke-nbody-junit.xml" --tests 16 --failures 0 --skipped 14 ||
     fail "the project JUnit is not 2 passing cases and 14 skipped"
-  grep -q '<testsuite name="nbody.smoke.c.nbody" tests="2" failures="0" errors="0" skipped="0"' \
+  # The fixture records the default machine label, as the study's fixture,
+  # and the JUnit names lead with it.
+  label=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["machine"]["label"])' "$records/meta.json") ||
+    fail "meta.json records no machine label"
+  grep -q "<testsuite name=\"$label.nbody.smoke.c.nbody\" tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\"" \
     "$tmp/smoke-nbody-junit.xml" || fail "the C n-body cases did not pass in the project JUnit"
   echo "took $(($(date +%s) - start)) s"
   # The case tests' verdicts on those records, by hand (outside ctest, as

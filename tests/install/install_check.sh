@@ -27,7 +27,8 @@ for f in bin/greenbench bin/greenbench-suite libexec/greenbench/worker-c \
   libexec/greenbench/node/node_modules/xxhash-wasm/package.json \
   share/greenbench/data/grid-carbon-intensity.csv share/greenbench/data/README.md \
   share/greenbench/suites/sorting.json \
-  share/greenbench/schema/greenbench-junit.xsd share/greenbench/schema/summary.schema.json \
+  share/greenbench/schema/greenbench-junit.xsd share/greenbench/schema/greenbench-suite-junit.xsd \
+  share/greenbench/schema/summary.schema.json \
   share/greenbench/schema/check.schema.json \
   share/greenbench/schema/suite.schema.json share/greenbench/schema/suite-meta.schema.json \
   share/greenbench/schema/suite-summary.schema.json share/greenbench/schema/suite-compare.schema.json \

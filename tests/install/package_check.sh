@@ -55,7 +55,8 @@ for f in usr/bin/greenbench usr/bin/greenbench-suite usr/libexec/greenbench/work
   usr/libexec/greenbench/node/node_modules/xxhash-wasm/package.json \
   usr/share/greenbench/data/grid-carbon-intensity.csv usr/share/greenbench/data/README.md \
   usr/share/greenbench/suites/sorting.json \
-  usr/share/greenbench/schema/greenbench-junit.xsd usr/share/greenbench/schema/summary.schema.json \
+  usr/share/greenbench/schema/greenbench-junit.xsd usr/share/greenbench/schema/greenbench-suite-junit.xsd \
+  usr/share/greenbench/schema/summary.schema.json \
   usr/share/greenbench/schema/check.schema.json \
   usr/share/greenbench/schema/suite.schema.json usr/share/greenbench/schema/suite-meta.schema.json \
   usr/share/greenbench/schema/suite-summary.schema.json usr/share/greenbench/schema/suite-compare.schema.json \

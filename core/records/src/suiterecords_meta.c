@@ -48,6 +48,7 @@ static const field energy_fields[] = {
 static const field machine_fields[] = {
     UINT("cpus_online", cpus_online, .min = 1),
     STR("pinning", pinning),
+    STR("label", machine_label, FLAG(GB_MF_OPT, has_label)),
 };
 static const field meta_fields[] = {
     {"format", GB_MT_FIXED, .fixed = GB_SUITE_RECORDS_FORMAT},
@@ -113,6 +114,9 @@ static int check_rules(const gb_srec_meta *m, gb_err *err) {
     return refuse(err, "suite.hash", "is not 32 lowercase hex digits", m->suite_hash);
   if (!m->greenbench_version[0])
     return refuse(err, "greenbench_version", "empty", NULL);
+  if (m->has_label && !gb_meta_label_valid(m->machine_label))
+    return refuse(err, "machine.label", "is not a label (1 to 63 letters, digits, '_' or '-')",
+                  m->machine_label);
   if (gbi_settings_check_numbers(&m->settings, &e) < 0)
     return gb_err_set(err, EINVAL, PATH ": %s", e.msg);
   if (m->n_languages == 0 || m->n_languages > GB_SUITE_LANGUAGES_MAX)

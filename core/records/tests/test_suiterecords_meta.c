@@ -277,3 +277,44 @@ Test(suiterecords_meta, an_unknown_value_is_shown_on_one_line) {
   refused_change("\"status\":\t\"unavailable\"", "\"status\":\t\"un\\navailable\"",
                  "meta.json: energy.status: unknown value 'un\\navailable'");
 }
+
+/* machine.label, as the study's meta.json: optional (records written before
+ * it still read, without one), round-trips, and is a label or refused. */
+Test(suiterecords_meta, the_machine_label_is_optional_and_round_trips) {
+  gb_srec_meta m, back;
+  gb_err err = {{0}};
+  good_meta(&m);
+  char *text = written(&m);
+  cr_assert_null(strstr(text, "\"label\""), "no label written without one: %s", text);
+  cr_assert_eq(gb_srec_meta_parse(text, strlen(text), &back, &err), 0, "%s", err.msg);
+  cr_assert_not(back.has_label);
+  free(text);
+  m.has_label = true;
+  strcpy(m.machine_label, "bench-01");
+  text = written(&m);
+  cr_assert_not_null(strstr(text, "\"label\":\t\"bench-01\""), "%s", text);
+  cr_assert_eq(gb_srec_meta_parse(text, strlen(text), &back, &err), 0, "%s", err.msg);
+  cr_assert(back.has_label);
+  cr_assert_str_eq(back.machine_label, "bench-01");
+  free(text);
+}
+
+Test(suiterecords_meta, the_machine_label_must_be_a_label) {
+  const char *why = "is not a label (1 to 63 letters, digits, '_' or '-')";
+  char msg[160];
+  snprintf(msg, sizeof msg, "meta.json: machine.label: 'bench.example.org' %s", why);
+  refused_change("\"pinning\":\t\"pinned to CPU 3\"",
+                 "\"pinning\":\t\"pinned to CPU 3\", \"label\": \"bench.example.org\"", msg);
+  snprintf(msg, sizeof msg, "meta.json: machine.label: '' %s", why);
+  refused_change("\"pinning\":\t\"pinned to CPU 3\"",
+                 "\"pinning\":\t\"pinned to CPU 3\", \"label\": \"\"", msg);
+  refused_change("\"pinning\":\t\"pinned to CPU 3\"",
+                 "\"pinning\":\t\"pinned to CPU 3\", \"label\": 7",
+                 "meta.json: machine.label: expected a string, got a number");
+  gb_srec_meta m;
+  good_meta(&m);
+  m.has_label = true;
+  strcpy(m.machine_label, "a.b");
+  snprintf(msg, sizeof msg, "meta.json: machine.label: 'a.b' %s", why);
+  refused_write(&m, msg);
+}

@@ -117,15 +117,16 @@ GB_MUST_USE int gb_suite_report_summary(const gb_suite_analysis *a, char **out, 
 
 /* junit.xml of a suite campaign, read by Jenkins, GitLab and junitparser:
  * one testsuite per language and workload, named
- * <suite>.<profile>.<language>.<workload> (as the study's per language and
- * algorithm), with the suite, its hash, the language, the workload and
- * energy as properties; one testcase per configuration, classname its
- * testsuite's name, name its parameters as runs.csv names them
+ * <machine>.<suite>.<profile>.<language>.<workload> (as the study's per
+ * language and algorithm; machine the records' machine.label, or
+ * "unlabelled" for records without one), with the suite, its hash, the
+ * language, the workload, machine_label and energy as properties; one testcase per
+ * configuration, classname its testsuite's name, name its parameters as runs.csv names them
  * ("n=1000;m=2"), time the wall time of its work rows. A configuration with a run not ok, or no
  * estimate, fails
  * ("runs-not-ok"); one without rows is skipped. system-out: verdict, runs,
  * time and energy per repetition and net power (4 significant digits).
- * (The project's JUnit schema describes the study's names only.) */
+ * (Its schema is greenbench-suite-junit.xsd.) */
 GB_MUST_USE int gb_suite_report_junit(const gb_suite_analysis *a, char **out, size_t *len,
                                       gb_err *err);
 
@@ -140,14 +141,17 @@ typedef struct {
 /* The JUnit document of a suite campaign that has no records to read (the
  * suite's CTest fixture, when the campaign cannot run, did not finish its
  * report, or is under way): gb_suite_report_junit's shape (a testsuite
- * <suite>.<profile>.<language>.<workload> per language and workload given,
- * in the suite's order, with the properties suite, suite_hash, language,
- * workload and campaign_completed false; a testcase per case, named by its
+ * <machine>.<suite>.<profile>.<language>.<workload> per language and
+ * workload given, in the suite's order, machine machine_label or
+ * "unlabelled" for NULL, with the properties suite, suite_hash, language,
+ * workload, machine_label and campaign_completed false; a testcase per case, named by its
  * parameters "n=1000"), every case failed with reason (type
  * "campaign-not-run"), time 0, every figure "not measured". Into *out
  * (malloc'd, NUL-terminated, *len without the NUL). -EINVAL for n == 0, an
- * empty reason or profile, a case that is not the suite's; -ENOMEM. */
-GB_MUST_USE int gb_suite_report_junit_unrun(const gb_suite *s, const char *profile,
+ * empty reason or profile, a machine label that is not a label, a case
+ * that is not the suite's; -ENOMEM. */
+GB_MUST_USE int gb_suite_report_junit_unrun(const gb_suite *s, const char *machine_label,
+                                            const char *profile,
                                             const gb_suite_junit_case *cases, size_t n,
                                             const char *reason, char **out, size_t *len,
                                             gb_err *err);

@@ -52,6 +52,7 @@ typedef struct {
 typedef struct {
   size_t n;
   gb_scmp_campaign campaigns[GB_COMPARE_MAX];
+  bool by_machine;         /* the columns are named by their machine labels */
   gb_scmp_config *configs; /* the first campaign's order */
   size_t n_configs;
   gb_analysis_opts opts;
@@ -66,8 +67,9 @@ GB_MUST_USE int gb_suite_compare_check_pair(const gb_scmp_input *x, const gb_scm
                                             gb_err *err);
 
 /* As gb_compare_build: 2 <= n <= GB_COMPARE_MAX, the same options, the
- * pairs checked, names as the study's compare names campaigns (suite
- * records have no machine label: the campaign labels). Campaign m's side
+ * pairs checked, names as the study's compare names campaigns (the
+ * machine labels when every campaign has one and they tell the machines
+ * apart and no campaign label is given, else the campaign labels). Campaign m's side
  * is drawn on the analysis's streams xor m << GB_COMPARE_STREAM_SHIFT.
  * -EINVAL, -ENOMEM; *out (gb_suite_compare_free) only on success. */
 GB_MUST_USE int gb_suite_compare_build(const gb_scmp_input *in, size_t n,

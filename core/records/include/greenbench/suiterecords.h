@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "greenbench/error.h"
+#include "greenbench/meta.h"      /* GB_META_NAME_MAX, machine labels */
 #include "greenbench/records.h"   /* gb_rec_status, gb_rec_energy, gb_rec_opt_* */
 #include "greenbench/settings.h"  /* gb_settings (only its numbers and energy mode) */
 #include "greenbench/suitefile.h" /* GB_SUITE_* limits */
@@ -83,7 +84,12 @@ typedef struct {
   gb_rec_energy energy_status; /* ok / off / unavailable */
   char energy_reason[256];     /* why not ok; "" when ok */
   uint64_t cpus_online;
-  char pinning[256];                          /* what the harness did about CPUs, one line */
+  char pinning[256]; /* what the harness did about CPUs, one line */
+  /* The machine's label (gb_meta_label_valid) as the study's meta.json
+   * machine.label: JUnit names carry it. has_label is false for records
+   * written before the field (their JUnit names say "unlabelled"). */
+  bool has_label;
+  char machine_label[GB_META_NAME_MAX];
   uint64_t started_unix_ns, finished_unix_ns; /* finished 0 while running */
   bool complete;                              /* every planned run recorded */
   size_t n_languages;
