@@ -36,14 +36,14 @@ install(DIRECTORY workers/node/node_modules DESTINATION ${GB_INSTALL_LIBEXECDIR}
         USE_SOURCE_PERMISSIONS
         REGEX "/(README|LICENSE|LICENCE|CHANGELOG)(\\.[a-z]+)?$" EXCLUDE)
 
+# The built-in sorting suite (docs/suites.md, "The study as a suite"): its
+# {workers} is libexec/greenbench.
+install(FILES suites/sorting.json DESTINATION ${GB_INSTALL_DATADIR}/suites)
 # The carbon data with its attribution, the JUnit schema, and the JSON
 # Schemas of summary.json, compare.json, meta.json and `check --json`, and of
 # the suite path: a suite file, its meta.json, summary.json and compare.json;
 # the JUnit XML Schemas, the study's and a suite campaign's.
 install(DIRECTORY stats/data/ DESTINATION ${GB_INSTALL_DATADIR}/data)
-# The built-in sorting suite (docs/suites.md, "The study as a suite"): its
-# {workers} is libexec/greenbench.
-install(FILES suites/sorting.json DESTINATION ${GB_INSTALL_DATADIR}/suites)
 install(FILES stats/schema/greenbench-junit.xsd stats/schema/greenbench-suite-junit.xsd
               stats/schema/summary.schema.json
               stats/schema/compare.schema.json stats/schema/meta.schema.json
