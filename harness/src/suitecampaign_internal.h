@@ -12,6 +12,7 @@
 #include "greenbench/suiteplan.h"
 #include "greenbench/suiterecords.h"
 #include "harness_internal.h"
+#include "suiteeta.h"
 
 /* What every process of a case must report: the first ok one's line. */
 typedef struct {
@@ -29,6 +30,7 @@ typedef struct {
   char workers[PATH_MAX]; /* {workers}: "" when no template names it */
   uint64_t *reps;         /* per configuration, from calibration */
   uint64_t *launches;     /* per configuration's startup group */
+  gbi_suite_cost *cost;   /* per configuration: what its items take, for the ETA */
   gbi_suite_ref *refs;    /* per case */
   size_t runs_done;       /* rows in runs.csv (a resumed campaign's to begin with) */
   gb_srec_meta meta;

@@ -240,7 +240,8 @@ static void progress(gbi_suite_campaign *k, size_t item, bool startup) {
 }
 
 /* Configuration i: the study's rule from a first warm-up of one
- * repetition; its reps, and what a measured run is expected to last. */
+ * repetition; its reps, and (for the startup batches and the ETA) what a
+ * measured run is expected to last. */
 static int calibrate_config(gbi_suite_campaign *k, size_t i, uint64_t *expected_wall,
                             gb_err *err) {
   gbi_calibration cb;
@@ -254,6 +255,13 @@ static int calibrate_config(gbi_suite_campaign *k, size_t i, uint64_t *expected_
   }
   k->reps[i] = gbi_calibration_sorts(&cb);
   *expected_wall = gbi_expected_wall(t, cb.last_sorts, k->reps[i]);
+  /* Its warm-ups, measured; the model of them was its reference's. */
+  uint64_t took = gb_monotonic_raw_ns() - k->c.progress.mark_ns;
+  size_t ref = gbi_suite_eta_reference(&k->plan, k->cost, i);
+  gbi_progress_done(&k->c.progress, GB_ETA_WARMUPS,
+                    ref < k->plan.nconfigs ? k->cost[ref].warmups_ns : took);
+  gbi_suite_cost_config(&k->cost[i], took, t, *expected_wall, (unsigned)k->c.s.warmups);
+  gbi_suite_eta_ahead(&k->c.progress.eta, &k->plan, k->cost, i + 1, 0, 0);
   return 0;
 }
 
@@ -272,6 +280,10 @@ static int calibrate_startup(gbi_suite_campaign *k, size_t i, uint64_t expected_
   }
   if (gbi_startup_batch(walls, n, &run, 1, &k->launches[i]) < 0)
     return gb_err_set(err, EINVAL, "no warm-up to size the startup batches");
+  /* Its warm-ups, measured against what its configuration predicted. */
+  gbi_progress_done(&k->c.progress, GB_ETA_WARMUPS, k->cost[i].startup_warmups_ns);
+  gbi_suite_cost_startup(&k->cost[i], k->launches[i], walls, n);
+  gbi_suite_eta_ahead(&k->c.progress.eta, &k->plan, k->cost, k->plan.nconfigs, i + 1, 0);
   return 0;
 }
 

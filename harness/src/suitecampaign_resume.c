@@ -172,6 +172,7 @@ static int replay_config(gbi_suite_campaign *k, const gb_srec_records *r, size_t
     return not_calibration(k, extra, err);
   k->reps[i] = gbi_calibration_sorts(&cb);
   *expected_wall = gbi_expected_wall(t, cb.last_sorts, k->reps[i]);
+  gbi_suite_cost_config(&k->cost[i], 0, t, *expected_wall, (unsigned)k->c.s.warmups);
   return 0;
 }
 
@@ -190,6 +191,7 @@ static int replay_startup(gbi_suite_campaign *k, const gb_srec_records *r, size_
     return not_calibration(k, extra, err);
   if (gbi_startup_batch(walls, n, &run, 1, &k->launches[i]) < 0)
     return gbi_resume_uncalibrated(dir_of(k), err);
+  gbi_suite_cost_startup(&k->cost[i], k->launches[i], walls, n);
   return 0;
 }
 
@@ -304,8 +306,9 @@ int gbi_suite_resume_load(gbi_suite_campaign *k, gb_srec_meta *meta, gb_err *err
     k->reps = calloc(n, sizeof *k->reps);
     k->launches = calloc(n, sizeof *k->launches);
     k->refs = calloc(k->plan.ncases, sizeof *k->refs);
+    k->cost = calloc(n, sizeof *k->cost);
     walls = calloc(n, sizeof *walls);
-    if (!k->reps || !k->launches || !k->refs || !walls)
+    if (!k->reps || !k->launches || !k->refs || !k->cost || !walls)
       rc = gb_err_set(err, ENOMEM, "out of memory");
   }
   for (size_t i = 0; i < n && rc == 0; i++)

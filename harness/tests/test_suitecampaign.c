@@ -68,8 +68,9 @@ static void two_languages(fixture *f, const char *tag_a, const char *tag_b, bool
 
 /* The campaign on f: 2 runs and 1 warm-up each, 2 ms loops, energy as
  * given (rapl and sampler: NULL for the defaults). */
-static int run_energy(fixture *f, gb_energy_mode energy, const gb_rapl_opts *rapl,
-                      const gb_sampler_opts *sampler, gb_campaign_result *res, gb_err *err) {
+static int run_logged(fixture *f, gb_energy_mode energy, const gb_rapl_opts *rapl,
+                      const gb_sampler_opts *sampler, FILE *log, gb_campaign_result *res,
+                      gb_err *err) {
   gb_settings s;
   cr_assert_eq(gb_settings_profile("smoke", &s, err), 0, "%s", err->msg);
   s.runs = 2;
@@ -83,11 +84,18 @@ static int run_energy(fixture *f, gb_energy_mode energy, const gb_rapl_opts *rap
                                        .rapl = rapl,
                                        .sampler = sampler,
                                        .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
-                                       .progress = GB_PROGRESS_QUIET},
+                                       .progress = log ? GB_PROGRESS_LINES : GB_PROGRESS_QUIET,
+                                       .log = log},
                               .suite = &f->suite,
                               .suite_text = f->text,
                               .suite_len = strlen(f->text)};
   return gb_suite_campaign_run(&o, res, err);
+}
+
+/* The same, quiet. */
+static int run_energy(fixture *f, gb_energy_mode energy, const gb_rapl_opts *rapl,
+                      const gb_sampler_opts *sampler, gb_campaign_result *res, gb_err *err) {
+  return run_logged(f, energy, rapl, sampler, NULL, res, err);
 }
 
 static int run(fixture *f, gb_campaign_result *res, gb_err *err) {
@@ -167,6 +175,51 @@ Test(suitecampaign, smoke_run_records_read_back) {
   cr_assert_eq(n, strlen(f.text));
   cr_assert_eq(memcmp(copy, f.text, n), 0);
   cr_assert(gb_srec_is_suite_folder(f.out));
+  done(&f);
+}
+
+/* The ETA of a progress line: "?" or a duration such as "0m01s". */
+static const char *eta_of(const char *line) {
+  const char *at = strstr(line, ", eta ");
+  cr_assert_not_null(at, "no eta in: %s", line);
+  return at + strlen(", eta ");
+}
+
+static bool is_duration(const char *eta) {
+  unsigned a, b;
+  char unit;
+  return sscanf(eta, "%um%2u%c", &a, &b, &unit) == 3 && unit == 's';
+}
+
+/* Calibration starts with no estimate ("?": nothing is known of the
+ * suite's programs); once configurations are calibrated and through every
+ * measured run, the line shows one. */
+Test(suitecampaign, progress_shows_an_estimate_once_calibrated) {
+  fixture f;
+  two_languages(&f, "good", "good", true);
+  FILE *log = tmpfile();
+  cr_assert_not_null(log);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(run_logged(&f, GB_ENERGY_OFF, NULL, NULL, log, &res, &err), 0, "%s", err.msg);
+  rewind(log);
+  char line[512];
+  size_t calibrating = 0, runs = 0;
+  while (fgets(line, sizeof line, log)) {
+    if (!strstr(line, "greenbench: calibrating ") && !strstr(line, "greenbench: run "))
+      continue;
+    const char *eta = eta_of(line);
+    if (strstr(line, "greenbench: calibrating 0/8,")) {
+      cr_assert(strncmp(eta, "?,", 2) == 0, "an estimate before any data: %s", line);
+      calibrating++;
+    } else {
+      cr_assert(is_duration(eta), "no estimate: %s", line);
+      runs += strstr(line, "greenbench: run ") != NULL;
+    }
+  }
+  fclose(log);
+  cr_assert_eq(calibrating, 1u);
+  cr_assert_geq(runs, 2u); /* run 0/16 and run 16/16 at least */
   done(&f);
 }
 

@@ -47,6 +47,7 @@ typedef struct {
   char file[96]; /* the suite file */
   const char *text;
   gb_suite suite;
+  FILE *log; /* progress lines, or NULL: quiet */
 } fixture;
 
 /* Sets *stop after the process of call `at` (warm-ups count: 12 of them). */
@@ -73,18 +74,20 @@ static int campaign_with(fixture *f, const char *out, bool resume, const gb_sett
   s.target_ms = 2;
   s.energy = GB_ENERGY_OFF;
   s.order_seed = 42;
-  gb_suite_campaign_opts o = {.base = {.settings = given ? *given : s,
-                                       .settings_given = given != NULL,
-                                       .resume = resume,
-                                       .out_dir = out,
-                                       .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
-                                       .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
-                                       .spawner = spawner,
-                                       .stop = stop,
-                                       .progress = GB_PROGRESS_QUIET},
-                              .suite = &f->suite,
-                              .suite_text = f->text,
-                              .suite_len = strlen(f->text)};
+  gb_suite_campaign_opts o = {
+      .base = {.settings = given ? *given : s,
+               .settings_given = given != NULL,
+               .resume = resume,
+               .out_dir = out,
+               .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
+               .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
+               .spawner = spawner,
+               .stop = stop,
+               .progress = f->log ? GB_PROGRESS_LINES : GB_PROGRESS_QUIET,
+               .log = f->log},
+      .suite = &f->suite,
+      .suite_text = f->text,
+      .suite_len = strlen(f->text)};
   return gb_suite_campaign_run(&o, res, err);
 }
 
@@ -116,6 +119,7 @@ static void prepare(fixture *f, const char *text) {
   snprintf(f->half, sizeof f->half, "%s/half", base);
   snprintf(f->file, sizeof f->file, "%s/fake.json", base);
   f->text = text;
+  f->log = NULL;
   gbt_spit(base, "fake.json", text, strlen(text));
   gb_err err;
   cr_assert_eq(gb_suite_load(f->file, &f->suite, &err), 0, "%s", err.msg);
@@ -195,6 +199,34 @@ Test(suitecampaign_resume, goes_on_in_the_same_order_keeping_the_rows) {
   free(warm);
   free(now);
   free(w);
+  done(&f);
+}
+
+/* A resumed campaign's progress line has an estimate from its first run
+ * on: the calibration replayed prices the runs ahead. */
+Test(suitecampaign_resume, progress_shows_an_estimate_from_the_replayed_calibration) {
+  fixture f;
+  setup(&f, 5);
+  f.log = tmpfile();
+  cr_assert_not_null(f.log);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(campaign(&f, f.half, true, NULL, &res, &err), 0, "%s", err.msg);
+  rewind(f.log);
+  char line[512];
+  bool first = false;
+  while (fgets(line, sizeof line, f.log)) {
+    cr_assert_null(strstr(line, "greenbench: calibrating"), "no calibration: %s", line);
+    const char *eta = strstr(line, ", eta ");
+    if (!strstr(line, "greenbench: run "))
+      continue;
+    cr_assert_not_null(eta, "%s", line);
+    unsigned m, sec;
+    cr_assert_eq(sscanf(eta, ", eta %um%us,", &m, &sec), 2, "no estimate: %s", line);
+    first = first || strstr(line, "greenbench: run 5/16,") != NULL;
+  }
+  cr_assert(first, "the resumed campaign's first line");
+  fclose(f.log);
   done(&f);
 }
 
