@@ -13,6 +13,7 @@
 #include "greenbench/suiterecords.h"
 #include "harness_internal.h"
 #include "suiteeta.h"
+#include "suitepredict.h"
 
 /* What every process of a case must report: the first ok one's line. */
 typedef struct {
@@ -58,6 +59,11 @@ GB_MUST_USE int gbi_suite_stop_reason(const gb_srec_row *row, bool warmup, gb_er
 /* Appends a row to runs.csv or warmups.csv. */
 GB_MUST_USE int gbi_suite_append(gbi_suite_campaign *k, gb_rec_file which,
                                  const gb_srec_row *row, gb_err *err);
+/* Starts configuration i's calibration in *cb, its first warm-up's {reps}
+ * predicted from done[0..i) (gbi_suite_predict_reps): the campaign's and
+ * the resume's replay alike. */
+void gbi_suite_calibration_start(const gbi_suite_campaign *k, size_t i,
+                                 const gbi_calibration *done, gbi_calibration *cb);
 /* Warm-ups into warmups.csv, then k->reps and k->launches. */
 GB_MUST_USE int gbi_suite_calibrate(gbi_suite_campaign *k, gb_err *err);
 

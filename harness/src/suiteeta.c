@@ -1,10 +1,10 @@
 #include "suiteeta.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 #include "greenbench/quantile.h"
 #include "harness_internal.h"
+#include "suitepredict.h"
 
 void gbi_suite_cost_config(gbi_suite_cost *c, uint64_t warmups_ns, gbi_warmup_time last,
                            uint64_t expected_wall_ns, unsigned warmups) {
@@ -23,14 +23,6 @@ void gbi_suite_cost_startup(gbi_suite_cost *c, uint64_t launches, const double *
     c->batch_ns = 2 * launches * (uint64_t)one + GB_ESTIMATE_PROCESS_NS;
 }
 
-/* How far apart two parameter sets of one workload are. */
-static double distance(const gb_suite_config *a, const gb_suite_config *b, size_t n) {
-  double d = 0;
-  for (size_t k = 0; k < n; k++)
-    d += fabs(log(((double)a->values[k] + 1) / ((double)b->values[k] + 1)));
-  return d;
-}
-
 size_t gbi_suite_eta_reference(const gb_suite_plan *p, const gbi_suite_cost *cost, size_t i) {
   if (cost[i].known)
     return i;
@@ -43,7 +35,8 @@ size_t gbi_suite_eta_reference(const gb_suite_plan *p, const gbi_suite_cost *cos
       continue;
     const gb_suite_config *o = &p->configs[j];
     int rank = o->language != c->language ? 2 : o->workload != c->workload ? 1 : 0;
-    double d = rank == 0 ? distance(c, o, GB_SUITE_PARAMETERS_MAX) : 0;
+    double d =
+        rank == 0 ? gbi_suite_distance(c->values, o->values, GB_SUITE_PARAMETERS_MAX) : 0;
     if (rank < best_rank || (rank == best_rank && d < best_d)) {
       best = j;
       best_rank = rank;

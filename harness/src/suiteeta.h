@@ -1,8 +1,8 @@
 /* The progress line's ETA for a suite campaign (suitecampaign.c). A suite's
  * programs are anyone's, so there is no model of them as the study has
  * (estimate.h): each configuration's costs come from its own calibration,
- * and a configuration not yet calibrated stands in for by the nearest one
- * that is (suiteeta.c). Before any configuration is calibrated nothing is
+ * and a configuration not yet calibrated is priced as the nearest one that
+ * is (gbi_suite_eta_reference). Before any configuration is calibrated nothing is
  * ahead, and the line reads "?". The items and their kinds are the study's
  * (gb_eta), so gb_eta_left_ns blends them with the measured pace alike.
  * Pure arithmetic, tested on known plans and costs. */
@@ -42,7 +42,7 @@ void gbi_suite_cost_startup(gbi_suite_cost *c, uint64_t launches, const double *
 
 /* The configuration whose costs stand for configuration i's: i itself when
  * known, else of the known ones the same language and workload with the
- * nearest parameter values (the sum over parameters of |log(a / b)|), then
+ * nearest parameter values (gbi_suite_distance), then
  * the same language, then any; the first in the plan on a tie. p->nconfigs
  * when none is known. */
 size_t gbi_suite_eta_reference(const gb_suite_plan *p, const gbi_suite_cost *cost, size_t i);

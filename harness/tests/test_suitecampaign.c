@@ -157,13 +157,18 @@ Test(suitecampaign, smoke_run_records_read_back) {
     cr_assert_str_eq(row->input_hash, ten ? "000000000000000a" : "0000000000000014");
   }
   cr_assert_eq(work, 8u);
-  /* Warm-ups: per configuration 1 ms (probe) then 3 ms (on target), and one
-   * startup launch. */
-  cr_assert_eq(r->n_warmups, 4u * 2u + 4u);
+  /* Warm-ups: n=10 of each language 1 ms (probe) then 3 ms (on target);
+   * n=20 predicted from its n=10 (3 reps, halved for a parameter twice as
+   * large: 2, on target at once); and one startup launch each. */
+  cr_assert_eq(r->n_warmups, 2u * (2u + 1u) + 4u);
   for (size_t i = 0; i < r->n_warmups; i++)
     cr_assert_eq(r->warmups[i].status, GB_REC_STATUS_OK);
-  cr_assert_eq(r->warmups[0].reps, 1u);
-  cr_assert_eq(r->warmups[1].reps, 3u);
+  static const uint64_t reps[6] = {1, 3, 2, 1, 3, 2}; /* a/n=10, a/n=20, b/... */
+  static const char *const params[6] = {"n=10", "n=10", "n=20", "n=10", "n=10", "n=20"};
+  for (size_t i = 0; i < 6; i++) {
+    cr_assert_eq(r->warmups[i].reps, reps[i], "warm-up row %zu", i);
+    cr_assert_str_eq(r->warmups[i].params, params[i], "warm-up row %zu", i);
+  }
   gb_srec_free(r);
   /* suite.json is the suite file byte for byte. */
   char path[160], copy[4096];
@@ -238,9 +243,10 @@ Test(suitecampaign, wrong_output_hash_stops_at_its_first_process) {
   gb_srec_records *r = read_back(&f);
   cr_assert_not(r->meta.complete);
   cr_assert_eq(r->n_runs, 0u);
-  /* a's two configurations (2 warm-ups each) stay; b's first process is the last. */
-  cr_assert_eq(r->n_warmups, 5u);
-  const gb_srec_row *last = &r->warmups[4];
+  /* a's two configurations (2 warm-ups, then 1 predicted) stay; b's first
+   * process is the last. */
+  cr_assert_eq(r->n_warmups, 4u);
+  const gb_srec_row *last = &r->warmups[3];
   cr_assert_str_eq(last->language, "b");
   cr_assert_eq(last->status, GB_REC_STATUS_PARITY_MISMATCH);
   cr_assert_str_eq(last->message, "parity mismatch: output_hash 0000000000000032 differs from "
@@ -433,7 +439,7 @@ Test(suitecampaign, a_mismatch_in_the_measured_runs_stops_there) {
   cr_assert(strstr(err.msg, "; the campaign stopped)"), "%s", err.msg);
   gb_srec_records *r = read_back(&f);
   cr_assert_not(r->meta.complete);
-  cr_assert_eq(r->n_warmups, 12u, "calibration went through");
+  cr_assert_eq(r->n_warmups, 10u, "calibration went through");
   cr_assert_gt(r->n_runs, 0u);
   cr_assert_eq(r->n_runs, res.runs_done);
   for (size_t i = 0; i + 1 < r->n_runs; i++)

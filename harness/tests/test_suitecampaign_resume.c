@@ -27,7 +27,8 @@
                    " \"workloads\": [{\"name\": \"w\", \"parameters\": [{\"name\": \"n\", "    \
                    "\"values\": [10, "                                                         \
                    "20]}]}]}\n"
-/* b agrees for its first 6 launches (its calibration), then lies. */
+/* b agrees for its first 6 launches (its 5 warm-ups and its first measured
+ * run), then lies. */
 #define LATE_SUITE                                                                             \
   "{\"format\": \"greenbench-suite-1\", \"name\": \"fake\",\n"                                 \
   " \"languages\": [" LANG(                                                                    \
@@ -50,7 +51,7 @@ typedef struct {
   FILE *log; /* progress lines, or NULL: quiet */
 } fixture;
 
-/* Sets *stop after the process of call `at` (warm-ups count: 12 of them). */
+/* Sets *stop after the process of call `at` (warm-ups count: 10 of them). */
 typedef struct {
   volatile sig_atomic_t *stop;
   int calls, at;
@@ -431,8 +432,8 @@ Test(suitecampaign_resume, parity_goes_on_from_the_rows_recorded) {
   done(&f);
 }
 
-/* A campaign interrupted (the stop flag set after its 20th process, the 8th
- * measured run) resumes to the straight run's plan. */
+/* A campaign interrupted (the stop flag set after its 20th process, the
+ * 10th measured run) resumes to the straight run's plan. */
 Test(suitecampaign_resume, an_interrupted_campaign_resumes) {
   fixture f;
   setup(&f, 0);

@@ -32,8 +32,8 @@ static void setup_plan(fixture *f) {
   for (size_t k = 0; k < 2; k++)
     for (size_t i = 0; i < 8; i++)
       f->runs[k * 8 + i] = (gb_planned_run){k ? GB_RUN_STARTUP : GB_RUN_SORT, (uint32_t)i, 0};
-  f->p = (gb_suite_plan){.configs = f->configs, .nconfigs = 8, .ncases = 4, .runs = f->runs,
-                         .nruns = 16};
+  f->p = (gb_suite_plan){
+      .configs = f->configs, .nconfigs = 8, .ncases = 4, .runs = f->runs, .nruns = 16};
 }
 
 /* Configuration i calibrated: warm-ups of w ms, a run of r ms of which the
@@ -75,7 +75,7 @@ Test(suite_eta, the_reference_is_the_nearest_calibrated_configuration) {
   setup_plan(&f);
   know(&f, 0, 100, 50, 10); /* language 0, workload 0, n = 10 */
   cr_assert_eq(gbi_suite_eta_reference(&f.p, f.cost, 0), 0u); /* itself */
-  for (size_t i = 1; i < 8; i++) /* the only one known */
+  for (size_t i = 1; i < 8; i++)                              /* the only one known */
     cr_assert_eq(gbi_suite_eta_reference(&f.p, f.cost, i), 0u);
   know(&f, 2, 100, 50, 10); /* language 0, workload 0, n = 1000 */
   cr_assert_eq(gbi_suite_eta_reference(&f.p, f.cost, 1), 0u); /* n = 100: 10 is the nearer */
