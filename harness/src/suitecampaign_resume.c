@@ -156,8 +156,13 @@ static int replay_config(gbi_suite_campaign *k, const gb_srec_records *r, size_t
                          gbi_calibration *done, uint64_t *expected_wall, gb_err *err) {
   gbi_calibration cb;
   gbi_suite_calibration_start(k, i, done, &cb);
-  gbi_warmup_time t = {0, 0};
   size_t pos = 0;
+  const gb_srec_row *first = next_warmup(k, r, i, GB_SREC_KIND_WORK, &pos);
+  if (first && first->reps == 1 && gbi_calibration_next(&cb) != 1)
+    /* Recorded before first warm-ups were predicted: a probe, as then. */
+    gbi_calibration_start(&cb, (unsigned)k->c.s.warmups, k->c.s.target_ms * 1000000u, 0);
+  gbi_warmup_time t = {0, 0};
+  pos = 0;
   for (uint64_t count; (count = gbi_calibration_next(&cb)) != 0;) {
     const gb_srec_row *w = next_warmup(k, r, i, GB_SREC_KIND_WORK, &pos);
     if (!w || w->status != GB_REC_STATUS_OK)

@@ -231,6 +231,63 @@ Test(suitecampaign_resume, progress_shows_an_estimate_from_the_replayed_calibrat
   done(&f);
 }
 
+/* Replaces every `from` in line by `to`, of the same length. */
+static void swap_all(char *line, const char *from, const char *to) {
+  for (char *at = line; (at = strstr(at, from)) != NULL; at += strlen(to))
+    memcpy(at, to, strlen(to));
+}
+
+/* dir's warmups.csv as a campaign recorded before first warm-ups were
+ * predicted: each language's n=20 calibrated from a probe, as its n=10 (1
+ * ms for 1 rep, then 3 ms for 3), not from 2 predicted reps. */
+static void as_before_prediction(const char *dir) {
+  size_t len;
+  char *text = gbt_slurp(dir, "warmups.csv", &len), *out = calloc(1, 2 * len + 1);
+  cr_assert_not_null(out);
+  char *o = out, *save = NULL;
+  for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    if (strstr(line, ",work,") && strstr(line, ",n=20,"))
+      continue; /* the predicted warm-up */
+    o += sprintf(o, "%s\n", line);
+    if (strstr(line, ",work,") && strstr(line, ",n=10,") && strncmp(line, "1,", 2) == 0) {
+      char *row0 = strstr(out, line) - 1; /* the line before: warm-up 0 of this n=10 */
+      while (row0 > out && row0[-1] != '\n')
+        row0--;
+      char copy[2][1024];
+      snprintf(copy[0], sizeof copy[0], "%.*s", (int)strcspn(row0, "\n"), row0);
+      snprintf(copy[1], sizeof copy[1], "%s", line);
+      for (int k = 0; k < 2; k++) {
+        swap_all(copy[k], ",n=10,", ",n=20,");
+        swap_all(copy[k], "steps=10", "steps=20");
+        swap_all(copy[k], "000000000000000a", "0000000000000014");
+        swap_all(copy[k], "000000000000001e", "000000000000003c");
+        o += sprintf(o, "%s\n", copy[k]);
+      }
+    }
+  }
+  gbt_spit(dir, "warmups.csv", out, strlen(out));
+  free(out);
+  free(text);
+}
+
+/* Records of a campaign that calibrated every first warm-up from a probe
+ * still resume: the replay takes a recorded probe for one. */
+Test(suitecampaign_resume, a_calibration_from_probes_still_replays) {
+  fixture f;
+  setup(&f, 0); /* no run yet: its batch sizes follow from the walls copied */
+  as_before_prediction(f.half);
+  size_t len;
+  char *w = gbt_slurp(f.half, "warmups.csv", &len);
+  cr_assert_not_null(strstr(w, "0,work,a,w,n=20,"), "%s", w);
+  cr_assert_not_null(strstr(w, "1,work,b,w,n=20,"), "%s", w);
+  free(w);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(campaign(&f, f.half, true, NULL, &res, &err), 0, "%s", err.msg);
+  cr_assert(res.completed);
+  done(&f);
+}
+
 /* A resume of dir refused with -want and a message holding what. */
 static void refused(fixture *f, const char *dir, const gb_settings *given, int want,
                     const char *what) {

@@ -22,7 +22,8 @@ typedef struct {
 static void setup_plan(fixture *f) {
   memset(f, 0, sizeof *f);
   f->w[0].n_parameters = 1;
-  f->w[0].parameters[0] = (gb_suite_parameter){.name = "n", .n_values = 3, .values = {10, 100, 1000}};
+  f->w[0].parameters[0] =
+      (gb_suite_parameter){.name = "n", .n_values = 3, .values = {10, 100, 1000}};
   f->w[1].n_parameters = 2;
   f->w[1].parameters[0] =
       (gb_suite_parameter){.name = "order", .named = true, .n_values = 2, .values = {0, 1}};
@@ -52,7 +53,7 @@ Test(suite_predict, none_without_a_usable_reference_of_the_language_and_workload
   cr_assert_eq(f.p.nconfigs, 14u);
   for (size_t i = 0; i < 14; i++)
     cr_assert_eq(gbi_suite_predict_reps(&f.s, &f.p, i, f.done, 10 * MS), 0u);
-  calibrated(&f, 0, 1000, 12 * MS);                             /* language 0, n = 10 */
+  calibrated(&f, 0, 1000, 12 * MS);                              /* language 0, n = 10 */
   cr_assert_eq(gbi_suite_reference(&f.s, &f.p, 3, f.done), 14u); /* another workload */
   cr_assert_eq(gbi_suite_reference(&f.s, &f.p, 7, f.done), 14u); /* another language */
   cr_assert_eq(gbi_suite_reference(&f.s, &f.p, 0, f.done), 14u); /* only those before it */
