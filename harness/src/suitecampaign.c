@@ -262,7 +262,8 @@ static int start(gbi_suite_campaign *k, gb_err *err) {
   k->reps = calloc(n, sizeof *k->reps);
   k->launches = calloc(n, sizeof *k->launches);
   k->refs = calloc(k->plan.ncases, sizeof *k->refs);
-  if (!k->reps || !k->launches || !k->refs)
+  k->cost = calloc(n, sizeof *k->cost);
+  if (!k->reps || !k->launches || !k->refs || !k->cost)
     return gb_err_set(err, ENOMEM, "out of memory");
   if ((rc = gbi_campaign_rig(&k->c, err)) < 0 || (rc = open_records(k, err)) < 0 ||
       (rc = build(k, err)) < 0 || (rc = versions(k, err)) < 0 ||
@@ -299,6 +300,8 @@ static int resume(gbi_suite_campaign *k, gb_err *err) {
 }
 
 static int execute(gbi_suite_campaign *k, gb_campaign_result *res, gb_err *err) {
+  size_t n = k->plan.nconfigs;
+  gbi_suite_eta_ahead(&k->c.progress.eta, &k->plan, k->cost, n, n, k->runs_done);
   gbi_progress_phase(&k->c.progress);
   res->runs_done = k->runs_done;
   for (size_t i = k->runs_done; i < k->plan.nruns; i++) {
@@ -323,6 +326,9 @@ static int execute(gbi_suite_campaign *k, gb_campaign_result *res, gb_err *err) 
     if (rc < 0 || (rc = gbi_suite_append(k, GB_REC_FILE_RUNS, &row, err)) < 0)
       return rc;
     res->runs_done = i + 1;
+    const gbi_suite_cost *cost = &k->cost[r->target];
+    gbi_progress_done(&k->c.progress, startup ? GB_ETA_STARTUP : GB_ETA_SORT,
+                      startup ? cost->batch_ns : cost->run_ns);
     if (row.status != GB_REC_STATUS_OK)
       gbi_campaign_warn(&k->c, "run %zu (%s): %s: %s", i, label, gb_rec_status_name(row.status),
                         row.message);
@@ -375,6 +381,7 @@ int gb_suite_campaign_run(const gb_suite_campaign_opts *o, gb_campaign_result *r
   free(k->reps);
   free(k->launches);
   free(k->refs);
+  free(k->cost);
   free(k);
   if (result)
     *result = res;

@@ -12,6 +12,8 @@
 #include "greenbench/suiteplan.h"
 #include "greenbench/suiterecords.h"
 #include "harness_internal.h"
+#include "suiteeta.h"
+#include "suitepredict.h"
 
 /* What every process of a case must report: the first ok one's line. */
 typedef struct {
@@ -29,6 +31,7 @@ typedef struct {
   char workers[PATH_MAX]; /* {workers}: "" when no template names it */
   uint64_t *reps;         /* per configuration, from calibration */
   uint64_t *launches;     /* per configuration's startup group */
+  gbi_suite_cost *cost;   /* per configuration: what its items take, for the ETA */
   gbi_suite_ref *refs;    /* per case */
   size_t runs_done;       /* rows in runs.csv (a resumed campaign's to begin with) */
   gb_srec_meta meta;
@@ -56,6 +59,11 @@ GB_MUST_USE int gbi_suite_stop_reason(const gb_srec_row *row, bool warmup, gb_er
 /* Appends a row to runs.csv or warmups.csv. */
 GB_MUST_USE int gbi_suite_append(gbi_suite_campaign *k, gb_rec_file which,
                                  const gb_srec_row *row, gb_err *err);
+/* Starts configuration i's calibration in *cb, its first warm-up's {reps}
+ * predicted from done[0..i) (gbi_suite_predict_reps): the campaign's and
+ * the resume's replay alike. */
+void gbi_suite_calibration_start(const gbi_suite_campaign *k, size_t i,
+                                 const gbi_calibration *done, gbi_calibration *cb);
 /* Warm-ups into warmups.csv, then k->reps and k->launches. */
 GB_MUST_USE int gbi_suite_calibrate(gbi_suite_campaign *k, gb_err *err);
 

@@ -239,12 +239,21 @@ static void progress(gbi_suite_campaign *k, size_t item, bool startup) {
   gbi_progress_update(&k->c.progress, "calibrating", item, 2 * k->plan.nconfigs, label);
 }
 
-/* Configuration i: the study's rule from a first warm-up of one
- * repetition; its reps, and what a measured run is expected to last. */
-static int calibrate_config(gbi_suite_campaign *k, size_t i, uint64_t *expected_wall,
-                            gb_err *err) {
+void gbi_suite_calibration_start(const gbi_suite_campaign *k, size_t i,
+                                 const gbi_calibration *done, gbi_calibration *cb) {
+  uint64_t target = k->c.s.target_ms * 1000000u;
+  gbi_calibration_start(cb, (unsigned)k->c.s.warmups, target,
+                        gbi_suite_predict_reps(k->s, &k->plan, i, done, target));
+}
+
+/* Configuration i (into done[i]): the study's rule from a first warm-up
+ * predicted from the configurations before it (done[0..i)); its reps, and
+ * (for the startup batches and the ETA) what a measured run is expected to
+ * last. */
+static int calibrate_config(gbi_suite_campaign *k, size_t i, gbi_calibration *done,
+                            uint64_t *expected_wall, gb_err *err) {
   gbi_calibration cb;
-  gbi_calibration_start(&cb, (unsigned)k->c.s.warmups, k->c.s.target_ms * 1000000u, 0);
+  gbi_suite_calibration_start(k, i, done, &cb);
   gbi_warmup_time t = {0, 0};
   for (uint64_t count; (count = gbi_calibration_next(&cb)) != 0;) {
     int rc = warmup(k, i, false, cb.done, count, &t, err);
@@ -252,8 +261,16 @@ static int calibrate_config(gbi_suite_campaign *k, size_t i, uint64_t *expected_
       return rc;
     gbi_calibration_record(&cb, count, t.loop_ns);
   }
+  done[i] = cb;
   k->reps[i] = gbi_calibration_sorts(&cb);
   *expected_wall = gbi_expected_wall(t, cb.last_sorts, k->reps[i]);
+  /* Its warm-ups, measured; the model of them was its reference's. */
+  uint64_t took = gb_monotonic_raw_ns() - k->c.progress.mark_ns;
+  size_t ref = gbi_suite_eta_reference(&k->plan, k->cost, i);
+  gbi_progress_done(&k->c.progress, GB_ETA_WARMUPS,
+                    ref < k->plan.nconfigs ? k->cost[ref].warmups_ns : took);
+  gbi_suite_cost_config(&k->cost[i], took, t, *expected_wall, (unsigned)k->c.s.warmups);
+  gbi_suite_eta_ahead(&k->c.progress.eta, &k->plan, k->cost, i + 1, 0, 0);
   return 0;
 }
 
@@ -272,20 +289,28 @@ static int calibrate_startup(gbi_suite_campaign *k, size_t i, uint64_t expected_
   }
   if (gbi_startup_batch(walls, n, &run, 1, &k->launches[i]) < 0)
     return gb_err_set(err, EINVAL, "no warm-up to size the startup batches");
+  /* Its warm-ups, measured against what its configuration predicted. */
+  gbi_progress_done(&k->c.progress, GB_ETA_WARMUPS, k->cost[i].startup_warmups_ns);
+  gbi_suite_cost_startup(&k->cost[i], k->launches[i], walls, n);
+  gbi_suite_eta_ahead(&k->c.progress.eta, &k->plan, k->cost, k->plan.nconfigs, i + 1, 0);
   return 0;
 }
 
 int gbi_suite_calibrate(gbi_suite_campaign *k, gb_err *err) {
   size_t n = k->plan.nconfigs;
   uint64_t *walls = calloc(n, sizeof *walls);
-  if (!walls)
+  gbi_calibration *done = calloc(n, sizeof *done);
+  if (!walls || !done) {
+    free(walls);
+    free(done);
     return gb_err_set(err, ENOMEM, "out of memory");
+  }
   gbi_progress_phase(&k->c.progress);
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     progress(k, i, false);
     if ((rc = check_stop(k, err)) == 0)
-      rc = calibrate_config(k, i, &walls[i], err);
+      rc = calibrate_config(k, i, done, &walls[i], err);
   }
   for (size_t i = 0; i < n && rc == 0; i++) {
     progress(k, n + i, true);
@@ -293,6 +318,7 @@ int gbi_suite_calibrate(gbi_suite_campaign *k, gb_err *err) {
       rc = calibrate_startup(k, i, walls[i], err);
   }
   free(walls);
+  free(done);
   if (rc == 0)
     gbi_progress_update(&k->c.progress, "calibrating", 2 * n, 2 * n, "done");
   gbi_progress_break(&k->c.progress);

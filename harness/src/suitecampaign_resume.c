@@ -153,11 +153,16 @@ static const gb_srec_row *next_warmup(const gbi_suite_campaign *k, const gb_srec
 /* Configuration i's calibration, as gbi_suite_calibrate ran it, on the
  * recorded warm-ups. */
 static int replay_config(gbi_suite_campaign *k, const gb_srec_records *r, size_t i,
-                         uint64_t *expected_wall, gb_err *err) {
+                         gbi_calibration *done, uint64_t *expected_wall, gb_err *err) {
   gbi_calibration cb;
-  gbi_calibration_start(&cb, (unsigned)k->c.s.warmups, k->c.s.target_ms * 1000000u, 0);
-  gbi_warmup_time t = {0, 0};
+  gbi_suite_calibration_start(k, i, done, &cb);
   size_t pos = 0;
+  const gb_srec_row *first = next_warmup(k, r, i, GB_SREC_KIND_WORK, &pos);
+  if (first && first->reps == 1 && gbi_calibration_next(&cb) != 1)
+    /* Recorded before first warm-ups were predicted: a probe, as then. */
+    gbi_calibration_start(&cb, (unsigned)k->c.s.warmups, k->c.s.target_ms * 1000000u, 0);
+  gbi_warmup_time t = {0, 0};
+  pos = 0;
   for (uint64_t count; (count = gbi_calibration_next(&cb)) != 0;) {
     const gb_srec_row *w = next_warmup(k, r, i, GB_SREC_KIND_WORK, &pos);
     if (!w || w->status != GB_REC_STATUS_OK)
@@ -170,8 +175,10 @@ static int replay_config(gbi_suite_campaign *k, const gb_srec_records *r, size_t
   const gb_srec_row *extra = next_warmup(k, r, i, GB_SREC_KIND_WORK, &pos);
   if (extra)
     return not_calibration(k, extra, err);
+  done[i] = cb;
   k->reps[i] = gbi_calibration_sorts(&cb);
   *expected_wall = gbi_expected_wall(t, cb.last_sorts, k->reps[i]);
+  gbi_suite_cost_config(&k->cost[i], 0, t, *expected_wall, (unsigned)k->c.s.warmups);
   return 0;
 }
 
@@ -190,6 +197,7 @@ static int replay_startup(gbi_suite_campaign *k, const gb_srec_records *r, size_
     return not_calibration(k, extra, err);
   if (gbi_startup_batch(walls, n, &run, 1, &k->launches[i]) < 0)
     return gbi_resume_uncalibrated(dir_of(k), err);
+  gbi_suite_cost_startup(&k->cost[i], k->launches[i], walls, n);
   return 0;
 }
 
@@ -300,19 +308,23 @@ int gbi_suite_resume_load(gbi_suite_campaign *k, gb_srec_meta *meta, gb_err *err
     gb_err_set(err, -rc, "cannot resume %s: %s", dir_of(k), e.msg);
   size_t n = k->plan.nconfigs;
   uint64_t *walls = NULL;
+  gbi_calibration *done = NULL;
   if (rc == 0) {
     k->reps = calloc(n, sizeof *k->reps);
     k->launches = calloc(n, sizeof *k->launches);
     k->refs = calloc(k->plan.ncases, sizeof *k->refs);
+    k->cost = calloc(n, sizeof *k->cost);
     walls = calloc(n, sizeof *walls);
-    if (!k->reps || !k->launches || !k->refs || !walls)
+    done = calloc(n, sizeof *done);
+    if (!k->reps || !k->launches || !k->refs || !k->cost || !walls || !done)
       rc = gb_err_set(err, ENOMEM, "out of memory");
   }
   for (size_t i = 0; i < n && rc == 0; i++)
-    rc = replay_config(k, r, i, &walls[i], err);
+    rc = replay_config(k, r, i, done, &walls[i], err);
   for (size_t i = 0; i < n && rc == 0; i++)
     rc = replay_startup(k, r, i, walls[i], err);
   free(walls);
+  free(done);
   if (rc == 0)
     rc = check_rows(k, r, err);
   if (rc == 0)

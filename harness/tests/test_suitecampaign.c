@@ -68,8 +68,9 @@ static void two_languages(fixture *f, const char *tag_a, const char *tag_b, bool
 
 /* The campaign on f: 2 runs and 1 warm-up each, 2 ms loops, energy as
  * given (rapl and sampler: NULL for the defaults). */
-static int run_energy(fixture *f, gb_energy_mode energy, const gb_rapl_opts *rapl,
-                      const gb_sampler_opts *sampler, gb_campaign_result *res, gb_err *err) {
+static int run_logged(fixture *f, gb_energy_mode energy, const gb_rapl_opts *rapl,
+                      const gb_sampler_opts *sampler, FILE *log, gb_campaign_result *res,
+                      gb_err *err) {
   gb_settings s;
   cr_assert_eq(gb_settings_profile("smoke", &s, err), 0, "%s", err->msg);
   s.runs = 2;
@@ -83,11 +84,18 @@ static int run_energy(fixture *f, gb_energy_mode energy, const gb_rapl_opts *rap
                                        .rapl = rapl,
                                        .sampler = sampler,
                                        .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
-                                       .progress = GB_PROGRESS_QUIET},
+                                       .progress = log ? GB_PROGRESS_LINES : GB_PROGRESS_QUIET,
+                                       .log = log},
                               .suite = &f->suite,
                               .suite_text = f->text,
                               .suite_len = strlen(f->text)};
   return gb_suite_campaign_run(&o, res, err);
+}
+
+/* The same, quiet. */
+static int run_energy(fixture *f, gb_energy_mode energy, const gb_rapl_opts *rapl,
+                      const gb_sampler_opts *sampler, gb_campaign_result *res, gb_err *err) {
+  return run_logged(f, energy, rapl, sampler, NULL, res, err);
 }
 
 static int run(fixture *f, gb_campaign_result *res, gb_err *err) {
@@ -149,13 +157,18 @@ Test(suitecampaign, smoke_run_records_read_back) {
     cr_assert_str_eq(row->input_hash, ten ? "000000000000000a" : "0000000000000014");
   }
   cr_assert_eq(work, 8u);
-  /* Warm-ups: per configuration 1 ms (probe) then 3 ms (on target), and one
-   * startup launch. */
-  cr_assert_eq(r->n_warmups, 4u * 2u + 4u);
+  /* Warm-ups: n=10 of each language 1 ms (probe) then 3 ms (on target);
+   * n=20 predicted from its n=10 (3 reps, halved for a parameter twice as
+   * large: 2, on target at once); and one startup launch each. */
+  cr_assert_eq(r->n_warmups, 2u * (2u + 1u) + 4u);
   for (size_t i = 0; i < r->n_warmups; i++)
     cr_assert_eq(r->warmups[i].status, GB_REC_STATUS_OK);
-  cr_assert_eq(r->warmups[0].reps, 1u);
-  cr_assert_eq(r->warmups[1].reps, 3u);
+  static const uint64_t reps[6] = {1, 3, 2, 1, 3, 2}; /* a/n=10, a/n=20, b/... */
+  static const char *const params[6] = {"n=10", "n=10", "n=20", "n=10", "n=10", "n=20"};
+  for (size_t i = 0; i < 6; i++) {
+    cr_assert_eq(r->warmups[i].reps, reps[i], "warm-up row %zu", i);
+    cr_assert_str_eq(r->warmups[i].params, params[i], "warm-up row %zu", i);
+  }
   gb_srec_free(r);
   /* suite.json is the suite file byte for byte. */
   char path[160], copy[4096];
@@ -167,6 +180,51 @@ Test(suitecampaign, smoke_run_records_read_back) {
   cr_assert_eq(n, strlen(f.text));
   cr_assert_eq(memcmp(copy, f.text, n), 0);
   cr_assert(gb_srec_is_suite_folder(f.out));
+  done(&f);
+}
+
+/* The ETA of a progress line: "?" or a duration such as "0m01s". */
+static const char *eta_of(const char *line) {
+  const char *at = strstr(line, ", eta ");
+  cr_assert_not_null(at, "no eta in: %s", line);
+  return at + strlen(", eta ");
+}
+
+static bool is_duration(const char *eta) {
+  unsigned a, b;
+  char unit;
+  return sscanf(eta, "%um%2u%c", &a, &b, &unit) == 3 && unit == 's';
+}
+
+/* Calibration starts with no estimate ("?": nothing is known of the
+ * suite's programs); once configurations are calibrated and through every
+ * measured run, the line shows one. */
+Test(suitecampaign, progress_shows_an_estimate_once_calibrated) {
+  fixture f;
+  two_languages(&f, "good", "good", true);
+  FILE *log = tmpfile();
+  cr_assert_not_null(log);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(run_logged(&f, GB_ENERGY_OFF, NULL, NULL, log, &res, &err), 0, "%s", err.msg);
+  rewind(log);
+  char line[512];
+  size_t calibrating = 0, runs = 0;
+  while (fgets(line, sizeof line, log)) {
+    if (!strstr(line, "greenbench: calibrating ") && !strstr(line, "greenbench: run "))
+      continue;
+    const char *eta = eta_of(line);
+    if (strstr(line, "greenbench: calibrating 0/8,")) {
+      cr_assert(strncmp(eta, "?,", 2) == 0, "an estimate before any data: %s", line);
+      calibrating++;
+    } else {
+      cr_assert(is_duration(eta), "no estimate: %s", line);
+      runs += strstr(line, "greenbench: run ") != NULL;
+    }
+  }
+  fclose(log);
+  cr_assert_eq(calibrating, 1u);
+  cr_assert_geq(runs, 2u); /* run 0/16 and run 16/16 at least */
   done(&f);
 }
 
@@ -185,9 +243,10 @@ Test(suitecampaign, wrong_output_hash_stops_at_its_first_process) {
   gb_srec_records *r = read_back(&f);
   cr_assert_not(r->meta.complete);
   cr_assert_eq(r->n_runs, 0u);
-  /* a's two configurations (2 warm-ups each) stay; b's first process is the last. */
-  cr_assert_eq(r->n_warmups, 5u);
-  const gb_srec_row *last = &r->warmups[4];
+  /* a's two configurations (2 warm-ups, then 1 predicted) stay; b's first
+   * process is the last. */
+  cr_assert_eq(r->n_warmups, 4u);
+  const gb_srec_row *last = &r->warmups[3];
   cr_assert_str_eq(last->language, "b");
   cr_assert_eq(last->status, GB_REC_STATUS_PARITY_MISMATCH);
   cr_assert_str_eq(last->message, "parity mismatch: output_hash 0000000000000032 differs from "
@@ -380,7 +439,7 @@ Test(suitecampaign, a_mismatch_in_the_measured_runs_stops_there) {
   cr_assert(strstr(err.msg, "; the campaign stopped)"), "%s", err.msg);
   gb_srec_records *r = read_back(&f);
   cr_assert_not(r->meta.complete);
-  cr_assert_eq(r->n_warmups, 12u, "calibration went through");
+  cr_assert_eq(r->n_warmups, 10u, "calibration went through");
   cr_assert_gt(r->n_runs, 0u);
   cr_assert_eq(r->n_runs, res.runs_done);
   for (size_t i = 0; i + 1 < r->n_runs; i++)

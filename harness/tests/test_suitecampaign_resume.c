@@ -27,7 +27,8 @@
                    " \"workloads\": [{\"name\": \"w\", \"parameters\": [{\"name\": \"n\", "    \
                    "\"values\": [10, "                                                         \
                    "20]}]}]}\n"
-/* b agrees for its first 6 launches (its calibration), then lies. */
+/* b agrees for its first 6 launches (its 5 warm-ups and its first measured
+ * run), then lies. */
 #define LATE_SUITE                                                                             \
   "{\"format\": \"greenbench-suite-1\", \"name\": \"fake\",\n"                                 \
   " \"languages\": [" LANG(                                                                    \
@@ -47,9 +48,10 @@ typedef struct {
   char file[96]; /* the suite file */
   const char *text;
   gb_suite suite;
+  FILE *log; /* progress lines, or NULL: quiet */
 } fixture;
 
-/* Sets *stop after the process of call `at` (warm-ups count: 12 of them). */
+/* Sets *stop after the process of call `at` (warm-ups count: 10 of them). */
 typedef struct {
   volatile sig_atomic_t *stop;
   int calls, at;
@@ -73,18 +75,20 @@ static int campaign_with(fixture *f, const char *out, bool resume, const gb_sett
   s.target_ms = 2;
   s.energy = GB_ENERGY_OFF;
   s.order_seed = 42;
-  gb_suite_campaign_opts o = {.base = {.settings = given ? *given : s,
-                                       .settings_given = given != NULL,
-                                       .resume = resume,
-                                       .out_dir = out,
-                                       .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
-                                       .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
-                                       .spawner = spawner,
-                                       .stop = stop,
-                                       .progress = GB_PROGRESS_QUIET},
-                              .suite = &f->suite,
-                              .suite_text = f->text,
-                              .suite_len = strlen(f->text)};
+  gb_suite_campaign_opts o = {
+      .base = {.settings = given ? *given : s,
+               .settings_given = given != NULL,
+               .resume = resume,
+               .out_dir = out,
+               .topology_xml = GB_TEST_DATA_DIR "/topo-desktop-smt.xml",
+               .machine_root = GB_TEST_DATA_DIR "/sysfs-intel",
+               .spawner = spawner,
+               .stop = stop,
+               .progress = f->log ? GB_PROGRESS_LINES : GB_PROGRESS_QUIET,
+               .log = f->log},
+      .suite = &f->suite,
+      .suite_text = f->text,
+      .suite_len = strlen(f->text)};
   return gb_suite_campaign_run(&o, res, err);
 }
 
@@ -116,6 +120,7 @@ static void prepare(fixture *f, const char *text) {
   snprintf(f->half, sizeof f->half, "%s/half", base);
   snprintf(f->file, sizeof f->file, "%s/fake.json", base);
   f->text = text;
+  f->log = NULL;
   gbt_spit(base, "fake.json", text, strlen(text));
   gb_err err;
   cr_assert_eq(gb_suite_load(f->file, &f->suite, &err), 0, "%s", err.msg);
@@ -195,6 +200,91 @@ Test(suitecampaign_resume, goes_on_in_the_same_order_keeping_the_rows) {
   free(warm);
   free(now);
   free(w);
+  done(&f);
+}
+
+/* A resumed campaign's progress line has an estimate from its first run
+ * on: the calibration replayed prices the runs ahead. */
+Test(suitecampaign_resume, progress_shows_an_estimate_from_the_replayed_calibration) {
+  fixture f;
+  setup(&f, 5);
+  f.log = tmpfile();
+  cr_assert_not_null(f.log);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(campaign(&f, f.half, true, NULL, &res, &err), 0, "%s", err.msg);
+  rewind(f.log);
+  char line[512];
+  bool first = false;
+  while (fgets(line, sizeof line, f.log)) {
+    cr_assert_null(strstr(line, "greenbench: calibrating"), "no calibration: %s", line);
+    const char *eta = strstr(line, ", eta ");
+    if (!strstr(line, "greenbench: run "))
+      continue;
+    cr_assert_not_null(eta, "%s", line);
+    unsigned m, sec;
+    cr_assert_eq(sscanf(eta, ", eta %um%us,", &m, &sec), 2, "no estimate: %s", line);
+    first = first || strstr(line, "greenbench: run 5/16,") != NULL;
+  }
+  cr_assert(first, "the resumed campaign's first line");
+  fclose(f.log);
+  done(&f);
+}
+
+/* Replaces every `from` in line by `to`, of the same length. */
+static void swap_all(char *line, const char *from, const char *to) {
+  for (char *at = line; (at = strstr(at, from)) != NULL; at += strlen(to))
+    memcpy(at, to, strlen(to));
+}
+
+/* dir's warmups.csv as a campaign recorded before first warm-ups were
+ * predicted: each language's n=20 calibrated from a probe, as its n=10 (1
+ * ms for 1 rep, then 3 ms for 3), not from 2 predicted reps. */
+static void as_before_prediction(const char *dir) {
+  size_t len;
+  char *text = gbt_slurp(dir, "warmups.csv", &len), *out = calloc(1, 2 * len + 1);
+  cr_assert_not_null(out);
+  char *o = out, *save = NULL;
+  for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    if (strstr(line, ",work,") && strstr(line, ",n=20,"))
+      continue; /* the predicted warm-up */
+    o += sprintf(o, "%s\n", line);
+    if (strstr(line, ",work,") && strstr(line, ",n=10,") && strncmp(line, "1,", 2) == 0) {
+      char *row0 = strstr(out, line) - 1; /* the line before: warm-up 0 of this n=10 */
+      while (row0 > out && row0[-1] != '\n')
+        row0--;
+      char copy[2][1024];
+      snprintf(copy[0], sizeof copy[0], "%.*s", (int)strcspn(row0, "\n"), row0);
+      snprintf(copy[1], sizeof copy[1], "%s", line);
+      for (int k = 0; k < 2; k++) {
+        swap_all(copy[k], ",n=10,", ",n=20,");
+        swap_all(copy[k], "steps=10", "steps=20");
+        swap_all(copy[k], "000000000000000a", "0000000000000014");
+        swap_all(copy[k], "000000000000001e", "000000000000003c");
+        o += sprintf(o, "%s\n", copy[k]);
+      }
+    }
+  }
+  gbt_spit(dir, "warmups.csv", out, strlen(out));
+  free(out);
+  free(text);
+}
+
+/* Records of a campaign that calibrated every first warm-up from a probe
+ * still resume: the replay takes a recorded probe for one. */
+Test(suitecampaign_resume, a_calibration_from_probes_still_replays) {
+  fixture f;
+  setup(&f, 0); /* no run yet: its batch sizes follow from the walls copied */
+  as_before_prediction(f.half);
+  size_t len;
+  char *w = gbt_slurp(f.half, "warmups.csv", &len);
+  cr_assert_not_null(strstr(w, "0,work,a,w,n=20,"), "%s", w);
+  cr_assert_not_null(strstr(w, "1,work,b,w,n=20,"), "%s", w);
+  free(w);
+  gb_campaign_result res;
+  gb_err err;
+  cr_assert_eq(campaign(&f, f.half, true, NULL, &res, &err), 0, "%s", err.msg);
+  cr_assert(res.completed);
   done(&f);
 }
 
@@ -399,8 +489,8 @@ Test(suitecampaign_resume, parity_goes_on_from_the_rows_recorded) {
   done(&f);
 }
 
-/* A campaign interrupted (the stop flag set after its 20th process, the 8th
- * measured run) resumes to the straight run's plan. */
+/* A campaign interrupted (the stop flag set after its 20th process, the
+ * 10th measured run) resumes to the straight run's plan. */
 Test(suitecampaign_resume, an_interrupted_campaign_resumes) {
   fixture f;
   setup(&f, 0);
