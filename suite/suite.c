@@ -187,7 +187,7 @@ static const char usage[] =
     "       greenbench-suite --check-case P/LANGUAGE/ALGORITHM/ORDER/SIZE --state FILE\n"
     "       greenbench-suite --profile P --list-tests\n"
     "       greenbench-suite --suite FILE --profile P --campaign --out DIR --state FILE\n"
-    "                        --progress-log FILE [--machine-label NAME]\n"
+    "                        --junit FILE --progress-log FILE [--machine-label NAME]\n"
     "       greenbench-suite --suite FILE --check-case P/SUITE/LANGUAGE/WORKLOAD/PARAMS\n"
     "                        --state FILE\n"
     "       greenbench-suite --suite FILE --profile P --list-tests\n"
